@@ -1,0 +1,23 @@
+/*
+ * cmd: the subcommands main() dispatches to.  Each takes the arguments after
+ * its own name (argv[0] is the subcommand) and returns an exit code (EXIT_*).
+ * Each prints its own output and errors; the library below them never does.
+ */
+#ifndef IOTRIAL_CMD_H
+#define IOTRIAL_CMD_H
+
+struct cmdline;
+
+/* Run the jobs described by a parsed command line (the fio-compatible mode). */
+int cmd_run(struct cmdline *cl);
+
+/* iotrial compare A... [-- B...] */
+int cmd_compare(int argc, char **argv);
+
+/* iotrial check RESULT... */
+int cmd_check(int argc, char **argv);
+
+/* iotrial ab --runs N --a OPTS --b OPTS <fio options or job files> */
+int cmd_ab(int argc, char **argv);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * engine: the small ops table every I/O engine plugs into.
+ *
+ * The worker owns the io_u pool, the buffers and the opened files; an engine
+ * only moves io_us to the kernel and back.  Protocol per batch:
+ *   queue(io) for each io_u    -> ENGINE_Q_QUEUED, or ENGINE_Q_COMPLETED when the
+ *                                 engine finished it inline (sync engines; res set)
+ *   commit()                   -> hand queued io_us to the kernel
+ *   getevents(min, max, out)   -> completed io_us, each with res set
+ * res is the byte count done (short when < len) or -errno.  An engine never
+ * allocates, locks or prints in queue/commit/getevents: they are the hot path.
+ * Each engine's own options live in its file; the registry is engine.c.
+ */
+#ifndef IOTRIAL_ENGINE_H
+#define IOTRIAL_ENGINE_H
+
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+
+/* An extra "direction" for fsync/fdatasync requests (not counted as I/O). */
+#define DDIR_SYNC 3
+#define DDIR_DATASYNC 4
+
+struct io_u {
+	uint64_t offset;
+	uint32_t len;
+	uint8_t ddir;		/* enum ddir, DDIR_SYNC or DDIR_DATASYNC */
+	uint16_t file;		/* index into engine_ctx.files */
+	uint32_t index;		/* position in the pool (fixedbufs buffer index) */
+	void *buf;
+	int64_t res;		/* set on completion: bytes or -errno */
+	uint64_t t_start;	/* clock ticks when the io_u was set up (lat) */
+	uint64_t t_issue;	/* clock ticks when it went to the engine (clat) */
+	void *engine_data;	/* per-io_u engine state (an iocb, ...) */
+};
+
+struct engine_file {
+	int fd;
+	char *path;
+	uint64_t size;		/* bytes usable for I/O */
+	int is_blk;		/* a block device (trim via BLKDISCARD) */
+};
+
+struct engine_ctx {
+	const struct job *job;
+	struct engine_file *files;
+	unsigned nr_files;
+	struct io_u *ios;	/* the pool, job->iodepth entries */
+	unsigned depth;
+	void *buf_base;		/* all buffers, contiguous (for fixedbufs) */
+	uint64_t buf_len;
+	void *priv;		/* the engine's own state */
+};
+
+enum { ENGINE_Q_QUEUED = 0, ENGINE_Q_COMPLETED = 1, ENGINE_Q_BUSY = 2 };
+
+enum {
+	ENGINE_F_SYNC = 1u << 0,	/* completes in queue(): no slat, depth 1 */
+	ENGINE_F_NOFILES = 1u << 1,	/* needs no open file (null) */
+};
+
+struct engine_ops {
+	const char *name;
+	unsigned flags;
+	/* Set up after files are open and buffers allocated. 0 or -errno (+ @e). */
+	int (*init)(struct engine_ctx *ctx, struct err *e);
+	/* ENGINE_Q_* or -errno. */
+	int (*queue)(struct engine_ctx *ctx, struct io_u *io);
+	/* Submit what queue() left queued: number submitted or -errno. */
+	int (*commit)(struct engine_ctx *ctx);
+	/* Wait for at least @min completions, return up to @max in @out: count or -errno. */
+	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out);
+	void (*exit)(struct engine_ctx *ctx);
+};
+
+/* The engine named @name, or NULL (the registry in engine.c). */
+const struct engine_ops *engine_find(const char *name);
+
+/* NULL-terminated list of compiled-in engines, for --help and --cmdhelp. */
+const struct engine_ops *const *engine_list(void);
+
+#endif

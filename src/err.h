@@ -1,0 +1,49 @@
+/*
+ * err: an error value that carries a message.
+ *
+ * Library functions return 0 or -errno and, when they fail for a reason a user
+ * must see (a bad option, a job file line, a device that is unsafe to write),
+ * they also fill a struct err.  The message names the culprit: file:line,
+ * option and value.  Only main() prints it ("iotrial: error: <msg>").
+ */
+#ifndef IOTRIAL_ERR_H
+#define IOTRIAL_ERR_H
+
+#include <stddef.h>
+
+#define ERR_MSG_MAX 512
+
+struct err {
+	int code;		/* negative errno of the first failure, 0 if none */
+	int exit_code;		/* iotrial exit code main() should use (EXIT_*) */
+	char msg[ERR_MSG_MAX];
+};
+
+/*
+ * Exit codes, documented in --help and the README.  Kept here so that the core
+ * can say which class of failure happened without calling exit().
+ */
+enum {
+	EXIT_OK = 0,
+	EXIT_JOB_ERROR = 1,	/* a job hit an I/O error (results still written) */
+	EXIT_USAGE = 2,		/* bad option, value, job file or result file */
+	EXIT_TARGET = 3,	/* a target could not be opened, created or sized */
+	EXIT_UNSAFE = 4,	/* refused: writing would risk a user's data */
+	EXIT_INTERRUPTED = 5,	/* stopped by a signal; partial results written */
+	EXIT_REGRESSION = 6,	/* compare: a regression beyond the threshold */
+	EXIT_OUTPUT = 7,	/* results could not be written */
+	EXIT_INTERNAL = 70,	/* a bug or an unexpected system failure */
+};
+
+/*
+ * Fill @e (if not NULL) with a printf-style message and @code; returns @code so
+ * callers can write "return err_set(e, -EINVAL, EXIT_USAGE, ...)".  A second
+ * call does not overwrite the first failure: the root cause wins.
+ */
+int err_set(struct err *e, int code, int exit_code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Clear @e so it can be reused. */
+void err_clear(struct err *e);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * job: one job's resolved options.
+ *
+ * A struct job holds the values after parsing (sizes in bytes, times in
+ * microseconds, enums decoded), plus the options exactly as the user typed
+ * them (for JSON "job options" and --showcmd).  It is filled only through the
+ * option table in opt.c; nothing else knows option names.  The runner reads it
+ * and never writes it.  Per-direction values are indexed by enum ddir.
+ *
+ * Ownership: a job owns every string and array it points to; job_free()
+ * releases them, job_copy() deep-copies (used for [global] inheritance and for
+ * numjobs clones).
+ */
+#ifndef IOTRIAL_JOB_H
+#define IOTRIAL_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sched.h>	/* cpu_set_t */
+
+enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
+
+/* rw= as bits: which directions a job issues, and whether offsets are random. */
+enum {
+	RW_READ = 1u << 0,
+	RW_WRITE = 1u << 1,
+	RW_TRIM = 1u << 2,
+	RW_RAND = 1u << 3,
+	/* trimwrite/randtrimwrite: trim a block, then write the same block */
+	RW_TRIMWRITE = 1u << 4,
+};
+
+enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL };
+enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum ss_metric { SS_NONE, SS_IOPS, SS_IOPS_SLOPE, SS_BW, SS_BW_SLOPE };
+
+#define JOB_MAX_BSSPLIT 64
+#define JOB_MAX_PERCENTILES 20
+#define JOB_NAME_MAX 256
+
+struct bssplit {
+	uint64_t bs;
+	uint32_t perc;		/* weight in percent; entries sum to 100 */
+};
+
+/* One option as typed, in order: "job options" / "global options" in JSON. */
+struct job_kv {
+	char *key;
+	char *val;		/* NULL for a bare flag */
+};
+
+struct job {
+	char name[JOB_NAME_MAX];
+	char *description;
+
+	/* target */
+	char *filename;		/* ':'-separated list as given (with "\:" escapes) */
+	char *directory;
+	uint64_t size;		/* bytes per job; 0 = whole file/device */
+	uint32_t size_pct;	/* size=N% (0 = not given as percentage) */
+	uint64_t filesize_min, filesize_max;
+	uint64_t offset;
+	uint32_t offset_pct;
+	uint64_t offset_increment;
+	uint64_t io_size;	/* 0 = size */
+	uint32_t nrfiles;
+	int unlink;
+	int allow_file_create;
+	int allow_mounted_write;
+	int allow_signature_write;	/* iotrial: write over a fs/partition table */
+	int invalidate;
+	int create_on_open;
+
+	/* workload */
+	unsigned rw;			/* RW_* bits */
+	unsigned rw_seq_nr;		/* rw=randread:8 style modifier (0/1 = none) */
+	uint32_t rwmixread;		/* percent of I/Os that are reads in mixed jobs */
+	uint64_t bs[DDIR_NR];
+	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];	/* bsrange; equal to bs when unset */
+	struct bssplit bssplit[DDIR_NR][JOB_MAX_BSSPLIT];
+	unsigned bssplit_nr[DDIR_NR];
+	uint64_t blockalign[DDIR_NR];	/* 0 = min block size */
+	int bs_unaligned;
+	int randrepeat;
+	uint64_t randseed;
+	int randseed_set;
+	int norandommap;
+	enum rand_dist random_distribution;
+	double rand_param;		/* zipf theta, pareto h, normal sigma (%) */
+	uint32_t percentage_random[DDIR_NR];
+
+	/* engine */
+	char *ioengine;
+	uint32_t iodepth;
+	uint32_t iodepth_batch_submit;	/* 0 = iodepth */
+	uint32_t iodepth_batch_complete_min;
+	uint32_t iodepth_batch_complete_max;	/* 0 = iodepth */
+	uint32_t iodepth_low;
+	int direct;			/* buffered=0 sets direct=1 */
+	enum sync_mode sync;
+	uint32_t fsync_blocks;		/* fsync=N */
+	uint32_t fdatasync_blocks;	/* fdatasync=N */
+	int end_fsync;
+	int fsync_on_close;
+	int fixedbufs;
+	int registerfiles;
+	int sqthread_poll;
+	int sqthread_poll_cpu;		/* -1 = unset */
+	int hipri;
+	int nonvectored;
+
+	/* time */
+	uint64_t runtime_us;		/* 0 = until io_size is done */
+	int time_based;
+	uint64_t ramp_time_us;
+	uint64_t startdelay_us;
+	uint32_t loops;
+
+	/* jobs */
+	uint32_t numjobs;
+	int group_reporting;
+	int thread;
+	cpu_set_t cpus_allowed;
+	int cpus_allowed_set;
+	int cpus_allowed_split;		/* cpus_allowed_policy=split */
+	int stonewall;
+	int new_group;
+
+	/* rate: per direction, 0 = unlimited */
+	uint64_t rate[DDIR_NR];		/* bytes/s */
+	uint64_t rate_iops[DDIR_NR];
+	enum rate_process rate_process;
+
+	/* reporting */
+	double percentile_list[JOB_MAX_PERCENTILES];
+	unsigned percentile_nr;
+	int clat_percentiles;
+	int lat_percentiles;
+	int slat_percentiles;
+	int disable_lat, disable_clat, disable_slat;
+	int unified_rw_reporting;
+	int kb_base;			/* 1024 (default) or 1000 */
+
+	/* time series and logs (issue 3) */
+	uint64_t interval_us;		/* iotrial: per-interval sample period */
+	char *write_bw_log;
+	char *write_iops_log;
+	char *write_lat_log;
+	char *write_hist_log;
+	uint32_t log_avg_msec;
+	uint32_t log_hist_msec;
+	int log_max_value;		/* log_window_value: 0 avg, 1 max, 2 both */
+	int log_offset;
+	int per_job_logs;
+
+	/* steady state (issue 3) */
+	enum ss_metric ss_metric;
+	double ss_limit;
+	int ss_pct;			/* limit is a percentage of the mean */
+	uint64_t ss_dur_us;
+	uint64_t ss_ramp_us;
+
+	/* options as typed, for JSON "job options" and --showcmd */
+	struct job_kv *opts;
+	size_t opts_nr;
+
+	/* where the job came from, for error messages: "file:line" or "command line" */
+	char origin[256];
+};
+
+/* Set every field to fio's default. */
+void job_init(struct job *j);
+
+/* Release what @j owns; @j may then be re-initialised. */
+void job_free(struct job *j);
+
+/* Deep copy @src into @dst (which must not own anything). Returns 0 or -ENOMEM. */
+int job_copy(struct job *dst, const struct job *src);
+
+/* Append key=val to @j's typed-options list (val may be NULL). Returns 0 or -ENOMEM. */
+int job_kv_add(struct job *j, const char *key, const char *val);
+
+/* True if the job issues any write or trim. */
+static inline int job_writes(const struct job *j)
+{
+	return (j->rw & (RW_WRITE | RW_TRIM | RW_TRIMWRITE)) != 0;
+}
+
+/* Directions named for the rw bits, in fio's order. */
+const char *job_ddir_name(enum ddir d);
+
+#endif

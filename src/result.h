@@ -1,0 +1,96 @@
+/*
+ * result: the one result model.  The runner fills it, the text and JSON
+ * writers print it, and (later) a reader loads it back from JSON.  Everything
+ * a report needs is here, so a report can be drawn from a saved file alone.
+ *
+ * A job_result is one reported entity: a job (one thread), or a whole
+ * group_reporting group merged exactly (histograms summed, moments merged).
+ */
+#ifndef IOTRIAL_RESULT_H
+#define IOTRIAL_RESULT_H
+
+#include <stdint.h>
+#include <time.h>
+#include "hist.h"
+#include "job.h"
+#include "stat.h"
+
+struct series;		/* series.h: per-interval time series (issue 3) */
+struct steady;		/* steady.h: steady-state outcome (issue 3) */
+
+#define RESULT_DEPTH_NR 7	/* iodepth buckets 1 2 4 8 16 32 >=64 */
+
+struct dir_result {
+	uint64_t io_bytes;
+	uint64_t total_ios;
+	uint64_t short_ios;
+	uint64_t drop_ios;
+	uint64_t runtime_ms;		/* time this direction was active */
+	struct moments slat, clat, lat;	/* ns */
+	struct hist slat_hist, clat_hist, lat_hist;
+	struct sample_stat bw_kib;	/* KiB/s sampled every 500 ms */
+	struct sample_stat iops;	/* IOPS sampled every 500 ms */
+	double bw_agg_pct;		/* this job's share of its group's bw */
+};
+
+struct job_result {
+	const struct job *job;		/* the definition (first clone) */
+	char name[JOB_NAME_MAX];
+	unsigned groupid;
+	unsigned nr_threads;		/* threads merged into this entry */
+	int error;			/* first errno (positive, as fio) */
+	char first_error[256];		/* human text of the first error, "" if none */
+	uint64_t elapsed_s;
+	uint64_t job_runtime_ms;
+	double usr_cpu, sys_cpu;	/* % of job_runtime */
+	uint64_t ctx, majf, minf;
+	uint64_t usr_us, sys_us;	/* raw CPU time, for CPU per I/O */
+	struct dir_result dir[DDIR_NR];
+	struct moments sync_lat;
+	struct hist sync_hist;
+	uint64_t sync_ios;
+	uint64_t depth_level[RESULT_DEPTH_NR];	/* in-flight count at submit */
+	uint64_t depth_submit[RESULT_DEPTH_NR + 1];	/* batch sizes 0 4 8 16 32 64 >=64 */
+	uint64_t depth_complete[RESULT_DEPTH_NR + 1];
+	uint64_t total_submit, total_complete;
+	struct series *series;		/* NULL when not sampled */
+	struct steady *steady;		/* NULL when no criterion */
+	int partial;			/* ended early (signal or error) */
+};
+
+struct disk_util {
+	char name[64];
+	uint64_t read_ios, write_ios;
+	uint64_t read_merges, write_merges;
+	uint64_t read_ticks, write_ticks;	/* ms */
+	uint64_t in_queue;			/* ms */
+	uint64_t io_ticks;			/* ms busy */
+	double util;				/* % of the run's wall time */
+};
+
+struct run_result {
+	time_t timestamp;
+	uint64_t timestamp_ms;
+	struct job_result *jobs;
+	size_t nr_jobs;
+	struct disk_util *du;
+	size_t nr_du;
+	const struct job_kv *global_opts;	/* as typed; owned by the job list */
+	size_t nr_global_opts;
+	int partial;			/* interrupted or errored: not the full run */
+	int signal;			/* the signal that stopped it, 0 if none */
+	const char *clock_source;	/* "tsc" or "clock_gettime" */
+	double clock_ghz;		/* TSC rate when used */
+	void *env;			/* json_t * from env.c, or NULL (issue 4) */
+};
+
+/* Zero a job_result and initialise its accumulators. */
+void result_job_init(struct job_result *r);
+
+/* Merge @src into @dst (group_reporting): sums, histograms, moments. */
+void result_job_merge(struct job_result *dst, const struct job_result *src);
+
+/* Release what @r owns (jobs array, series, steady, du; not global_opts). */
+void result_free(struct run_result *r);
+
+#endif
