@@ -1,0 +1,719 @@
+/*
+ * worker: the per-thread I/O loop (see worker.h for the threading contract).
+ *
+ * The loop is written for speed on purpose.  Per batch it reads the clock
+ * once before queueing (every io_u of the batch starts then), once after
+ * commit (they were issued then) and once after each reap (they completed
+ * then), like fio does for completions.  Sync engines read it before and
+ * after each I/O.  Per I/O it does one generator step, the engine call, two
+ * histogram increments and two moment updates; everything else (bw/iops
+ * samples, series intervals, the ramp and the end of the run) happens in
+ * worker_event(), which runs only when the clock passes t_next_event.
+ */
+#include "worker.h"
+
+#include <errno.h>	/* EINVAL */
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* posix_memalign */
+#include <string.h>	/* memset, strerror_r */
+#include <time.h>	/* clock_nanosleep */
+
+#include "fiolog.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define SAMPLE_MSEC 500		/* fio's bw/iops sample period (bwavgtime) */
+#define SLEEP_SLICE_NS 10000000	/* sleep at most 10 ms at once: stay responsive */
+
+static uint64_t ns_to_ticks(const struct clock *c, uint64_t ns)
+{
+	/* clock.h converts ticks to ns; invert through a large reference */
+	double ns_per_2e30 = (double)clock_ticks_to_ns(c, 1ull << 30);
+
+	return (uint64_t)((double)ns * (double)(1ull << 30) / ns_per_2e30);
+}
+
+static unsigned depth_bucket(unsigned depth)
+{
+	/* 1 2 4 8 16 32 >=64 */
+	if (depth <= 1)
+		return 0;
+	if (depth >= 64)
+		return 6;
+	return 32u - (unsigned)__builtin_clz(depth - 1) > 6 ? 6 : 32u - (unsigned)__builtin_clz(depth - 1);
+}
+
+static unsigned batch_bucket(unsigned n)
+{
+	/* fio's submit/complete map: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 */
+	if (n == 0)
+		return 0;
+	if (n <= 4)
+		return 1;
+	if (n <= 8)
+		return 2;
+	if (n <= 16)
+		return 3;
+	if (n <= 32)
+		return 4;
+	if (n <= 64)
+		return 5;
+	return 6;
+}
+
+static void worker_fail(struct worker *w, int err, const struct io_u *io)
+{
+	char buf[128];
+	const char *what;
+
+	if (w->error)
+		return;
+	w->error = err;
+	if (strerror_r(err, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "errno %d", err);
+	if (!io) {
+		snprintf(w->first_error, sizeof(w->first_error), "%s", buf);
+		return;
+	}
+	what = io->ddir == DDIR_READ ? "read" : io->ddir == DDIR_WRITE ? "write" :
+	       io->ddir == DDIR_TRIM ? "trim" : "sync";
+	snprintf(w->first_error, sizeof(w->first_error), "%s on %s at offset %llu, length %u: %s",
+		 what, w->nr_files ? w->files[io->file].path : "(none)",
+		 (unsigned long long)io->offset, io->len, buf);
+}
+
+static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_done)
+{
+	const struct clock *c = w->clk;
+	struct worker_dir *d;
+	uint64_t lat, clat;
+
+	if (unlikely(io->res < 0)) {
+		worker_fail(w, (int)-io->res, io);
+		return;
+	}
+	lat = clock_ticks_to_ns(c, t_done - io->t_start);
+	if (unlikely(io->ddir >= DDIR_NR)) {
+		hist_add(&w->st.sync_hist, lat);
+		lat_acc_add(&w->st.sync_lat, lat);
+		return;
+	}
+	clat = clock_ticks_to_ns(c, t_done - io->t_issue);
+	d = &w->st.dir[io->ddir];
+	if (unlikely((uint64_t)io->res != io->len))
+		d->short_ios++;
+	d->ios++;
+	d->bytes += (uint64_t)io->res;
+	hist_add(&d->clat_hist, clat);
+	lat_acc_add(&d->clat, clat);
+	hist_add(&d->lat_hist, lat);
+	lat_acc_add(&d->lat, lat);
+	if (lat < d->iv_lat_min)
+		d->iv_lat_min = lat;
+	if (lat > d->iv_lat_max)
+		d->iv_lat_max = lat;
+	if (unlikely(w->log != NULL))
+		fiolog_io(w->log, clock_ticks_to_ns(c, t_done - w->t_begin) / 1000000,
+			  (enum ddir)io->ddir, io->len, io->offset,
+			  clock_ticks_to_ns(c, io->t_issue - io->t_start), clat, lat);
+}
+
+static void worker_mark(struct worker *w, struct worker_mark *m, uint64_t now)
+{
+	int d;
+
+	m->ticks = now;
+	for (d = 0; d < DDIR_NR; d++) {
+		m->ios[d] = w->st.dir[d].ios;
+		m->bytes[d] = w->st.dir[d].bytes;
+		m->lat_sum[d] = w->st.dir[d].lat.sum;
+		m->lat_n[d] = w->st.dir[d].lat.n;
+	}
+}
+
+/* fio's bw/iops samples: one per direction the job issues, every 500 ms. */
+static void worker_sample(struct worker *w, uint64_t now)
+{
+	double secs = (double)clock_ticks_to_ns(w->clk, now - w->mark_sample.ticks) / 1e9;
+	int d;
+
+	if (secs <= 0)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		uint64_t ios = w->st.dir[d].ios - w->mark_sample.ios[d];
+		uint64_t bytes = w->st.dir[d].bytes - w->mark_sample.bytes[d];
+
+		if (!(w->job->rw & (1u << d)) && !ios)
+			continue;
+		sample_stat_add(&w->bw_kib[d], (double)bytes / 1024.0 / secs);
+		sample_stat_add(&w->iops[d], (double)ios / secs);
+	}
+	worker_mark(w, &w->mark_sample, now);
+}
+
+/* Close the current series interval (ending at @now) and start the next. */
+static void worker_interval(struct worker *w, uint64_t now, int ramp)
+{
+	struct series_in in[DDIR_NR];
+	uint64_t dur_ns = clock_ticks_to_ns(w->clk, now - w->mark_interval.ticks);
+	uint64_t t_ms = clock_ticks_to_ns(w->clk, now - w->t_begin) / 1000000;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		struct worker_dir *wd = &w->st.dir[d];
+		uint64_t n = wd->lat.n - w->mark_interval.lat_n[d];
+		int64_t dsum = wd->lat.sum - w->mark_interval.lat_sum[d];
+
+		hist_delta(&w->iv_hist[d], &wd->lat_hist, &w->prev_lat_hist[d]);
+		w->prev_lat_hist[d] = wd->lat_hist;
+		in[d].ios = wd->ios - w->mark_interval.ios[d];
+		in[d].bytes = wd->bytes - w->mark_interval.bytes[d];
+		in[d].lat_sum_ns = (uint64_t)((int64_t)(n * wd->lat.shift) + dsum);
+		in[d].lat_min = wd->iv_lat_min;
+		in[d].lat_max = wd->iv_lat_max;
+		in[d].lat_hist = &w->iv_hist[d];
+		wd->iv_lat_min = UINT64_MAX;
+		wd->iv_lat_max = 0;
+		atomic_store_explicit(&w->live_ios[d], wd->ios, memory_order_relaxed);
+		atomic_store_explicit(&w->live_bytes[d], wd->bytes, memory_order_relaxed);
+	}
+	pthread_mutex_lock(&w->lock);
+	if (series_add(&w->series, t_ms, dur_ns / 1000, ramp, in) < 0 && !w->error)
+		worker_fail(w, ENOMEM, NULL);
+	w->interval_nr++;
+	pthread_mutex_unlock(&w->lock);
+	worker_mark(w, &w->mark_interval, now);
+}
+
+/* The ramp is over: statistics restart from zero, as fio does. */
+static void worker_ramp_end(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+	int d;
+
+	if (w->t_ramp_end != w->t_begin)
+		worker_interval(w, now, 1);
+	for (d = 0; d < DDIR_NR; d++) {
+		struct worker_dir *wd = &w->st.dir[d];
+
+		wd->ios = wd->bytes = wd->short_ios = 0;
+		lat_acc_init(&wd->slat);
+		lat_acc_init(&wd->clat);
+		lat_acc_init(&wd->lat);
+		memset(&wd->clat_hist, 0, sizeof(wd->clat_hist));
+		memset(&wd->lat_hist, 0, sizeof(wd->lat_hist));
+		memset(&wd->slat_hist, 0, sizeof(wd->slat_hist));
+		memset(&w->prev_lat_hist[d], 0, sizeof(w->prev_lat_hist[d]));
+		wd->iv_lat_min = UINT64_MAX;
+		wd->iv_lat_max = 0;
+	}
+	lat_acc_init(&w->st.sync_lat);
+	memset(&w->st.sync_hist, 0, sizeof(w->st.sync_hist));
+	memset(w->st.depth_level, 0, sizeof(w->st.depth_level));
+	memset(w->st.depth_submit, 0, sizeof(w->st.depth_submit));
+	memset(w->st.depth_complete, 0, sizeof(w->st.depth_complete));
+	w->st.total_submit = w->st.total_complete = 0;
+	w->t_measure = now;
+	getrusage(RUSAGE_THREAD, &w->ru_start);
+	worker_mark(w, &w->mark_sample, now);
+	worker_mark(w, &w->mark_interval, now);
+	w->t_next_sample = now + w->ticks_sample;
+	w->t_next_interval = now + w->ticks_interval;
+	if (j->runtime_us)
+		w->t_end = now + ns_to_ticks(w->clk, j->runtime_us * 1000);
+	atomic_store_explicit(&w->measuring, 1, memory_order_release);
+}
+
+static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+/* Timed work that is not per I/O.  Returns 1 when the run time is over. */
+static int worker_event(struct worker *w, uint64_t now)
+{
+	int measuring = atomic_load_explicit(&w->measuring, memory_order_relaxed);
+
+	if (!measuring && now >= w->t_ramp_end) {
+		worker_ramp_end(w, now);
+		measuring = 1;
+	}
+	if (measuring && now >= w->t_next_sample) {
+		worker_sample(w, now);
+		w->t_next_sample += w->ticks_sample;
+		if (w->t_next_sample <= now)
+			w->t_next_sample = now + w->ticks_sample;
+	}
+	if (now >= w->t_next_interval) {
+		worker_interval(w, now, !measuring);
+		w->t_next_interval += w->ticks_interval;
+		if (w->t_next_interval <= now)
+			w->t_next_interval = now + w->ticks_interval;
+	}
+	if (w->log && measuring)
+		fiolog_tick(w->log, clock_ticks_to_ns(w->clk, now - w->t_begin) / 1000000);
+	if (now >= w->t_end)
+		return 1;
+	w->t_next_event = min3(measuring ? w->t_next_sample : w->t_ramp_end,
+			       w->t_next_interval, w->t_end);
+	if (w->log && measuring && w->t_next_event > now + w->ticks_sample / 5)
+		w->t_next_event = now + w->ticks_sample / 5;	/* logs want ~100 ms ticks */
+	return 0;
+}
+
+/* Sleep until @until (ticks) in slices, so a stop request is seen promptly. */
+static void worker_sleep_until(struct worker *w, uint64_t until)
+{
+	for (;;) {
+		uint64_t now = clock_ticks(w->clk), ns;
+		struct timespec ts;
+
+		if (now >= until || atomic_load_explicit(&w->stop, memory_order_relaxed))
+			return;
+		ns = clock_ticks_to_ns(w->clk, until - now);
+		if (ns > SLEEP_SLICE_NS)
+			ns = SLEEP_SLICE_NS;
+		if (ns < 20000)
+			continue;	/* too short to sleep accurately: spin */
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)ns;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * Get the next io_u to issue: a pending one (held back by the rate limiter or
+ * a busy engine), an fsync when fsync=N writes were issued, or a new one from
+ * the generator.  Returns NULL when the generator is exhausted or no io_u is
+ * free.
+ */
+static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int *gen_done)
+{
+	const struct job *j = w->job;
+	struct io_u *io;
+
+	if (*pending) {
+		io = *pending;
+		*pending = NULL;
+		return io;
+	}
+	if (!w->nr_free || *gen_done)
+		return NULL;
+	io = w->free_list[--w->nr_free];
+	if (unlikely(j->fsync_blocks | j->fdatasync_blocks)) {
+		uint32_t every = j->fsync_blocks ? j->fsync_blocks : j->fdatasync_blocks;
+
+		if (w->writes_since_sync >= every) {
+			w->writes_since_sync = 0;
+			io->ddir = j->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
+			io->len = 0;
+			io->offset = 0;
+			return io;
+		}
+	}
+	if (iogen_next(&w->gen, io)) {
+		*gen_done = 1;
+		w->free_list[w->nr_free++] = io;
+		return NULL;
+	}
+	if (io->ddir == DDIR_WRITE)
+		w->writes_since_sync++;
+	return io;
+}
+
+/* Queue what may be queued now; returns the number left queued (uncommitted). */
+static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pending,
+			    int *gen_done, struct io_u **queued)
+{
+	const struct engine_ops *ops = w->ops;
+	unsigned nq = 0, limit = w->job->iodepth_batch_submit;
+	struct io_u *io;
+
+	if (!limit)
+		limit = w->ctx.depth;
+	while ((io = worker_next_io(w, pending, gen_done))) {
+		int r;
+
+		if (unlikely(rate_enabled(&w->rate)) && io->ddir < DDIR_NR && !io->t_issue) {
+			uint64_t at = w->t_begin +
+				      ns_to_ticks(w->clk, rate_next_ns(&w->rate, (enum ddir)io->ddir, io->len));
+
+			io->t_issue = at;	/* remembered while pending */
+		}
+		if (unlikely(io->t_issue > *now)) {
+			if (w->inflight + nq > 0) {
+				*pending = io;
+				break;
+			}
+			worker_sleep_until(w, io->t_issue);
+			*now = clock_ticks(w->clk);
+			if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+				*pending = io;
+				break;
+			}
+		}
+		io->t_start = *now;
+		io->t_issue = *now;
+		r = ops->queue(&w->ctx, io);
+		if (likely(r == ENGINE_Q_QUEUED)) {
+			queued[nq++] = io;
+			if (nq >= limit)
+				break;
+			continue;
+		}
+		if (r == ENGINE_Q_COMPLETED) {
+			uint64_t t = clock_ticks(w->clk);
+
+			w->st.depth_level[0]++;
+			w->st.depth_submit[1]++;
+			w->st.depth_complete[1]++;
+			w->st.total_submit++;
+			w->st.total_complete++;
+			worker_account(w, io, t);
+			io->t_issue = 0;
+			w->free_list[w->nr_free++] = io;
+			*now = t;
+			if (unlikely(w->error) || unlikely(t >= w->t_next_event))
+				break;
+			continue;
+		}
+		if (r == ENGINE_Q_BUSY) {
+			*pending = io;
+			break;
+		}
+		io->res = r;
+		worker_account(w, io, *now);
+		w->free_list[w->nr_free++] = io;
+		break;
+	}
+	return nq;
+}
+
+static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq)
+{
+	uint64_t t;
+	unsigned i;
+	int r = w->ops->commit(&w->ctx);
+
+	if (r < 0) {
+		worker_fail(w, -r, NULL);
+		return r;
+	}
+	t = clock_ticks(w->clk);
+	for (i = 0; i < nq; i++) {
+		struct io_u *io = queued[i];
+
+		io->t_issue = t;
+		if (io->ddir < DDIR_NR) {
+			uint64_t slat = clock_ticks_to_ns(w->clk, t - io->t_start);
+			struct worker_dir *d = &w->st.dir[io->ddir];
+
+			lat_acc_add(&d->slat, slat);
+			if (w->job->slat_percentiles)
+				hist_add(&d->slat_hist, slat);
+		}
+	}
+	w->inflight += nq;
+	w->st.depth_level[depth_bucket(w->inflight)] += nq;
+	w->st.depth_submit[batch_bucket(nq)]++;
+	w->st.total_submit++;
+	return 0;
+}
+
+static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
+{
+	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
+							  : w->ctx.depth;
+	int n, i;
+
+	if (min > w->inflight)
+		min = w->inflight;
+	n = w->ops->getevents(&w->ctx, min, max, w->events);
+	if (n < 0) {
+		if (n == -EINTR)
+			return 0;
+		worker_fail(w, -n, NULL);
+		return n;
+	}
+	*now = clock_ticks(w->clk);
+	for (i = 0; i < n; i++) {
+		struct io_u *io = w->events[i];
+
+		worker_account(w, io, *now);
+		io->t_issue = 0;
+		w->free_list[w->nr_free++] = io;
+	}
+	w->inflight -= (unsigned)n;
+	if (n) {
+		w->st.depth_complete[batch_bucket((unsigned)n)]++;
+		w->st.total_complete++;
+	}
+	return n;
+}
+
+static void worker_loop(struct worker *w)
+{
+	struct io_u *pending = NULL;
+	struct io_u **queued = w->events + w->ctx.depth;	/* second half of the array */
+	unsigned min_complete = w->job->iodepth_batch_complete_min;
+	int gen_done = 0;
+	uint64_t now = clock_ticks(w->clk);
+
+	if (!min_complete)
+		min_complete = 1;
+	for (;;) {
+		unsigned nq;
+
+		if (now >= w->t_next_event && worker_event(w, now))
+			break;
+		if (atomic_load_explicit(&w->stop, memory_order_relaxed) || w->error)
+			break;
+		nq = worker_fill(w, &now, &pending, &gen_done, queued);
+		if (nq && worker_commit(w, queued, nq))
+			break;
+		if (!w->inflight) {
+			if (gen_done && !pending)
+				break;
+			if (!nq)
+				now = clock_ticks(w->clk);
+			continue;
+		}
+		if (worker_reap(w, pending || !w->nr_free || gen_done ? min_complete : 0, &now) < 0)
+			break;
+		if (!nq && !w->nr_free)
+			continue;
+	}
+	/* Drain: every io_u in flight must come back before buffers are freed. */
+	while (w->inflight) {
+		if (worker_reap(w, 1, &now) < 0)
+			break;
+	}
+	w->t_last = clock_ticks(w->clk);
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct job *j = w->job;
+	uint64_t now;
+	int d;
+
+	if (j->startdelay_us) {
+		uint64_t t = clock_ticks(w->clk);
+
+		worker_sleep_until(w, t + ns_to_ticks(w->clk, j->startdelay_us * 1000));
+	}
+	now = clock_ticks(w->clk);
+	w->t_begin = now;
+	w->t_ramp_end = now + ns_to_ticks(w->clk, j->ramp_time_us * 1000);
+	w->t_end = UINT64_MAX;
+	w->ticks_sample = ns_to_ticks(w->clk, SAMPLE_MSEC * 1000000ull);
+	w->ticks_interval = ns_to_ticks(w->clk, (j->interval_us ? j->interval_us : 1000000) * 1000);
+	w->t_next_interval = now + w->ticks_interval;
+	w->t_next_sample = UINT64_MAX;
+	w->t_next_event = now;	/* the first event starts the measurement if no ramp */
+	for (d = 0; d < DDIR_NR; d++) {
+		w->st.dir[d].iv_lat_min = UINT64_MAX;
+		w->st.dir[d].iv_lat_max = 0;
+	}
+	worker_mark(w, &w->mark_interval, now);
+	if (!atomic_load(&w->stop))
+		worker_loop(w);
+	now = w->t_last ? w->t_last : clock_ticks(w->clk);
+	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
+		/* ended inside the ramp: nothing was measured */
+		worker_ramp_end(w, now);
+	}
+	if (now > w->mark_interval.ticks)
+		worker_interval(w, now, 0);
+	getrusage(RUSAGE_THREAD, &w->ru_end);
+	w->measure_ns = clock_ticks_to_ns(w->clk, now - w->t_measure);
+	w->elapsed_ns = clock_ticks_to_ns(w->clk, now - w->t_begin);
+	w->interrupted = atomic_load(&w->stop) == WORKER_STOP_SIGNAL;
+	if (j->end_fsync && !w->error) {
+		unsigned i;
+
+		for (i = 0; i < w->nr_files; i++)
+			if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
+				worker_fail(w, errno, NULL);
+	}
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+static uint64_t worker_max_bs(const struct job *j)
+{
+	uint64_t m = 0;
+	unsigned d, i;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (j->bs[d] > m)
+			m = j->bs[d];
+		if (j->bs_max[d] > m)
+			m = j->bs_max[d];
+		for (i = 0; i < j->bssplit_nr[d]; i++)
+			if (j->bssplit[d][i].bs > m)
+				m = j->bssplit[d][i].bs;
+	}
+	return m ? m : 4096;
+}
+
+/* Fill write buffers once with pseudo-random bytes so compressing or
+ * deduplicating devices see incompressible data, as fio's default does. */
+static void worker_fill_buffers(void *buf, uint64_t len, uint64_t seed)
+{
+	uint64_t *p = buf, x = seed | 1, i;
+
+	for (i = 0; i < len / 8; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		p[i] = x;
+	}
+}
+
+int worker_prepare(struct worker *w, struct err *e)
+{
+	const struct job *j = w->job;
+	uint64_t maxbs = worker_max_bs(j), blen;
+	uint64_t *sizes = NULL;
+	unsigned depth = j->iodepth ? j->iodepth : 1, i;
+	int r, d;
+
+	if (w->ops->flags & ENGINE_F_SYNC)
+		depth = 1;
+	maxbs = (maxbs + 4095) & ~4095ull;
+	blen = maxbs * depth;
+	pthread_mutex_init(&w->lock, NULL);
+	if (posix_memalign(&w->ctx.buf_base, 4096, blen))
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': cannot allocate %llu bytes of buffers",
+			       j->name, (unsigned long long)blen);
+	worker_fill_buffers(w->ctx.buf_base, blen, 0x9e3779b97f4a7c15ull + w->thread_index);
+	w->ctx.buf_len = blen;
+	w->ctx.ios = calloc(depth, sizeof(*w->ctx.ios));
+	w->free_list = calloc(depth, sizeof(*w->free_list));
+	w->events = calloc(2 * (size_t)depth, sizeof(*w->events));
+	w->prev_lat_hist = calloc(DDIR_NR, sizeof(struct hist));
+	w->iv_hist = calloc(DDIR_NR, sizeof(struct hist));
+	sizes = calloc(w->nr_files ? w->nr_files : 1, sizeof(*sizes));
+	if (!w->ctx.ios || !w->free_list || !w->events || !w->prev_lat_hist || !w->iv_hist || !sizes) {
+		free(sizes);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
+	}
+	w->ctx.job = j;
+	w->ctx.depth = depth;
+	w->ctx.files = w->files;
+	w->ctx.nr_files = w->nr_files;
+	for (i = 0; i < depth; i++) {
+		struct io_u *io = &w->ctx.ios[i];
+
+		io->index = i;
+		io->buf = (char *)w->ctx.buf_base + (uint64_t)i * maxbs;
+		w->free_list[w->nr_free++] = io;
+	}
+	for (d = 0; d < DDIR_NR; d++) {
+		lat_acc_init(&w->st.dir[d].slat);
+		lat_acc_init(&w->st.dir[d].clat);
+		lat_acc_init(&w->st.dir[d].lat);
+		sample_stat_init(&w->bw_kib[d]);
+		sample_stat_init(&w->iops[d]);
+	}
+	lat_acc_init(&w->st.sync_lat);
+	for (i = 0; i < w->nr_files; i++)
+		sizes[i] = w->files[i].size;
+	if (!w->nr_files)
+		sizes[0] = j->size ? j->size : (j->io_size ? j->io_size : 1ull << 30);
+	r = iogen_init(&w->gen, j, w->thread_index, sizes, w->nr_files ? w->nr_files : 1, e);
+	free(sizes);
+	if (r)
+		return r;
+	r = rate_init(&w->rate, j, w->thread_index, e);
+	if (r)
+		return r;
+	r = w->ops->init(&w->ctx, e);
+	if (r)
+		return r;
+	w->ctx_ready = 1;
+	return 0;
+}
+
+void worker_result(const struct worker *w, struct job_result *r)
+{
+	const struct job *j = w->job;
+	double rt_ms = (double)w->measure_ns / 1e6;
+	uint64_t usr, sys;
+	int d;
+
+	result_job_init(r);
+	r->job = j;
+	snprintf(r->name, sizeof(r->name), "%s", j->name);
+	r->groupid = w->groupid;
+	r->nr_threads = 1;
+	r->error = w->error;
+	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
+	r->elapsed_s = (w->elapsed_ns + 500000000ull) / 1000000000ull;
+	r->job_runtime_ms = w->measure_ns / 1000000;
+	usr = (uint64_t)(w->ru_end.ru_utime.tv_sec - w->ru_start.ru_utime.tv_sec) * 1000000 +
+	      (uint64_t)(w->ru_end.ru_utime.tv_usec - w->ru_start.ru_utime.tv_usec);
+	sys = (uint64_t)(w->ru_end.ru_stime.tv_sec - w->ru_start.ru_stime.tv_sec) * 1000000 +
+	      (uint64_t)(w->ru_end.ru_stime.tv_usec - w->ru_start.ru_stime.tv_usec);
+	r->usr_us = usr;
+	r->sys_us = sys;
+	r->usr_cpu = rt_ms > 0 ? (double)usr / 1000.0 / rt_ms * 100.0 : 0;
+	r->sys_cpu = rt_ms > 0 ? (double)sys / 1000.0 / rt_ms * 100.0 : 0;
+	r->ctx = (uint64_t)((w->ru_end.ru_nvcsw - w->ru_start.ru_nvcsw) +
+			    (w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw));
+	r->majf = (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
+	r->minf = (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
+	for (d = 0; d < DDIR_NR; d++) {
+		const struct worker_dir *wd = &w->st.dir[d];
+		struct dir_result *dr = &r->dir[d];
+
+		dr->io_bytes = wd->bytes;
+		dr->total_ios = wd->ios;
+		dr->short_ios = wd->short_ios;
+		dr->runtime_ms = wd->ios ? r->job_runtime_ms : 0;
+		lat_acc_moments(&wd->slat, &dr->slat);
+		lat_acc_moments(&wd->clat, &dr->clat);
+		lat_acc_moments(&wd->lat, &dr->lat);
+		dr->slat_hist = wd->slat_hist;
+		dr->clat_hist = wd->clat_hist;
+		dr->lat_hist = wd->lat_hist;
+		dr->bw_kib = w->bw_kib[d];
+		dr->iops = w->iops[d];
+	}
+	lat_acc_moments(&w->st.sync_lat, &r->sync_lat);
+	r->sync_hist = w->st.sync_hist;
+	r->sync_ios = w->st.sync_lat.n;
+	memcpy(r->depth_level, w->st.depth_level, sizeof(r->depth_level));
+	memcpy(r->depth_submit, w->st.depth_submit, sizeof(r->depth_submit));
+	memcpy(r->depth_complete, w->st.depth_complete, sizeof(r->depth_complete));
+	r->total_submit = w->st.total_submit;
+	r->total_complete = w->st.total_complete;
+	r->partial = w->interrupted || w->error;
+}
+
+void worker_release(struct worker *w)
+{
+	if (w->ctx_ready && w->ops->exit)
+		w->ops->exit(&w->ctx);
+	w->ctx_ready = 0;
+	iogen_free(&w->gen);
+	series_free(&w->series);
+	free(w->ctx.buf_base);
+	free(w->ctx.ios);
+	free(w->free_list);
+	free(w->events);
+	free(w->prev_lat_hist);
+	free(w->iv_hist);
+	w->ctx.buf_base = NULL;
+	w->ctx.ios = NULL;
+	w->free_list = NULL;
+	w->events = NULL;
+	w->prev_lat_hist = NULL;
+	w->iv_hist = NULL;
+	pthread_mutex_destroy(&w->lock);
+}

@@ -1,0 +1,140 @@
+/*
+ * worker: one thread running one job clone (numjobs makes several).
+ *
+ * The worker owns everything its I/O touches: the io_u pool and buffers, the
+ * engine context, the offset generator, the rate limiter and its statistics.
+ * Nothing on the per-I/O path is shared with another thread, so the hot loop
+ * takes no lock.  The run loop (run.c) talks to a worker only through:
+ *   - `stop`, an atomic flag it sets (signal, steady state, stonewall end);
+ *   - the series, appended once per interval under `lock` (not per I/O);
+ *   - the worker's final statistics, read after pthread_join.
+ */
+#ifndef IOTRIAL_WORKER_H
+#define IOTRIAL_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/resource.h>	/* struct rusage */
+
+#include "clock.h"
+#include "engine.h"
+#include "err.h"
+#include "hist.h"
+#include "iogen.h"
+#include "job.h"
+#include "rate.h"
+#include "result.h"
+#include "series.h"
+#include "stat.h"
+
+struct fiolog;
+
+/* Why a worker was told to stop (the value of worker.stop). */
+enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2 };
+
+/* Per-direction accumulators, written only by the worker thread. */
+struct worker_dir {
+	uint64_t ios, bytes, short_ios;
+	struct lat_acc slat, clat, lat;
+	struct hist clat_hist, lat_hist, slat_hist;
+	uint64_t iv_lat_min, iv_lat_max;	/* this interval's exact extremes */
+};
+
+struct worker_stats {
+	struct worker_dir dir[DDIR_NR];
+	struct lat_acc sync_lat;
+	struct hist sync_hist;
+	uint64_t depth_level[RESULT_DEPTH_NR];
+	uint64_t depth_submit[RESULT_DEPTH_NR + 1];
+	uint64_t depth_complete[RESULT_DEPTH_NR + 1];
+	uint64_t total_submit, total_complete;
+};
+
+/* What the worker remembers of the previous sample/interval boundary. */
+struct worker_mark {
+	uint64_t ticks;
+	uint64_t ios[DDIR_NR], bytes[DDIR_NR];
+	int64_t lat_sum[DDIR_NR];		/* shifted sums (see stat.h) */
+	uint64_t lat_n[DDIR_NR];
+};
+
+struct worker {
+	/* set up by run.c before the thread starts; read-only afterwards */
+	const struct job *job;
+	unsigned jobnum;		/* clone index within numjobs */
+	unsigned thread_index;		/* index across the whole run (seeds) */
+	unsigned groupid;
+	const struct clock *clk;
+	const struct engine_ops *ops;
+	struct engine_ctx ctx;
+	int ctx_ready;			/* engine initialised: exit() it */
+	struct engine_file *files;
+	unsigned nr_files;
+
+	atomic_int stop;		/* set by the run loop: WORKER_STOP_* */
+	atomic_int done;		/* set by the worker when it has ended */
+	atomic_int measuring;		/* ramp is over */
+	atomic_uint_fast64_t live_ios[DDIR_NR];	/* for progress lines only */
+	atomic_uint_fast64_t live_bytes[DDIR_NR];
+
+	pthread_t tid;
+	int started;
+
+	/* per-thread state (hot) */
+	struct iogen gen;
+	struct rate rate;
+	struct worker_stats st;
+	struct io_u **free_list;
+	unsigned nr_free;
+	struct io_u **events;
+	unsigned inflight;
+	uint64_t writes_since_sync;
+
+	/* time, in clock ticks */
+	uint64_t t_begin;		/* I/O started (ramp included) */
+	uint64_t t_measure;		/* ramp over, statistics start */
+	uint64_t t_end;			/* when to stop (UINT64_MAX = io_size decides) */
+	uint64_t t_next_event;		/* the earliest of the marks below */
+	uint64_t t_next_sample;		/* 500 ms bw/iops samples */
+	uint64_t t_next_interval;	/* series interval */
+	uint64_t t_ramp_end;
+	uint64_t ticks_sample, ticks_interval;
+	uint64_t t_last;		/* last I/O completion or loop end */
+	struct worker_mark mark_sample, mark_interval;
+	struct hist *prev_lat_hist;	/* [DDIR_NR] cumulative at the last interval */
+	struct hist *iv_hist;		/* scratch for the interval delta */
+
+	/* bw/iops samples (fio's 500 ms statistics) */
+	struct sample_stat bw_kib[DDIR_NR], iops[DDIR_NR];
+
+	/* the time series, appended per interval under lock */
+	pthread_mutex_t lock;
+	struct series series;
+	uint64_t interval_nr;
+
+	struct fiolog *log;		/* NULL unless fio logs were asked for */
+
+	struct rusage ru_start, ru_end;
+	uint64_t measure_ns, elapsed_ns;
+	int error;			/* positive errno of the first failure */
+	char first_error[256];
+	int interrupted;
+};
+
+/*
+ * Prepare @w (job, jobnum, clk, files already set by the caller): engine,
+ * buffers, io_u pool, generator, rate.  0 or -errno with @e filled.
+ */
+int worker_prepare(struct worker *w, struct err *e);
+
+/* The thread body: pass the worker. */
+void *worker_main(void *arg);
+
+/* Turn the worker's statistics into a job_result (after the thread ended). */
+void worker_result(const struct worker *w, struct job_result *r);
+
+/* Release what worker_prepare allocated (files are the caller's). */
+void worker_release(struct worker *w);
+
+#endif
