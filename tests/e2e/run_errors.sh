@@ -1,0 +1,37 @@
+# Targets that cannot be used give one line naming the file and a documented
+# exit code; I/O errors end the job with error recorded, not a crash.
+. "$(dirname "$0")/lib.sh"
+
+expect_exit unopenable_dir 3 "/nonexistent-dir/x" \
+	"$IOTRIAL" --name=x --rw=read --size=1m --filename=/nonexistent-dir/x
+touch "$T/ro"; chmod 000 "$T/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	expect_exit unreadable_file 3 "$T/ro" "$IOTRIAL" --name=x --rw=read --size=1m --filename="$T/ro"
+else
+	skip unreadable_file "root can read a mode-000 file"
+fi
+expect_exit no_create 3 "$T/missing" \
+	"$IOTRIAL" --name=x --rw=read --size=1m --filename="$T/missing" --allow_file_create=0
+expect_exit readonly_write 2 "readonly" \
+	"$IOTRIAL" --readonly --name=x --rw=write --size=1m --filename="$T/w"
+expect_exit hipri_refused 3 "hipri|poll" \
+	"$IOTRIAL" --name=x --rw=randread --size=1m --filename="$T/h" --ioengine=io_uring --hipri=1 --direct=1
+
+# ENOSPC: a 1 MiB tmpfs cannot take an 8 MiB write.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/small" && mount -t tmpfs -o size=1m tmpfs "$T/small" 2>/dev/null; then
+	"$IOTRIAL" --name=full --rw=write --size=8m --filename="$T/small/f" \
+		--output-format=json >"$T/enospc.json" 2>"$T/err"
+	rc=$?
+	umount "$T/small"
+	if [ $rc -eq 1 ] && pyjson "
+import json
+j = json.load(open('$T/enospc.json'))['jobs'][0]
+assert j['error'] == 28, j['error']
+"; then
+		pass enospc_recorded
+	else
+		fail enospc_recorded "exit $rc; $(head -c 300 "$T/err")"
+	fi
+else
+	skip enospc_recorded "needs root to mount a small tmpfs"
+fi
