@@ -77,6 +77,8 @@ int outfile_open(struct outfile *o, const char *path, struct err *e)
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-"))
 		return open_buffer(o, NULL, e);
+	if (!*path)
+		return err_set(e, -EINVAL, EXIT_OUTPUT, "cannot write results: empty file name");
 	exists = !stat(path, &st);
 	if (exists && S_ISDIR(st.st_mode))
 		return err_set(e, -EISDIR, EXIT_OUTPUT, "cannot write results to %s: %s",

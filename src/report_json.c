@@ -26,6 +26,51 @@ static void jset(json_t *o, const char *k, json_t *v, int *bad)
 		*bad = 1;
 }
 
+/*
+ * A copy of @s with every byte outside ASCII replaced by '?': jansson takes
+ * only valid UTF-8, and job names, option values and error texts come from
+ * users and file systems in any encoding.  NULL when out of memory.
+ */
+static char *ascii_copy(const char *s)
+{
+	char *c = strdup(s);
+
+	for (char *p = c; p && *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	return c;
+}
+
+/* A JSON string of @s, which need not be valid UTF-8. */
+static json_t *jstr(const char *s)
+{
+	json_t *v = json_string(s);
+	char *c;
+
+	if (v || !s)
+		return v;
+	c = ascii_copy(s);
+	v = c ? json_string(c) : NULL;
+	free(c);
+	return v;
+}
+
+/* obj[key] = v where @key comes from the user (see ascii_copy). */
+static void jset_user(json_t *o, const char *k, json_t *v, int *bad)
+{
+	char *c;
+
+	if (!json_object_set_new(o, k, json_incref(v))) {
+		json_decref(v);
+		return;
+	}
+	c = ascii_copy(k);
+	jset(o, c ? c : "", v, bad);
+	if (!c)
+		*bad = 1;
+	free(c);
+}
+
 static json_t *jint(uint64_t v)
 {
 	/* json_int_t is signed 64-bit; no counter reaches 2^63 */
@@ -237,7 +282,7 @@ static json_t *json_opts(const struct job_kv *kv, size_t n)
 	int bad = 0;
 
 	for (size_t i = 0; i < n; i++)
-		jset(o, kv[i].key, json_string(kv[i].val ? kv[i].val : ""), &bad);
+		jset_user(o, kv[i].key, jstr(kv[i].val ? kv[i].val : ""), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -277,7 +322,7 @@ static json_t *json_job_iotrial(const struct job_result *jr)
 
 	jset(o, "nr_threads", jint(jr->nr_threads), &bad);
 	jset(o, "partial", json_boolean(jr->partial), &bad);
-	jset(o, "first_error", json_string(jr->first_error), &bad);
+	jset(o, "first_error", jstr(jr->first_error), &bad);
 	json_job_iotrial_extra(o, jr, &bad);
 	if (bad) {
 		json_decref(o);
@@ -292,7 +337,7 @@ static json_t *json_job(const struct job_result *jr, int plus)
 	json_t *o = json_object();
 	int bad = 0;
 
-	jset(o, "jobname", json_string(jr->name), &bad);
+	jset(o, "jobname", jstr(jr->name), &bad);
 	jset(o, "groupid", jint(jr->groupid), &bad);
 	jset(o, "error", json_integer(jr->error), &bad);
 	jset(o, "eta", jint(0), &bad);
@@ -328,7 +373,7 @@ static json_t *json_disk(const struct disk_util *du)
 	json_t *o = json_object();
 	int bad = 0;
 
-	jset(o, "name", json_string(du->name), &bad);
+	jset(o, "name", jstr(du->name), &bad);
 	jset(o, "read_ios", jint(du->read_ios), &bad);
 	jset(o, "write_ios", jint(du->write_ios), &bad);
 	jset(o, "read_merges", jint(du->read_merges), &bad);
@@ -350,7 +395,7 @@ static json_t *json_run_iotrial(const struct run_result *r)
 	int bad = 0;
 
 	jset(o, "version", json_string(IOTRIAL_VERSION), &bad);
-	jset(o, "clock_source", r->clock_source ? json_string(r->clock_source) : json_null(), &bad);
+	jset(o, "clock_source", r->clock_source ? jstr(r->clock_source) : json_null(), &bad);
 	jset(o, "clock_ghz", jreal(r->clock_ghz), &bad);
 	jset(o, "partial", json_boolean(r->partial), &bad);
 	jset(o, "signal", json_integer(r->signal), &bad);
@@ -371,7 +416,7 @@ static json_t *json_time(time_t t)
 
 	if (!localtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
 		buf[0] = '\0';
-	return json_string(buf);
+	return jstr(buf);
 }
 
 json_t *report_json_build(const struct run_result *r, int plus, struct err *e)

@@ -161,6 +161,10 @@ TEST(unwritable_places_give_clean_errors)
 	CHECK(strstr(e.msg, path) != NULL);
 	CHECK(strstr(e.msg, "No such file or directory") != NULL);
 	CHECK(o.f == NULL);
+	/* an empty name */
+	err_clear(&e);
+	CHECK(outfile_open(&o, "", &e) < 0);
+	CHECK_EQ_U(e.exit_code, EXIT_OUTPUT);
 	/* the target is a directory */
 	err_clear(&e);
 	CHECK(outfile_open(&o, dir, &e) < 0);

@@ -48,6 +48,8 @@ static json_t *load_sample(const char *name)
 {
 	char path[4096];
 
+	if (!strncmp(name, "tests/", 6))	/* ours, in the tree */
+		return json_load_file(name, 0, NULL);
 	snprintf(path, sizeof(path), "%s/spec/fio-samples/%s", shared_dir(), name);
 	return json_load_file(path, 0, NULL);
 }
@@ -140,13 +142,21 @@ static int cover(const json_t *ref, const json_t *ours, const char *path,
 	return bad;
 }
 
-/* fio sample @name vs our document: top level without jobs, then job 0 vs alpha. */
-static void check_cover(const char *name, int plus, const char *const *skip)
+/*
+ * fio sample @name vs our document: top level without jobs, then job 0 vs
+ * alpha.  @slat: turn alpha's slat percentiles on as well.
+ */
+static void check_cover_slat(const char *name, int plus, const char *const *skip, int slat)
 {
 	struct fixture *fx = fixture_new();
-	json_t *ref = load_sample(name), *ours = roundtrip(&fx->r, plus);
-	json_t *ref_top, *ours_top;
+	json_t *ref = load_sample(name), *ours, *ref_top, *ours_top;
 
+	fx->job[0].slat_percentiles = slat;
+	if (slat) {	/* and give alpha's reads submission latencies */
+		fixture_moments(&fx->jr[0].dir[DDIR_READ].slat, 1000, 2000, 9000, 3000.0, 500.0);
+		fixture_hist(&fx->jr[0].dir[DDIR_READ].slat_hist, 3000, 1000);
+	}
+	ours = roundtrip(&fx->r, plus);
 	CHECK(ours != NULL);
 	if (!ref || !ours)
 		goto out;
@@ -163,6 +173,25 @@ out:
 	json_decref(ref);
 	json_decref(ours);
 	free(fx);
+}
+
+static void check_cover(const char *name, int plus, const char *const *skip)
+{
+	check_cover_slat(name, plus, skip, 0);
+}
+
+TEST(covers_fio_jsonplus_every_percentile_object)
+{
+	json_t *ref = load_sample("tests/data/fio-jsonplus-allpct.json");
+
+	if (!ref)
+		SKIP("tests/data/fio-jsonplus-allpct.json not found (run from the tree root)");
+	/* it has slat/clat/lat percentiles and bins, and sync ones */
+	CHECK(json_object_get(ref, "jobs") != NULL);
+	CHECK(json_object_get(json_object_get(json_object_get(json_array_get(
+		json_object_get(ref, "jobs"), 0), "sync"), "lat_ns"), "bins") != NULL);
+	json_decref(ref);
+	check_cover_slat("tests/data/fio-jsonplus-allpct.json", 1, NULL, 1);
 }
 
 TEST(covers_fio_uring)
@@ -473,6 +502,24 @@ TEST(partial_job_and_error)
 	free(fx);
 }
 
+TEST(non_utf8_text_does_not_break_the_document)
+{
+	struct fixture *fx = fixture_new();
+	json_t *d;
+
+	strcpy(fx->jr[0].name, "caf\xe9");		/* Latin-1, as a user may type */
+	fx->kv_a[1].key = "r\xffw";
+	fx->kv_a[1].val = "rand\xe9";
+	strcpy(fx->jr[1].first_error, "bad \xc3(");
+	d = roundtrip(&fx->r, 0);
+	CHECK(d != NULL);
+	CHECK_STR(json_string_value(GET(job_at(d, 0), "jobname")), "caf?");
+	CHECK_STR(json_string_value(GET(job_at(d, 0), "job options", "r?w")), "rand?");
+	CHECK_STR(json_string_value(GET(job_at(d, 1), "iotrial", "first_error")), "bad ?(");
+	json_decref(d);
+	free(fx);
+}
+
 TEST(write_error_is_reported)
 {
 	struct fixture *fx = fixture_new();
@@ -560,6 +607,7 @@ TEST(fio_jsonplus_clat2csv_reads_ours)
 int main(void)
 {
 	RUN(covers_fio_uring);
+	RUN(covers_fio_jsonplus_every_percentile_object);
 	RUN(covers_fio_jsonplus);
 	RUN(covers_fio_steadystate_but_the_hook);
 	RUN(top_level);
@@ -571,6 +619,7 @@ int main(void)
 	RUN(latency_and_depth_distribution);
 	RUN(spare_submit_slot_folds_into_last);
 	RUN(partial_job_and_error);
+	RUN(non_utf8_text_does_not_break_the_document);
 	RUN(write_error_is_reported);
 	RUN(fio_jsonplus_clat2csv_reads_ours);
 	return CHECK_DONE();
