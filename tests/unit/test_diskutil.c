@@ -1,0 +1,284 @@
+/*
+ * test_diskutil: device discovery and counter deltas, on a fake sysfs tree
+ * (exact numbers, dm over a partition and a disk), on the real disk behind
+ * /tmp, on tmpfs (no entry) and on a loop device (root only).
+ */
+#include "check.h"
+#include "diskutil.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", root, rel);
+	CHECK(system(cmd) == 0);
+}
+
+static const struct disk_util *find(const struct disk_util *du, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(du[i].name, name))
+			return &du[i];
+	return NULL;
+}
+
+/*
+ * A fake sysfs: the test file's st_dev maps to dm-0, whose members are a
+ * partition vdb1 (of disk vdb) and a whole disk vdc.
+ */
+TEST(fake_sysfs_dm_partition_members)
+{
+	char root[] = "/tmp/iotrial-du-XXXXXX", file[600], link[600], dir[600], cmd[700];
+	const char *paths[2];
+	struct diskutil d = { 0 };
+	struct disk_util *du = NULL;
+	const struct disk_util *u;
+	struct err e = { 0 };
+	struct stat st;
+	size_t nr = 0;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(file, sizeof(file), "%s/target", root);
+	put(root, "target", "x");
+	CHECK(stat(file, &st) == 0);
+	mkdirs(root, "sys/dev/block");
+	mkdirs(root, "sys/devices/virtual/block/dm-0/slaves");
+	mkdirs(root, "sys/devices/pci/block/vdb/vdb1");
+	mkdirs(root, "sys/devices/pci/block/vdc");
+	snprintf(link, sizeof(link), "%s/sys/dev/block/%u:%u", root, major(st.st_dev), minor(st.st_dev));
+	CHECK(symlink("../../devices/virtual/block/dm-0", link) == 0);
+	snprintf(dir, sizeof(dir), "%s/sys/devices/virtual/block/dm-0", root);
+	put(dir, "stat", "10 0 80 5 20 0 160 7 0 30 12 0 0 0 0\n");
+	CHECK(symlink("../../../../pci/block/vdb/vdb1", strcat(strcpy(link, dir), "/slaves/vdb1")) == 0);
+	CHECK(symlink("../../../../pci/block/vdc", strcat(strcpy(link, dir), "/slaves/vdc")) == 0);
+	snprintf(dir, sizeof(dir), "%s/sys/devices/pci/block/vdb", root);
+	put(dir, "stat", "100 1 800 50 200 2 1600 70 0 300 120\n");
+	snprintf(dir, sizeof(dir), "%s/sys/devices/pci/block/vdb/vdb1", root);
+	put(dir, "stat", "1 1 1 1 1 1 1 1 0 1 1\n");
+	put(dir, "partition", "1\n");
+	snprintf(dir, sizeof(dir), "%s/sys/devices/pci/block/vdc", root);
+	put(dir, "stat", "0 0 0 0 0 0 0 0 0 0 0\n");
+
+	snprintf(dir, sizeof(dir), "%s/sys", root);
+	d.sysfs = dir;
+	paths[0] = file;
+	paths[1] = file;	/* twice: still one entry per device */
+	CHECK(diskutil_start(&d, paths, 2, &e) == 0);
+	CHECK_EQ_U(d.nr, 4);
+	CHECK_STR(d.nr ? d.dev[0].name : "", "dm-0");
+
+	/* the run: dm-0 busy 500 of 1000 ms; vdc busy 1500 ms (overshoot) */
+	snprintf(dir, sizeof(dir), "%s/sys/devices/virtual/block/dm-0", root);
+	put(dir, "stat", "15 0 120 9 28 0 224 11 0 530 412 0 0 0 0\n");
+	snprintf(dir, sizeof(dir), "%s/sys/devices/pci/block/vdc", root);
+	put(dir, "stat", "3 4 8 5 6 7 8 9 1 1500 1700\n");
+	CHECK(diskutil_end(&d, 1000, &du, &nr) == 0);
+	CHECK_EQ_U(nr, 4);
+	u = find(du, nr, "dm-0");
+	CHECK(u != NULL);
+	if (u) {
+		CHECK_EQ_U(u->read_ios, 5);
+		CHECK_EQ_U(u->write_ios, 8);
+		CHECK_EQ_U(u->read_ticks, 4);
+		CHECK_EQ_U(u->write_ticks, 4);
+		CHECK_EQ_U(u->in_queue, 400);
+		CHECK_EQ_U(u->io_ticks, 500);
+		CHECK_NEAR(u->util, 50.0, 1e-9);
+	}
+	CHECK(find(du, nr, "vdb1") != NULL);
+	CHECK(find(du, nr, "vdb") != NULL);	/* the partition's disk */
+	u = find(du, nr, "vdc");
+	CHECK(u != NULL);
+	if (u) {
+		CHECK_EQ_U(u->read_merges, 4);
+		CHECK_EQ_U(u->write_merges, 7);
+		CHECK_NEAR(u->util, 100.0, 0);	/* capped */
+	}
+	u = find(du, nr, "vdb");
+	CHECK(u && u->read_ios == 0 && u->util == 0.0);
+	free(du);
+	diskutil_free(&d);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
+}
+
+/* The kernel name of the block device mounted under @path, or "" (via findmnt). */
+static void mount_source(const char *path, char *out, size_t n)
+{
+	char cmd[512], line[256] = "";
+	FILE *p;
+
+	out[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "findmnt -no SOURCE --target '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (fgets(line, sizeof(line), p) && !strncmp(line, "/dev/", 5)) {
+		line[strcspn(line, "\n[")] = '\0';
+		snprintf(out, n, "%s", strrchr(line, '/') + 1);
+	}
+	pclose(p);
+}
+
+TEST(file_under_tmp_finds_its_disk)
+{
+	char path[] = "/tmp/iotrial-du-file-XXXXXX", want[64], buf[4096];
+	const char *paths[1] = { path };
+	struct diskutil d = { 0 };
+	struct disk_util *du = NULL;
+	const struct disk_util *u;
+	struct err e = { 0 };
+	size_t nr = 0;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	mount_source("/tmp", want, sizeof(want));
+	if (!want[0] || access("/sys/dev/block", F_OK)) {
+		close(fd);
+		unlink(path);
+		SKIP("/tmp is not on a block device here");
+	}
+	CHECK(diskutil_start(&d, paths, 1, &e) == 0);
+	memset(buf, 'x', sizeof(buf));
+	CHECK(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
+	CHECK(fsync(fd) == 0);	/* at least one write reaches the disk */
+	CHECK(diskutil_end(&d, 1000, &du, &nr) == 0);
+	u = find(du, nr, want);
+	if (!u)
+		printf("  expected an entry for %s\n", want);
+	CHECK(u != NULL);
+	if (u) {
+		CHECK(u->write_ios >= 1);
+		CHECK(u->util >= 0.0 && u->util <= 100.0);
+	}
+	free(du);
+	diskutil_free(&d);
+	close(fd);
+	unlink(path);
+}
+
+TEST(missing_file_uses_its_directory)
+{
+	const char *paths[1] = { "/tmp/iotrial-du-not-created-yet" };
+	struct diskutil d = { 0 };
+	struct err e = { 0 };
+	char want[64];
+
+	mount_source("/tmp", want, sizeof(want));
+	if (!want[0])
+		SKIP("/tmp is not on a block device here");
+	CHECK(diskutil_start(&d, paths, 1, &e) == 0);
+	CHECK(d.nr >= 1);
+	CHECK_STR(d.nr ? d.dev[0].name : "", want);
+	diskutil_free(&d);
+}
+
+TEST(tmpfs_gives_no_entry)
+{
+	const char *paths[2] = { "/dev/shm", "/proc/self/status" };
+	struct diskutil d = { 0 };
+	struct disk_util *du = (struct disk_util *)1;
+	struct err e = { 0 };
+	struct statfs sf;
+	size_t nr = 7;
+
+	if (statfs("/dev/shm", &sf) || sf.f_type != TMPFS_MAGIC)
+		SKIP("/dev/shm is not tmpfs here");
+	CHECK(diskutil_start(&d, paths, 2, &e) == 0);
+	CHECK_EQ_U(d.nr, 0);
+	CHECK(diskutil_end(&d, 1000, &du, &nr) == 0);
+	CHECK(du == NULL);
+	CHECK_EQ_U(nr, 0);
+	CHECK_EQ_U(e.code, 0);
+	diskutil_free(&d);
+}
+
+TEST(loop_device_is_itself)
+{
+	char img[] = "/tmp/iotrial-du-loop-XXXXXX", cmd[256], dev[64] = "", *name;
+	struct diskutil d = { 0 };
+	struct disk_util *du = NULL;
+	const struct disk_util *u;
+	const char *paths[1] = { dev };
+	struct err e = { 0 };
+	size_t nr = 0;
+	void *buf = NULL;
+	FILE *p;
+	int fd;
+
+	if (geteuid() != 0)
+		SKIP("needs root to attach a loop device");
+	fd = mkstemp(img);
+	CHECK(fd >= 0 && ftruncate(fd, 4 << 20) == 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show '%s' 2>/dev/null", img);
+	p = popen(cmd, "r");
+	if (p && fgets(dev, sizeof(dev), p))
+		dev[strcspn(dev, "\n")] = '\0';
+	if (p)
+		pclose(p);
+	if (strncmp(dev, "/dev/loop", 9)) {
+		unlink(img);
+		SKIP("losetup could not attach a loop device");
+	}
+	name = strrchr(dev, '/') + 1;
+	CHECK(diskutil_start(&d, paths, 1, &e) == 0);
+	CHECK_EQ_U(d.nr, 1);
+	CHECK_STR(d.nr ? d.dev[0].name : "", name);
+	fd = open(dev, O_RDONLY | O_DIRECT);
+	CHECK(fd >= 0 && posix_memalign(&buf, 4096, 4096) == 0);
+	for (int i = 0; fd >= 0 && buf && i < 8; i++)
+		CHECK(pread(fd, buf, 4096, (off_t)i * 8192) == 4096);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	CHECK(diskutil_end(&d, 1000, &du, &nr) == 0);
+	u = find(du, nr, name);
+	CHECK(u != NULL);
+	if (u) {
+		CHECK(u->read_ios >= 8);
+		CHECK(u->util >= 0.0 && u->util <= 100.0);
+	}
+	free(du);
+	diskutil_free(&d);
+	snprintf(cmd, sizeof(cmd), "losetup -d '%s'", dev);
+	CHECK(system(cmd) == 0);
+	unlink(img);
+}
+
+int main(void)
+{
+	RUN(fake_sysfs_dm_partition_members);
+	RUN(file_under_tmp_finds_its_disk);
+	RUN(missing_file_uses_its_directory);
+	RUN(tmpfs_gives_no_entry);
+	RUN(loop_device_is_itself);
+	return CHECK_DONE();
+}
