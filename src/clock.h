@@ -1,9 +1,10 @@
 /*
  * clock: the time base of every measurement.
  *
- * Two sources: the CPU's time-stamp counter (rdtsc, ~7 ns a read, used only
- * where CPUID flags it invariant: constant rate in every P/C-state) and
- * clock_gettime(CLOCK_MONOTONIC) (vDSO, ~20-40 ns, always correct).  The hot
+ * Two sources: the CPU's time-stamp counter (rdtsc: one instruction, used
+ * only where CPUID flags it invariant, i.e. constant rate in every P/C-state)
+ * and clock_gettime(CLOCK_MONOTONIC) (vDSO; roughly twice the cost per I/O
+ * in bench/micro_hotpath, always correct).  The hot
  * path reads raw ticks with clock_ticks() and converts a difference of ticks
  * with clock_ticks_to_ns(): one 64x64->128 multiply and a shift, no division.
  * A struct clock is filled once by clock_init() and then only read, so every

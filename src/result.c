@@ -110,6 +110,29 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 	/* series and steady are not merged here: the runner owns their merge */
 }
 
+void result_bw_agg(struct run_result *r)
+{
+	size_t i, k;
+	int d;
+
+	for (i = 0; i < r->nr_jobs; i++) {
+		for (d = 0; d < DDIR_NR; d++) {
+			uint64_t bytes = 0, rt = 0;
+			double agg_kib;
+
+			for (k = 0; k < r->nr_jobs; k++) {
+				if (r->jobs[k].groupid != r->jobs[i].groupid)
+					continue;
+				bytes += r->jobs[k].dir[d].io_bytes;
+				rt = max_u64(rt, r->jobs[k].dir[d].runtime_ms);
+			}
+			agg_kib = rt ? (double)bytes * 1000.0 / (double)rt / 1024.0 : 0;
+			r->jobs[i].dir[d].bw_agg_pct = agg_kib > 0 ?
+				r->jobs[i].dir[d].bw_kib.mean * 100.0 / agg_kib : 0;
+		}
+	}
+}
+
 /*
  * The series and steady objects belong to modules not linked into this one
  * yet (issue 3); whoever wires them frees them before calling this, or adds

@@ -130,6 +130,36 @@ TEST(merge_two_threads)
 	CHECK_EQ_U(a.nr_threads, 3);
 }
 
+TEST(bw_agg_like_fio)
+{
+	struct run_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.jobs = calloc(3, sizeof(*r.jobs));
+	r.nr_jobs = 3;
+	result_job_init(&r.jobs[0]);
+	result_job_init(&r.jobs[1]);
+	result_job_init(&r.jobs[2]);
+	/* group 0: 3 MiB in 1000 ms and 1 MiB in 500 ms: aggregate 4 MiB/s = 4096 KiB/s */
+	r.jobs[0].dir[DDIR_READ].io_bytes = 3 << 20;
+	r.jobs[0].dir[DDIR_READ].runtime_ms = 1000;
+	sample_stat_add(&r.jobs[0].dir[DDIR_READ].bw_kib, 3072);
+	r.jobs[1].dir[DDIR_READ].io_bytes = 1 << 20;
+	r.jobs[1].dir[DDIR_READ].runtime_ms = 500;
+	sample_stat_add(&r.jobs[1].dir[DDIR_READ].bw_kib, 2048);
+	/* group 1 alone: its mean sample equals its bandwidth */
+	r.jobs[2].groupid = 1;
+	r.jobs[2].dir[DDIR_WRITE].io_bytes = 1 << 20;
+	r.jobs[2].dir[DDIR_WRITE].runtime_ms = 1000;
+	sample_stat_add(&r.jobs[2].dir[DDIR_WRITE].bw_kib, 1024);
+	result_bw_agg(&r);
+	CHECK_NEAR(r.jobs[0].dir[DDIR_READ].bw_agg_pct, 75, 1e-9);
+	CHECK_NEAR(r.jobs[1].dir[DDIR_READ].bw_agg_pct, 50, 1e-9);
+	CHECK_NEAR(r.jobs[2].dir[DDIR_WRITE].bw_agg_pct, 100, 1e-9);
+	CHECK_NEAR(r.jobs[2].dir[DDIR_READ].bw_agg_pct, 0, 0);
+	result_free(&r);
+}
+
 TEST(free_run_result)
 {
 	struct run_result r;
@@ -150,6 +180,7 @@ int main(void)
 {
 	RUN(init_is_identity);
 	RUN(merge_two_threads);
+	RUN(bw_agg_like_fio);
 	RUN(free_run_result);
 	return CHECK_DONE();
 }
