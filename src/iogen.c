@@ -289,6 +289,9 @@ int iogen_init(struct iogen *g, const struct job *j, unsigned thread_index,
 	rand_seed(&g->rs_ddir, rand_mix(seed, RAND_STREAM_DDIR));
 	rand_seed(&g->rs_bs, rand_mix(seed, RAND_STREAM_BS));
 	rand_seed(&layout, rand_mix(seed, RAND_STREAM_LAYOUT));
+	g->seed_off = g->rs_off;
+	g->seed_ddir = g->rs_ddir;
+	g->seed_bs = g->rs_bs;
 	g->files = calloc(nr_files, sizeof(*g->files));
 	if (!g->files)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
@@ -329,22 +332,44 @@ void iogen_free(struct iogen *g)
 	g->files = NULL;
 }
 
-/* A new loop: every file back to its region start, maps cleared. */
-static void iogen_new_loop(struct iogen *g)
+/*
+ * Did the last loop end exactly at the end of a pass over every file?  Then
+ * fio starts the next loop as a fresh run: same seeds, so loops=N repeats the
+ * same pattern N times.  A loop that ends mid-pass (io_size < size), or a
+ * norandommap job, simply continues (checked against fio 3.33).
+ */
+static int iogen_pass_complete(const struct iogen *g)
 {
 	unsigned i;
 	int d;
 
+	if (g->random && !g->use_map)
+		return 0;
 	for (i = 0; i < g->nr_files; i++) {
-		struct iogen_file *f = &g->files[i];
+		const struct iogen_file *f = &g->files[i];
 
+		if (g->use_map) {
+			if (f->map.used)
+				return 0;
+			continue;
+		}
 		for (d = 0; d < DDIR_NR; d++)
-			f->pos[d] = f->start;
-		if (g->use_map && f->map.used)
-			rand_map_reset(&f->map);
+			if ((g->dirs & (1u << d)) && f->pos[d] + g->bs_min[d] <= f->end)
+				return 0;
 	}
-	g->cur_file = 0;
-	g->seq_left = 0;
+	return 1;
+}
+
+/* The next of `loops`: positions and maps carry on (they wrap by themselves). */
+static void iogen_new_loop(struct iogen *g)
+{
+	if (g->loops_left != UINT64_MAX && iogen_pass_complete(g)) {
+		g->rs_off = g->seed_off;
+		g->rs_ddir = g->seed_ddir;
+		g->rs_bs = g->seed_bs;
+		g->cur_file = 0;
+		g->seq_left = 0;
+	}
 	g->loop_left = (int64_t)g->io_limit;
 }
 

@@ -17,7 +17,9 @@
  *   too).  A random I/O that runs into blocks already done is shortened, as
  *   fio does.
  * - A loop issues I/Os while fewer than io_size (default: the regions' total)
- *   bytes were issued in it; then positions and maps restart, `loops` times.
+ *   bytes were issued in it, `loops` times.  Positions and maps carry on
+ *   from loop to loop; a loop that starts exactly at the end of a pass
+ *   restarts the random streams too, so loops=N repeats one pattern (as fio).
  *   time_based jobs never end here: they wrap.  trimwrite pairs count once.
  * - Files are used round-robin, one I/O each.  Mixed jobs choose the
  *   direction of every I/O independently, read with rwmixread % chance.
@@ -86,6 +88,7 @@ struct iogen {
 	int unit_pow2;
 	uint64_t io_limit;		/* bytes per loop */
 	uint64_t loops_left;		/* loops still to start; UINT64_MAX: time_based */
+	struct rand_state seed_off, seed_ddir, seed_bs;	/* the streams at the start */
 	int pend;			/* trimwrite: a write of the block just trimmed */
 	struct io_u pend_io;
 };

@@ -99,13 +99,15 @@ TEST(sequential_wrap_loops_time_based)
 	for (i = 0, bad = 0; i < n; i++)
 		bad += ios[i].offset != (uint64_t)(i % 4) * 4 * K;
 	CHECK_EQ_U(bad, 0);
-	/* a loop restarts at the start even when io_size ends mid-region */
+	/* a loop that ends mid-region is continued by the next (as fio) */
 	fixture_job(&j, RW_READ, 4 * K, 16 * K);
-	j.io_size = 8 * K;
-	j.loops = 2;
+	j.io_size = 12 * K;
+	j.loops = 3;
 	n = run1(&j, 1 << 20, MAXIO);
-	CHECK_EQ_U(n, 4);
-	CHECK_EQ_U(ios[2].offset, 0);
+	CHECK_EQ_U(n, 9);	/* fio: 0 4 8 12 0 4 8 12 0 (k) */
+	for (i = 0, bad = 0; i < n; i++)
+		bad += ios[i].offset != (uint64_t)(i % 4) * 4 * K;
+	CHECK_EQ_U(bad, 0);
 	/* time_based never ends, it wraps */
 	fixture_job(&j, RW_READ, 4 * K, 16 * K);
 	j.time_based = 1;
@@ -184,8 +186,30 @@ TEST(random_map_covers_each_block_once_per_pass)
 	for (i = 1; i < 256; i++)
 		seq += ios[i].offset == ios[i - 1].offset + 4 * K;
 	CHECK(seq < 40);	/* random, not sequential */
+	/* loops after a complete pass repeat it (as fio) */
+	for (i = 0; i < 256; i++)
+		bad += ios[i].offset != ios[i + 256].offset || ios[i].offset != ios[i + 512].offset;
+	CHECK_EQ_U(bad, 0);
+	/* io_size = half the region, loops=2: the second loop finishes the pass (as fio) */
+	fixture_job(&j, RW_READ | RW_RAND, 4 * K, 64 * K);
+	j.io_size = 32 * K;
+	j.loops = 2;
+	n = run1(&j, 1 << 20, MAXIO);
+	CHECK_EQ_U(n, 16);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < n; i++)
+		bad += seen[ios[i].offset / (4 * K)]++ != 0;
+	CHECK_EQ_U(bad, 0);
+	/* norandommap loops continue the random stream (as fio) */
+	j.norandommap = 1;
+	j.io_size = 0;
+	n = run1(&j, 1 << 20, MAXIO);
+	CHECK_EQ_U(n, 32);
+	for (i = 0, seq = 0; i < 16; i++)
+		seq += ios[i].offset == ios[i + 16].offset;
+	CHECK(seq < 8);
 	/* time_based: the map starts a new pass when full */
-	j.loops = 1;
+	fixture_job(&j, RW_READ | RW_RAND, 4 * K, 1 << 20);
 	j.time_based = 1;
 	n = run1(&j, 1 << 20, 512);
 	memset(seen, 0, sizeof(seen));
