@@ -90,6 +90,13 @@ void result_job_init(struct job_result *r);
 /* Merge @src into @dst (group_reporting): sums, histograms, moments. */
 void result_job_merge(struct job_result *dst, const struct job_result *src);
 
+/*
+ * Fill each entry's dir[].bw_agg_pct as fio does: the entry's mean sampled
+ * bandwidth as a percentage of its group's aggregate bandwidth (the group's
+ * bytes over its longest runtime, per direction).
+ */
+void result_bw_agg(struct run_result *r);
+
 /* Release what @r owns (jobs array, series, steady, du; not global_opts). */
 void result_free(struct run_result *r);
 

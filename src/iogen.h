@@ -1,0 +1,133 @@
+/*
+ * iogen: the per-thread I/O generator: which file, offset, length and
+ * direction the next I/O has.
+ *
+ * Semantics follow fio (HOWTO: rw, bs, bsrange, bssplit, blockalign,
+ * offset, size, io_size, loops, nrfiles, random_distribution,
+ * percentage_random, norandommap, randrepeat, randseed):
+ * - Each file has a region [offset, offset + size/nrfiles), clipped to the
+ *   file and rounded down to the smallest block size.
+ * - Sequential I/O advances by the length issued (plus the rw=read:<bytes>
+ *   hole) and wraps to the region start when the next block would not fit.
+ * - Random I/O picks an aligned offset (blockalign, default the smallest
+ *   block size) uniformly, or by zipf/pareto/normal, or through the random
+ *   map so that each block is done exactly once per pass.  The map is used
+ *   when the job is uniform random, norandommap is off and every direction
+ *   has one alignment equal to its smallest block (otherwise fio drops it
+ *   too).  A random I/O that runs into blocks already done is shortened, as
+ *   fio does.
+ * - A loop issues I/Os while fewer than io_size (default: the regions' total)
+ *   bytes were issued in it, `loops` times.  Positions and maps carry on
+ *   from loop to loop; a loop that starts exactly at the end of a pass
+ *   restarts the random streams too, so loops=N repeats one pattern (as fio).
+ *   time_based jobs never end here: they wrap.  trimwrite pairs count once.
+ * - Files are used round-robin, one I/O each.  Mixed jobs choose the
+ *   direction of every I/O independently, read with rwmixread % chance.
+ * - Each random choice has its own stream (offset, direction, size) seeded
+ *   from randseed, or a constant (randrepeat=1), and the thread index, so that
+ *   runs repeat exactly and numjobs clones differ.
+ * iogen_next() is inline: single-file fixed-size sequential or uniform
+ * (norandommap) jobs take a few instructions; the rest calls iogen_next_slow().
+ */
+#ifndef IOTRIAL_IOGEN_H
+#define IOTRIAL_IOGEN_H
+
+#include <stdint.h>
+#include "engine.h"
+#include "err.h"
+#include "job.h"
+#include "rand.h"
+
+enum { IOGEN_SLOW = 0, IOGEN_FAST_SEQ = 1, IOGEN_FAST_RAND = 2 };
+enum { IOGEN_SKEW_NONE = -1 };
+
+struct iogen_file {
+	uint64_t start, end;		/* the region, end exclusive */
+	uint64_t pos[DDIR_NR];		/* next sequential offset */
+	uint64_t nblocks[DDIR_NR];	/* random positions: start + k * ba, k < nblocks */
+	struct rand_map map;		/* when iogen.use_map */
+	struct rand_skew skew[DDIR_NR];	/* when iogen.skew != IOGEN_SKEW_NONE */
+	uint64_t scatter_mul[DDIR_NR];	/* zipf/pareto: rank -> block bijection */
+	uint64_t scatter_add[DDIR_NR];
+};
+
+struct iogen {
+	/* hot fields first */
+	int fast;			/* IOGEN_FAST_* */
+	uint8_t ddir0;			/* the direction when fast */
+	uint32_t bs0;			/* the block size when fast */
+	uint64_t ba0;
+	int64_t loop_left;		/* bytes still to issue in this loop */
+	struct iogen_file *files;
+	unsigned nr_files, cur_file;
+	struct rand_state rs_off, rs_ddir, rs_bs;
+
+	/* configuration */
+	unsigned dirs;			/* bit (1 << ddir) per direction issued */
+	int ddir_single;		/* the direction when only one */
+	int mixed;			/* reads and writes, by rwmixread */
+	int read_always, read_never;
+	uint64_t read_thresh;		/* rand_u64 < read_thresh: read */
+	int trimwrite;
+	int random;
+	int use_map;
+	int skew;			/* enum rand_skew_kind or IOGEN_SKEW_NONE */
+	int unaligned;			/* bs_unaligned */
+	uint64_t pct_rand_thresh[DDIR_NR];	/* UINT64_MAX: always random */
+	unsigned seq_nr;		/* rw=randread:N: a new random offset every N */
+	unsigned seq_left;
+	uint64_t seq_hole;		/* rw=read:<bytes>: skipped after each I/O */
+	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR], ba[DDIR_NR];
+	uint64_t bs_fixed[DDIR_NR];	/* 0 unless one size */
+	uint64_t range_nr[DDIR_NR];	/* bsrange: number of sizes to choose from */
+	unsigned split_nr[DDIR_NR];
+	uint64_t split_bs[DDIR_NR][JOB_MAX_BSSPLIT];
+	uint64_t split_thresh[DDIR_NR][JOB_MAX_BSSPLIT];	/* cumulative, scaled to 2^64 */
+	uint64_t unit;			/* map block size */
+	unsigned unit_shift;		/* log2(unit), or 0 with unit_pow2 = 0 */
+	int unit_pow2;
+	uint64_t io_limit;		/* bytes per loop */
+	uint64_t loops_left;		/* loops still to start; UINT64_MAX: time_based */
+	struct rand_state seed_off, seed_ddir, seed_bs;	/* the streams at the start */
+	int pend;			/* trimwrite: a write of the block just trimmed */
+	struct io_u pend_io;
+};
+
+/*
+ * Set up @g for thread @thread_index (0 for the first numjobs clone) of @j on
+ * @nr_files files of @file_sizes bytes.  0, -EINVAL (+ @e naming the job,
+ * option and values) for an impossible region or option, or -ENOMEM.
+ */
+int iogen_init(struct iogen *g, const struct job *j, unsigned thread_index,
+	       const uint64_t *file_sizes, unsigned nr_files, struct err *e);
+
+void iogen_free(struct iogen *g);
+
+int iogen_next_slow(struct iogen *g, struct io_u *io);
+
+/* Fill io->file, offset, len, ddir.  0, or 1 when the job has issued all it should. */
+static inline int iogen_next(struct iogen *g, struct io_u *io)
+{
+	if (__builtin_expect(g->fast != IOGEN_SLOW && g->loop_left > 0, 1)) {
+		struct iogen_file *f = g->files;
+		uint64_t off;
+
+		if (g->fast == IOGEN_FAST_SEQ) {
+			off = f->pos[g->ddir0];
+			if (off + g->bs0 > f->end)
+				off = f->start;
+			f->pos[g->ddir0] = off + g->bs0;
+		} else {
+			off = f->start + rand_below(&g->rs_off, f->nblocks[g->ddir0]) * g->ba0;
+		}
+		io->file = 0;
+		io->offset = off;
+		io->len = g->bs0;
+		io->ddir = g->ddir0;
+		g->loop_left -= g->bs0;
+		return 0;
+	}
+	return iogen_next_slow(g, io);
+}
+
+#endif
