@@ -24,6 +24,12 @@
  * buckets (14.8 KB).  Memory grows with runtime / interval only, never with
  * the number of I/Os.
  *
+ * Worker contract: at each interval boundary, series_add() the deltas since
+ * the previous boundary with the interval's real duration; cut an interval at
+ * the end of ramp_time (the ramp's last interval may be short, flagged ramp)
+ * so that no interval mixes ramp and measured I/O; add the final partial
+ * interval at the end (or on SIGINT) with its real duration.
+ *
  * Not thread-safe: one writer (the worker's interval tick) per series; merge
  * and report after the workers are done (or under the caller's lock).
  */
@@ -76,7 +82,10 @@ struct series {
 	size_t b_nr, b_cap;
 };
 
-/* Figures over a window of intervals, for one direction. */
+/*
+ * Figures over a window of intervals, for one direction.  It holds the merged
+ * histogram (14.8 KB): keep it off small stacks.
+ */
 struct series_window {
 	size_t first, last;		/* interval indexes, inclusive */
 	uint64_t start_ms, end_ms;	/* start of first, end of last interval */
