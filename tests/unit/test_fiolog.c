@@ -496,7 +496,9 @@ static int stamps(const char *file, uint64_t *t, int max)
 /*
  * Averaged logs of a 200 IOPS read job over 1.2 s, by fio and by us: the
  * same window stamps for bw/iops (500, 1000; the partial window dropped),
- * the latency logs adding the partial window at the end.
+ * the latency logs adding the partial window at the end.  fio stamps a
+ * window when its helper thread or an I/O notices it ended (500 or 501...);
+ * we stamp the nominal end: equal within scheduling noise.
  */
 TEST(live_fio_averaged)
 {
@@ -528,8 +530,8 @@ TEST(live_fio_averaged)
 	no = stamps(q, to, 16);
 	CHECK_EQ_U(nf, 2);
 	CHECK_EQ_U(no, nf);
-	for (int i = 0; i < nf && i < no; i++)
-		CHECK_EQ_U(to[i], tf[i]);
+	for (int i = 0; i < nf && i < no; i++)	/* fio's helper thread may tick late */
+		CHECK_NEAR((double)to[i], (double)tf[i], 20);
 	CHECK_EQ_U(lines_matching(p, RE_AVG), 2);
 	CHECK_EQ_U(lines_matching(q, RE_AVG), 2);
 	snprintf(p, sizeof(p), "%s/fa_clat.1.log", dir);
@@ -568,62 +570,79 @@ static void tool_logs(const char *sub)
 	fiolog_free(&l);
 }
 
-TEST(fio_tools_read_ours)
+/* Our logs for fio's readers, written once into dir/tools. */
+static void tools_dir(void)
 {
-	char cmd[1024], p[256], *out;
-	int ran = 0;
+	static int done;
+	char cmd[256];
 
+	if (done++)
+		return;
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/tools", dir);
 	CHECK_EQ_U(system(cmd), 0);
 	tool_logs("tools");
+}
 
-	/* fio2gnuplot: its math over our bw log: 16 window values averaging 200 KiB/s */
-	if (have("fio2gnuplot") && system("/usr/bin/python3 -c 'import six' 2>/dev/null") == 0) {
-		snprintf(cmd, sizeof(cmd), "cd %s/tools && /usr/bin/python3 \"$(command -v fio2gnuplot)\" "
-			 "-p 't_bw.1.log' > f2g.out 2>&1", dir);
-		CHECK_EQ_U(system(cmd), 0);
-		path(p, sizeof(p), "tools/t_bw.1.global");
-		out = slurp(p);
-		CHECK(out && strstr(out, "values_count=16\n") && strstr(out, "avg=200.00\n"));
-		free(out);
-		ran++;
-	}
-	/* fio_generate_plots: gnuplot renders our logs without complaint */
-	if (have("fio_generate_plots") && have("gnuplot")) {
-		snprintf(cmd, sizeof(cmd), "cd %s/tools && fio_generate_plots t > gp.out 2>&1", dir);
-		CHECK_EQ_U(system(cmd), 0);
-		path(p, sizeof(p), "tools/gp.out");
-		out = slurp(p);
-		/* the slat log is empty (sync engine): the one file with no points */
-		CHECK(out && strstr(out, "Skipping data file with no valid points"));
-		CHECK(out && !strstr(out, "rror"));
-		free(out);
-		path(p, sizeof(p), "tools/t-bw.svg");
-		out = slurp(p);
-		CHECK(out && strstr(out, "<path") && strstr(out, "Queue depth t.1"));
-		free(out);
-		ran++;
-	}
-	/* fiologparser_hist.py: per-second sample counts equal ours */
-	if (exists("/usr/share/doc/fio/fiologparser_hist.py.gz") &&
-	    system("/usr/bin/python3 -c 'import numpy, pandas' 2>/dev/null") == 0) {
-		snprintf(cmd, sizeof(cmd), "cd %s/tools && zcat /usr/share/doc/fio/fiologparser_hist.py.gz"
-			 " > flh.py && /usr/bin/python3 flh.py -i 1000 t_clat_hist.1.log"
-			 " > flh.out 2>&1", dir);
-		CHECK_EQ_U(system(cmd), 0);
-		path(p, sizeof(p), "tools/flh.out");
-		out = slurp(p);
-		/* 100 completions per second; reads at 1 ms, writes 2 ms: max bin ~2 ms */
-		CHECK(out && strstr(out, "end-time, samples, min, avg, median"));
-		CHECK(out && strstr(out, "\n1000, 100, ") && strstr(out, "\n4000, 100, "));
-		if (out && !strstr(out, "\n1000, 100, "))
-			printf("  fiologparser_hist.py said:\n%s", out);
-		free(out);
-		ran++;
-	}
-	if (!ran)
-		SKIP("none of fio2gnuplot (+python3-six), fio_generate_plots (+gnuplot), "
-		     "fiologparser_hist.py (+python3-numpy, python3-pandas) is installed");
+/* fio2gnuplot's math over our bw log: 16 window values averaging 200 KiB/s. */
+TEST(fio2gnuplot_reads_ours)
+{
+	char cmd[1024], p[256], *out;
+
+	if (!have("fio2gnuplot") || system("/usr/bin/python3 -c 'import six' 2>/dev/null"))
+		SKIP("fio2gnuplot or /usr/bin/python3 with six (python3-six) not installed");
+	tools_dir();
+	snprintf(cmd, sizeof(cmd), "cd %s/tools && /usr/bin/python3 \"$(command -v fio2gnuplot)\" "
+		 "-p 't_bw.1.log' > f2g.out 2>&1", dir);
+	CHECK_EQ_U(system(cmd), 0);
+	path(p, sizeof(p), "tools/t_bw.1.global");
+	out = slurp(p);
+	CHECK(out && strstr(out, "values_count=16\n") && strstr(out, "avg=200.00\n"));
+	free(out);
+}
+
+/* fio_generate_plots: gnuplot renders our logs as it renders fio's. */
+TEST(generate_plots_reads_ours)
+{
+	char cmd[1024], p[256], *out;
+
+	if (!have("fio_generate_plots") || !have("gnuplot"))
+		SKIP("fio_generate_plots or gnuplot (gnuplot-nox) not installed");
+	tools_dir();
+	snprintf(cmd, sizeof(cmd), "cd %s/tools && fio_generate_plots t > gp.out 2>&1", dir);
+	CHECK_EQ_U(system(cmd), 0);
+	path(p, sizeof(p), "tools/gp.out");
+	out = slurp(p);
+	/* the slat log is empty (sync engine): the one file with no points */
+	CHECK(out && strstr(out, "Skipping data file with no valid points"));
+	CHECK(out && !strstr(out, "rror"));
+	free(out);
+	path(p, sizeof(p), "tools/t-bw.svg");
+	out = slurp(p);
+	CHECK(out && strstr(out, "<path") && strstr(out, "Queue depth t.1"));
+	free(out);
+}
+
+/* fiologparser_hist.py: per-second sample counts equal ours. */
+TEST(fiologparser_hist_reads_ours)
+{
+	char cmd[1024], p[256], *out;
+
+	if (!exists("/usr/share/doc/fio/fiologparser_hist.py.gz") ||
+	    system("/usr/bin/python3 -c 'import numpy, pandas' 2>/dev/null"))
+		SKIP("fiologparser_hist.py needs /usr/bin/python3 with numpy and pandas "
+		     "(python3-numpy, python3-pandas)");
+	tools_dir();
+	snprintf(cmd, sizeof(cmd), "cd %s/tools && zcat /usr/share/doc/fio/fiologparser_hist.py.gz"
+		 " > flh.py && /usr/bin/python3 flh.py -i 1000 t_clat_hist.1.log > flh.out 2>&1", dir);
+	CHECK_EQ_U(system(cmd), 0);
+	path(p, sizeof(p), "tools/flh.out");
+	out = slurp(p);
+	/* 100 completions each second: 3/4 reads at 1 ms, 1/4 writes at 2 ms */
+	CHECK(out && strstr(out, "end-time, samples, min, avg, median"));
+	CHECK(out && strstr(out, "\n1000, 100, ") && strstr(out, "\n4000, 100, "));
+	if (out && !strstr(out, "\n1000, 100, "))
+		printf("  fiologparser_hist.py said:\n%s", out);
+	free(out);
 }
 
 int main(void)
@@ -643,7 +662,9 @@ int main(void)
 	RUN(fio_samples_shape);
 	RUN(live_fio_per_io);
 	RUN(live_fio_averaged);
-	RUN(fio_tools_read_ours);
+	RUN(fio2gnuplot_reads_ours);
+	RUN(generate_plots_reads_ours);
+	RUN(fiologparser_hist_reads_ours);
 	if (!getenv("KEEP"))
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	else
