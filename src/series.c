@@ -252,6 +252,8 @@ int series_window(const struct series *s, size_t first, size_t last,
 	w->first = first;
 	w->last = last;
 	w->start_ms = s->iv[first].t_ms - (s->iv[first].dur_us + 500) / 1000;
+	if (w->start_ms > s->iv[first].t_ms)	/* duration longer than the clock: 0 */
+		w->start_ms = 0;
 	w->end_ms = s->iv[last].t_ms;
 	w->lat_min = UINT64_MAX;
 	{
