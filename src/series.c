@@ -1,0 +1,425 @@
+/*
+ * series: per-interval time series with sparse histogram deltas (series.h).
+ *
+ * Storage is two growing arrays: the fixed-size interval records, and every
+ * interval's non-zero histogram buckets one after the other (each record
+ * points at its slice).  Windows and merges rebuild a dense histogram from
+ * the slices, so percentiles over any window are exact to the bucket.
+ */
+#include "series.h"
+
+#include <errno.h>	/* EINVAL, ENOMEM, EOVERFLOW */
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* realloc, free */
+#include <string.h>	/* memset */
+
+_Static_assert(sizeof(struct series_iv) == 240, "update the memory comment in series.h");
+_Static_assert(sizeof(struct series_bucket) == 8, "update the memory comment in series.h");
+
+static const double series_pcts[3] = { 50.0, 99.0, 99.9 };
+
+void series_init(struct series *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void series_free(struct series *s)
+{
+	if (!s)
+		return;
+	free(s->iv);
+	free(s->b);
+	series_init(s);
+}
+
+size_t series_mem(const struct series *s)
+{
+	return s->cap * sizeof(*s->iv) + s->b_cap * sizeof(*s->b);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* Entries needed to store @h sparsely. */
+static size_t sparse_len(const struct hist *h)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < HIST_NR; i++)
+		if (h->b[i])
+			n += 1 + (size_t)((h->b[i] - 1) / UINT32_MAX);
+	return n;
+}
+
+/* Append @h's non-zero buckets to s->b (room reserved by the caller). */
+static void sparse_put(struct series *s, const struct hist *h, struct series_dir *sd)
+{
+	sd->hist_off = (uint32_t)s->b_nr;
+	for (unsigned i = 0; i < HIST_NR; i++) {
+		uint64_t c = h->b[i];
+
+		while (c) {
+			uint32_t part = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+
+			s->b[s->b_nr++] = (struct series_bucket){ .idx = (uint16_t)i, .count = part };
+			c -= part;
+		}
+	}
+	sd->hist_nr = (uint32_t)(s->b_nr - sd->hist_off);
+}
+
+void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist *h)
+{
+	const struct series_dir *sd = &s->iv[i].d[d];
+
+	for (uint32_t k = 0; k < sd->hist_nr; k++) {
+		const struct series_bucket *b = &s->b[sd->hist_off + k];
+
+		h->b[b->idx] += b->count;
+	}
+}
+
+static void set_pcts(struct series_dir *sd, const struct hist *h)
+{
+	uint64_t v[3];
+
+	hist_percentiles(h, series_pcts, 3, v);
+	sd->p50 = v[0];
+	sd->p99 = v[1];
+	sd->p999 = v[2];
+}
+
+/* Reserve one more interval and @nb more buckets. */
+static int reserve(struct series *s, size_t nb)
+{
+	if (s->b_nr + nb > UINT32_MAX)
+		return -EOVERFLOW;
+	if (grow((void **)&s->iv, &s->cap, s->nr + 1, sizeof(*s->iv)))
+		return -ENOMEM;
+	if (grow((void **)&s->b, &s->b_cap, s->b_nr + nb, sizeof(*s->b)))
+		return -ENOMEM;
+	return 0;
+}
+
+int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
+	       const struct series_in in[DDIR_NR])
+{
+	struct series_iv *iv;
+	size_t nb = 0;
+	int d, ret;
+
+	if (!dur_us || (s->nr && t_ms <= s->iv[s->nr - 1].t_ms))
+		return -EINVAL;
+	if (ramp && s->nr > s->nr_ramp)
+		return -EINVAL;
+	for (d = 0; d < DDIR_NR; d++)
+		if (in[d].lat_hist)
+			nb += sparse_len(in[d].lat_hist);
+	ret = reserve(s, nb);
+	if (ret)
+		return ret;
+
+	iv = &s->iv[s->nr];
+	memset(iv, 0, sizeof(*iv));
+	iv->t_ms = t_ms;
+	iv->dur_us = dur_us;
+	iv->ramp = ramp ? 1 : 0;
+	for (d = 0; d < DDIR_NR; d++) {
+		struct series_dir *sd = &iv->d[d];
+
+		sd->ios = in[d].ios;
+		sd->bytes = in[d].bytes;
+		sd->lat_sum_ns = in[d].lat_sum_ns;
+		sd->lat_min = in[d].ios ? in[d].lat_min : UINT64_MAX;
+		sd->lat_max = in[d].ios ? in[d].lat_max : 0;
+		sd->hist_off = (uint32_t)s->b_nr;
+		if (in[d].lat_hist) {
+			sparse_put(s, in[d].lat_hist, sd);
+			set_pcts(sd, in[d].lat_hist);
+		}
+	}
+	s->nr++;
+	if (ramp)
+		s->nr_ramp++;
+	return 0;
+}
+
+/* Interval @i of the merged series: ramp ones first, then measured ones. */
+static const struct series_iv *phase_iv(const struct series *s, int ramp, size_t k)
+{
+	if (ramp)
+		return k < s->nr_ramp ? &s->iv[k] : NULL;
+	return k < s->nr - s->nr_ramp ? &s->iv[s->nr_ramp + k] : NULL;
+}
+
+/* Merge one pair of intervals (either may be NULL) into @out, buckets into @m. */
+static void merge_iv(struct series *m, const struct series *a, const struct series_iv *x,
+		     const struct series *b, const struct series_iv *y, struct hist *h)
+{
+	struct series_iv *o = &m->iv[m->nr];
+	const struct series_iv *any = x ? x : y;
+
+	memset(o, 0, sizeof(*o));
+	o->t_ms = any->t_ms;
+	o->dur_us = any->dur_us;
+	o->ramp = any->ramp;
+	if (x && y) {
+		o->t_ms = x->t_ms > y->t_ms ? x->t_ms : y->t_ms;
+		o->dur_us = x->dur_us > y->dur_us ? x->dur_us : y->dur_us;
+	}
+	for (int d = 0; d < DDIR_NR; d++) {
+		struct series_dir *od = &o->d[d];
+
+		od->lat_min = UINT64_MAX;
+		memset(h, 0, sizeof(*h));
+		for (int k = 0; k < 2; k++) {
+			const struct series_iv *src = k ? y : x;
+			const struct series_dir *sd;
+
+			if (!src)
+				continue;
+			sd = &src->d[d];
+			od->ios += sd->ios;
+			od->bytes += sd->bytes;
+			od->lat_sum_ns += sd->lat_sum_ns;
+			if (sd->lat_min < od->lat_min)
+				od->lat_min = sd->lat_min;
+			if (sd->lat_max > od->lat_max)
+				od->lat_max = sd->lat_max;
+			series_hist_add(k ? b : a, (size_t)(src - (k ? b : a)->iv), (enum ddir)d, h);
+		}
+		sparse_put(m, h, od);
+		set_pcts(od, h);
+	}
+	m->nr++;
+	if (o->ramp)
+		m->nr_ramp++;
+}
+
+int series_merge(struct series *dst, const struct series *src)
+{
+	struct series m;
+	struct hist *h;
+	size_t nramp, nmeas, k;
+	int ramp;
+
+	nramp = dst->nr_ramp > src->nr_ramp ? dst->nr_ramp : src->nr_ramp;
+	nmeas = dst->nr - dst->nr_ramp > src->nr - src->nr_ramp ?
+		dst->nr - dst->nr_ramp : src->nr - src->nr_ramp;
+	series_init(&m);
+	h = malloc(sizeof(*h));
+	/* the merged buckets never outnumber the two inputs' together */
+	if (!h || grow((void **)&m.iv, &m.cap, nramp + nmeas, sizeof(*m.iv)) ||
+	    grow((void **)&m.b, &m.b_cap, dst->b_nr + src->b_nr + 1, sizeof(*m.b))) {
+		free(h);
+		series_free(&m);
+		return -ENOMEM;
+	}
+	for (ramp = 1; ramp >= 0; ramp--) {
+		size_t n = ramp ? nramp : nmeas;
+
+		for (k = 0; k < n; k++)
+			merge_iv(&m, dst, phase_iv(dst, ramp, k), src, phase_iv(src, ramp, k), h);
+	}
+	free(h);
+	series_free(dst);
+	*dst = m;
+	return 0;
+}
+
+int series_window(const struct series *s, size_t first, size_t last,
+		  enum ddir d, struct series_window *w)
+{
+	double secs;
+
+	if (first > last || last >= s->nr || d < 0 || d >= DDIR_NR)
+		return -EINVAL;
+	memset(w, 0, sizeof(*w));
+	w->first = first;
+	w->last = last;
+	w->start_ms = s->iv[first].t_ms - (s->iv[first].dur_us + 500) / 1000;
+	if (w->start_ms > s->iv[first].t_ms)	/* duration longer than the clock: 0 */
+		w->start_ms = 0;
+	w->end_ms = s->iv[last].t_ms;
+	w->lat_min = UINT64_MAX;
+	{
+		double lat_sum = 0;
+
+		for (size_t i = first; i <= last; i++) {
+			const struct series_dir *sd = &s->iv[i].d[d];
+
+			w->dur_us += s->iv[i].dur_us;
+			w->ios += sd->ios;
+			w->bytes += sd->bytes;
+			lat_sum += (double)sd->lat_sum_ns;
+			if (sd->lat_min < w->lat_min)
+				w->lat_min = sd->lat_min;
+			if (sd->lat_max > w->lat_max)
+				w->lat_max = sd->lat_max;
+			series_hist_add(s, i, d, &w->hist);
+		}
+		if (w->ios)
+			w->lat_mean = lat_sum / (double)w->ios;
+	}
+	if (!w->ios)
+		w->lat_min = 0;
+	secs = (double)w->dur_us / 1e6;
+	w->iops = (double)w->ios / secs;
+	w->bw_bytes = (double)w->bytes / secs;
+	{
+		uint64_t v[3];
+
+		hist_percentiles(&w->hist, series_pcts, 3, v);
+		w->p50 = v[0];
+		w->p99 = v[1];
+		w->p999 = v[2];
+	}
+	return 0;
+}
+
+double series_iops(const struct series *s, size_t i, int d)
+{
+	const struct series_iv *iv = &s->iv[i];
+	uint64_t ios = 0;
+
+	for (int k = 0; k < DDIR_NR; k++)
+		if (d < 0 || d == k)
+			ios += iv->d[k].ios;
+	return (double)ios * 1e6 / (double)iv->dur_us;
+}
+
+double series_bw(const struct series *s, size_t i, int d)
+{
+	const struct series_iv *iv = &s->iv[i];
+	uint64_t bytes = 0;
+
+	for (int k = 0; k < DDIR_NR; k++)
+		if (d < 0 || d == k)
+			bytes += iv->d[k].bytes;
+	return (double)bytes * 1e6 / (double)iv->dur_us;
+}
+
+uint64_t series_total_ios(const struct series *s, enum ddir d)
+{
+	uint64_t n = 0;
+
+	for (size_t i = s->nr_ramp; i < s->nr; i++)
+		n += s->iv[i].d[d].ios;
+	return n;
+}
+
+/* {"mean","min","max","p50","p99","p99.9"} */
+static json_t *lat_json(double mean, uint64_t min, uint64_t max,
+			uint64_t p50, uint64_t p99, uint64_t p999)
+{
+	return json_pack("{s:f, s:I, s:I, s:I, s:I, s:I}", "mean", mean,
+			 "min", (json_int_t)min, "max", (json_int_t)max,
+			 "p50", (json_int_t)p50, "p99", (json_int_t)p99,
+			 "p99.9", (json_int_t)p999);
+}
+
+/* fio json+ style: {"<bucket midpoint ns>": count} of the non-zero buckets */
+static json_t *bins_json(const struct series *s, const struct series_dir *sd)
+{
+	json_t *o = json_object();
+	char key[24];
+
+	if (!o)
+		return NULL;
+	for (uint32_t k = 0; k < sd->hist_nr; k++) {
+		const struct series_bucket *b = &s->b[sd->hist_off + k];
+		json_t *old;
+		json_int_t c = b->count;
+
+		snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_bucket_value(b->idx));
+		old = json_object_get(o, key);	/* a count split over entries */
+		if (old)
+			c += json_integer_value(old);
+		if (json_object_set_new(o, key, json_integer(c))) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static json_t *dir_json(const struct series *s, const struct series_iv *iv, int d, unsigned flags)
+{
+	const struct series_dir *sd = &iv->d[d];
+	double secs = (double)iv->dur_us / 1e6;
+	json_t *o, *lat;
+
+	lat = lat_json(sd->ios ? (double)sd->lat_sum_ns / (double)sd->ios : 0.0,
+		       sd->ios ? sd->lat_min : 0, sd->lat_max, sd->p50, sd->p99, sd->p999);
+	o = json_pack("{s:I, s:I, s:f, s:I, s:o}", "ios", (json_int_t)sd->ios,
+		      "bytes", (json_int_t)sd->bytes, "iops", (double)sd->ios / secs,
+		      "bw_bytes", (json_int_t)((double)sd->bytes / secs + 0.5), "lat_ns", lat);
+	if (o && (flags & SERIES_JSON_HIST)) {
+		json_t *bins = bins_json(s, sd);
+
+		if (!bins || json_object_set_new(json_object_get(o, "lat_ns"), "bins", bins)) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static const char *const series_dir_key[DDIR_NR] = { "read", "write", "trim" };
+
+int series_to_json(const struct series *s, unsigned flags, json_t **out)
+{
+	json_t *arr = json_array();
+
+	if (!arr)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct series_iv *iv = &s->iv[i];
+		json_t *e = json_pack("{s:I, s:I}", "t_ms", (json_int_t)iv->t_ms,
+				      "dur_us", (json_int_t)iv->dur_us);
+
+		if (!e || (iv->ramp && json_object_set_new(e, "ramp", json_true())))
+			goto fail_e;
+		for (int d = 0; d < DDIR_NR; d++) {
+			json_t *o = dir_json(s, iv, d, flags);
+
+			if (!o || json_object_set_new(e, series_dir_key[d], o))
+				goto fail_e;
+		}
+		if (json_array_append_new(arr, e))
+			goto fail;
+		continue;
+fail_e:
+		json_decref(e);
+		goto fail;
+	}
+	*out = arr;
+	return 0;
+fail:
+	json_decref(arr);
+	return -ENOMEM;
+}
+
+int series_window_to_json(const struct series_window *w, json_t **out)
+{
+	json_t *lat = lat_json(w->lat_mean, w->lat_min, w->lat_max, w->p50, w->p99, w->p999);
+
+	*out = json_pack("{s:I, s:I, s:f, s:I, s:o}", "ios", (json_int_t)w->ios,
+			 "bytes", (json_int_t)w->bytes, "iops", w->iops,
+			 "bw_bytes", (json_int_t)(w->bw_bytes + 0.5), "lat_ns", lat);
+	return *out ? 0 : -ENOMEM;
+}

@@ -1,0 +1,172 @@
+/*
+ * series: the per-interval time series of one thread, one group or one job.
+ *
+ * The worker hands over, once per interval (1 s by default, sub-second
+ * allowed), the interval's deltas per direction: I/Os, bytes, the latency sum,
+ * min and max, and the interval's own latency histogram delta.  series keeps
+ * them compactly: the figures plus the histogram delta stored sparsely (only
+ * the non-zero buckets), so that the latency percentiles of ANY window of
+ * intervals can be recomputed exactly later (series_window) -- the steady
+ * window's p99 is the p99 of the window's I/Os, not an average of p99s.
+ *
+ * Time: t_ms is the END of the interval in ms since the series' origin, the
+ * moment the job started doing I/O (the start of ramp_time when there is one),
+ * so ramp and measured intervals share one monotonic clock.  The ramp's
+ * intervals are kept, flagged ramp, and always come first; totals and the
+ * steady-state search skip them (invariant: the non-ramp intervals' ios add up
+ * to the job's total_ios).
+ *
+ * Memory, per interval: a fixed 240-byte record (struct series_iv: t_ms,
+ * dur_us, ramp flag, and per direction ios, bytes, latency sum/min/max,
+ * p50/p99/p99.9, sparse-histogram offset and count) plus 8 bytes per non-zero
+ * histogram bucket per direction.  A realistic interval touches 50-300
+ * buckets, so 0.6-2.6 KB per direction-interval; the worst case is all 1856
+ * buckets (14.8 KB).  Memory grows with runtime / interval only, never with
+ * the number of I/Os.
+ *
+ * Worker contract: at each interval boundary, series_add() the deltas since
+ * the previous boundary with the interval's real duration; cut an interval at
+ * the end of ramp_time (the ramp's last interval may be short, flagged ramp)
+ * so that no interval mixes ramp and measured I/O; add the final partial
+ * interval at the end (or on SIGINT) with its real duration.
+ *
+ * Not thread-safe: one writer (the worker's interval tick) per series; merge
+ * and report after the workers are done (or under the caller's lock).
+ */
+#ifndef IOTRIAL_SERIES_H
+#define IOTRIAL_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>	/* json_t */
+#include "hist.h"
+#include "job.h"	/* enum ddir */
+
+/* One direction's deltas over one interval, as the worker measured them. */
+struct series_in {
+	uint64_t ios, bytes;
+	uint64_t lat_sum_ns;		/* sum of the latencies of these ios */
+	uint64_t lat_min, lat_max;	/* UINT64_MAX and 0 when ios == 0 */
+	const struct hist *lat_hist;	/* this interval's delta; NULL = none */
+};
+
+/* A non-zero histogram bucket; counts above UINT32_MAX span several entries. */
+struct series_bucket {
+	uint16_t idx;
+	uint16_t pad;
+	uint32_t count;
+};
+
+/* What is stored per interval and direction. */
+struct series_dir {
+	uint64_t ios, bytes;
+	uint64_t lat_sum_ns;
+	uint64_t lat_min, lat_max;	/* UINT64_MAX / 0 when ios == 0 */
+	uint64_t p50, p99, p999;	/* ns, from the histogram; 0 without one */
+	uint32_t hist_off, hist_nr;	/* this interval's buckets in series.b[] */
+};
+
+struct series_iv {
+	uint64_t t_ms;			/* end of the interval, see the top */
+	uint64_t dur_us;		/* its real length */
+	uint32_t ramp;			/* 1: inside ramp_time */
+	uint32_t pad;
+	struct series_dir d[DDIR_NR];
+};
+
+struct series {
+	struct series_iv *iv;		/* intervals in time order */
+	size_t nr, cap;
+	size_t nr_ramp;			/* the first nr_ramp intervals are ramp */
+	struct series_bucket *b;	/* all sparse buckets, interval by interval */
+	size_t b_nr, b_cap;
+};
+
+/*
+ * Figures over a window of intervals, for one direction.  It holds the merged
+ * histogram (14.8 KB): keep it off small stacks.
+ */
+struct series_window {
+	size_t first, last;		/* interval indexes, inclusive */
+	uint64_t start_ms, end_ms;	/* start of first, end of last interval */
+	uint64_t dur_us;		/* sum of the intervals' real durations */
+	uint64_t ios, bytes;
+	double iops;			/* ios / dur */
+	double bw_bytes;		/* bytes / dur, bytes per second */
+	double lat_mean;		/* ns; 0 without I/O */
+	uint64_t lat_min, lat_max;	/* ns; 0 without I/O */
+	uint64_t p50, p99, p999;	/* ns, from the merged histogram */
+	struct hist hist;		/* the window's merged histogram */
+};
+
+/* An empty series (equivalent to zeroing it). */
+void series_init(struct series *s);
+
+/*
+ * Append one interval: @t_ms its end (ms since the series origin, strictly
+ * increasing), @dur_us its real length (> 0), @ramp whether it lies in
+ * ramp_time, @in the per-direction deltas.  Ramp intervals must all come
+ * before the first measured one.  Called once per interval by the worker,
+ * never per I/O: it may allocate.  Returns 0, -EINVAL (time not increasing,
+ * zero duration, ramp after measurement) or -ENOMEM.
+ */
+int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
+	       const struct series_in in[DDIR_NR]);
+
+/*
+ * dst += src, for group_reporting.  Ramp intervals are aligned with ramp
+ * intervals by index, measured ones with measured ones by index (so that
+ * "non-ramp ios add up to total_ios" holds for the group too, even when the
+ * threads' ramps ended one interval apart).  Per interval: ios, bytes, the
+ * latency sums and histograms are added, min/max merged, percentiles
+ * recomputed; t_ms and dur_us are the larger of the two (so a merged rate is
+ * never overstated).  Returns 0 or -ENOMEM (dst is then unchanged).
+ */
+int series_merge(struct series *dst, const struct series *src);
+
+/*
+ * Figures of direction @d over intervals @first..@last (inclusive), using the
+ * real durations and the exact merged histogram.  Ramp intervals are not
+ * skipped: pass a range that excludes them.  Returns 0 or -EINVAL (empty or
+ * out-of-range window).
+ */
+int series_window(const struct series *s, size_t first, size_t last,
+		  enum ddir d, struct series_window *out);
+
+/* Add interval @i's histogram for direction @d into @h. */
+void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist *h);
+
+/* Rates of one interval: direction @d, or the sum over directions if d < 0. */
+double series_iops(const struct series *s, size_t i, int d);
+double series_bw(const struct series *s, size_t i, int d);	/* bytes/s */
+
+/* Sum of ios of direction @d over the measured (non-ramp) intervals. */
+uint64_t series_total_ios(const struct series *s, enum ddir d);
+
+/* Release what @s owns; @s is then empty and reusable.  NULL is fine. */
+void series_free(struct series *s);
+
+/* Bytes held by @s (for the memory-per-interval check and --debug). */
+size_t series_mem(const struct series *s);
+
+/* series_to_json flags */
+enum {
+	/* json+: add "bins" {"<bucket midpoint ns>": count} per direction */
+	SERIES_JSON_HIST = 1u << 0,
+};
+
+/*
+ * The series as a JSON array in time order (jobs[i].iotrial.intervals):
+ *   {"t_ms": N, "dur_us": N, ["ramp": true,]
+ *    "read"|"write"|"trim": {"ios", "bytes", "iops", "bw_bytes",
+ *       "lat_ns": {"mean", "min", "max", "p50", "p99", "p99.9"} [, "bins"]}}
+ * "ramp" appears only on ramp intervals.  All three directions are always
+ * present so every element has one shape; an idle direction has zeros.
+ * Returns 0 or -ENOMEM; *out is a new reference.
+ */
+int series_to_json(const struct series *s, unsigned flags, json_t **out);
+
+/* One window's direction object, same shape as in series_to_json. */
+int series_window_to_json(const struct series_window *w, json_t **out);
+
+#endif

@@ -1,0 +1,495 @@
+/*
+ * steady: steady-state criteria over a series (steady.h).
+ *
+ * The series is cut into rounds aligned on the first eligible interval; each
+ * round's IOPS, bandwidth and mean latency are computed from its I/O counts
+ * and real durations.  A window is W consecutive rounds; its statistics are
+ * the mean, range, least-squares slope (x = round index) and largest
+ * deviation from the mean of the tracked metric.
+ */
+#include "steady.h"
+
+#include <errno.h>	/* EINVAL, ENOMEM */
+#include <math.h>	/* fabs, floor */
+#include <stdlib.h>	/* calloc, free */
+#include <string.h>	/* memset */
+
+/*
+ * Relative slack on the SNIA "<=" tests, so that a window exactly at a limit
+ * (a hand-worked 20.0% range) is not failed by the last bit of rounding.
+ */
+#define STEADY_EPS 1e-9
+
+static const char *const steady_metric_name[] = { "iops", "bw", "lat" };
+static const char *const steady_dir_key[DDIR_NR] = { "read", "write", "trim" };
+
+void steady_cfg_snia(struct steady_cfg *c, uint64_t interval_us)
+{
+	memset(c, 0, sizeof(*c));
+	c->rule = STEADY_SNIA;
+	c->metric = STEADY_IOPS;
+	c->ddir = -1;
+	c->window = 5;
+	c->round_intervals = 1;
+	c->round_us = interval_us ? interval_us : 1000000;
+	c->range_pct = 20.0;
+	c->excursion_pct = 10.0;
+}
+
+int steady_cfg_from_job(struct steady_cfg *c, const struct job *j)
+{
+	uint64_t iv = j->interval_us ? j->interval_us : 1000000;
+
+	memset(c, 0, sizeof(*c));
+	c->ddir = -1;
+	if (j->ss_metric == SS_NONE || !j->ss_dur_us)
+		return 0;
+	/* fio samples once a second: aggregate sub-second intervals into seconds */
+	if (iv < 1000000) {
+		if (1000000 % iv)
+			return -EINVAL;
+		c->round_intervals = (unsigned)(1000000 / iv);
+	} else {
+		c->round_intervals = 1;
+	}
+	c->rule = STEADY_FIO;
+	c->round_us = iv * c->round_intervals;
+	c->window = (unsigned)(j->ss_dur_us / c->round_us);
+	if (!c->window)
+		c->window = 1;
+	c->ramp_ms = j->ss_ramp_us / 1000;
+	c->metric = (j->ss_metric == SS_BW || j->ss_metric == SS_BW_SLOPE) ? STEADY_BW : STEADY_IOPS;
+	c->fio_slope = j->ss_metric == SS_IOPS_SLOPE || j->ss_metric == SS_BW_SLOPE;
+	c->fio_limit = j->ss_limit;
+	c->fio_pct = j->ss_pct;
+	return 0;
+}
+
+void steady_init(struct steady *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void steady_free(struct steady *st)
+{
+	if (!st)
+		return;
+	free(st->iops);
+	free(st->bw);
+	free(st->lat);
+	for (int d = 0; d < DDIR_NR; d++)
+		free(st->dir[d]);
+	steady_init(st);
+}
+
+static uint64_t iv_start_ms(const struct series *s, size_t i)
+{
+	uint64_t d = (s->iv[i].dur_us + 500) / 1000;
+
+	return s->iv[i].t_ms > d ? s->iv[i].t_ms - d : 0;
+}
+
+/* First interval that counts: after ramp_time and after ss_ramp. */
+static size_t first_eligible(const struct steady_cfg *c, const struct series *s)
+{
+	size_t i = s->nr_ramp;
+	uint64_t m0;
+
+	if (i >= s->nr)
+		return s->nr;
+	m0 = iv_start_ms(s, i);
+	while (i < s->nr && iv_start_ms(s, i) < m0 + c->ramp_ms)
+		i++;
+	return i;
+}
+
+/* The three round values of round starting at interval @i0. */
+static void round_values(const struct steady_cfg *c, const struct series *s, size_t i0,
+			 double *iops, double *bw, double *lat)
+{
+	uint64_t ios = 0, bytes = 0, dur = 0;
+	double lat_sum = 0;
+
+	for (size_t i = i0; i < i0 + c->round_intervals; i++) {
+		dur += s->iv[i].dur_us;
+		for (int d = 0; d < DDIR_NR; d++) {
+			if (c->ddir >= 0 && c->ddir != d)
+				continue;
+			ios += s->iv[i].d[d].ios;
+			bytes += s->iv[i].d[d].bytes;
+			lat_sum += (double)s->iv[i].d[d].lat_sum_ns;
+		}
+	}
+	*iops = (double)ios * 1e6 / (double)dur;
+	*bw = (double)bytes * 1e6 / (double)dur;
+	*lat = ios ? lat_sum / (double)ios : 0.0;
+	if (c->rule == STEADY_FIO) {
+		/* whole numbers, as in fio's data arrays */
+		*iops = floor(*iops);
+		*bw = floor(*bw);
+	}
+}
+
+static const double *metric_values(const struct steady *st)
+{
+	switch (st->cfg.metric) {
+	case STEADY_BW:
+		return st->bw;
+	case STEADY_LAT:
+		return st->lat;
+	default:
+		return st->iops;
+	}
+}
+
+/* Window statistics of st's nr values, and the verdict. */
+static void window_stats(struct steady *st)
+{
+	const struct steady_cfg *c = &st->cfg;
+	const double *y = metric_values(st);
+	unsigned n = st->nr;
+	double sum = 0, sxx = 0, sxy = 0, xm = (double)(n - 1) / 2.0;
+
+	st->min = st->max = y[0];
+	for (unsigned i = 0; i < n; i++) {
+		sum += y[i];
+		if (y[i] < st->min)
+			st->min = y[i];
+		if (y[i] > st->max)
+			st->max = y[i];
+	}
+	st->mean = sum / n;
+	st->max_deviation = 0;
+	for (unsigned i = 0; i < n; i++) {
+		double dx = (double)i - xm, dy = y[i] - st->mean;
+
+		sxx += dx * dx;
+		sxy += dx * dy;
+		if (fabs(dy) > st->max_deviation)
+			st->max_deviation = fabs(dy);
+	}
+	st->slope = n > 1 ? sxy / sxx : 0.0;
+	st->range_pct = st->mean > 0 ? (st->max - st->min) / st->mean * 100.0 : 0.0;
+	st->excursion_pct = st->mean > 0 ?
+		fabs(st->slope) * (double)(n - 1) / st->mean * 100.0 : 0.0;
+
+	if (c->rule == STEADY_FIO) {
+		double per_s = st->slope * 1e6 / (double)c->round_us;
+		double v = c->fio_slope ? per_s : st->max_deviation;
+
+		if (c->fio_pct)
+			v = st->mean > 0 ? v / st->mean * 100.0 : 0.0;
+		st->criterion = v;
+		st->attained = st->evaluated && (!c->fio_pct || st->mean > 0) &&
+			       fabs(v) < c->fio_limit;
+	} else {
+		st->attained = st->evaluated && st->mean > 0 &&
+			       st->range_pct <= c->range_pct * (1 + STEADY_EPS) &&
+			       st->excursion_pct <= c->excursion_pct * (1 + STEADY_EPS);
+	}
+}
+
+/* The per-direction figures of an attained window. */
+static int fill_dirs(struct steady *st, const struct series *s)
+{
+	for (int d = 0; d < DDIR_NR; d++) {
+		struct series_window *w = malloc(sizeof(*w));
+
+		if (!w)
+			return -ENOMEM;
+		if (series_window(s, st->first, st->last, (enum ddir)d, w) || !w->ios) {
+			free(w);
+			continue;
+		}
+		st->dir[d] = w;
+	}
+	return 0;
+}
+
+/*
+ * Evaluate the window of @n rounds starting at round @r0 of the rounds that
+ * begin at interval @e, into @out (arrays already sized for @n).
+ */
+static void eval_window(struct steady *out, const struct series *s, size_t e,
+			size_t r0, unsigned n, int full)
+{
+	const struct steady_cfg *c = &out->cfg;
+
+	out->nr = n;
+	out->evaluated = full;
+	out->first = e + r0 * c->round_intervals;
+	out->last = out->first + (size_t)n * c->round_intervals - 1;
+	out->start_ms = iv_start_ms(s, out->first);
+	out->end_ms = s->iv[out->last].t_ms;
+	for (unsigned i = 0; i < n; i++)
+		round_values(c, s, out->first + (size_t)i * c->round_intervals,
+			     &out->iops[i], &out->bw[i], &out->lat[i]);
+	window_stats(out);
+}
+
+static int prepare(const struct steady_cfg *c, const struct series *s, struct steady *out,
+		   size_t *e, size_t *rounds)
+{
+	steady_free(out);
+	out->cfg = *c;
+	if (c->rule == STEADY_OFF || !c->window || !c->round_intervals)
+		return -EINVAL;
+	*e = first_eligible(c, s);
+	*rounds = (s->nr - *e) / c->round_intervals;
+	out->iops = calloc(c->window, sizeof(double));
+	out->bw = calloc(c->window, sizeof(double));
+	out->lat = calloc(c->window, sizeof(double));
+	if (!out->iops || !out->bw || !out->lat) {
+		steady_free(out);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int steady_check(const struct steady_cfg *c, const struct series *s, struct steady *out)
+{
+	size_t e, rounds;
+	int ret = prepare(c, s, out, &e, &rounds);
+
+	if (ret)
+		return ret;
+	if (!rounds)
+		return 0;
+	if (rounds < c->window)
+		eval_window(out, s, e, 0, (unsigned)rounds, 0);
+	else
+		eval_window(out, s, e, rounds - c->window, c->window, 1);
+	return out->attained ? fill_dirs(out, s) : 0;
+}
+
+int steady_find(const struct steady_cfg *c, const struct series *s, struct steady *out)
+{
+	size_t e, rounds, r0;
+	int ret = prepare(c, s, out, &e, &rounds);
+
+	if (ret)
+		return ret;
+	if (!rounds)
+		return 0;
+	if (rounds < c->window) {
+		eval_window(out, s, e, 0, (unsigned)rounds, 0);
+		return 0;
+	}
+	for (r0 = 0; r0 + c->window <= rounds; r0++) {
+		eval_window(out, s, e, r0, c->window, 1);
+		if (out->attained)
+			return fill_dirs(out, s);
+	}
+	return 0;	/* out holds the last window, not attained */
+}
+
+/* fio's name for the criterion: iops, iops_slope, bw, bw_slope */
+static const char *fio_metric(const struct steady_cfg *c)
+{
+	if (c->metric == STEADY_BW)
+		return c->fio_slope ? "bw_slope" : "bw";
+	return c->fio_slope ? "iops_slope" : "iops";
+}
+
+static double round_secs(const struct steady_cfg *c)
+{
+	return (double)c->round_us / 1e6;
+}
+
+void steady_spec(const struct steady_cfg *c, char *buf, size_t len)
+{
+	const char *dir = c->ddir >= 0 && c->ddir < DDIR_NR ? steady_dir_key[c->ddir] : NULL;
+
+	if (c->rule == STEADY_FIO)
+		snprintf(buf, len, "%s:%f%s", fio_metric(c), c->fio_limit, c->fio_pct ? "%" : "");
+	else if (c->rule == STEADY_SNIA)
+		snprintf(buf, len, "snia %s%s%s: range <= %g%%, slope excursion <= %g%%, %u rounds of %g s",
+			 dir ? dir : "", dir ? " " : "", steady_metric_name[c->metric],
+			 c->range_pct, c->excursion_pct, c->window, round_secs(c));
+	else
+		snprintf(buf, len, "off");
+}
+
+static json_t *values_json(const double *v, unsigned n, int whole)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; a && i < n; i++) {
+		json_t *x = whole ? json_integer((json_int_t)v[i]) : json_real(v[i]);
+
+		if (json_array_append_new(a, x)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* Add the measured values and limits to @o. */
+static int measured_json(const struct steady *st, json_t *o)
+{
+	const struct steady_cfg *c = &st->cfg;
+	json_t *limits;
+	int err = 0;
+
+	err |= json_object_set_new(o, "mean", json_real(st->mean));
+	err |= json_object_set_new(o, "min", json_real(st->min));
+	err |= json_object_set_new(o, "max", json_real(st->max));
+	err |= json_object_set_new(o, "range_pct", json_real(st->range_pct));
+	err |= json_object_set_new(o, "slope", json_real(st->slope));
+	err |= json_object_set_new(o, "slope_excursion_pct", json_real(st->excursion_pct));
+	err |= json_object_set_new(o, "max_deviation", json_real(st->max_deviation));
+	if (c->rule == STEADY_FIO) {
+		err |= json_object_set_new(o, "fio_criterion", json_real(st->criterion));
+		limits = json_pack("{s:s, s:f, s:b}", "ss", fio_metric(c), "limit", c->fio_limit,
+				   "pct", c->fio_pct);
+	} else {
+		limits = json_pack("{s:f, s:f}", "range_pct", c->range_pct,
+				   "slope_excursion_pct", c->excursion_pct);
+	}
+	err |= json_object_set_new(o, "limits", limits);
+	err |= json_object_set_new(o, "values", values_json(metric_values(st), st->nr, 0));
+	return err ? -ENOMEM : 0;
+}
+
+int steady_to_json(const struct steady *st, json_t **out)
+{
+	const struct steady_cfg *c = &st->cfg;
+	char spec[160];
+	json_t *o;
+	int err = 0;
+
+	steady_spec(c, spec, sizeof(spec));
+	o = json_pack("{s:s, s:s, s:s, s:b, s:i, s:I, s:i}",
+		      "criterion", c->rule == STEADY_FIO ? "fio" : "snia", "spec", spec,
+		      "metric", steady_metric_name[c->metric], "attained", st->attained,
+		      "window_rounds", (int)c->window, "round_ms", (json_int_t)(c->round_us / 1000),
+		      "rounds", (int)st->nr);
+	if (!o)
+		return -ENOMEM;
+	if (st->evaluated) {
+		err |= json_object_set_new(o, "start_ms", json_integer((json_int_t)st->start_ms));
+		err |= json_object_set_new(o, "end_ms", json_integer((json_int_t)st->end_ms));
+	}
+	if (st->nr)
+		err |= measured_json(st, o);
+	for (int d = 0; d < DDIR_NR && !err; d++) {
+		json_t *w;
+
+		if (!st->attained || !st->dir[d])
+			continue;
+		err |= series_window_to_json(st->dir[d], &w);
+		if (!err)
+			err |= json_object_set_new(o, steady_dir_key[d], w);
+	}
+	if (err) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	*out = o;
+	return 0;
+}
+
+static double mean_of(const double *v, unsigned n)
+{
+	double s = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / n : 0.0;
+}
+
+int steady_fio_json(const struct steady *st, json_t **out)
+{
+	const struct steady_cfg *c = &st->cfg;
+	char ss[64], crit[64];
+	json_t *data, *o;
+	double slope_s = st->slope * 1e6 / (double)c->round_us;
+
+	if (c->rule != STEADY_FIO)
+		return -EINVAL;
+	steady_spec(c, ss, sizeof(ss));
+	/* fio narrows the criterion to float before printing it: so do we */
+	snprintf(crit, sizeof(crit), "%f%s", (double)(float)st->criterion, c->fio_pct ? "%" : "");
+	data = json_pack("{s:I, s:I, s:o, s:o}",
+			 "bw_mean", (json_int_t)mean_of(st->bw, st->nr),
+			 "iops_mean", (json_int_t)mean_of(st->iops, st->nr),
+			 "iops", values_json(st->iops, st->nr, 1),
+			 "bw", values_json(st->bw, st->nr, 1));
+	/* fio fills only the active criterion's figure, the other stays 0 */
+	o = json_pack("{s:s, s:I, s:i, s:s, s:f, s:f, s:o}", "ss", ss,
+		      "duration", (json_int_t)((uint64_t)c->window * c->round_us / 1000000),
+		      "attained", st->attained, "criterion", crit,
+		      "max_deviation", c->fio_slope ? 0.0 : st->max_deviation,
+		      "slope", c->fio_slope ? slope_s : 0.0, "data", data);
+	if (!o)
+		return -ENOMEM;
+	*out = o;
+	return 0;
+}
+
+/* A metric value with its unit. */
+static void fmt_metric(char *buf, size_t len, enum steady_metric m, double v)
+{
+	if (m == STEADY_BW)
+		snprintf(buf, len, "%.2f MiB/s", v / 1048576.0);
+	else if (m == STEADY_LAT)
+		snprintf(buf, len, "%.2f usec", v / 1000.0);
+	else
+		snprintf(buf, len, "%.0f IOPS", v);
+}
+
+/* Why the criterion failed, e.g. "range 25.00% > 20%". */
+static void fmt_reason(char *buf, size_t len, const struct steady *st)
+{
+	const struct steady_cfg *c = &st->cfg;
+	const char *u = c->fio_pct ? "%" : "";
+
+	if (!st->evaluated) {
+		snprintf(buf, len, "%u of %u rounds measured after ramp", st->nr, c->window);
+	} else if (st->mean <= 0) {
+		snprintf(buf, len, "no I/O in the window");
+	} else if (c->rule == STEADY_FIO) {
+		snprintf(buf, len, "%s %.6g%s >= %.6g%s", c->fio_slope ? "slope" : "max deviation",
+			 fabs(st->criterion), u, c->fio_limit, u);
+	} else {
+		int r = st->range_pct > c->range_pct * (1 + STEADY_EPS);
+		int x = st->excursion_pct > c->excursion_pct * (1 + STEADY_EPS);
+
+		snprintf(buf, len, "%s%.2f%% %s %g%%, slope excursion %.2f%% %s %g%%",
+			 "range ", st->range_pct, r ? ">" : "<=", c->range_pct,
+			 st->excursion_pct, x ? ">" : "<=", c->excursion_pct);
+	}
+}
+
+void steady_print_text(FILE *f, const struct steady *st)
+{
+	const struct steady_cfg *c = &st->cfg;
+	char spec[160], buf[160], mean[48];
+
+	steady_spec(c, spec, sizeof(spec));
+	if (!st->attained) {
+		fmt_reason(buf, sizeof(buf), st);
+		fprintf(f, "  steady state NOT reached (%s: %s)\n", spec, buf);
+		return;
+	}
+	fmt_metric(mean, sizeof(mean), c->metric, st->mean);
+	fprintf(f, "  steady state reached (%s)\n", spec);
+	if (c->rule == STEADY_FIO)
+		fprintf(f, "    window %.3f-%.3f s: mean %s, %s %.6g%s\n",
+			(double)st->start_ms / 1000.0, (double)st->end_ms / 1000.0, mean,
+			c->fio_slope ? "slope" : "max deviation", st->criterion, c->fio_pct ? "%" : "");
+	else
+		fprintf(f, "    window %.3f-%.3f s: mean %s, range %.2f%%, slope excursion %.2f%%\n",
+			(double)st->start_ms / 1000.0, (double)st->end_ms / 1000.0, mean,
+			st->range_pct, st->excursion_pct);
+	for (int d = 0; d < DDIR_NR; d++) {
+		const struct series_window *w = st->dir[d];
+
+		if (!w)
+			continue;
+		fprintf(f, "    %-5s: iops=%.1f, bw=%.2f MiB/s, lat (usec): mean=%.2f, p50=%.2f, p99=%.2f, p99.9=%.2f\n",
+			steady_dir_key[d], w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
+			(double)w->p50 / 1000.0, (double)w->p99 / 1000.0, (double)w->p999 / 1000.0);
+	}
+}

@@ -1,0 +1,149 @@
+/*
+ * steady: is the workload in steady state, and which window is the steady one?
+ *
+ * Two criteria over a window of "rounds" (a round is one interval of the
+ * series, or k consecutive intervals aggregated), on one tracked metric
+ * (IOPS, bandwidth or mean latency; summed over directions, or one):
+ *
+ *  - SNIA PTS: over the last W rounds (W = 5), range max - min <= 20% of the
+ *    window mean, and the least-squares line's excursion across the window,
+ *    |slope| x (W - 1), <= 10% of the mean.  Both must hold; all three numbers
+ *    are configurable.
+ *  - fio's ss=: one-second rounds, W = ss_dur seconds.  iops / bw: every
+ *    round lies within the limit of the window mean (max |y - mean| < limit,
+ *    or < limit% of the mean); iops_slope / bw_slope: the least-squares slope
+ *    (per second) is below the limit (or below limit% of the mean) in absolute
+ *    value.  Strictly below, like fio.  Round values are whole numbers (I/O/s,
+ *    bytes/s) as in fio's "steadystate" data arrays, so the criterion shown
+ *    can be recomputed from the arrays shown.
+ *
+ * Ramp: intervals flagged ramp in the series never count; ss_ramp (cfg
+ * ramp_ms) further skips the measured intervals that begin within ramp_ms of
+ * the end of ramp_time.  Rounds are aligned on the first eligible interval;
+ * a trailing partial round is ignored.
+ *
+ * Two uses.  Stop rule: steady_check() after each interval looks at the
+ * latest W rounds only (cheap), and the worker stops once it says attained.
+ * Reporting rule: steady_find() after the run returns the FIRST window that
+ * meets the criterion.  First, not best: the first window is where PTS
+ * declares steady state, it is what the stop rule would have picked, and
+ * choosing the flattest window out of many would select for luck (an
+ * optimistic, cherry-picked figure).  When no window qualifies the result
+ * says so (attained = 0) and carries the LAST window's measured values, to
+ * show how far from steady the run ended.
+ */
+#ifndef IOTRIAL_STEADY_H
+#define IOTRIAL_STEADY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>	/* FILE */
+#include <jansson.h>	/* json_t */
+#include "job.h"
+#include "series.h"
+
+enum steady_rule { STEADY_OFF = 0, STEADY_FIO, STEADY_SNIA };
+enum steady_metric { STEADY_IOPS = 0, STEADY_BW, STEADY_LAT };
+
+struct steady_cfg {
+	enum steady_rule rule;
+	enum steady_metric metric;
+	int ddir;			/* -1: sum over directions, else enum ddir */
+	unsigned window;		/* W, in rounds (>= 2 for SNIA) */
+	unsigned round_intervals;	/* k: intervals aggregated per round */
+	uint64_t round_us;		/* nominal round length (k x interval) */
+	uint64_t ramp_ms;		/* ss_ramp, see the top */
+	/* fio */
+	int fio_slope;			/* iops_slope / bw_slope */
+	double fio_limit;
+	int fio_pct;			/* limit in % of the window mean */
+	/* SNIA */
+	double range_pct;		/* 20 */
+	double excursion_pct;		/* 10 */
+};
+
+struct steady {
+	struct steady_cfg cfg;
+	int evaluated;			/* a full window of rounds existed */
+	int attained;
+	size_t first, last;		/* the window's interval indexes */
+	uint64_t start_ms, end_ms;	/* on the series' clock */
+	unsigned nr;			/* rounds in the window (<= W) */
+	/* measured over the window, on the tracked metric */
+	double mean, min, max;
+	double range_pct;		/* (max - min) / mean x 100 */
+	double slope;			/* least squares, per round (x = round index) */
+	double excursion_pct;		/* |slope| x (nr - 1) / mean x 100 */
+	double max_deviation;		/* max |y - mean| */
+	double criterion;		/* fio: deviation or slope, % when pct */
+	/* per-round values (nr each): fio's data arrays, and the metric's */
+	double *iops, *bw, *lat;
+	/* the window's figures per direction (NULL unless attained) */
+	struct series_window *dir[DDIR_NR];
+};
+
+/*
+ * SNIA PTS defaults: IOPS summed over directions, W = 5, 20%, 10%, one
+ * interval of @interval_us (0 = 1 s) per round.
+ */
+void steady_cfg_snia(struct steady_cfg *c, uint64_t interval_us);
+
+/*
+ * fio's ss= from a job: ss_metric, ss_limit, ss_pct, ss_dur_us, ss_ramp_us,
+ * with one-second rounds built from j->interval_us (1 s when 0).  A job
+ * without ss (metric SS_NONE or ss_dur 0) gives rule STEADY_OFF.  Returns 0,
+ * or -EINVAL when the interval does not divide a second (rounds would not be
+ * fio's seconds).
+ */
+int steady_cfg_from_job(struct steady_cfg *c, const struct job *j);
+
+/* A zeroed result (equivalent to memset 0). */
+void steady_init(struct steady *st);
+
+/*
+ * Stop rule: evaluate the latest window of @s.  @out must be initialised; its
+ * previous content is released, so one struct can be reused every interval.
+ * Returns 0 (see out->evaluated / out->attained), -EINVAL or -ENOMEM.
+ */
+int steady_check(const struct steady_cfg *c, const struct series *s, struct steady *out);
+
+/* Reporting rule: the first qualifying window (see the top).  As steady_check. */
+int steady_find(const struct steady_cfg *c, const struct series *s, struct steady *out);
+
+/* Release what @st owns; it is then initialised again.  NULL is fine. */
+void steady_free(struct steady *st);
+
+/*
+ * jobs[i].iotrial.steady:
+ *   {"criterion": "snia"|"fio", "spec": "<human spec>", "metric": "iops"|"bw"|"lat",
+ *    "attained": bool, "window_rounds": W, "round_ms": N, "rounds": n,
+ *    "start_ms", "end_ms",            (absent when no full window existed)
+ *    "mean", "min", "max", "range_pct", "slope", "slope_excursion_pct",
+ *    "max_deviation", ["fio_criterion": x,] "limits": {...},
+ *    "values": [per-round metric values],
+ *    "read"/"write"/"trim": {"ios","bytes","iops","bw_bytes","lat_ns":{...}}}
+ * The direction objects appear only when attained (the steady window's
+ * figures) and only for directions with I/O in the window.
+ */
+int steady_to_json(const struct steady *st, json_t **out);
+
+/*
+ * fio's per-job "steadystate" object, key for key as fio 3.33 writes it:
+ *   {"ss": "iops:20.000000%", "duration": s, "attained": 0|1,
+ *    "criterion": "4.533583%", "max_deviation": f, "slope": f,
+ *    "data": {"bw_mean": int, "iops_mean": int, "iops": [..], "bw": [..]}}
+ * Only for a fio rule (-EINVAL otherwise).
+ */
+int steady_fio_json(const struct steady *st, json_t **out);
+
+/* The spec as text, e.g. "snia iops: range <= 20%, slope excursion <= 10%, 5 rounds". */
+void steady_spec(const struct steady_cfg *c, char *buf, size_t len);
+
+/*
+ * Lines for the text report: the criterion, the window and its measured
+ * values, then one line per direction with I/O; or a single
+ * "steady state NOT reached (...: range X% > 20%)" line.
+ */
+void steady_print_text(FILE *f, const struct steady *st);
+
+#endif
