@@ -7,6 +7,8 @@
  * a value it fails to attach).
  */
 #include "report_json.h"
+#include "series.h"
+#include "steady.h"
 
 #include <errno.h>
 #include <math.h>	/* isfinite, llround */
@@ -297,9 +299,12 @@ static json_t *json_opts(const struct job_kv *kv, size_t n)
  */
 static void json_job_steadystate(json_t *o, const struct job_result *jr, int *bad)
 {
-	(void)o;
-	(void)jr;
-	(void)bad;
+	json_t *ss = NULL;
+
+	if (!jr->steady || jr->steady->cfg.rule != STEADY_FIO)
+		return;
+	if (steady_fio_json(jr->steady, &ss) || json_object_set_new(o, "steadystate", ss))
+		*bad = 1;
 }
 
 /*
@@ -310,9 +315,17 @@ static void json_job_steadystate(json_t *o, const struct job_result *jr, int *ba
  */
 static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int *bad)
 {
-	(void)iot;
-	(void)jr;
-	(void)bad;
+	json_t *v = NULL;
+
+	if (jr->series) {
+		if (series_to_json(jr->series, 0, &v) || json_object_set_new(iot, "intervals", v))
+			*bad = 1;
+	}
+	if (jr->steady) {
+		v = NULL;
+		if (steady_to_json(jr->steady, &v) || json_object_set_new(iot, "steady", v))
+			*bad = 1;
+	}
 }
 
 static json_t *json_job_iotrial(const struct job_result *jr)

@@ -13,6 +13,7 @@
  * Figures come from report_calc, as the JSON ones do, so the two agree.
  */
 #include "report_text.h"
+#include "steady.h"
 
 #include <errno.h>
 #include <math.h>	/* round */
@@ -301,8 +302,8 @@ static void text_job_tail(FILE *f, const struct job_result *jr)
  */
 static void text_job_steady(FILE *f, const struct job_result *jr)
 {
-	(void)f;
-	(void)jr;
+	if (jr->steady)
+		steady_print_text(f, jr->steady);
 }
 
 static void text_time(char *buf, size_t n, time_t t)

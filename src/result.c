@@ -15,6 +15,10 @@
  */
 #include "result.h"
 
+#include <jansson.h>	/* json_decref of the environment */
+#include "series.h"
+#include "steady.h"
+
 #include <stdlib.h>	/* free */
 #include <string.h>	/* memset, memcpy */
 
@@ -138,8 +142,29 @@ void result_bw_agg(struct run_result *r)
  * yet (issue 3); whoever wires them frees them before calling this, or adds
  * their free calls here.  env is released by env.c's owner.
  */
+void result_job_clear(struct job_result *r)
+{
+	if (r->series) {
+		series_free(r->series);
+		free(r->series);
+		r->series = NULL;
+	}
+	if (r->steady) {
+		steady_free(r->steady);
+		free(r->steady);
+		r->steady = NULL;
+	}
+}
+
 void result_free(struct run_result *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->nr_jobs; i++)
+		result_job_clear(&r->jobs[i]);
+	if (r->env)
+		json_decref(r->env);
+	r->env = NULL;
 	free(r->jobs);
 	free(r->du);
 	r->jobs = NULL;

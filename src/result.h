@@ -97,6 +97,9 @@ void result_job_merge(struct job_result *dst, const struct job_result *src);
  */
 void result_bw_agg(struct run_result *r);
 
+/* Release the series and steady outcome @r owns (not the struct itself). */
+void result_job_clear(struct job_result *r);
+
 /* Release what @r owns (jobs array, series, steady, du; not global_opts). */
 void result_free(struct run_result *r);
 

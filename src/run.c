@@ -15,6 +15,8 @@
 #include "diskutil.h"
 #include "engine.h"
 #include "file.h"
+#include "series.h"
+#include "steady.h"
 #include "worker.h"
 
 struct run_state {
@@ -245,6 +247,29 @@ static int run_threads(struct run_state *s, struct err *e)
 	return 0;
 }
 
+/*
+ * The reporting rule: fio's ss= when the job set one, else SNIA PTS over the
+ * job's series.  Either way the outcome (attained or not) is reported.
+ */
+static int run_steady(struct job_result *jr)
+{
+	struct steady_cfg cfg;
+	int r;
+
+	if (!jr->series)
+		return 0;
+	r = steady_cfg_from_job(&cfg, jr->job);
+	if (r)
+		return r;
+	if (cfg.rule == STEADY_OFF)
+		steady_cfg_snia(&cfg, jr->job->interval_us);
+	jr->steady = malloc(sizeof(*jr->steady));
+	if (!jr->steady)
+		return -ENOMEM;
+	steady_init(jr->steady);
+	return steady_find(&cfg, jr->series, jr->steady);
+}
+
 /* Fill out->jobs: one entry per thread, or per group under group_reporting. */
 static int run_collect(struct run_state *s, struct run_result *out, struct err *e)
 {
@@ -261,8 +286,12 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 		if (!w->t_begin && !w->done)
 			continue;	/* never started (interrupted before its group) */
 		worker_result(w, &r);
+		r.series = malloc(sizeof(*r.series));
+		if (!r.series)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for results");
 		pthread_mutex_lock(&w->lock);
-		r.series = series_take(&w->series);
+		*r.series = w->series;		/* moved, not copied */
+		series_init(&w->series);
 		pthread_mutex_unlock(&w->lock);
 		if (w->job->group_reporting) {
 			for (k = 0; k < n; k++)
@@ -270,14 +299,25 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 					break;
 			if (k < n) {
 				result_job_merge(&out->jobs[k], &r);
+				if (series_merge(out->jobs[k].series, r.series) < 0) {
+					result_job_clear(&r);
+					return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for results");
+				}
 				result_job_clear(&r);
 				continue;
 			}
 		}
 		out->jobs[n++] = r;
+		out->nr_jobs = n;
 	}
 	out->nr_jobs = n;
 	result_bw_agg(out);
+	for (i = 0; i < n; i++) {
+		int r = run_steady(&out->jobs[i]);
+
+		if (r)
+			return err_set(e, r, EXIT_INTERNAL, "steady-state analysis failed: %s", strerror(-r));
+	}
 	return 0;
 }
 

@@ -18,21 +18,11 @@
 #include <string.h>	/* memset, strerror_r */
 #include <time.h>	/* clock_nanosleep */
 
-#include "fiolog.h"
-
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define SAMPLE_MSEC 500		/* fio's bw/iops sample period (bwavgtime) */
 #define SLEEP_SLICE_NS 10000000	/* sleep at most 10 ms at once: stay responsive */
-
-static uint64_t ns_to_ticks(const struct clock *c, uint64_t ns)
-{
-	/* clock.h converts ticks to ns; invert through a large reference */
-	double ns_per_2e30 = (double)clock_ticks_to_ns(c, 1ull << 30);
-
-	return (uint64_t)((double)ns * (double)(1ull << 30) / ns_per_2e30);
-}
 
 static unsigned depth_bucket(unsigned depth)
 {
@@ -113,9 +103,10 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		d->iv_lat_min = lat;
 	if (lat > d->iv_lat_max)
 		d->iv_lat_max = lat;
-	if (unlikely(w->log != NULL))
-		fiolog_io(w->log, clock_ticks_to_ns(c, t_done - w->t_begin) / 1000000,
+	if (unlikely(w->log_on))
+		fiolog_io(&w->log, clock_ticks_to_ns(c, t_done - w->t_measure) / 1000000,
 			  (enum ddir)io->ddir, io->len, io->offset,
+			  (w->ops->flags & ENGINE_F_SYNC) ? FIOLOG_NONE :
 			  clock_ticks_to_ns(c, io->t_issue - io->t_start), clat, lat);
 }
 
@@ -184,6 +175,13 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 	w->interval_nr++;
 	pthread_mutex_unlock(&w->lock);
 	worker_mark(w, &w->mark_interval, now);
+	/* the series is only written by this thread: reading it needs no lock */
+	if (w->ss_on && !ramp && steady_check(&w->ss_cfg, &w->series, &w->ss) == 0 &&
+	    w->ss.attained) {
+		int expected = WORKER_RUN;
+
+		atomic_compare_exchange_strong(&w->stop, &expected, WORKER_STOP_STEADY);
+	}
 }
 
 /* The ramp is over: statistics restart from zero, as fio does. */
@@ -215,13 +213,16 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	memset(w->st.depth_complete, 0, sizeof(w->st.depth_complete));
 	w->st.total_submit = w->st.total_complete = 0;
 	w->t_measure = now;
+	w->t_rate_base = now;
+	rate_reset(&w->rate);
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 	worker_mark(w, &w->mark_sample, now);
 	worker_mark(w, &w->mark_interval, now);
 	w->t_next_sample = now + w->ticks_sample;
 	w->t_next_interval = now + w->ticks_interval;
+	w->log_on = fiolog_active(&w->log);
 	if (j->runtime_us)
-		w->t_end = now + ns_to_ticks(w->clk, j->runtime_us * 1000);
+		w->t_end = now + clock_ns_to_ticks(w->clk, j->runtime_us * 1000);
 	atomic_store_explicit(&w->measuring, 1, memory_order_release);
 }
 
@@ -253,14 +254,10 @@ static int worker_event(struct worker *w, uint64_t now)
 		if (w->t_next_interval <= now)
 			w->t_next_interval = now + w->ticks_interval;
 	}
-	if (w->log && measuring)
-		fiolog_tick(w->log, clock_ticks_to_ns(w->clk, now - w->t_begin) / 1000000);
 	if (now >= w->t_end)
 		return 1;
 	w->t_next_event = min3(measuring ? w->t_next_sample : w->t_ramp_end,
 			       w->t_next_interval, w->t_end);
-	if (w->log && measuring && w->t_next_event > now + w->ticks_sample / 5)
-		w->t_next_event = now + w->ticks_sample / 5;	/* logs want ~100 ms ticks */
 	return 0;
 }
 
@@ -338,8 +335,8 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		int r;
 
 		if (unlikely(rate_enabled(&w->rate)) && io->ddir < DDIR_NR && !io->t_issue) {
-			uint64_t at = w->t_begin +
-				      ns_to_ticks(w->clk, rate_next_ns(&w->rate, (enum ddir)io->ddir, io->len));
+			uint64_t at = w->t_rate_base +
+				      clock_ns_to_ticks(w->clk, rate_next_ns(&w->rate, (enum ddir)io->ddir, io->len));
 
 			io->t_issue = at;	/* remembered while pending */
 		}
@@ -504,14 +501,15 @@ void *worker_main(void *arg)
 	if (j->startdelay_us) {
 		uint64_t t = clock_ticks(w->clk);
 
-		worker_sleep_until(w, t + ns_to_ticks(w->clk, j->startdelay_us * 1000));
+		worker_sleep_until(w, t + clock_ns_to_ticks(w->clk, j->startdelay_us * 1000));
 	}
 	now = clock_ticks(w->clk);
 	w->t_begin = now;
-	w->t_ramp_end = now + ns_to_ticks(w->clk, j->ramp_time_us * 1000);
+	w->t_rate_base = now;
+	w->t_ramp_end = now + clock_ns_to_ticks(w->clk, j->ramp_time_us * 1000);
 	w->t_end = UINT64_MAX;
-	w->ticks_sample = ns_to_ticks(w->clk, SAMPLE_MSEC * 1000000ull);
-	w->ticks_interval = ns_to_ticks(w->clk, (j->interval_us ? j->interval_us : 1000000) * 1000);
+	w->ticks_sample = clock_ns_to_ticks(w->clk, SAMPLE_MSEC * 1000000ull);
+	w->ticks_interval = clock_ns_to_ticks(w->clk, (j->interval_us ? j->interval_us : 1000000) * 1000);
 	w->t_next_interval = now + w->ticks_interval;
 	w->t_next_sample = UINT64_MAX;
 	w->t_next_event = now;	/* the first event starts the measurement if no ramp */
@@ -539,6 +537,16 @@ void *worker_main(void *arg)
 		for (i = 0; i < w->nr_files; i++)
 			if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
 				worker_fail(w, errno, NULL);
+	}
+	if (w->log_on) {
+		struct err e;
+
+		err_clear(&e);
+		w->log_on = 0;
+		if (fiolog_close(&w->log, w->measure_ns / 1000000, &e) && !w->error) {
+			w->error = -e.code;
+			snprintf(w->first_error, sizeof(w->first_error), "%s", e.msg);
+		}
 	}
 	atomic_store(&w->done, 1);
 	return NULL;
@@ -633,6 +641,15 @@ int worker_prepare(struct worker *w, struct err *e)
 	r = rate_init(&w->rate, j, w->thread_index, e);
 	if (r)
 		return r;
+	series_init(&w->series);
+	steady_init(&w->ss);
+	r = steady_cfg_from_job(&w->ss_cfg, j);
+	if (r)
+		return err_set(e, r, EXIT_USAGE, "job '%s': ss= needs a series_interval that divides one second", j->name);
+	w->ss_on = w->ss_cfg.rule != STEADY_OFF;
+	r = fiolog_open(&w->log, j, w->thread_index + 1, e);
+	if (r)
+		return r;
 	r = w->ops->init(&w->ctx, e);
 	if (r)
 		return r;
@@ -703,6 +720,8 @@ void worker_release(struct worker *w)
 	w->ctx_ready = 0;
 	iogen_free(&w->gen);
 	series_free(&w->series);
+	steady_free(&w->ss);
+	fiolog_free(&w->log);
 	free(w->ctx.buf_base);
 	free(w->ctx.ios);
 	free(w->free_list);

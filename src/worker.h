@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "fiolog.h"
 #include "err.h"
 #include "hist.h"
 #include "iogen.h"
@@ -27,8 +28,7 @@
 #include "result.h"
 #include "series.h"
 #include "stat.h"
-
-struct fiolog;
+#include "steady.h"
 
 /* Why a worker was told to stop (the value of worker.stop). */
 enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2 };
@@ -94,6 +94,7 @@ struct worker {
 	/* time, in clock ticks */
 	uint64_t t_begin;		/* I/O started (ramp included) */
 	uint64_t t_measure;		/* ramp over, statistics start */
+	uint64_t t_rate_base;		/* the rate schedule's zero */
 	uint64_t t_end;			/* when to stop (UINT64_MAX = io_size decides) */
 	uint64_t t_next_event;		/* the earliest of the marks below */
 	uint64_t t_next_sample;		/* 500 ms bw/iops samples */
@@ -113,7 +114,11 @@ struct worker {
 	struct series series;
 	uint64_t interval_nr;
 
-	struct fiolog *log;		/* NULL unless fio logs were asked for */
+	struct fiolog log;		/* fio's log files (inert unless asked for) */
+	int log_on;			/* logging and past the ramp */
+	struct steady_cfg ss_cfg;	/* stop rule (fio ss=, or SNIA with snia_stop) */
+	struct steady ss;
+	int ss_on;
 
 	struct rusage ru_start, ru_end;
 	uint64_t measure_ns, elapsed_ns;
