@@ -23,12 +23,8 @@
 #define NUM_FIELD_MAX 1024	/* longest single value we copy to split it */
 #define NUM_EXPR_DEPTH 64	/* nesting limit: keeps "((((...." off the stack */
 
-/* Fill @e with "invalid value 'V' for option 'O': reason (where)". */
-static int num_fail(struct err *e, const struct num_ctx *c, int code, const char *val,
-		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int num_fail(struct err *e, const struct num_ctx *c, int code, const char *val,
-		    const char *fmt, ...)
+int num_error(struct err *e, const struct num_ctx *c, int code, const char *val,
+	      const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
@@ -158,14 +154,14 @@ static int num_plain(const char *s, const struct num_ctx *c, int is_time, uint64
 	int ret;
 
 	if (*p == '-')
-		return num_fail(e, c, -EINVAL, s, "negative values are not allowed");
+		return num_error(e, c, -EINVAL, s, "negative values are not allowed");
 	ret = num_digits(&p, &v);
 	if (ret == -ERANGE)
-		return num_fail(e, c, -ERANGE, s, "number too large");
+		return num_error(e, c, -ERANGE, s, "number too large");
 	if (ret)
-		return num_fail(e, c, -EINVAL, s, "not a number");
+		return num_error(e, c, -EINVAL, s, "not a number");
 	if (*p == '.' && isdigit((unsigned char)p[1]))
-		return num_fail(e, c, -EINVAL, s, "fractional values are not allowed");
+		return num_error(e, c, -EINVAL, s, "fractional values are not allowed");
 	u = p;
 	if (is_time) {
 		mult = num_time_unit(&p);
@@ -176,11 +172,11 @@ static int num_plain(const char *s, const struct num_ctx *c, int is_time, uint64
 	}
 	if (*p) {
 		if (p == u)
-			return num_fail(e, c, -EINVAL, s, "unexpected '%.20s' after the number", p);
-		return num_fail(e, c, -EINVAL, s, "unknown unit '%.20s'", u);
+			return num_error(e, c, -EINVAL, s, "unexpected '%.20s' after the number", p);
+		return num_error(e, c, -EINVAL, s, "unknown unit '%.20s'", u);
 	}
 	if (num_mul(v, mult, out))
-		return num_fail(e, c, -ERANGE, s, "value too large");
+		return num_error(e, c, -ERANGE, s, "value too large");
 	return 0;
 }
 
@@ -398,17 +394,17 @@ static int num_expr_eval(const char *s, const struct num_ctx *c, int is_time, ui
 	num_sys_get(&x.sys);
 	if (num_expr_sum(&x, &v) || (num_expr_space(&x), *x.p)) {
 		if (!x.why)
-			return num_fail(e, c, -EINVAL, s, "unexpected '%.20s' in expression", x.p);
-		return num_fail(e, c, -EINVAL, s, "%s", x.why);
+			return num_error(e, c, -EINVAL, s, "unexpected '%.20s' in expression", x.p);
+		return num_error(e, c, -EINVAL, s, "%s", x.why);
 	}
 	if (is_time && !x.saw_unit)
 		v *= (long double)bare_us;
 	if (isnan(v))
-		return num_fail(e, c, -EINVAL, s, "expression has no value");
+		return num_error(e, c, -EINVAL, s, "expression has no value");
 	if (v <= -1)
-		return num_fail(e, c, -EINVAL, s, "negative values are not allowed");
+		return num_error(e, c, -EINVAL, s, "negative values are not allowed");
 	if (!isfinite(v) || v >= 18446744073709551616.0L)
-		return num_fail(e, c, -ERANGE, s, "value too large");
+		return num_error(e, c, -ERANGE, s, "value too large");
 	*out = v < 0 ? 0 : (uint64_t)v;
 	return 0;
 }
@@ -419,7 +415,7 @@ static int num_value(const char *s, const struct num_ctx *c, int is_time, uint64
 		     uint64_t *out, struct err *e)
 {
 	if (!s || !*s)
-		return num_fail(e, c, -EINVAL, s ? s : "", "empty value");
+		return num_error(e, c, -EINVAL, s ? s : "", "empty value");
 	if (num_is_expr(s))
 		return num_expr_eval(s, c, is_time, bare_us, out, e);
 	return num_plain(s, c, is_time, bare_us, out, e);
@@ -442,21 +438,21 @@ int num_parse_double(const char *s, const struct num_ctx *c, double *out, struct
 	double v;
 
 	if (!s || !*s)
-		return num_fail(e, c, -EINVAL, s ? s : "", "empty value");
+		return num_error(e, c, -EINVAL, s ? s : "", "empty value");
 	/* strtod also takes "inf", "nan" and hex floats: only plain decimals here */
 	if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' && isdigit((unsigned char)s[1]))) {
 		if (s[0] == '-')
-			return num_fail(e, c, -EINVAL, s, "negative values are not allowed");
-		return num_fail(e, c, -EINVAL, s, "not a number");
+			return num_error(e, c, -EINVAL, s, "negative values are not allowed");
+		return num_error(e, c, -EINVAL, s, "not a number");
 	}
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		return num_fail(e, c, -EINVAL, s, "not a decimal number");
+		return num_error(e, c, -EINVAL, s, "not a decimal number");
 	errno = 0;
 	v = strtod(s, &end);
 	if (*end)
-		return num_fail(e, c, -EINVAL, s, "unexpected '%.20s' after the number", end);
+		return num_error(e, c, -EINVAL, s, "unexpected '%.20s' after the number", end);
 	if (errno == ERANGE || !isfinite(v))
-		return num_fail(e, c, -ERANGE, s, "number out of range");
+		return num_error(e, c, -ERANGE, s, "number out of range");
 	*out = v;
 	return 0;
 }
@@ -467,7 +463,7 @@ static int num_copy(char *buf, const char *s, const struct num_ctx *c, struct er
 	size_t n = s ? strlen(s) : 0;
 
 	if (n >= NUM_FIELD_MAX)
-		return num_fail(e, c, -EINVAL, s, "value too long");
+		return num_error(e, c, -EINVAL, s, "value too long");
 	memcpy(buf, s ? s : "", n + 1);
 	return 0;
 }
@@ -504,7 +500,7 @@ int num_parse_range(const char *s, const struct num_ctx *c, uint64_t *lo, uint64
 	if (ret)
 		return ret;
 	if (a > b)
-		return num_fail(e, c, -EINVAL, s, "range is reversed (low end above high end)");
+		return num_error(e, c, -EINVAL, s, "range is reversed (low end above high end)");
 	*lo = a;
 	*hi = b;
 	return 0;
@@ -539,9 +535,9 @@ static int num_split(const char *s, char *buf, char *field[DDIR_NR], const struc
 	if (ret)
 		return ret;
 	if (num_ddir_split(buf, field))
-		return num_fail(e, c, -EINVAL, s, "more than three comma-separated values (read,write,trim)");
+		return num_error(e, c, -EINVAL, s, "more than three comma-separated values (read,write,trim)");
 	if (!field[0] && !field[1] && !field[2])
-		return num_fail(e, c, -EINVAL, s, "empty value");
+		return num_error(e, c, -EINVAL, s, "empty value");
 	return 0;
 }
 
@@ -593,7 +589,7 @@ static int num_bssplit_one(const char *s, const struct num_ctx *c, struct bsspli
 	strcpy(one, s);	/* callers pass pieces of a NUM_FIELD_MAX buffer */
 	for (entry = strtok_r(one, ":", &save); entry; entry = strtok_r(NULL, ":", &save)) {
 		if (nr == JOB_MAX_BSSPLIT)
-			return num_fail(e, c, -EINVAL, s, "more than %d block sizes", JOB_MAX_BSSPLIT);
+			return num_error(e, c, -EINVAL, s, "more than %d block sizes", JOB_MAX_BSSPLIT);
 		slash = strchr(entry, '/');
 		if (slash)
 			*slash++ = '\0';
@@ -601,7 +597,7 @@ static int num_bssplit_one(const char *s, const struct num_ctx *c, struct bsspli
 		if (ret)
 			return ret;
 		if (!bs)
-			return num_fail(e, c, -EINVAL, entry, "a block size of 0");
+			return num_error(e, c, -EINVAL, entry, "a block size of 0");
 		out[nr].bs = bs;
 		blank[nr] = !slash || !*slash;
 		if (blank[nr]) {
@@ -612,18 +608,18 @@ static int num_bssplit_one(const char *s, const struct num_ctx *c, struct bsspli
 			if (ret)
 				return ret;
 			if (w > 100)
-				return num_fail(e, c, -EINVAL, slash, "a weight above 100%%");
+				return num_error(e, c, -EINVAL, slash, "a weight above 100%%");
 			out[nr].perc = (uint32_t)w;
 			sum += (unsigned)w;
 		}
 		nr++;
 	}
 	if (!nr)
-		return num_fail(e, c, -EINVAL, s, "no block size given");
+		return num_error(e, c, -EINVAL, s, "no block size given");
 	if (sum > 100)
-		return num_fail(e, c, -EINVAL, s, "weights add up to %u%%, above 100%%", sum);
+		return num_error(e, c, -EINVAL, s, "weights add up to %u%%, above 100%%", sum);
 	if (!missing && sum != 100)
-		return num_fail(e, c, -EINVAL, s, "weights add up to %u%%, not 100%%", sum);
+		return num_error(e, c, -EINVAL, s, "weights add up to %u%%, not 100%%", sum);
 	if (missing) {
 		share = (100 - sum) / missing;
 		extra = (100 - sum) % missing;
@@ -680,7 +676,7 @@ int num_parse_size_pct(const char *s, const struct num_ctx *c, uint64_t *bytes,
 		if (ret)
 			return ret;
 		if (v < 1 || v > 100)
-			return num_fail(e, c, -EINVAL, s, "a percentage must be 1..100");
+			return num_error(e, c, -EINVAL, s, "a percentage must be 1..100");
 		*pct = (uint32_t)v;
 		*bytes = 0;
 		return 0;

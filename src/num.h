@@ -46,6 +46,13 @@ struct num_sys {
 	uint64_t mb_memory;
 };
 
+/*
+ * Fill @e with the one message format every bad value uses:
+ * "invalid value 'V' for option 'O': <why> (where)".  Returns @code.
+ */
+int num_error(struct err *e, const struct num_ctx *c, int code, const char *val,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* Read this machine's $ncpus, $pagesize and $mb_memory. */
 void num_sys_get(struct num_sys *sys);
 
