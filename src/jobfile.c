@@ -345,7 +345,8 @@ static int jf_read(struct jf *p, const char *path, const char *from, int from_li
 	fclose(f);
 	if (err) {
 		free(b);
-		return jf_fail(p, -err, from, from_line, "cannot read '%s': %s", path, strerror(err));
+		return jf_fail(p, -err, from, from_line, "cannot read %s '%s': %s",
+			       from ? "included file" : "job file", path, strerror(err));
 	}
 	b[n] = '\0';
 	*buf = b;

@@ -200,7 +200,7 @@ static int parse_bsrange(struct job *j, const struct opt_def *o, const char *val
 	if (ret)
 		return ret;
 	for (d = 0; d < DDIR_NR; d++)
-		if (lo[d] != j->bs_min[d] && !lo[d])
+		if ((lo[d] != j->bs_min[d] || hi[d] != j->bs_max[d]) && !lo[d])
 			return num_error(e, c, -EINVAL, val, "a block size of 0");
 	memcpy(j->bs_min, lo, sizeof(lo));
 	memcpy(j->bs_max, hi, sizeof(hi));
@@ -246,14 +246,19 @@ static void show_one_split(const struct job *j, int d, char *buf, size_t len, si
 static int show_bssplit(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	size_t pos = 0;
+	unsigned i;
 	int d, same = 1;
 
 	if (!j->bssplit_nr[0] && !j->bssplit_nr[1] && !j->bssplit_nr[2])
 		return 1;
-	for (d = 1; d < DDIR_NR; d++)
-		if (j->bssplit_nr[d] != j->bssplit_nr[0] ||
-		    memcmp(j->bssplit[d], j->bssplit[0], j->bssplit_nr[0] * sizeof(struct bssplit)))
+	for (d = 1; d < DDIR_NR; d++) {
+		if (j->bssplit_nr[d] != j->bssplit_nr[0])
 			same = 0;
+		for (i = 0; same && i < j->bssplit_nr[0]; i++)	/* fields: padding may differ */
+			if (j->bssplit[d][i].bs != j->bssplit[0][i].bs ||
+			    j->bssplit[d][i].perc != j->bssplit[0][i].perc)
+				same = 0;
+	}
 	for (d = 0; d < (same ? 1 : DDIR_NR); d++) {
 		if (d)
 			opt_cat(buf, len, &pos, ",");
