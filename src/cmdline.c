@@ -151,7 +151,7 @@ static const char *cl_value(int argc, char **argv, int *i, const char *val)
 {
 	if (val)
 		return val;
-	if (*i + 1 < argc)
+	if (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2))
 		return argv[++*i];
 	return NULL;
 }
@@ -241,9 +241,13 @@ static int cl_dash_arg(struct cl_state *s, const char *arg, int argc, char **arg
 	if (ret != CL_NOT_MINE)
 		return ret;
 	o = opt_find(name);
-	/* fio takes "--opt val" for options that need a value; flags never take one */
+	/*
+	 * fio takes "--opt val" for options that need a value; flags never take
+	 * one.  Unlike getopt, "--direct --bs=4k" does not read "--bs=4k" as
+	 * direct's value: no value starts with "--", so that is a missing value.
+	 */
 	if (!val && o && o->type != OPT_FLAG && o->type != OPT_UNSUPPORTED &&
-	    !(o->flags & OPT_F_OPTVAL) && *i + 1 < argc)
+	    !(o->flags & OPT_F_OPTVAL) && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2))
 		val = argv[++*i];
 	if (!strcmp(name, "name"))
 		return cl_start(s, val);
@@ -291,6 +295,9 @@ static int cl_files_and_validate(struct cl_state *s)
 	jobfile_out_free(&out);
 	if (ret)
 		return ret;
+	if (!cl->jobs_nr && cl->sections_nr)
+		return err_set(s->e, -EINVAL, EXIT_USAGE, "no job section matches --section=%s%s",
+			       cl->sections[0], cl->sections_nr > 1 ? ",..." : "");
 	if (!cl->jobs_nr)
 		return err_set(s->e, -EINVAL, EXIT_USAGE,
 			       "no job given (use --name=NAME or a job file; --help for usage)");

@@ -295,6 +295,11 @@ TEST(errors)
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'direct' requires an argument (command line)",
 		    "--name=x", "--direct"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'name' requires an argument", "--name"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'direct' requires an argument (command line)",
+		    "--name=x", "--direct", "--bs=4k"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'output' requires an argument", "--output", "--name=x"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "no job section matches --section=nope", "--section=nope",
+		    put("sec.fio", "[a]\n")));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "invalid value '1x' for option 'status-interval'",
 		    "--status-interval=1x", "--name=x"));
 	CHECK(FAILS(-ENOENT, EXIT_USAGE, "missing.fio' not found", "--ioengine=null", missing));

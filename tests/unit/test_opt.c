@@ -203,6 +203,58 @@ TEST(every_supported_option_has_a_case)
 	}
 }
 
+/* Each row's storage matches its type, and no name is claimed twice. */
+TEST(table_integrity)
+{
+	size_t nr, i, k, a, b;
+	const struct opt_def *t = opt_table(&nr);
+
+	CHECK(nr > 300);
+	for (i = 0; i < nr; i++) {
+		const struct opt_def *o = &t[i];
+
+		switch (o->type) {
+		case OPT_BOOL: case OPT_FLAG: case OPT_CHOICE:
+			CHECK_EQ_U(o->width, sizeof(int));
+			break;
+		case OPT_INT: case OPT_INT_DDIR:
+			CHECK(o->width == 4 || o->width == 8);
+			break;
+		case OPT_TIME:
+			CHECK(o->width == 4 || o->width == 8);
+			CHECK(o->unit_us == 1 || o->unit_us == 1000);
+			CHECK(o->bare_us >= o->unit_us);
+			break;
+		case OPT_STR:
+			CHECK_EQ_U(o->width, sizeof(char *));
+			break;
+		case OPT_FUNC:
+			CHECK(o->parse != NULL);
+			CHECK(o->show != NULL || (o->flags & OPT_F_NOSHOW));
+			break;
+		case OPT_UNSUPPORTED:
+			break;
+		}
+		if (o->type == OPT_CHOICE)
+			CHECK(o->choices && o->choices[0].name);
+		if (o->type != OPT_UNSUPPORTED && o->type != OPT_FUNC)
+			CHECK(o->off + o->width <= sizeof(struct job));
+		if (o->type != OPT_UNSUPPORTED)
+			CHECK(o->help && o->help[0]);
+		for (k = i + 1; k < nr; k++)
+			for (a = 0; a < 3; a++)
+				for (b = 0; b < 3; b++) {
+					const char *x = a ? t[i].alias[a - 1] : t[i].name;
+					const char *y = b ? t[k].alias[b - 1] : t[k].name;
+
+					if (x && y && !strcmp(x, y)) {
+						printf("  '%s' appears twice\n", x);
+						CHECK(0);
+					}
+				}
+	}
+}
+
 TEST(fields)
 {
 	struct job j;
@@ -696,6 +748,7 @@ int main(void)
 {
 	RUN(every_option_sets_its_value);
 	RUN(every_supported_option_has_a_case);
+	RUN(table_integrity);
 	RUN(fields);
 	RUN(kb_base_applies_to_later_values);
 	RUN(defaults);
