@@ -1,13 +1,142 @@
 /*
  * main: the command line.  Turns argv into a request, calls the library,
  * prints, and maps the outcome to an exit code.  Nothing else prints or exits.
+ *
+ * "iotrial compare|check|ab ..." go to their subcommands; anything else is a
+ * fio-compatible command line: parsed by cmdline_parse(), then --version,
+ * --help, --cmdhelp, --showcmd and --parse-only are answered here and a real
+ * run goes to cmd_run().  Every failure is one line on stderr,
+ * "iotrial: error: <msg>", and the exit code of its class (err.h).
  */
-#include <stdio.h>
+#include <errno.h>	/* ENOENT */
+#include <stdio.h>	/* printf, fprintf */
+#include <stdlib.h>	/* free */
+#include <string.h>	/* strcmp, strerror */
+#include "cmd.h"
+#include "cmdline.h"
+#include "err.h"
+#include "opt.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iotrial [options] [--name=JOB [job options]]... [jobfile]...\n"
+		"       iotrial compare A.json... [-- B.json...]\n"
+		"       iotrial check RESULT.json...\n"
+		"       iotrial ab --runs N --a OPTS --b OPTS <fio options or job files>\n"
+		"\n"
+		"Runs fio job files and fio command lines unchanged and writes fio's output.\n"
+		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
+		"Options before the first --name apply to every job, job files included.\n"
+		"\n"
+		"options:\n"
+		"  --output=FILE            write results to FILE instead of stdout\n"
+		"  --output-format=LIST     normal, terse, json, json+ (comma-separated)\n"
+		"  --minimal                the same as --output-format=terse\n"
+		"  --parse-only             check the jobs and exit\n"
+		"  --showcmd                print each job as a command line with resolved values\n"
+		"  --readonly               refuse any job that writes or trims\n"
+		"  --status-interval=TIME   report progress every TIME\n"
+		"  --eta=auto|always|never  when to print the ETA line\n"
+		"  --eta-newline            print each ETA on its own line\n"
+		"  --section=NAME           run only job sections NAME of the job files\n"
+		"  --cmdhelp[=OPTION]       describe the job options (or one of them)\n"
+		"  --version                print the version\n"
+		"  --help                   this text\n"
+		"\n"
+		"subcommands:\n"
+		"  compare                  compare saved results of configurations A and B\n"
+		"  check                    plausibility checks on saved results\n"
+		"  ab                       run an interleaved, repeated A/B trial\n"
+		"\n"
+		"exit codes:\n"
+		"  %d  success\n"
+		"  %d  a job hit an I/O error (results are still written)\n"
+		"  %d  bad option, value, job file or result file\n"
+		"  %d  a target could not be opened, created or sized\n"
+		"  %d  refused: writing would risk data (mounted, signature, --readonly)\n"
+		"  %d  interrupted by a signal (partial results are written)\n"
+		"  %d  compare: a regression beyond the threshold\n"
+		"  %d  results could not be written\n"
+		"  %d  internal error\n",
+		EXIT_OK, EXIT_JOB_ERROR, EXIT_USAGE, EXIT_TARGET, EXIT_UNSAFE, EXIT_INTERRUPTED,
+		EXIT_REGRESSION, EXIT_OUTPUT, EXIT_INTERNAL);
+}
+
+static int fail(const char *msg, int code)
+{
+	fprintf(stderr, "iotrial: error: %s\n", msg);
+	return code;
+}
+
+/* Print every job as a command line that re-parses to it. */
+static int showcmd(const struct cmdline *cl)
+{
+	char *line;
+	size_t i;
+
+	for (i = 0; i < cl->jobs_nr; i++) {
+		if (opt_job_cmdline(&cl->jobs[i], &line))
+			return fail("out of memory", EXIT_INTERNAL);
+		printf("iotrial %s\n", line);
+		free(line);
+	}
+	return EXIT_OK;
+}
+
+/* Answer what does not run jobs; returns -1 when cmd_run() should go on. */
+static int answer(struct cmdline *cl)
+{
+	char msg[200];
+
+	if (cl->version) {
+		printf("iotrial-%s\n", IOTRIAL_VERSION);
+		return EXIT_OK;
+	}
+	if (cl->help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (cl->cmdhelp) {
+		if (opt_cmdhelp(stdout, cl->cmdhelp_opt) == -ENOENT) {
+			snprintf(msg, sizeof(msg), "unknown option '%.100s'", cl->cmdhelp_opt);
+			return fail(msg, EXIT_USAGE);
+		}
+		return EXIT_OK;
+	}
+	if (cl->showcmd)
+		return showcmd(cl);
+	if (cl->parse_only)
+		return EXIT_OK;
+	return -1;
+}
 
 int main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	puts("iotrial " IOTRIAL_VERSION);
-	return 0;
+	struct cmdline cl;
+	struct err e = { 0 };
+	char msg[300];
+	int rc;
+
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "ab"))
+		return cmd_ab(argc - 1, argv + 1);
+
+	if (cmdline_parse(argc, argv, &cl, &e)) {
+		cmdline_free(&cl);
+		return fail(e.msg, e.exit_code ? e.exit_code : EXIT_INTERNAL);
+	}
+	rc = answer(&cl);
+	if (rc < 0)
+		rc = cmd_run(&cl);
+	cmdline_free(&cl);
+	/* a full disk or a closed pipe must not pass for success */
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		snprintf(msg, sizeof(msg), "cannot write to standard output: %s", strerror(errno));
+		return fail(msg, rc ? rc : EXIT_OUTPUT);
+	}
+	return rc;
 }

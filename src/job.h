@@ -34,6 +34,9 @@ enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_N
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum ss_metric { SS_NONE, SS_IOPS, SS_IOPS_SLOPE, SS_BW, SS_BW_SLOPE };
+/* clocksource=: DEFAULT lets iotrial pick (it records which one it used). */
+enum clock_source { CLOCK_SRC_DEFAULT, CLOCK_SRC_CLOCK_GETTIME, CLOCK_SRC_CPU,
+		    CLOCK_SRC_GETTIMEOFDAY };
 
 #define JOB_MAX_BSSPLIT 64
 #define JOB_MAX_PERCENTILES 20
@@ -141,6 +144,7 @@ struct job {
 	int disable_lat, disable_clat, disable_slat;
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
+	enum clock_source clocksource;
 
 	/* time series and logs (issue 3) */
 	uint64_t interval_us;		/* iotrial: per-interval sample period */
@@ -180,6 +184,10 @@ int job_copy(struct job *dst, const struct job *src);
 
 /* Append key=val to @j's typed-options list (val may be NULL). Returns 0 or -ENOMEM. */
 int job_kv_add(struct job *j, const char *key, const char *val);
+
+/* Drop @j's typed-options list (a job made from a [global] template starts
+ * with none of its own). */
+void job_kv_clear(struct job *j);
 
 /* True if the job issues any write or trim. */
 static inline int job_writes(const struct job *j)

@@ -1,0 +1,382 @@
+/*
+ * cmdline: argv to jobs and process settings (rules in cmdline.h).
+ *
+ * Process options (--output, --parse-only, ...) are recognised here; every
+ * other --option goes to the option table through opt_set(), so the command
+ * line and job files accept exactly the same job options.
+ */
+#include "cmdline.h"
+
+#include <errno.h>	/* EINVAL, ENOMEM, EPERM */
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* realloc, free */
+#include <string.h>	/* strcmp, strchr, strdup, strncmp */
+#include "jobfile.h"
+#include "num.h"
+#include "opt.h"
+
+#define CL_WHERE "command line"
+
+struct cl_state {
+	struct cmdline *cl;
+	struct err *e;
+	struct job global;	/* the defaults: options before --name, --name=global */
+	struct job job;		/* the --name=X job being read */
+	struct job *cur;	/* where options go: &global or &job */
+};
+
+static int cl_nomem(struct err *e)
+{
+	return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+}
+
+/* Append a copy of @s to a string array. */
+static int cl_push_str(char ***arr, size_t *nr, const char *s)
+{
+	char **n = realloc(*arr, (*nr + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	n[*nr] = strdup(s);
+	if (!n[*nr])
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+/* Move a job into cl->jobs (ownership passes; @j is zeroed). */
+static int cl_push_job(struct cmdline *cl, struct job *j)
+{
+	struct job *n = realloc(cl->jobs, (cl->jobs_nr + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	cl->jobs = n;
+	n[cl->jobs_nr++] = *j;
+	memset(j, 0, sizeof(*j));
+	return 0;
+}
+
+/* Move @n typed options to the end of cl->globals. */
+static int cl_take_kv(struct cmdline *cl, struct job_kv *kv, size_t nr)
+{
+	struct job_kv *n;
+	size_t i;
+
+	if (!nr)
+		return 0;
+	n = realloc(cl->globals, (cl->globals_nr + nr) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	cl->globals = n;
+	for (i = 0; i < nr; i++)
+		n[cl->globals_nr++] = kv[i];
+	return 0;
+}
+
+/* The --name job being read is complete. */
+static int cl_finish_job(struct cl_state *s)
+{
+	if (s->cur != &s->job)
+		return 0;
+	s->cur = &s->global;
+	if (cl_push_job(s->cl, &s->job))
+		return cl_nomem(s->e);
+	return 0;
+}
+
+static int cl_start(struct cl_state *s, const char *name)
+{
+	int ret = cl_finish_job(s);
+
+	if (ret)
+		return ret;
+	if (!name || !*name)
+		return err_set(s->e, -EINVAL, EXIT_USAGE, "option 'name' requires an argument (" CL_WHERE ")");
+	if (!strcmp(name, "global")) {
+		s->cur = &s->global;
+		return 0;
+	}
+	if (job_copy(&s->job, &s->global))
+		return cl_nomem(s->e);
+	job_kv_clear(&s->job);
+	snprintf(s->job.origin, sizeof(s->job.origin), CL_WHERE);
+	s->cur = &s->job;
+	return opt_set(&s->job, "name", name, CL_WHERE, s->e);
+}
+
+static int cl_formats(struct cmdline *cl, const char *val, struct err *e)
+{
+	static const struct { const char *name; unsigned bit; } fmts[] = {
+		{ "normal", CMDLINE_FMT_NORMAL }, { "terse", CMDLINE_FMT_TERSE },
+		{ "json", CMDLINE_FMT_JSON }, { "json+", CMDLINE_FMT_JSONPLUS },
+	};
+	const char *p = val, *end;
+	size_t n, i;
+	unsigned bits = 0;
+
+	do {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+			if (strlen(fmts[i].name) == n && !strncmp(fmts[i].name, p, n))
+				break;
+		if (i == sizeof(fmts) / sizeof(fmts[0]))
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "unknown output format '%.*s' (normal, terse, json, json+)", (int)n, p);
+		bits |= fmts[i].bit;
+		p = end ? end + 1 : NULL;
+	} while (p);
+	cl->formats = bits;
+	return 0;
+}
+
+static int cl_eta(struct cmdline *cl, const char *val, struct err *e)
+{
+	if (!strcmp(val, "auto"))
+		cl->eta = CMDLINE_ETA_AUTO;
+	else if (!strcmp(val, "always"))
+		cl->eta = CMDLINE_ETA_ALWAYS;
+	else if (!strcmp(val, "never"))
+		cl->eta = CMDLINE_ETA_NEVER;
+	else
+		return err_set(e, -EINVAL, EXIT_USAGE, "invalid value '%s' for option 'eta': not one of auto, always, never",
+			       val);
+	return 0;
+}
+
+/* A process option's value: after '=' or the next argument. */
+static const char *cl_value(int argc, char **argv, int *i, const char *val)
+{
+	if (val)
+		return val;
+	if (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2))
+		return argv[++*i];
+	return NULL;
+}
+
+enum { CL_NOT_MINE = 1, CL_STOP = 2 };
+
+/* Process options.  Returns 0, CL_NOT_MINE, CL_STOP (help/version) or -errno. */
+static int cl_process_opt(struct cmdline *cl, const char *name, const char *val, int argc,
+			  char **argv, int *i, struct err *e)
+{
+	static const char *const need_val[] = { "output", "output-format", "status-interval",
+						"eta", "section", NULL };
+	struct num_ctx c = { .kb_base = 1024, .opt = "status-interval", .where = CL_WHERE };
+	size_t k;
+
+	for (k = 0; need_val[k]; k++) {
+		if (strcmp(name, need_val[k]))
+			continue;
+		val = cl_value(argc, argv, i, val);
+		if (!val || !*val)
+			return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' requires an argument (" CL_WHERE ")",
+				       name);
+		break;
+	}
+	if (!strcmp(name, "output")) {
+		free(cl->output);
+		cl->output = strdup(val);
+		return cl->output ? 0 : cl_nomem(e);
+	}
+	if (!strcmp(name, "output-format"))
+		return cl_formats(cl, val, e);
+	if (!strcmp(name, "status-interval"))
+		return num_parse_time(val, &c, 1000000, &cl->status_interval_us, e);
+	if (!strcmp(name, "eta"))
+		return cl_eta(cl, val, e);
+	if (!strcmp(name, "section")) {
+		char buf[1024], *tok, *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", val);
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (cl_push_str(&cl->sections, &cl->sections_nr, tok))
+				return cl_nomem(e);
+		return 0;
+	}
+	if (val && (!strcmp(name, "parse-only") || !strcmp(name, "showcmd") ||
+		    !strcmp(name, "readonly") || !strcmp(name, "eta-newline") ||
+		    !strcmp(name, "minimal") || !strcmp(name, "version") || !strcmp(name, "help")))
+		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' takes no value (" CL_WHERE ")", name);
+	if (!strcmp(name, "parse-only"))
+		cl->parse_only = 1;
+	else if (!strcmp(name, "showcmd"))
+		cl->showcmd = 1;
+	else if (!strcmp(name, "readonly"))
+		cl->readonly = 1;
+	else if (!strcmp(name, "eta-newline"))
+		cl->eta_newline = 1;
+	else if (!strcmp(name, "minimal"))
+		cl->formats = CMDLINE_FMT_TERSE;
+	else if (!strcmp(name, "version"))
+		return cl->version = 1, CL_STOP;
+	else if (!strcmp(name, "help"))
+		return cl->help = 1, CL_STOP;
+	else if (!strcmp(name, "cmdhelp")) {
+		cl->cmdhelp = 1;
+		if (val && *val && !(cl->cmdhelp_opt = strdup(val)))
+			return cl_nomem(e);
+		return CL_STOP;
+	} else
+		return CL_NOT_MINE;
+	return 0;
+}
+
+/* One "--name[=val]" argument (val may come from the next argument). */
+static int cl_dash_arg(struct cl_state *s, const char *arg, int argc, char **argv, int *i)
+{
+	char name[128];
+	const char *eq = strchr(arg, '='), *val = eq ? eq + 1 : NULL;
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct opt_def *o;
+	int ret;
+
+	if (n >= sizeof(name) || !n)
+		return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '--%.60s'", arg);
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	ret = cl_process_opt(s->cl, name, val, argc, argv, i, s->e);
+	if (ret != CL_NOT_MINE)
+		return ret;
+	o = opt_find(name);
+	/*
+	 * fio takes "--opt val" for options that need a value; flags never take
+	 * one.  Unlike getopt, "--direct --bs=4k" does not read "--bs=4k" as
+	 * direct's value: no value starts with "--", so that is a missing value.
+	 */
+	if (!val && o && o->type != OPT_FLAG && o->type != OPT_UNSUPPORTED &&
+	    !(o->flags & OPT_F_OPTVAL) && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2))
+		val = argv[++*i];
+	if (!strcmp(name, "name"))
+		return cl_start(s, val);
+	return opt_set(s->cur, name, val, CL_WHERE, s->e);
+}
+
+/* Read argv into jobs, globals, files and process settings. */
+static int cl_args(struct cl_state *s, int argc, char **argv)
+{
+	const char *arg;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		arg = argv[i];
+		if (!strncmp(arg, "--", 2)) {
+			ret = cl_dash_arg(s, arg + 2, argc, argv, &i);
+			if (ret)
+				return ret;
+		} else if (arg[0] == '-' && arg[1]) {
+			return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '%s'", arg);
+		} else if (cl_push_str(&s->cl->files, &s->cl->files_nr, arg)) {
+			return cl_nomem(s->e);
+		}
+	}
+	return cl_finish_job(s);
+}
+
+/* Parse the job files, then validate every job. */
+static int cl_files_and_validate(struct cl_state *s)
+{
+	struct cmdline *cl = s->cl;
+	struct jobfile_out out = { 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < cl->files_nr && !ret; i++)
+		ret = jobfile_parse(cl->files[i], &s->global, cl->sections, cl->sections_nr, &out, s->e);
+	for (i = 0; i < out.jobs_nr && !ret; i++)
+		if (cl_push_job(cl, &out.jobs[i]))
+			ret = cl_nomem(s->e);
+	if (!ret && cl_take_kv(cl, out.globals, out.globals_nr))
+		ret = cl_nomem(s->e);
+	else if (!ret)
+		out.globals_nr = 0;	/* moved */
+	jobfile_out_free(&out);
+	if (ret)
+		return ret;
+	if (!cl->jobs_nr && cl->sections_nr)
+		return err_set(s->e, -EINVAL, EXIT_USAGE, "no job section matches --section=%s%s",
+			       cl->sections[0], cl->sections_nr > 1 ? ",..." : "");
+	if (!cl->jobs_nr)
+		return err_set(s->e, -EINVAL, EXIT_USAGE,
+			       "no job given (use --name=NAME or a job file; --help for usage)");
+	for (i = 0; i < cl->jobs_nr; i++) {
+		struct job *j = &cl->jobs[i];
+		char rw[64] = "";
+
+		ret = opt_job_validate(j, s->e);
+		if (ret)
+			return ret;
+		if (cl->readonly && job_writes(j)) {
+			const struct opt_def *o = opt_find("rw");
+
+			o->show(j, o, rw, sizeof(rw));
+			return err_set(s->e, -EPERM, EXIT_UNSAFE,
+				       "job '%s' (%s) has rw=%s, which writes or trims: refused by --readonly",
+				       j->name, j->origin, rw);
+		}
+	}
+	return 0;
+}
+
+int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e)
+{
+	struct cl_state s = { .cl = cl, .e = e };
+	int ret;
+
+	memset(cl, 0, sizeof(*cl));
+	cl->formats = CMDLINE_FMT_NORMAL;
+	job_init(&s.global);
+	snprintf(s.global.origin, sizeof(s.global.origin), CL_WHERE);
+	s.cur = &s.global;
+	ret = cl_args(&s, argc, argv);
+	if (ret == CL_STOP) {
+		ret = 0;
+		goto out;
+	}
+	if (ret)
+		goto out;
+	/* the typed globals go to "global options"; jobs from files start without them */
+	if (cl_take_kv(cl, s.global.opts, s.global.opts_nr)) {
+		ret = cl_nomem(e);
+		goto out;
+	}
+	free(s.global.opts);
+	s.global.opts = NULL;
+	s.global.opts_nr = 0;
+	ret = cl_files_and_validate(&s);
+out:
+	if (s.cur == &s.job)
+		job_free(&s.job);
+	job_free(&s.global);
+	return ret;
+}
+
+static void cl_free_strs(char **arr, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(arr[i]);
+	free(arr);
+}
+
+void cmdline_free(struct cmdline *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->jobs_nr; i++)
+		job_free(&cl->jobs[i]);
+	free(cl->jobs);
+	for (i = 0; i < cl->globals_nr; i++) {
+		free(cl->globals[i].key);
+		free(cl->globals[i].val);
+	}
+	free(cl->globals);
+	cl_free_strs(cl->files, cl->files_nr);
+	cl_free_strs(cl->sections, cl->sections_nr);
+	free(cl->output);
+	free(cl->cmdhelp_opt);
+	memset(cl, 0, sizeof(*cl));
+}

@@ -1,0 +1,70 @@
+/*
+ * cmdline: fio's command line turned into jobs plus process settings.
+ *
+ * fio's rules: options before the first --name are global defaults for every
+ * job, including those of job files; --name=X starts a job and the options
+ * after it belong to it; --name=global starts a global section (options after
+ * it are defaults for the jobs after it).  Positional arguments are job files
+ * whose jobs start from the command-line globals (a file's [global] then
+ * overrides them).  Command-line jobs come first, then each file's, in order.
+ * A job option takes --opt=val or --opt val; a flag (time_based, ...) only
+ * --flag or --flag=0|1.  Jobs are validated; --readonly refuses a job that
+ * writes or trims.  numjobs is not expanded: the runner clones.
+ */
+#ifndef IOTRIAL_CMDLINE_H
+#define IOTRIAL_CMDLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+
+/* --output-format bits (a comma list may set several). */
+enum {
+	CMDLINE_FMT_NORMAL = 1u << 0,
+	CMDLINE_FMT_TERSE = 1u << 1,	/* also --minimal */
+	CMDLINE_FMT_JSON = 1u << 2,
+	CMDLINE_FMT_JSONPLUS = 1u << 3,
+};
+
+enum cmdline_eta { CMDLINE_ETA_AUTO, CMDLINE_ETA_ALWAYS, CMDLINE_ETA_NEVER };
+
+struct cmdline {
+	struct job *jobs;		/* validated jobs, in order (numjobs not expanded) */
+	size_t jobs_nr;
+	struct job_kv *globals;		/* JSON "global options" as typed: the command line
+					 * before the first --name and --name=global sections,
+					 * then the job files' [global] sections */
+	size_t globals_nr;
+	char **files;			/* job files, as given */
+	size_t files_nr;
+	char **sections;		/* --section=NAME (repeatable, or a comma list) */
+	size_t sections_nr;
+
+	char *output;			/* --output=FILE; NULL = stdout */
+	unsigned formats;		/* CMDLINE_FMT_*; NORMAL when not given */
+	int parse_only;			/* --parse-only: validate and stop */
+	int showcmd;			/* --showcmd: print each job as a command line */
+	int readonly;			/* --readonly */
+	uint64_t status_interval_us;	/* --status-interval; 0 = off */
+	enum cmdline_eta eta;		/* --eta=auto|always|never */
+	int eta_newline;		/* --eta-newline */
+	int version;			/* --version (parsing stopped there) */
+	int help;			/* --help (parsing stopped there) */
+	int cmdhelp;			/* --cmdhelp[=opt] (parsing stopped there) */
+	char *cmdhelp_opt;		/* the option asked about, NULL = all */
+};
+
+/*
+ * Parse @argv (argv[0] is the program) into @cl, which the call zeroes first.
+ * When --version, --help or --cmdhelp is met, parsing stops there and returns
+ * 0 with the flag set and no jobs.  Otherwise at least one job is required.
+ * Returns 0 or -errno with @e filled (EXIT_USAGE for bad input, EXIT_UNSAFE
+ * for a --readonly refusal).  Call cmdline_free() in both cases.
+ */
+int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e);
+
+/* Release everything @cl owns and zero it. */
+void cmdline_free(struct cmdline *cl);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * opt: the one option table.
+ *
+ * Every option iotrial knows is a row of opt_table.c: its name and aliases,
+ * how its value is read, where it lands in struct job, its bounds and its
+ * help.  Job files, the command line, --showcmd, --cmdhelp and the JSON
+ * "job options" all go through this table; nothing else knows option names.
+ * Options fio has and iotrial does not implement are rows too (OPT_UNSUPPORTED),
+ * so that they are refused by name ("unsupported option 'verify'") instead of
+ * being mistaken for typos or, worse, ignored.
+ *
+ * Defaults are not in the table: they are whatever job_init() sets, read back
+ * through the same show functions that print resolved values.
+ */
+#ifndef IOTRIAL_OPT_H
+#define IOTRIAL_OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>	/* FILE */
+#include "err.h"
+#include "job.h"
+#include "num.h"
+
+enum opt_type {
+	OPT_STR,		/* char * owned by the job */
+	OPT_BOOL,		/* int 0/1; the value is required ("direct=1") */
+	OPT_FLAG,		/* int; may appear bare ("time_based") or as =0/=1 */
+	OPT_INT,		/* unsigned integer of width 4 or 8, units allowed */
+	OPT_INT_DDIR,		/* three unsigned integers, read,write,trim */
+	OPT_TIME,		/* a time of width 4 or 8, stored in unit_us units */
+	OPT_CHOICE,		/* one keyword of @choices, stored as an int */
+	OPT_FUNC,		/* @parse / @show callbacks */
+	OPT_UNSUPPORTED,	/* fio has it, iotrial refuses it by name */
+};
+
+enum {
+	OPT_F_NOSHOW = 1u << 0,	/* shares storage with another option: not listed */
+	OPT_F_OPTVAL = 1u << 1,	/* OPT_STR that may appear bare (stored as "") */
+	OPT_F_IOTRIAL = 1u << 2,	/* iotrial's own option, not fio's */
+};
+
+struct opt_choice {
+	const char *name;
+	int val;
+};
+
+struct opt_def {
+	const char *name;
+	const char *alias[2];
+	enum opt_type type;
+	unsigned flags;
+	size_t off;			/* offset of the field in struct job */
+	size_t width;			/* sizeof the field (one element for _DDIR) */
+	uint64_t min, max;		/* integer and time bounds, stored units; max 0 = none */
+	uint64_t unit_us;		/* OPT_TIME: stored unit (1 = us, 1000 = ms) */
+	uint64_t bare_us;		/* OPT_TIME: what a number without unit means */
+	const struct opt_choice *choices;	/* OPT_CHOICE: NULL-name terminated */
+	/* OPT_FUNC: parse @val (NULL when bare) into @j. 0 or -errno with @e filled. */
+	int (*parse)(struct job *j, const struct opt_def *o, const char *val,
+		     const struct num_ctx *c, struct err *e);
+	/* OPT_FUNC: write the resolved value; returns 1 when unset (omitted), else 0. */
+	int (*show)(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+	const char *help;
+};
+
+/* The table (opt_table.c), @nr rows. */
+const struct opt_def *opt_table(size_t *nr);
+
+/* The row for @name or one of its aliases (supported or not), or NULL. */
+const struct opt_def *opt_find(const char *name);
+
+/*
+ * Set option @name to @val (NULL when it appeared bare) in @j, and record the
+ * pair as typed with job_kv_add().  @where ("file:line" or "command line")
+ * goes into messages.  Refuses unknown options ("unknown option 'xyz'"),
+ * fio options iotrial lacks ("unsupported option 'verify'"), a missing value
+ * ("option 'direct' requires a value") and bad values.  Returns 0 or -errno
+ * with @e filled (exit code EXIT_USAGE); @j is unchanged on failure.
+ */
+int opt_set(struct job *j, const char *name, const char *val, const char *where,
+	    struct err *e);
+
+/*
+ * 0 if engine @name is compiled in; otherwise -EINVAL with "unsupported
+ * engine 'rbd'" (an engine fio has) or "unknown engine 'foo'" (@where added).
+ */
+int opt_engine_check(const char *name, const char *where, struct err *e);
+
+/*
+ * Cross-field checks and fix-ups once every option is set: ioengine known,
+ * bs > 0, bsrange defaulting to bs, bssplit sums, iodepth 1..65536, batch and
+ * low-water marks clamped to iodepth, rate vs rate_iops, offset < size,
+ * percentiles, steady state (ss_dur > 0 without ss= means iops_slope:0.01%),
+ * write_*_log given bare takes the job name.  Messages name the job and where
+ * it was defined.  Returns 0 or -errno with @e filled.
+ */
+int opt_job_validate(struct job *j, struct err *e);
+
+/*
+ * Every supported option (aliases and storage-sharing rows excluded) with
+ * its resolved value: bytes and microseconds as plain numbers, per-direction
+ * values as "r,w,t" (one number when all three agree), unset strings left
+ * out.  The caller frees the array with opt_kv_free().  0 or -ENOMEM.
+ */
+int opt_job_resolved(const struct job *j, struct job_kv **kv, size_t *nr);
+
+/* Free what opt_job_resolved() returned. */
+void opt_kv_free(struct job_kv *kv, size_t nr);
+
+/*
+ * @j as a command line that re-parses to the same job: "--name=x" then every
+ * option whose resolved value differs from the default, times with an
+ * explicit "us".  *line is malloc'd (the caller frees it).  0 or -ENOMEM.
+ */
+int opt_job_cmdline(const struct job *j, char **line);
+
+/*
+ * Print help: @name NULL lists every supported option with its help line;
+ * otherwise the option's name, aliases, type, default, range and values.
+ * Returns 0, or -ENOENT when @name is not an option (nothing printed).
+ */
+int opt_cmdhelp(FILE *f, const char *name);
+
+#endif

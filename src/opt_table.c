@@ -1,0 +1,886 @@
+/*
+ * opt_table: the rows of the option table (see opt.h) and the parse/show
+ * callbacks of the options whose values are more than a number or a word.
+ *
+ * Order matters only for --cmdhelp (rows are listed as they appear) and
+ * --showcmd (options print in this order).  The second half of the table
+ * lists fio 3.33's options (fio --cmdhelp=all, the engines' options from
+ * fio --enghelp=NAME, plus later fio options met in fio's own example job
+ * files) that iotrial does not implement, so each is refused by name.
+ */
+#include "opt.h"
+
+#include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
+#include <stdarg.h>	/* va_list */
+#include <stdio.h>	/* snprintf, vsnprintf */
+#include <stdlib.h>	/* free */
+#include <string.h>	/* strcmp, strchr, strdup */
+#include <strings.h>	/* strcasecmp */
+#include "engine.h"	/* engine_find */
+
+#define F(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field)
+#define FD(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field[0])
+#define SEC 1000000ull
+#define U(n) { .name = n, .type = OPT_UNSUPPORTED }
+#define UA(n, a) { .name = n, .alias = { a }, .type = OPT_UNSUPPORTED }
+
+/* Append to @buf at @*pos, never past @len. */
+static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*pos >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*pos += (size_t)n;
+}
+
+/* A value fio accepts that iotrial does not implement: refused by name. */
+static int opt_unsupported_value(struct err *e, const struct num_ctx *c, const char *val,
+				 const char *why)
+{
+	return err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%.100s' for option '%s': %s%s%s%s",
+		       val, c->opt, why, c->where ? " (" : "", c->where ? c->where : "",
+		       c->where ? ")" : "");
+}
+
+/* ---- target ---------------------------------------------------------- */
+
+static int parse_name(struct job *j, const struct opt_def *o, const char *val,
+		      const struct num_ctx *c, struct err *e)
+{
+	if (strlen(val) >= sizeof(j->name))
+		return num_error(e, c, -EINVAL, val, "longer than %zu characters", sizeof(j->name) - 1);
+	strcpy(j->name, val);
+	return 0;
+}
+
+static int show_name(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", j->name);
+	return 0;
+}
+
+static int parse_size(struct job *j, const struct opt_def *o, const char *val,
+		      const struct num_ctx *c, struct err *e)
+{
+	return num_parse_size_pct(val, c, &j->size, &j->size_pct, e);
+}
+
+static int show_size(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	if (j->size_pct)
+		snprintf(buf, len, "%u%%", j->size_pct);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)j->size);
+	return 0;
+}
+
+static int parse_offset(struct job *j, const struct opt_def *o, const char *val,
+			const struct num_ctx *c, struct err *e)
+{
+	return num_parse_size_pct(val, c, &j->offset, &j->offset_pct, e);
+}
+
+static int show_offset(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	if (j->offset_pct)
+		snprintf(buf, len, "%u%%", j->offset_pct);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)j->offset);
+	return 0;
+}
+
+static int parse_filesize(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e)
+{
+	return num_parse_range(val, c, &j->filesize_min, &j->filesize_max, e);
+}
+
+static int show_filesize(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	if (j->filesize_min == j->filesize_max)
+		snprintf(buf, len, "%llu", (unsigned long long)j->filesize_min);
+	else
+		snprintf(buf, len, "%llu-%llu", (unsigned long long)j->filesize_min,
+			 (unsigned long long)j->filesize_max);
+	return 0;
+}
+
+/* ---- workload -------------------------------------------------------- */
+
+static const struct { const char *name; unsigned bits; } rw_names[] = {
+	{ "read", RW_READ },
+	{ "write", RW_WRITE },
+	{ "trim", RW_TRIM },
+	{ "randread", RW_READ | RW_RAND },
+	{ "randwrite", RW_WRITE | RW_RAND },
+	{ "randtrim", RW_TRIM | RW_RAND },
+	{ "rw", RW_READ | RW_WRITE },
+	{ "readwrite", RW_READ | RW_WRITE },
+	{ "randrw", RW_READ | RW_WRITE | RW_RAND },
+	{ "trimwrite", RW_TRIM | RW_WRITE | RW_TRIMWRITE },
+	{ "randtrimwrite", RW_TRIM | RW_WRITE | RW_TRIMWRITE | RW_RAND },
+};
+
+static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
+		    const struct num_ctx *c, struct err *e)
+{
+	const char *colon = strchr(val, ':');
+	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
+	uint64_t nr = 0;
+	int ret;
+
+	for (i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++)
+		if (strlen(rw_names[i].name) == n && !strncmp(rw_names[i].name, val, n))
+			break;
+	if (i == sizeof(rw_names) / sizeof(rw_names[0]))
+		return num_error(e, c, -EINVAL, val, "not one of read, write, trim, randread, randwrite, "
+				 "randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
+	if (colon) {
+		if (colon[1] == '-')
+			return opt_unsupported_value(e, c, val, "a negative offset modifier (backwards I/O)");
+		ret = num_parse_u64(colon + 1, c, &nr, e);
+		if (ret)
+			return ret;
+		if (nr > UINT32_MAX)
+			return num_error(e, c, -ERANGE, val, "offset modifier too large");
+	}
+	j->rw = rw_names[i].bits;
+	j->rw_seq_nr = (unsigned)nr;
+	return 0;
+}
+
+static int show_rw(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++)
+		if (rw_names[i].bits == j->rw)
+			break;
+	if (i == sizeof(rw_names) / sizeof(rw_names[0]))
+		return 1;
+	if (j->rw_seq_nr)
+		snprintf(buf, len, "%s:%u", rw_names[i].name, j->rw_seq_nr);
+	else
+		snprintf(buf, len, "%s", rw_names[i].name);
+	return 0;
+}
+
+static int parse_rwmixwrite(struct job *j, const struct opt_def *o, const char *val,
+			    const struct num_ctx *c, struct err *e)
+{
+	uint64_t v;
+	int ret = num_parse_u64(val, c, &v, e);
+
+	if (ret)
+		return ret;
+	if (v > 100)
+		return num_error(e, c, -ERANGE, val, "above the maximum 100");
+	j->rwmixread = (uint32_t)(100 - v);
+	return 0;
+}
+
+static int parse_bsrange(struct job *j, const struct opt_def *o, const char *val,
+			 const struct num_ctx *c, struct err *e)
+{
+	uint64_t lo[DDIR_NR], hi[DDIR_NR];
+	int d, ret;
+
+	memcpy(lo, j->bs_min, sizeof(lo));
+	memcpy(hi, j->bs_max, sizeof(hi));
+	ret = num_parse_range_ddir(val, c, lo, hi, e);
+	if (ret)
+		return ret;
+	for (d = 0; d < DDIR_NR; d++)
+		if ((lo[d] != j->bs_min[d] || hi[d] != j->bs_max[d]) && !lo[d])
+			return num_error(e, c, -EINVAL, val, "a block size of 0");
+	memcpy(j->bs_min, lo, sizeof(lo));
+	memcpy(j->bs_max, hi, sizeof(hi));
+	return 0;
+}
+
+static int show_bsrange(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	size_t pos = 0;
+	int d, plain = 1, same = 1;
+
+	/* unset (0) or equal to bs in every direction: no range to show */
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!((!j->bs_min[d] && !j->bs_max[d]) ||
+		      (j->bs_min[d] == j->bs[d] && j->bs_max[d] == j->bs[d])))
+			plain = 0;
+		if (j->bs_min[d] != j->bs_min[0] || j->bs_max[d] != j->bs_max[0])
+			same = 0;
+	}
+	if (plain)
+		return 1;
+	for (d = 0; d < (same ? 1 : DDIR_NR); d++)
+		opt_cat(buf, len, &pos, "%s%llu-%llu", d ? "," : "",
+			(unsigned long long)j->bs_min[d], (unsigned long long)j->bs_max[d]);
+	return 0;
+}
+
+static int parse_bssplit(struct job *j, const struct opt_def *o, const char *val,
+			 const struct num_ctx *c, struct err *e)
+{
+	return num_parse_bssplit(val, c, j->bssplit, j->bssplit_nr, e);
+}
+
+static void show_one_split(const struct job *j, int d, char *buf, size_t len, size_t *pos)
+{
+	unsigned i;
+
+	for (i = 0; i < j->bssplit_nr[d]; i++)
+		opt_cat(buf, len, pos, "%s%llu/%u", i ? ":" : "",
+			(unsigned long long)j->bssplit[d][i].bs, j->bssplit[d][i].perc);
+}
+
+static int show_bssplit(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	size_t pos = 0;
+	unsigned i;
+	int d, same = 1;
+
+	if (!j->bssplit_nr[0] && !j->bssplit_nr[1] && !j->bssplit_nr[2])
+		return 1;
+	for (d = 1; d < DDIR_NR; d++) {
+		if (j->bssplit_nr[d] != j->bssplit_nr[0])
+			same = 0;
+		for (i = 0; same && i < j->bssplit_nr[0]; i++)	/* fields: padding may differ */
+			if (j->bssplit[d][i].bs != j->bssplit[0][i].bs ||
+			    j->bssplit[d][i].perc != j->bssplit[0][i].perc)
+				same = 0;
+	}
+	for (d = 0; d < (same ? 1 : DDIR_NR); d++) {
+		if (d)
+			opt_cat(buf, len, &pos, ",");
+		show_one_split(j, d, buf, len, &pos);
+	}
+	return 0;
+}
+
+static int parse_randseed(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e)
+{
+	int ret = num_parse_u64(val, c, &j->randseed, e);
+
+	if (!ret)
+		j->randseed_set = 1;
+	return ret;
+}
+
+static int show_randseed(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	if (!j->randseed_set)
+		return 1;
+	snprintf(buf, len, "%llu", (unsigned long long)j->randseed);
+	return 0;
+}
+
+static const char *const rand_dist_names[] = { "random", "zipf", "pareto", "normal" };
+
+static int parse_random_distribution(struct job *j, const struct opt_def *o, const char *val,
+				     const struct num_ctx *c, struct err *e)
+{
+	const char *colon = strchr(val, ':');
+	size_t n = colon ? (size_t)(colon - val) : strlen(val);
+	double p = 0;
+	int d, ret;
+
+	if (!strncmp(val, "zoned", 5) || !strncmp(val, "sequence", 8))
+		return opt_unsupported_value(e, c, val, "zoned, zoned_abs and sequence distributions");
+	if (strchr(val, ','))
+		return opt_unsupported_value(e, c, val, "per-direction distributions");
+	for (d = 0; d < 4; d++)
+		if (strlen(rand_dist_names[d]) == n && !strncmp(val, rand_dist_names[d], n))
+			break;
+	if (d == 4)
+		return num_error(e, c, -EINVAL, val, "not one of random, zipf:theta, pareto:h, normal:sigma");
+	if (d == RAND_DIST_RANDOM) {
+		if (colon)
+			return num_error(e, c, -EINVAL, val, "random takes no parameter");
+	} else {
+		if (!colon)
+			return num_error(e, c, -EINVAL, val, "%s needs a parameter (%s:value)",
+					 rand_dist_names[d], rand_dist_names[d]);
+		if (strchr(colon + 1, ':'))
+			return opt_unsupported_value(e, c, val, "a center parameter");
+		ret = num_parse_double(colon + 1, c, &p, e);
+		if (ret)
+			return ret;
+		if (d == RAND_DIST_ZIPF && (p <= 0 || p == 1))
+			return num_error(e, c, -EINVAL, val, "zipf theta must be above 0 and not 1");
+		if (d == RAND_DIST_PARETO && (p <= 0 || p >= 1))
+			return num_error(e, c, -EINVAL, val, "pareto h must be between 0 and 1");
+		if (d == RAND_DIST_NORMAL && p > 100)
+			return num_error(e, c, -EINVAL, val, "normal sigma must be 0..100 (%%)");
+	}
+	j->random_distribution = (enum rand_dist)d;
+	j->rand_param = p;
+	return 0;
+}
+
+static int show_random_distribution(const struct job *j, const struct opt_def *o, char *buf,
+				    size_t len)
+{
+	if (j->random_distribution == RAND_DIST_RANDOM)
+		snprintf(buf, len, "random");
+	else
+		snprintf(buf, len, "%s:%g", rand_dist_names[j->random_distribution], j->rand_param);
+	return 0;
+}
+
+/* ---- engine ---------------------------------------------------------- */
+
+/* Engines fio has (3.33 and later) that iotrial does not: refused by name. */
+static const char *const fio_engines[] = {
+	"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "net", "netsplice",
+	"ftruncate", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",
+	"dirdelete", "exec", "posixaio", "falloc", "e4defrag", "splice", "gfapi",
+	"gfapi_async", "mtd", "sg", "io_uring", "io_uring_cmd", "nbd", "libaio", "rdma",
+	"rados", "rbd", "pmemblk", "dev-dax", "libpmem", "http", "libblkio", "xnvme", "nfs",
+	"dfs", "libcufile", "libhipfile", "windowsaio", "solarisaio", "guasi", "libiscsi",
+	"libhdfs", "ime_psync", "ime_psyncv", "ime_aio", "libzbc", "page_fault", "cpp_null",
+	"binject", "syslet-rw", "librpma_apm_client", "librpma_apm_server",
+	"librpma_gpspm_client", "librpma_gpspm_server", "skeleton_external", NULL,
+};
+
+int opt_engine_check(const char *name, const char *where, struct err *e)
+{
+	size_t i;
+
+	if (engine_find(name))
+		return 0;
+	for (i = 0; fio_engines[i]; i++)
+		if (!strcmp(fio_engines[i], name))
+			break;
+	if (fio_engines[i] || !strncmp(name, "external", 8))
+		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s'%s%s%s", name,
+			       where ? " (" : "", where ? where : "", where ? ")" : "");
+	return err_set(e, -EINVAL, EXIT_USAGE, "unknown engine '%s'%s%s%s", name,
+		       where ? " (" : "", where ? where : "", where ? ")" : "");
+}
+
+static int parse_ioengine(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e)
+{
+	char *s;
+	int ret = opt_engine_check(val, c->where, e);
+
+	if (ret)
+		return ret;
+	s = strdup(val);
+	if (!s)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	free(j->ioengine);
+	j->ioengine = s;
+	return 0;
+}
+
+static int show_ioengine(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	if (!j->ioengine)
+		return 1;
+	snprintf(buf, len, "%s", j->ioengine);
+	return 0;
+}
+
+static int parse_buffered(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e)
+{
+	uint64_t v;
+	int ret = num_parse_u64(val, c, &v, e);
+
+	if (ret)
+		return ret;
+	if (v > 1)
+		return num_error(e, c, -ERANGE, val, "a boolean is 0 or 1");
+	j->direct = !v;
+	return 0;
+}
+
+static int parse_sqthread_poll_cpu(struct job *j, const struct opt_def *o, const char *val,
+				   const struct num_ctx *c, struct err *e)
+{
+	uint64_t v;
+	int ret = num_parse_u64(val, c, &v, e);
+
+	if (ret)
+		return ret;
+	if (v >= CPU_SETSIZE)
+		return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
+	j->sqthread_poll_cpu = (int)v;
+	return 0;
+}
+
+static int show_sqthread_poll_cpu(const struct job *j, const struct opt_def *o, char *buf,
+				  size_t len)
+{
+	if (j->sqthread_poll_cpu < 0)
+		return 1;
+	snprintf(buf, len, "%d", j->sqthread_poll_cpu);
+	return 0;
+}
+
+/* ---- jobs ------------------------------------------------------------ */
+
+static int parse_cpus_allowed(struct job *j, const struct opt_def *o, const char *val,
+			      const struct num_ctx *c, struct err *e)
+{
+	char buf[1024], *item, *save = NULL, *dash;
+	uint64_t a, b, i;
+	cpu_set_t set;
+	int ret;
+
+	if (strlen(val) >= sizeof(buf))
+		return num_error(e, c, -EINVAL, val, "too long");
+	strcpy(buf, val);
+	CPU_ZERO(&set);
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		dash = strchr(item, '-');
+		if (dash)
+			*dash = '\0';
+		ret = num_parse_u64(item, c, &a, e);
+		b = a;
+		if (!ret && dash)
+			ret = num_parse_u64(dash + 1, c, &b, e);
+		if (ret)
+			return ret;
+		if (a > b)
+			return num_error(e, c, -EINVAL, val, "CPU range is reversed");
+		if (b >= CPU_SETSIZE)
+			return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
+		for (i = a; i <= b; i++)
+			CPU_SET((int)i, &set);
+	}
+	if (!CPU_COUNT(&set))
+		return num_error(e, c, -EINVAL, val, "no CPU given");
+	j->cpus_allowed = set;
+	j->cpus_allowed_set = 1;
+	return 0;
+}
+
+static int show_cpus_allowed(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	size_t pos = 0;
+	int i, start, first = 1;
+
+	if (!j->cpus_allowed_set)
+		return 1;
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		if (!CPU_ISSET(i, &j->cpus_allowed))
+			continue;
+		start = i;
+		while (i + 1 < CPU_SETSIZE && CPU_ISSET(i + 1, &j->cpus_allowed))
+			i++;
+		if (start == i)
+			opt_cat(buf, len, &pos, "%s%d", first ? "" : ",", i);
+		else
+			opt_cat(buf, len, &pos, "%s%d-%d", first ? "" : ",", start, i);
+		first = 0;
+	}
+	return 0;
+}
+
+/* ---- reporting ------------------------------------------------------- */
+
+static int parse_percentile_list(struct job *j, const struct opt_def *o, const char *val,
+				 const struct num_ctx *c, struct err *e)
+{
+	double list[JOB_MAX_PERCENTILES], v;
+	char buf[1024], *item, *save = NULL;
+	unsigned nr = 0;
+	int ret;
+
+	if (strlen(val) >= sizeof(buf))
+		return num_error(e, c, -EINVAL, val, "too long");
+	strcpy(buf, val);
+	for (item = strtok_r(buf, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
+		if (nr == JOB_MAX_PERCENTILES)
+			return num_error(e, c, -EINVAL, val, "more than %d percentiles",
+					 JOB_MAX_PERCENTILES);
+		ret = num_parse_double(item, c, &v, e);
+		if (ret)
+			return ret;
+		if (v <= 0 || v > 100)
+			return num_error(e, c, -EINVAL, item, "a percentile must be above 0 and at most 100");
+		list[nr++] = v;
+	}
+	if (!nr)
+		return num_error(e, c, -EINVAL, val, "no percentile given");
+	memcpy(j->percentile_list, list, nr * sizeof(list[0]));
+	j->percentile_nr = nr;
+	return 0;
+}
+
+static int show_percentile_list(const struct job *j, const struct opt_def *o, char *buf,
+				size_t len)
+{
+	size_t pos = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < j->percentile_nr; i++)
+		opt_cat(buf, len, &pos, "%s%g", i ? ":" : "", j->percentile_list[i]);
+	return 0;
+}
+
+/* ---- steady state ---------------------------------------------------- */
+
+static const char *const ss_names[] = { "none", "iops", "iops_slope", "bw", "bw_slope" };
+
+static int parse_steadystate(struct job *j, const struct opt_def *o, const char *val,
+			     const struct num_ctx *c, struct err *e)
+{
+	const char *colon = strchr(val, ':');
+	size_t n = colon ? (size_t)(colon - val) : strlen(val), len;
+	char num[64];
+	double limit;
+	int m, pct = 0, ret;
+
+	if (!strncmp(val, "lat", 3) && (val[3] == ':' || val[3] == '_' || !val[3]))
+		return opt_unsupported_value(e, c, val, "latency criteria");
+	for (m = SS_IOPS; m <= SS_BW_SLOPE; m++)
+		if (strlen(ss_names[m]) == n && !strncmp(val, ss_names[m], n))
+			break;
+	if (m > SS_BW_SLOPE)
+		return num_error(e, c, -EINVAL, val, "not one of iops, iops_slope, bw, bw_slope");
+	if (!colon || !colon[1])
+		return num_error(e, c, -EINVAL, val, "needs a limit (%s:N or %s:N%%)",
+				 ss_names[m], ss_names[m]);
+	len = strlen(colon + 1);
+	if (len >= sizeof(num))
+		return num_error(e, c, -EINVAL, val, "limit too long");
+	memcpy(num, colon + 1, len + 1);
+	if (num[len - 1] == '%') {
+		pct = 1;
+		num[len - 1] = '\0';
+	}
+	ret = num_parse_double(num, c, &limit, e);
+	if (ret)
+		return ret;
+	j->ss_metric = (enum ss_metric)m;
+	j->ss_limit = limit;
+	j->ss_pct = pct;
+	return 0;
+}
+
+static int show_steadystate(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	if (j->ss_metric == SS_NONE || (unsigned)j->ss_metric > SS_BW_SLOPE)
+		return 1;
+	snprintf(buf, len, "%s:%g%s", ss_names[j->ss_metric], j->ss_limit, j->ss_pct ? "%" : "");
+	return 0;
+}
+
+/* ---- choices --------------------------------------------------------- */
+
+static const struct opt_choice sync_choices[] = {
+	{ "none", SYNC_NONE }, { "0", SYNC_NONE }, { "sync", SYNC_SYNC }, { "1", SYNC_SYNC },
+	{ "dsync", SYNC_DSYNC }, { NULL, 0 },
+};
+static const struct opt_choice policy_choices[] = {
+	{ "shared", 0 }, { "split", 1 }, { NULL, 0 },
+};
+static const struct opt_choice rate_process_choices[] = {
+	{ "linear", RATE_LINEAR }, { "poisson", RATE_POISSON }, { NULL, 0 },
+};
+static const struct opt_choice unified_choices[] = {
+	{ "none", 0 }, { "mixed", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
+	{ NULL, 0 },
+};
+static const struct opt_choice kb_base_choices[] = {
+	{ "1024", 1024 }, { "1000", 1000 }, { NULL, 0 },
+};
+static const struct opt_choice clock_choices[] = {
+	{ "clock_gettime", CLOCK_SRC_CLOCK_GETTIME }, { "cpu", CLOCK_SRC_CPU },
+	{ "gettimeofday", CLOCK_SRC_GETTIMEOFDAY }, { NULL, 0 },
+};
+static const struct opt_choice window_choices[] = {
+	{ "avg", 0 }, { "max", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
+	{ NULL, 0 },
+};
+
+/* ---- the table ------------------------------------------------------- */
+
+static const struct opt_def opt_defs[] = {
+	/* job */
+	{ .name = "name", .type = OPT_FUNC, .parse = parse_name, .show = show_name,
+	  .help = "name of the job (on the command line, starts a new job)" },
+	{ .name = "description", .type = OPT_STR, F(description),
+	  .help = "free text describing the job" },
+
+	/* target */
+	{ .name = "filename", .type = OPT_STR, F(filename),
+	  .help = "file(s) or device(s) to use, ':'-separated (\"\\:\" for a colon)" },
+	{ .name = "directory", .type = OPT_STR, F(directory),
+	  .help = "directory for the job's files" },
+	{ .name = "size", .type = OPT_FUNC, .parse = parse_size, .show = show_size,
+	  .help = "bytes of I/O region per job, or N% of the file/device (default: all of it)" },
+	{ .name = "filesize", .type = OPT_FUNC, .parse = parse_filesize, .show = show_filesize,
+	  .help = "size of each file, or a range lo-hi to pick sizes from" },
+	{ .name = "offset", .alias = { "fileoffset" }, .type = OPT_FUNC, .parse = parse_offset,
+	  .show = show_offset, .help = "start I/O at this byte offset, or at N% of the file" },
+	{ .name = "offset_increment", .type = OPT_INT, F(offset_increment),
+	  .help = "each numjobs clone starts this many bytes after the previous one" },
+	{ .name = "io_size", .alias = { "io_limit" }, .type = OPT_INT, F(io_size),
+	  .help = "bytes of I/O to do (default: size)" },
+	{ .name = "nrfiles", .alias = { "nr_files" }, .type = OPT_INT, F(nrfiles), .min = 1,
+	  .help = "number of files to spread the job over" },
+	{ .name = "unlink", .type = OPT_BOOL, F(unlink),
+	  .help = "delete the job's files when it ends" },
+	{ .name = "allow_file_create", .type = OPT_BOOL, F(allow_file_create),
+	  .help = "create files that do not exist" },
+	{ .name = "allow_mounted_write", .type = OPT_BOOL, F(allow_mounted_write),
+	  .help = "allow writes to a mounted block device" },
+	{ .name = "allow_signature_write", .type = OPT_BOOL, .flags = OPT_F_IOTRIAL,
+	  F(allow_signature_write),
+	  .help = "iotrial: allow writes over a filesystem, partition table or RAID signature" },
+	{ .name = "invalidate", .type = OPT_BOOL, F(invalidate),
+	  .help = "drop the file's page cache before starting" },
+	{ .name = "create_on_open", .type = OPT_BOOL, F(create_on_open),
+	  .help = "create files when they are opened for I/O, not before" },
+
+	/* workload */
+	{ .name = "rw", .alias = { "readwrite" }, .type = OPT_FUNC, .parse = parse_rw,
+	  .show = show_rw,
+	  .help = "I/O pattern: read write trim randread randwrite randtrim rw|readwrite randrw "
+		  "trimwrite randtrimwrite, with optional :N offset modifier" },
+	{ .name = "rwmixread", .type = OPT_INT, F(rwmixread), .max = 100,
+	  .help = "percent of a mixed workload's I/Os that are reads" },
+	{ .name = "rwmixwrite", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = parse_rwmixwrite,
+	  .help = "percent of a mixed workload's I/Os that are writes (sets rwmixread)" },
+	{ .name = "bs", .alias = { "blocksize" }, .type = OPT_INT_DDIR, FD(bs), .min = 1,
+	  .help = "block size, per direction read,write,trim" },
+	{ .name = "bsrange", .alias = { "blocksize_range" }, .type = OPT_FUNC,
+	  .parse = parse_bsrange, .show = show_bsrange,
+	  .help = "block size range lo-hi, per direction read,write,trim" },
+	{ .name = "bssplit", .type = OPT_FUNC, .parse = parse_bssplit, .show = show_bssplit,
+	  .help = "weighted block sizes bs/percent:bs/percent..., per direction" },
+	{ .name = "blockalign", .alias = { "ba" }, .type = OPT_INT_DDIR, FD(blockalign),
+	  .help = "align random offsets to this, per direction (0 = minimum block size)" },
+	{ .name = "bs_unaligned", .alias = { "blocksize_unaligned" }, .type = OPT_FLAG,
+	  F(bs_unaligned), .help = "block sizes from bsrange need not be multiples of the minimum" },
+	{ .name = "randrepeat", .type = OPT_BOOL, F(randrepeat),
+	  .help = "same random sequence on every run" },
+	{ .name = "randseed", .type = OPT_FUNC, .parse = parse_randseed, .show = show_randseed,
+	  .help = "seed of the random generators" },
+	{ .name = "norandommap", .type = OPT_FLAG, F(norandommap),
+	  .help = "pick random offsets without tracking which blocks were done" },
+	{ .name = "random_distribution", .type = OPT_FUNC, .parse = parse_random_distribution,
+	  .show = show_random_distribution,
+	  .help = "random offset distribution: random, zipf:theta, pareto:h, normal:sigma" },
+	{ .name = "percentage_random", .type = OPT_INT_DDIR, FD(percentage_random), .max = 100,
+	  .help = "percent of a random job's I/Os that are random, per direction" },
+
+	/* engine */
+	{ .name = "ioengine", .type = OPT_FUNC, .parse = parse_ioengine, .show = show_ioengine,
+	  .help = "I/O engine" },
+	{ .name = "iodepth", .type = OPT_INT, F(iodepth), .min = 1, .max = 65536,
+	  .help = "I/Os kept in flight" },
+	{ .name = "iodepth_batch", .alias = { "iodepth_batch_submit" }, .type = OPT_INT,
+	  F(iodepth_batch_submit), .help = "I/Os submitted at once (0 = iodepth)" },
+	{ .name = "iodepth_batch_complete_min", .alias = { "iodepth_batch_complete" },
+	  .type = OPT_INT, F(iodepth_batch_complete_min),
+	  .help = "completions to wait for at least per reap" },
+	{ .name = "iodepth_batch_complete_max", .type = OPT_INT, F(iodepth_batch_complete_max),
+	  .help = "completions reaped at most per reap (0 = iodepth)" },
+	{ .name = "iodepth_low", .type = OPT_INT, F(iodepth_low),
+	  .help = "refill the queue once fewer than this are in flight" },
+	{ .name = "direct", .type = OPT_BOOL, F(direct), .help = "use O_DIRECT" },
+	{ .name = "buffered", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = parse_buffered,
+	  .help = "use the page cache (buffered=0 is direct=1)" },
+	{ .name = "sync", .type = OPT_CHOICE, F(sync), .choices = sync_choices,
+	  .help = "synchronous writes: none, sync (O_SYNC), dsync (O_DSYNC)" },
+	{ .name = "fsync", .type = OPT_INT, F(fsync_blocks),
+	  .help = "fsync after every N writes (0 = never)" },
+	{ .name = "fdatasync", .type = OPT_INT, F(fdatasync_blocks),
+	  .help = "fdatasync after every N writes (0 = never)" },
+	{ .name = "end_fsync", .type = OPT_BOOL, F(end_fsync),
+	  .help = "fsync when the job's writes are done" },
+	{ .name = "fsync_on_close", .type = OPT_BOOL, F(fsync_on_close),
+	  .help = "fsync each file when it is closed" },
+	{ .name = "fixedbufs", .type = OPT_FLAG, F(fixedbufs),
+	  .help = "io_uring: register the I/O buffers" },
+	{ .name = "registerfiles", .type = OPT_FLAG, F(registerfiles),
+	  .help = "io_uring: register the files" },
+	{ .name = "sqthread_poll", .type = OPT_FLAG, F(sqthread_poll),
+	  .help = "io_uring: a kernel thread polls the submission queue" },
+	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC, .parse = parse_sqthread_poll_cpu,
+	  .show = show_sqthread_poll_cpu, .help = "io_uring: CPU of the polling kernel thread" },
+	{ .name = "hipri", .type = OPT_FLAG, F(hipri),
+	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
+	{ .name = "nonvectored", .type = OPT_BOOL, F(nonvectored),
+	  .help = "io_uring: use non-vectored read/write commands" },
+
+	/* time */
+	{ .name = "runtime", .alias = { "timeout" }, .type = OPT_TIME, F(runtime_us),
+	  .unit_us = 1, .bare_us = SEC, .help = "stop the job after this long (0 = when the I/O is done)" },
+	{ .name = "time_based", .type = OPT_FLAG, F(time_based),
+	  .help = "run for runtime even when the I/O is done, repeating it" },
+	{ .name = "ramp_time", .type = OPT_TIME, F(ramp_time_us), .unit_us = 1, .bare_us = SEC,
+	  .help = "run this long before measuring" },
+	{ .name = "startdelay", .type = OPT_TIME, F(startdelay_us), .unit_us = 1, .bare_us = SEC,
+	  .help = "wait this long before starting the job" },
+	{ .name = "loops", .type = OPT_INT, F(loops), .min = 1,
+	  .help = "repeat the job's I/O this many times" },
+
+	/* jobs */
+	{ .name = "numjobs", .type = OPT_INT, F(numjobs), .min = 1,
+	  .help = "clones of this job running in parallel" },
+	{ .name = "group_reporting", .type = OPT_FLAG, F(group_reporting),
+	  .help = "report each group as a whole, not each job" },
+	{ .name = "thread", .type = OPT_FLAG, F(thread),
+	  .help = "run jobs as threads (iotrial always does; accepted for fio files)" },
+	{ .name = "cpus_allowed", .type = OPT_FUNC, .parse = parse_cpus_allowed,
+	  .show = show_cpus_allowed, .help = "CPUs the job may run on, e.g. 0-3,6" },
+	{ .name = "cpus_allowed_policy", .type = OPT_CHOICE, F(cpus_allowed_split),
+	  .choices = policy_choices,
+	  .help = "shared: every clone may use every CPU; split: one CPU per clone" },
+	{ .name = "stonewall", .alias = { "wait_for_previous" }, .type = OPT_FLAG, F(stonewall),
+	  .help = "wait for the jobs before this one to finish" },
+	{ .name = "new_group", .type = OPT_FLAG, F(new_group),
+	  .help = "start a new reporting group" },
+
+	/* rate */
+	{ .name = "rate", .type = OPT_INT_DDIR, FD(rate),
+	  .help = "bandwidth cap in bytes/s, per direction (0 = none)" },
+	{ .name = "rate_iops", .type = OPT_INT_DDIR, FD(rate_iops),
+	  .help = "IOPS cap, per direction (0 = none)" },
+	{ .name = "rate_process", .type = OPT_CHOICE, F(rate_process),
+	  .choices = rate_process_choices, .help = "how rated I/O is spaced: linear or poisson" },
+
+	/* reporting */
+	{ .name = "percentile_list", .type = OPT_FUNC, .parse = parse_percentile_list,
+	  .show = show_percentile_list, .help = "latency percentiles to report, ':'-separated (at most 20)" },
+	{ .name = "clat_percentiles", .type = OPT_BOOL, F(clat_percentiles),
+	  .help = "report completion latency percentiles" },
+	{ .name = "lat_percentiles", .type = OPT_BOOL, F(lat_percentiles),
+	  .help = "report total latency percentiles" },
+	{ .name = "slat_percentiles", .type = OPT_BOOL, F(slat_percentiles),
+	  .help = "report submission latency percentiles" },
+	{ .name = "disable_lat", .type = OPT_BOOL, F(disable_lat),
+	  .help = "do not measure total latency" },
+	{ .name = "disable_clat", .type = OPT_BOOL, F(disable_clat),
+	  .help = "do not measure completion latency" },
+	{ .name = "disable_slat", .type = OPT_BOOL, F(disable_slat),
+	  .help = "do not measure submission latency" },
+	{ .name = "unified_rw_reporting", .type = OPT_CHOICE, F(unified_rw_reporting),
+	  .choices = unified_choices,
+	  .help = "none: per direction; mixed: directions summed; both" },
+	{ .name = "kb_base", .type = OPT_CHOICE, F(kb_base), .choices = kb_base_choices,
+	  .help = "1024: k is 1024 (fio's default); 1000: k is 1000 (see num.h for KiB)" },
+	{ .name = "clocksource", .type = OPT_CHOICE, F(clocksource), .choices = clock_choices,
+	  .help = "timing source: clock_gettime, cpu or gettimeofday (default: iotrial picks)" },
+
+	/* time series and logs */
+	{ .name = "series_interval", .type = OPT_TIME, .flags = OPT_F_IOTRIAL, F(interval_us),
+	  .unit_us = 1, .bare_us = SEC, .min = 1000,
+	  .help = "iotrial: period of the per-interval time series (at least 1ms)" },
+	{ .name = "write_bw_log", .type = OPT_STR, .flags = OPT_F_OPTVAL, F(write_bw_log),
+	  .help = "write a bandwidth log with this prefix (bare: the job name)" },
+	{ .name = "write_iops_log", .type = OPT_STR, .flags = OPT_F_OPTVAL, F(write_iops_log),
+	  .help = "write an IOPS log with this prefix (bare: the job name)" },
+	{ .name = "write_lat_log", .type = OPT_STR, .flags = OPT_F_OPTVAL, F(write_lat_log),
+	  .help = "write slat/clat/lat logs with this prefix (bare: the job name)" },
+	{ .name = "write_hist_log", .type = OPT_STR, .flags = OPT_F_OPTVAL, F(write_hist_log),
+	  .help = "write a latency histogram log with this prefix (bare: the job name)" },
+	{ .name = "log_avg_msec", .type = OPT_TIME, F(log_avg_msec), .unit_us = 1000,
+	  .bare_us = 1000, .help = "average log entries over this many ms (0 = one per I/O)" },
+	{ .name = "log_hist_msec", .type = OPT_TIME, F(log_hist_msec), .unit_us = 1000,
+	  .bare_us = 1000, .help = "histogram log period in ms (0 = off)" },
+	{ .name = "log_window_value", .alias = { "log_max_value" }, .type = OPT_CHOICE,
+	  F(log_max_value), .choices = window_choices,
+	  .help = "value logged per window: avg, max or both" },
+	{ .name = "log_offset", .type = OPT_BOOL, F(log_offset),
+	  .help = "add each I/O's offset to log lines" },
+	{ .name = "per_job_logs", .type = OPT_BOOL, F(per_job_logs),
+	  .help = "one log file per job clone (0: clones with one name share it)" },
+
+	/* steady state */
+	{ .name = "steadystate", .alias = { "ss" }, .type = OPT_FUNC, .parse = parse_steadystate,
+	  .show = show_steadystate,
+	  .help = "stop at steady state: iops|iops_slope|bw|bw_slope:limit[%] (default iops_slope:0.01%)" },
+	{ .name = "steadystate_duration", .alias = { "ss_dur" }, .type = OPT_TIME, F(ss_dur_us),
+	  .unit_us = 1, .bare_us = SEC, .help = "window over which steady state is judged (0 = off)" },
+	{ .name = "steadystate_ramp_time", .alias = { "ss_ramp" }, .type = OPT_TIME,
+	  F(ss_ramp_us), .unit_us = 1, .bare_us = SEC,
+	  .help = "time before steady-state data collection starts" },
+
+	/* fio options iotrial does not implement: refused by name */
+	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("arguments"), U("atomic"),
+	U("bindname"), U("block_error_percentiles"), U("brick"), U("buffer_compress_chunk"),
+	U("buffer_compress_percentage"), U("buffer_pattern"), U("busy_poll"), U("bwavgtime"),
+	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
+	U("clientname"), U("clustername"), U("cmd_type"), U("cmdprio"), U("cmdprio_bssplit"),
+	U("cmdprio_class"), U("cmdprio_percentage"), U("conf"), U("cont"),
+	U("continue_on_error"), U("cpuchunks"), U("cpuload"), U("cpumask"), U("cpumode"),
+	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
+	U("dataplacement"), U("dedupe_global"), U("dedupe_mode"), U("dedupe_percentage"),
+	U("dedupe_working_set_percentage"), UA("disable_bw_measurement", "disable_bw"),
+	U("disk_util"), U("do_verify"), U("donorname"), U("error_dump"), U("exec_postrun"),
+	U("exec_prerun"), U("exit_on_io_done"), U("exit_what"), U("exitall"),
+	U("exitall_on_error"), U("experimental_verify"), U("fadvise_hint"), U("fallocate"),
+	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
+	U("filename_format"), UA("fill_device", "fill_fs"), U("flow"), U("flow_id"),
+	U("flow_sleep"), U("force_async"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
+	U("grace_time"), U("gtod_cpu"), U("gtod_reduce"), U("hipri_percentage"), U("hostname"),
+	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
+	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
+	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
+	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), U("ignore_error"),
+	U("ignore_zone_limits"), U("inplace"), U("interface"), U("io_submit_mode"),
+	U("iopsavgtime"), U("ioscheduler"), U("job_max_open_zones"), U("job_start_clock_id"),
+	U("latency_percentile"), U("latency_run"), U("latency_target"), U("latency_window"),
+	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
+	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
+	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),
+	U("listen"), U("lockfile"), U("lockmem"), U("log_alternate_epoch"),
+	U("log_alternate_epoch_clock_id"), U("log_compression"), U("log_compression_cpus"),
+	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_prio"),
+	U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
+	U("md_per_io_size"), UA("mem", "iomem"), U("merge_blktrace_file"),
+	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
+	U("nice"), U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
+	U("numa_mem_policy"), U("number_ios"), U("object_class"), U("offset_align"),
+	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
+	U("plids"), U("pool"), U("port"), U("pre_read"), U("prio"), U("prioclass"),
+	U("profile"), U("program"), U("protocol"), U("random_generator"),
+	U("random_sequence_stride"), UA("rate_cycle", "ratecycle"), U("rate_ignore_thinktime"),
+	U("rate_iops_min"), UA("rate_min", "ratemin"), U("rbdname"), U("read_beyond_wp"),
+	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("refill_buffers"),
+	U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),
+	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
+	U("scramble_buffers"), U("serialize_overlap"), U("sg_write_mode"),
+	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
+	U("spr_op"), U("sprandom"), U("stat_type"), U("stats"), U("std_redirect"),
+	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),
+	U("thinkcycles"), U("thinktime"), U("thinktime_blocks"), U("thinktime_blocks_type"),
+	U("thinktime_iotime"), U("thinktime_spin"), U("thp"), U("threads"), U("touch_objects"),
+	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
+	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
+	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
+	U("verify"), U("verify_async"), U("verify_backlog"), U("verify_backlog_batch"),
+	U("verify_dump"), U("verify_fatal"), U("verify_interval"), U("verify_offset"),
+	U("verify_only"), U("verify_pattern"), U("verify_state_load"), U("verify_state_save"),
+	U("verify_write_sequence"), U("volume"), U("wait_for"), U("window_size"),
+	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
+	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
+	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zero_buffers"),
+	U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), U("zonemode"),
+	U("zonerange"), U("zonesize"), U("zoneskip"),
+};
+
+const struct opt_def *opt_table(size_t *nr)
+{
+	*nr = sizeof(opt_defs) / sizeof(opt_defs[0]);
+	return opt_defs;
+}

@@ -1,0 +1,151 @@
+/*
+ * opt_validate: the checks that need more than one option (see
+ * opt_job_validate in opt.h).  Each option's own value was checked when it
+ * was set; what is left is how they fit together, plus fio's fix-ups
+ * (bsrange defaults to bs, batch sizes clamp to iodepth, ...).
+ */
+#include "opt.h"
+
+#include <errno.h>	/* EINVAL, ENOMEM */
+#include <stdarg.h>	/* va_list */
+#include <stdio.h>	/* snprintf, vsnprintf */
+#include <stdlib.h>	/* free */
+#include <string.h>	/* strdup */
+
+/* Fill @e with "job 'x' (where): <why>". */
+static int job_bad(struct err *e, const struct job *j, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int job_bad(struct err *e, const struct job *j, const char *fmt, ...)
+{
+	char why[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return err_set(e, -EINVAL, EXIT_USAGE, "job '%s'%s%s%s: %s", j->name,
+		       j->origin[0] ? " (" : "", j->origin, j->origin[0] ? ")" : "", why);
+}
+
+/* bs, bsrange and bssplit, per direction. */
+static int validate_bs(struct job *j, struct err *e)
+{
+	unsigned d, i, sum;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!j->bs[d])
+			return job_bad(e, j, "bs for %s is 0", job_ddir_name(d));
+		if (!j->bs_min[d] && !j->bs_max[d])
+			j->bs_min[d] = j->bs_max[d] = j->bs[d];
+		if (!j->bs_min[d] || j->bs_min[d] > j->bs_max[d])
+			return job_bad(e, j, "bsrange for %s is %llu-%llu", job_ddir_name(d),
+				       (unsigned long long)j->bs_min[d], (unsigned long long)j->bs_max[d]);
+		for (i = 0, sum = 0; i < j->bssplit_nr[d]; i++)
+			sum += j->bssplit[d][i].perc;
+		if (j->bssplit_nr[d] && sum != 100)
+			return job_bad(e, j, "bssplit weights for %s add up to %u%%", job_ddir_name(d), sum);
+		if (j->rate[d] && j->rate_iops[d])
+			return job_bad(e, j, "rate and rate_iops are both set for %s", job_ddir_name(d));
+	}
+	return 0;
+}
+
+static int validate_depth(struct job *j, struct err *e)
+{
+	if (j->iodepth < 1 || j->iodepth > 65536)
+		return job_bad(e, j, "iodepth %u is outside 1..65536", j->iodepth);
+	/* fio clamps these to the depth rather than refusing */
+	if (j->iodepth_batch_submit > j->iodepth)
+		j->iodepth_batch_submit = j->iodepth;
+	if (j->iodepth_low > j->iodepth)
+		j->iodepth_low = j->iodepth;
+	if (j->iodepth_batch_complete_max > j->iodepth)
+		j->iodepth_batch_complete_max = j->iodepth;
+	if (j->iodepth_batch_complete_min > j->iodepth)
+		j->iodepth_batch_complete_min = j->iodepth;
+	if (j->iodepth_batch_complete_max &&
+	    j->iodepth_batch_complete_min > j->iodepth_batch_complete_max)
+		return job_bad(e, j, "iodepth_batch_complete_min %u is above iodepth_batch_complete_max %u",
+			       j->iodepth_batch_complete_min, j->iodepth_batch_complete_max);
+	return 0;
+}
+
+static int validate_reporting(struct job *j, struct err *e)
+{
+	unsigned i;
+
+	if (j->percentile_nr > JOB_MAX_PERCENTILES)
+		return job_bad(e, j, "%u percentiles, at most %d", j->percentile_nr, JOB_MAX_PERCENTILES);
+	for (i = 0; i < j->percentile_nr; i++)
+		if (!(j->percentile_list[i] > 0 && j->percentile_list[i] <= 100))
+			return job_bad(e, j, "percentile %g is outside (0,100]", j->percentile_list[i]);
+	if (j->rwmixread > 100)
+		return job_bad(e, j, "rwmixread %u is above 100", j->rwmixread);
+	if (j->kb_base != 1024 && j->kb_base != 1000)
+		return job_bad(e, j, "kb_base %d is neither 1024 nor 1000", j->kb_base);
+	/* fio: a steady-state window without ss= uses the default criterion */
+	if (j->ss_dur_us && j->ss_metric == SS_NONE)
+		j->ss_metric = SS_IOPS_SLOPE;
+	if (j->ss_metric != SS_NONE && j->ss_limit < 0)
+		return job_bad(e, j, "steadystate limit %g is negative", j->ss_limit);
+	return 0;
+}
+
+/* A write_*_log given bare ("" after parsing) logs under the job's name. */
+static int validate_logs(struct job *j, struct err *e)
+{
+	char **logs[] = { &j->write_bw_log, &j->write_iops_log, &j->write_lat_log,
+			  &j->write_hist_log };
+	size_t i;
+	char *s;
+
+	for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		if (!*logs[i] || **logs[i])
+			continue;
+		s = strdup(j->name);
+		if (!s)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+		free(*logs[i]);
+		*logs[i] = s;
+	}
+	return 0;
+}
+
+int opt_job_validate(struct job *j, struct err *e)
+{
+	char where[JOB_NAME_MAX + sizeof(j->origin) + 16];
+	int ret;
+
+	if (!j->ioengine)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	snprintf(where, sizeof(where), "job '%s'%s%s", j->name, j->origin[0] ? ", " : "", j->origin);
+	ret = opt_engine_check(j->ioengine, where, e);
+	if (!ret)
+		ret = validate_bs(j, e);
+	if (!ret)
+		ret = validate_depth(j, e);
+	if (!ret)
+		ret = validate_reporting(j, e);
+	if (ret)
+		return ret;
+	if (j->numjobs < 1)
+		return job_bad(e, j, "numjobs is 0");
+	if (j->nrfiles < 1)
+		return job_bad(e, j, "nrfiles is 0");
+	if (j->loops < 1)
+		return job_bad(e, j, "loops is 0");
+	if (!j->rw)
+		return job_bad(e, j, "no I/O direction");
+	if (j->size && !j->size_pct && !j->offset_pct && j->offset >= j->size)
+		return job_bad(e, j, "offset %llu is not below size %llu",
+			       (unsigned long long)j->offset, (unsigned long long)j->size);
+	if (j->size_pct && j->offset_pct && j->size_pct + j->offset_pct > 100)
+		return job_bad(e, j, "offset %u%% plus size %u%% is above 100%%", j->offset_pct,
+			       j->size_pct);
+	if (j->filesize_min > j->filesize_max)
+		return job_bad(e, j, "filesize range is reversed");
+	if (j->interval_us < 1000)
+		return job_bad(e, j, "series_interval is below 1ms");
+	return validate_logs(j, e);
+}
