@@ -90,6 +90,21 @@ static void on_progress(void *arg, const struct run_progress *p)
 	ps->last = *p;
 }
 
+/* fio's clocksource is a job option but one clock serves the whole run. */
+static int clock_mode(const struct cmdline *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->jobs_nr; i++) {
+		if (cl->jobs[i].clocksource == CLOCK_SRC_CPU)
+			return RUN_CLOCK_TSC;
+		if (cl->jobs[i].clocksource == CLOCK_SRC_CLOCK_GETTIME ||
+		    cl->jobs[i].clocksource == CLOCK_SRC_GETTIMEOFDAY)
+			return RUN_CLOCK_GETTIME;
+	}
+	return RUN_CLOCK_AUTO;
+}
+
 /* Write every requested format, in fio's order, to one output, whole. */
 static int write_results(const struct cmdline *cl, const struct run_result *res, struct err *e)
 {
@@ -127,11 +142,11 @@ int cmd_run(struct cmdline *cl)
 	ps.eta_line = cl->eta == CMDLINE_ETA_ALWAYS ||
 		      (cl->eta == CMDLINE_ETA_AUTO && isatty(STDERR_FILENO));
 	req.jobs = cl->jobs;
-	req.nr_jobs = cl->nr_jobs;
+	req.nr_jobs = cl->jobs_nr;
 	req.globals = cl->globals;
-	req.nr_globals = cl->nr_globals;
+	req.nr_globals = cl->globals_nr;
 	req.readonly = cl->readonly;
-	req.clock_mode = cl->clock_mode;
+	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
 	if (ps.status || ps.eta_line) {
 		req.progress = on_progress;

@@ -16,7 +16,8 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* posix_memalign */
 #include <string.h>	/* memset, strerror_r */
-#include <time.h>	/* clock_nanosleep */
+#include <time.h>	/* nanosleep */
+#include <unistd.h>	/* fsync */
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -545,7 +546,7 @@ void *worker_main(void *arg)
 		w->log_on = 0;
 		if (fiolog_close(&w->log, w->measure_ns / 1000000, &e) && !w->error) {
 			w->error = -e.code;
-			snprintf(w->first_error, sizeof(w->first_error), "%s", e.msg);
+			snprintf(w->first_error, sizeof(w->first_error), "%.255s", e.msg);
 		}
 	}
 	atomic_store(&w->done, 1);
