@@ -6,9 +6,19 @@
 #include "engine.h"
 
 extern const struct engine_ops engine_null_ops;
+extern const struct engine_ops engine_uring_ops;
+extern const struct engine_ops engine_libaio_ops;
+extern const struct engine_ops engine_sync_ops;
+extern const struct engine_ops engine_psync_ops;
+extern const struct engine_ops engine_pvsync2_ops;
 
 static const struct engine_ops *const engines[] = {
 	&engine_null_ops,
+	&engine_uring_ops,
+	&engine_libaio_ops,
+	&engine_sync_ops,
+	&engine_psync_ops,
+	&engine_pvsync2_ops,
 	NULL,
 };
 

@@ -38,8 +38,9 @@ struct io_u {
 struct engine_file {
 	int fd;
 	char *path;
-	uint64_t size;		/* bytes usable for I/O */
+	uint64_t size;		/* bytes usable for I/O, from offset on */
 	int is_blk;		/* a block device (trim via BLKDISCARD) */
+	uint64_t offset;	/* first byte of the I/O region (offset=, offset_increment=) */
 };
 
 struct engine_ctx {
@@ -51,6 +52,8 @@ struct engine_ctx {
 	void *buf_base;		/* all buffers, contiguous (for fixedbufs) */
 	uint64_t buf_len;
 	void *priv;		/* the engine's own state */
+	char info[160];		/* set by init: what the engine chose, for the report
+				 * (io_uring: the setup flags that the kernel took) */
 };
 
 enum { ENGINE_Q_QUEUED = 0, ENGINE_Q_COMPLETED = 1, ENGINE_Q_BUSY = 2 };
