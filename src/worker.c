@@ -150,7 +150,7 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 	struct series_in in[DDIR_NR];
 	uint64_t dur_ns = clock_ticks_to_ns(w->clk, now - w->mark_interval.ticks);
 	uint64_t t_ms = clock_ticks_to_ns(w->clk, now - w->t_begin) / 1000000;
-	int d;
+	int d, r;
 
 	for (d = 0; d < DDIR_NR; d++) {
 		struct worker_dir *wd = &w->st.dir[d];
@@ -170,9 +170,16 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 		atomic_store_explicit(&w->live_ios[d], wd->ios, memory_order_relaxed);
 		atomic_store_explicit(&w->live_bytes[d], wd->bytes, memory_order_relaxed);
 	}
+	/* the series wants strictly increasing ms: a last sliver of an interval
+	 * ending in the same millisecond as the previous one is stamped 1 ms on */
+	if (w->series.nr && t_ms <= w->series.iv[w->series.nr - 1].t_ms)
+		t_ms = w->series.iv[w->series.nr - 1].t_ms + 1;
+	if (!dur_ns)
+		dur_ns = 1000;
 	pthread_mutex_lock(&w->lock);
-	if (series_add(&w->series, t_ms, dur_ns / 1000, ramp, in) < 0 && !w->error)
-		worker_fail(w, ENOMEM, NULL);
+	r = series_add(&w->series, t_ms, dur_ns / 1000 ? dur_ns / 1000 : 1, ramp, in);
+	if (r < 0 && !w->error)
+		worker_fail(w, -r, NULL);
 	w->interval_nr++;
 	pthread_mutex_unlock(&w->lock);
 	worker_mark(w, &w->mark_interval, now);

@@ -12,13 +12,14 @@ else
 fi
 expect_exit no_create 3 "$T/missing" \
 	"$IOTRIAL" --name=x --rw=read --size=1m --filename="$T/missing" --allow_file_create=0
-expect_exit readonly_write 2 "readonly" \
+expect_exit readonly_write 4 "readonly" \
 	"$IOTRIAL" --readonly --name=x --rw=write --size=1m --filename="$T/w"
 expect_exit hipri_refused 3 "hipri|poll" \
 	"$IOTRIAL" --name=x --rw=randread --size=1m --filename="$T/h" --ioengine=io_uring --hipri=1 --direct=1
 
 # ENOSPC: a 1 MiB tmpfs cannot take an 8 MiB write.
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/small" && mount -t tmpfs -o size=1m tmpfs "$T/small" 2>/dev/null; then
+	truncate -s 8m "$T/small/f"	# sparse: the space runs out during the run
 	"$IOTRIAL" --name=full --rw=write --size=8m --filename="$T/small/f" \
 		--output-format=json >"$T/enospc.json" 2>"$T/err"
 	rc=$?

@@ -593,7 +593,9 @@ TEST(validate)
 	job_init(&j);
 	snprintf(j.name, sizeof(j.name), "v");
 	snprintf(j.origin, sizeof(j.origin), "v.fio:7");
-	CHECK(invalid(&j, "unsupported engine 'psync' (job 'v', v.fio:7)"));
+	free(j.ioengine);
+	j.ioengine = strdup("rbd");	/* a fio engine iotrial does not have */
+	CHECK(invalid(&j, "unsupported engine 'rbd' (job 'v', v.fio:7)"));
 
 	valid_job(&j);
 	CHECK(!opt_set(&j, "iodepth", "4", W, &e));
