@@ -78,7 +78,9 @@ static inline void lh_destroy(struct loopdev *l)
 	if (l->swap[0])
 		lh_sh("swapoff %s", l->swap);
 	if (l->mnt[0]) {
-		lh_sh("umount %s", l->mnt);
+		/* a loop device just detached may still pin a file on it for a moment */
+		if (lh_sh("umount %s", l->mnt))
+			lh_sh("sleep 0.3; umount %s", l->mnt);
 		rmdir(l->mnt);
 	}
 	if (l->part[0])
@@ -115,7 +117,10 @@ static inline void lh_reap_stale(void)
 			      "delpart $l 1; losetup -d $l; done", path);
 			unlink(path);
 		} else {
-			lh_sh("umount '%s'", path);
+			/* a mount point; images on it (a ramfs) may back loop devices */
+			lh_sh("for f in '%s'/*.img; do for l in $(losetup -j \"$f\" -O NAME -n); do "
+			      "losetup -d $l; done; done; umount '%s' || { sleep 0.3; umount '%s'; }",
+			      path, path, path);
 			rmdir(path);
 		}
 	}
@@ -128,14 +133,15 @@ static inline void lh_reap_stale(void)
  * into an MBR, LH_PART_BARE adds it with no partition table on the disk.
  * Returns 0 or -1 (everything released).
  */
-static inline int lh_create(struct loopdev *l, const char *tag, unsigned mib, int partition)
+static inline int lh_create_at(struct loopdev *l, const char *dir, const char *tag, unsigned mib,
+				int partition)
 {
 	char line[256];
 	FILE *p;
 	int fd;
 
 	memset(l, 0, sizeof(*l));
-	snprintf(l->img, sizeof(l->img), "/tmp/" LH_PREFIX "%ld-%s.img", (long)getpid(), tag);
+	snprintf(l->img, sizeof(l->img), "%s/" LH_PREFIX "%ld-%s.img", dir, (long)getpid(), tag);
 	fd = open(l->img, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || ftruncate(fd, (off_t)mib << 20)) {
 		if (fd >= 0)
@@ -187,20 +193,27 @@ static inline int lh_create(struct loopdev *l, const char *tag, unsigned mib, in
 	return 0;
 }
 
+static inline int lh_create(struct loopdev *l, const char *tag, unsigned mib, int partition)
+{
+	return lh_create_at(l, "/tmp", tag, mib, partition);
+}
+
 static inline int lh_mkfs(const char *dev)
 {
 	return lh_sh("mkfs.ext4 -q -F %s", dev);
 }
 
-/* Mount @dev (ext4) on a fresh directory recorded in l->mnt. */
+/* Mount @dev (ext4, or "ramfs" for a memory filesystem) on a fresh directory recorded in l->mnt. */
 static inline int lh_mount(struct loopdev *l, const char *dev)
 {
+	int ram = !strcmp(dev, "ramfs");
+
 	snprintf(l->mnt, sizeof(l->mnt), "/tmp/" LH_PREFIX "%ld-mnt-XXXXXX", (long)getpid());
 	if (!mkdtemp(l->mnt)) {
 		l->mnt[0] = '\0';
 		return -1;
 	}
-	if (lh_sh("mount -t ext4 %s %s", dev, l->mnt)) {
+	if (lh_sh("mount -t %s %s %s", ram ? "ramfs" : "ext4", ram ? "none" : dev, l->mnt)) {
 		rmdir(l->mnt);
 		l->mnt[0] = '\0';
 		return -1;

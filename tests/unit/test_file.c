@@ -334,6 +334,33 @@ TEST(setup_open_flags)
 	rm_path("job.0.0");
 }
 
+/* A filesystem without O_DIRECT (ramfs): direct=1 fails with a message that says so. */
+TEST(setup_direct_refused)
+{
+	struct job j;
+	struct err e = { 0 };
+	struct engine_file *f = NULL;
+	unsigned nr = 0;
+	char mnt[128];
+
+	if (geteuid() != 0)
+		SKIP("not root: mounting a ramfs needs CAP_SYS_ADMIN");
+	snprintf(mnt, sizeof(mnt), "%s/ramfs", tmpdir);
+	if (mkdir(mnt, 0700) || lh_sh("mount -t ramfs none %s", mnt)) {
+		rmdir(mnt);
+		SKIP("could not mount a ramfs");
+	}
+	fjob(&j, RW_WRITE);
+	j.directory = mnt;
+	j.size = 64 * 1024;
+	j.direct = 1;
+	CHECK(file_setup(&j, 0, 0, &f, &nr, &e) == -EINVAL);
+	CHECK(e.exit_code == EXIT_TARGET);
+	CHECK(strstr(e.msg, "/ramfs/job.0.0: direct=1 but the filesystem does not support O_DIRECT"));
+	lh_sh("umount %s", mnt);
+	rmdir(mnt);
+}
+
 TEST(setup_no_create)
 {
 	struct job j;
@@ -548,6 +575,38 @@ TEST(setup_block_device)
 	lh_destroy(&l);
 }
 
+/* A device that cannot discard (a loop over a ramfs file): a trim job is refused up front. */
+TEST(setup_block_no_discard)
+{
+	const char *why = lh_unavailable();
+	struct loopdev ram, l;
+	struct job j;
+	struct err e = { 0 };
+	struct engine_file *f = NULL;
+	unsigned nr = 0;
+	char want[256];
+
+	if (why)
+		SKIP("%s", why);
+	memset(&ram, 0, sizeof(ram));
+	if (lh_mount(&ram, "ramfs"))
+		SKIP("could not mount a ramfs");
+	if (lh_create_at(&l, ram.mnt, "nodiscard", 4, 0)) {
+		lh_destroy(&ram);
+		SKIP("could not set up a loop device on a ramfs file");
+	}
+	fjob(&j, RW_TRIM);
+	j.directory = NULL;
+	j.filename = l.dev;
+	snprintf(want, sizeof(want), "%s: trim is not supported by the device (discard_max_bytes is 0)",
+		 l.dev);
+	CHECK(file_setup(&j, 0, 0, &f, &nr, &e) == -EOPNOTSUPP);
+	CHECK(e.exit_code == EXIT_TARGET);
+	CHECK_STR(e.msg, want);
+	lh_destroy(&l);
+	lh_destroy(&ram);
+}
+
 /* Writing to a device with a filesystem goes through safety_check first. */
 TEST(setup_block_safety)
 {
@@ -595,6 +654,7 @@ int main(void)
 	RUN(setup_regions);
 	RUN(setup_filesize_range);
 	RUN(setup_open_flags);
+	RUN(setup_direct_refused);
 	RUN(setup_no_create);
 	RUN(setup_errors);
 	RUN(setup_readonly);
@@ -602,6 +662,7 @@ int main(void)
 	RUN(setup_trim_unsupported);
 	RUN(setup_invalidate);
 	RUN(setup_block_device);
+	RUN(setup_block_no_discard);
 	RUN(setup_block_safety);
 	lh_sh("rm -rf '%s'", tmpdir);
 	return CHECK_DONE();
