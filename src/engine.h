@@ -7,6 +7,10 @@
  *                                 engine finished it inline (sync engines; res set)
  *   commit()                   -> hand queued io_us to the kernel
  *   getevents(min, max, out)   -> completed io_us, each with res set
+ * commit() may take fewer than were queued when the kernel's queue is full:
+ * the rest stay queued in the engine and go with the next commit (0 means
+ * "reap first").  queue/commit/getevents run on one thread (io_uring binds
+ * its ring to the thread of the first commit; init may run elsewhere).
  * res is the byte count done (short when < len) or -errno.  An engine never
  * allocates, locks or prints in queue/commit/getevents: they are the hot path.
  * Each engine's own options live in its file; the registry is engine.c.

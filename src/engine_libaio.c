@@ -73,6 +73,12 @@ static int aio_queue(struct engine_ctx *ctx, struct io_u *io)
 	struct iocb *cb = io->engine_data;
 	int fd = ctx->files[io->file].fd;
 
+	if (io->ddir == DDIR_TRIM) {
+		io->res = file_trim(&ctx->files[io->file], io->offset, io->len);
+		return ENGINE_Q_COMPLETED;
+	}
+	if (s->nr_pending >= ctx->depth)
+		return ENGINE_Q_BUSY;
 	switch (io->ddir) {
 	case DDIR_READ:
 		io_prep_pread(cb, fd, io->buf, io->len, (long long)io->offset);
@@ -86,14 +92,9 @@ static int aio_queue(struct engine_ctx *ctx, struct io_u *io)
 	case DDIR_DATASYNC:
 		io_prep_fdsync(cb, fd);
 		break;
-	case DDIR_TRIM:
-		io->res = file_trim(&ctx->files[io->file], io->offset, io->len);
-		return ENGINE_Q_COMPLETED;
 	default:
 		return -EINVAL;
 	}
-	if (s->nr_pending >= ctx->depth)
-		return ENGINE_Q_BUSY;
 	cb->data = io;
 	s->pending[s->nr_pending++] = cb;
 	return ENGINE_Q_QUEUED;

@@ -1,0 +1,50 @@
+/* Tests for the engine registry: every engine is found by its fio name and listed once. */
+#include "check.h"
+#include "engine.h"
+
+TEST(engine_find_all)
+{
+	static const char *const names[] = { "null", "io_uring", "libaio", "sync", "psync", "pvsync2" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct engine_ops *o = engine_find(names[i]);
+
+		CHECK(o != NULL);
+		if (o) {
+			CHECK_STR(o->name, names[i]);
+			CHECK(o->init && o->queue && o->commit && o->getevents && o->exit);
+		}
+	}
+	CHECK(engine_find("posixaio") == NULL);
+	CHECK(engine_find("IO_URING") == NULL);
+	CHECK(engine_find(NULL) == NULL);
+}
+
+TEST(engine_list_unique)
+{
+	const struct engine_ops *const *l = engine_list();
+	unsigned i, k, n = 0;
+
+	for (i = 0; l[i]; i++)
+		for (k = 0; k < i; k++)
+			CHECK(strcmp(l[i]->name, l[k]->name) != 0);
+	n = i;
+	CHECK_EQ_U(n, 6);
+}
+
+TEST(engine_flags)
+{
+	CHECK(engine_find("psync")->flags & ENGINE_F_SYNC);
+	CHECK(!(engine_find("io_uring")->flags & ENGINE_F_SYNC));
+	CHECK(!(engine_find("libaio")->flags & ENGINE_F_SYNC));
+	CHECK(engine_find("null")->flags & ENGINE_F_NOFILES);
+}
+
+int main(void)
+{
+	RUN(engine_find_all);
+	RUN(engine_list_unique);
+	RUN(engine_flags);
+	return CHECK_DONE();
+}
