@@ -105,13 +105,14 @@ static int init_bs(struct iogen *g, const struct job *j, int d, struct err *e)
 	return 0;
 }
 
-/* The region of file @i; fails when not even the smallest block fits. */
+static int apply_region(struct iogen *g, const struct job *j, unsigned i, uint64_t start,
+			uint64_t len, uint64_t fsize, uint64_t bs_all_min, struct err *e);
+
+/* The region of file @i from the job's options; fails when not even the smallest block fits. */
 static int init_region(struct iogen *g, const struct job *j, unsigned thread_index,
 		       unsigned i, uint64_t fsize, uint64_t bs_all_min, struct err *e)
 {
-	struct iogen_file *f = &g->files[i];
-	uint64_t start, len, need = 0;
-	int d;
+	uint64_t start, len;
 
 	if (j->offset_pct)
 		start = (fsize / 100 * j->offset_pct + fsize % 100 * j->offset_pct / 100 +
@@ -132,6 +133,17 @@ static int init_region(struct iogen *g, const struct job *j, unsigned thread_ind
 		len = fsize - start;
 	if (len > fsize - start)
 		len = fsize - start;
+	return apply_region(g, j, i, start, len, fsize, bs_all_min, e);
+}
+
+/* Use [@start, @start + @len) of file @i, rounded down to whole blocks. */
+static int apply_region(struct iogen *g, const struct job *j, unsigned i, uint64_t start,
+			uint64_t len, uint64_t fsize, uint64_t bs_all_min, struct err *e)
+{
+	struct iogen_file *f = &g->files[i];
+	uint64_t need = 0;
+	int d;
+
 	if (!g->unaligned)
 		len -= len % bs_all_min;
 	for (d = 0; d < DDIR_NR; d++)
@@ -272,6 +284,13 @@ static int init_options(struct iogen *g, const struct job *j, unsigned nr_files,
 int iogen_init(struct iogen *g, const struct job *j, unsigned thread_index,
 	       const uint64_t *file_sizes, unsigned nr_files, struct err *e)
 {
+	return iogen_init_regions(g, j, thread_index, file_sizes, NULL, nr_files, e);
+}
+
+int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_index,
+		       const uint64_t *file_sizes, const uint64_t *starts, unsigned nr_files,
+		       struct err *e)
+{
 	struct rand_state layout;
 	uint64_t seed, bs_all_min = UINT64_MAX;
 	unsigned i;
@@ -299,7 +318,11 @@ int iogen_init(struct iogen *g, const struct job *j, unsigned thread_index,
 	for (i = 0; i < nr_files; i++) {
 		struct iogen_file *f = &g->files[i];
 
-		r = init_region(g, j, thread_index, i, file_sizes[i], bs_all_min, e);
+		if (starts)
+			r = apply_region(g, j, i, starts[i], file_sizes[i], starts[i] + file_sizes[i],
+					 bs_all_min, e);
+		else
+			r = init_region(g, j, thread_index, i, file_sizes[i], bs_all_min, e);
 		if (!r && g->use_map && rand_map_init(&f->map, (f->end - f->start) / g->unit))
 			r = err_set(e, -ENOMEM, EXIT_INTERNAL,
 				    "job '%s': no memory for the random map of file %u (%llu blocks); try norandommap",

@@ -101,6 +101,15 @@ struct iogen {
 int iogen_init(struct iogen *g, const struct job *j, unsigned thread_index,
 	       const uint64_t *file_sizes, unsigned nr_files, struct err *e);
 
+/*
+ * The same, for regions already worked out by file_setup(): file i's I/O
+ * region is [@starts[i], @starts[i] + @lens[i]) (offset, offset_increment and
+ * size were applied there); only the rounding to whole blocks happens here.
+ */
+int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_index,
+		       const uint64_t *lens, const uint64_t *starts, unsigned nr_files,
+		       struct err *e);
+
 void iogen_free(struct iogen *g);
 
 int iogen_next_slow(struct iogen *g, struct io_u *io);

@@ -595,7 +595,7 @@ int worker_prepare(struct worker *w, struct err *e)
 {
 	const struct job *j = w->job;
 	uint64_t maxbs = worker_max_bs(j), blen;
-	uint64_t *sizes = NULL;
+	uint64_t *sizes = NULL, *starts = NULL;
 	unsigned depth = j->iodepth ? j->iodepth : 1, i;
 	int r, d;
 
@@ -615,8 +615,11 @@ int worker_prepare(struct worker *w, struct err *e)
 	w->prev_lat_hist = calloc(DDIR_NR, sizeof(struct hist));
 	w->iv_hist = calloc(DDIR_NR, sizeof(struct hist));
 	sizes = calloc(w->nr_files ? w->nr_files : 1, sizeof(*sizes));
-	if (!w->ctx.ios || !w->free_list || !w->events || !w->prev_lat_hist || !w->iv_hist || !sizes) {
+	starts = calloc(w->nr_files ? w->nr_files : 1, sizeof(*starts));
+	if (!w->ctx.ios || !w->free_list || !w->events || !w->prev_lat_hist || !w->iv_hist ||
+	    !sizes || !starts) {
 		free(sizes);
+		free(starts);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
 	}
 	w->ctx.job = j;
@@ -638,12 +641,19 @@ int worker_prepare(struct worker *w, struct err *e)
 		sample_stat_init(&w->iops[d]);
 	}
 	lat_acc_init(&w->st.sync_lat);
-	for (i = 0; i < w->nr_files; i++)
+	for (i = 0; i < w->nr_files; i++) {
+		starts[i] = w->files[i].offset;
 		sizes[i] = w->files[i].size;
-	if (!w->nr_files)
+	}
+	if (!w->nr_files) {
+		/* no file (null engine): a virtual one as large as the job says */
+		starts[0] = j->offset + j->offset_increment * w->jobnum;
 		sizes[0] = j->size ? j->size : (j->io_size ? j->io_size : 1ull << 30);
-	r = iogen_init(&w->gen, j, w->thread_index, sizes, w->nr_files ? w->nr_files : 1, e);
+	}
+	r = iogen_init_regions(&w->gen, j, w->thread_index, sizes, starts,
+			       w->nr_files ? w->nr_files : 1, e);
 	free(sizes);
+	free(starts);
 	if (r)
 		return r;
 	r = rate_init(&w->rate, j, w->thread_index, e);
