@@ -164,6 +164,7 @@ static void resolve_options(const json_t *o, struct resultread_job *j)
 		j->direct = !opt_long(o, "buffered", 1);
 	s = opt_text(o, "ioengine", buf, sizeof(buf));
 	copy_str(j->ioengine, sizeof(j->ioengine), s ? s : "psync");
+	j->ioengine_given = s != NULL;
 	for (i = 0; limits[i]; i++)
 		if (json_object_get(o, limits[i]))
 			j->rate_limited = 1;

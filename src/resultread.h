@@ -65,6 +65,7 @@ struct resultread_job {
 	unsigned numjobs;
 	int direct;
 	char ioengine[32];
+	int ioengine_given;	/* else fio's default, psync */
 	int rate_limited;	/* rate, rate_iops, thinktime or latency_target set */
 	int has_filename;	/* filename= given: clones share one target */
 	uint64_t size;		/* bytes per job, 0 when unknown or a percentage */
