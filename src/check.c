@@ -79,7 +79,7 @@ void check_fmt_ns(char *buf, size_t sz, double ns)
 		snprintf(buf, sz, "%.2f s", ns / 1e9);
 	else if (ns >= 1e6)
 		snprintf(buf, sz, "%.2f ms", ns / 1e6);
-	else if (ns >= 1e4)
+	else if (ns >= 1e5)
 		snprintf(buf, sz, "%.0f us", ns / 1e3);
 	else if (ns >= 1e3)
 		snprintf(buf, sz, "%.1f us", ns / 1e3);

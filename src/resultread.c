@@ -451,6 +451,25 @@ static void read_iotrial(struct resultread *r, const json_t *it)
 		r->env = json_incref(json_object_get(it, "environment"));
 }
 
+/* fio's disk_util names: the devices the kernel saw busy, for compare's diff. */
+static void read_disks(struct resultread *r, const json_t *du)
+{
+	size_t i, off = 0;
+	json_t *d;
+
+	json_array_foreach((json_t *)du, i, d) {
+		const char *name = json_string_value(json_object_get(d, "name"));
+		int n;
+
+		if (!name)
+			continue;
+		n = snprintf(r->disks + off, sizeof(r->disks) - off, "%s%s", off ? "," : "", name);
+		if (n < 0 || (size_t)n >= sizeof(r->disks) - off)
+			break;
+		off += (size_t)n;
+	}
+}
+
 static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 {
 	const json_t *jobs = json_object_get(root, "jobs");
@@ -488,6 +507,7 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 			return ret;
 	}
 	finish(c, r);
+	read_disks(r, json_object_get(root, "disk_util"));
 	return 0;
 }
 
@@ -693,4 +713,42 @@ void resultread_paths_free(char **paths, size_t n)
 	for (i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
+			size_t *nout, struct err *e)
+{
+	struct resultread **v;
+	char **paths = NULL;
+	size_t np = 0, i;
+	int ret = resultread_expand(args, n, &paths, &np, e);
+
+	if (ret)
+		return ret;
+	v = calloc(np ? np : 1, sizeof(*v));
+	if (!v) {
+		resultread_paths_free(paths, np);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < np && !ret; i++)
+		ret = resultread_load(paths[i], &v[i], e);
+	resultread_paths_free(paths, np);
+	if (ret) {
+		resultread_set_free(v, np);
+		return ret;
+	}
+	*out = v;
+	*nout = np;
+	return 0;
+}
+
+void resultread_set_free(struct resultread **v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		resultread_free(v[i]);
+	free(v);
 }

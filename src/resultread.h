@@ -91,6 +91,7 @@ struct resultread {
 	size_t nr_jobs;
 	json_t *options;	/* first job's resolved options: {"rw": "randrw", ...} */
 	json_t *env;		/* iotrial.environment, or NULL */
+	char disks[128];	/* fio's disk_util names, "vda,vdb"; "" if none */
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */
@@ -111,6 +112,16 @@ int resultread_expand(char *const *args, size_t n, char ***paths, size_t *np,
 		      struct err *e);
 
 void resultread_paths_free(char **paths, size_t n);
+
+/*
+ * Expand @args as resultread_expand does and load every file: *out is a
+ * malloc'd array of *nout results (free with resultread_set_free).  The first
+ * bad file stops it, with its error in @e.
+ */
+int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
+			size_t *nout, struct err *e);
+
+void resultread_set_free(struct resultread **v, size_t n);
 
 /* Parse a fio size ("10G", "4k", "1m", "512") in bytes, base 1024; 0 if not one. */
 uint64_t resultread_size(const char *s);
