@@ -416,19 +416,25 @@ static int check_run(const struct resultread *r, struct check_list *l)
 	const json_t *flags = json_object_get(json_object_get(r->env, "cpu"), "flags");
 	const char *f = json_is_string(flags) ? json_string_value(flags) : NULL;
 	const struct resultread_job *j;
+	char others[48] = "";
 	size_t more;
 	int ret = 0;
 
 	j = first_job(r, job_failed, &more);
+	if (more)
+		snprintf(others, sizeof(others), " (and %zu more)", more);
 	if (j)
 		ret = check_add(l, "job_error", CHECK_SEV_WARN,
-			"job %s (and %zu more) ended with error %d: the figures cover only "
-			"part of the run", j->name, more, j->error);
+			"job %s%s ended with error %d: the figures cover only "
+			"part of the run", j->name, others, j->error);
 	j = first_job(r, job_unsteady, &more);
+	others[0] = 0;
+	if (more)
+		snprintf(others, sizeof(others), " (and %zu more)", more);
 	if (!ret && j)
 		ret = check_add(l, "steady_state", CHECK_SEV_WARN,
-			"job %s (and %zu more) did not reach steady state (%s): the figures "
-			"average a still-changing workload", j->name, more,
+			"job %s%s did not reach steady state (%s): the figures "
+			"average a still-changing workload", j->name, others,
 			j->steady_what[0] ? j->steady_what : "criterion not recorded");
 	if (!ret && r->partial)
 		ret = check_add(l, "partial", CHECK_SEV_WARN,
