@@ -19,8 +19,11 @@
  *   - a seeded percentile bootstrap over runs for the same relative
  *     difference (no normality assumption; undercovers for very small n);
  *   - Mann-Whitney U with mid-ranks for ties: exact two-sided p-value for
- *     small samples without ties, else the normal approximation with tie
- *     correction and continuity correction.
+ *     small samples (the permutation distribution of the mid-ranks when there
+ *     are ties, up to 20 values; without ties, up to 40), else the normal
+ *     approximation with tie correction and continuity correction.  Runs of
+ *     a rate-limited job often tie exactly, and the normal approximation is
+ *     far too optimistic for 3 + 3 runs.
  * Functions return 0 or -errno (-EINVAL when a sample is too small) and never
  * allocate except the bootstrap and the exact Mann-Whitney distribution.
  */
@@ -97,12 +100,13 @@ struct abstat_mwu {
 	double u_b;	/* nA * nB - u_a */
 	double z;	/* normal approximation (0 when exact) */
 	double p;	/* two-sided */
-	int exact;	/* p from the exact distribution (no ties, small n) */
+	int exact;	/* p from the exact permutation distribution (small n) */
 	int ties;	/* any tied values across both samples */
 };
 
-/* Largest nA + nB for which the exact distribution is used (when no ties). */
+/* Largest nA + nB for the exact distribution, without and with ties. */
 #define ABSTAT_MWU_EXACT_MAX 40
+#define ABSTAT_MWU_EXACT_TIES_MAX 20
 
 /* Mann-Whitney U test of A against B.  -EINVAL when a side is empty, -ENOMEM. */
 int abstat_mwu(const double *a, size_t na, const double *b, size_t nb,

@@ -308,21 +308,48 @@ TEST(mwu_exact_small)
 	CHECK_NEAR(m.p, 0.008158508158508158, 1e-12);
 }
 
+TEST(mwu_ties_exact)
+{
+	/* python enumeration of all C(n, nA) splits of the mid-ranks */
+	const double a[] = { 1, 2, 2 }, b[] = { 2, 3, 4 };
+	const double c[] = { 999.5, 999.5, 999.5 }, d[] = { 1179.4, 1179.4, 1179.4 };
+	const double e[] = { 1, 2, 2, 3, 4, 4 }, f[] = { 2, 4, 5, 5, 6, 7, 8 };
+	struct abstat_mwu m;
+
+	CHECK(abstat_mwu(a, 3, b, 3, &m) == 0);
+	CHECK(m.exact && m.ties);
+	CHECK_NEAR(m.u_a, 1, 1e-12);
+	CHECK_NEAR(m.p, 0.3, 1e-12);
+	/* identical runs within each side (a rate-limited job): 2 of 20, not 0.059 */
+	CHECK(abstat_mwu(c, 3, d, 3, &m) == 0);
+	CHECK_NEAR(m.p, 0.1, 1e-12);
+	CHECK(abstat_mwu(e, 6, f, 7, &m) == 0);
+	CHECK(m.exact);
+	CHECK_NEAR(m.p, 0.019813519813519812, 1e-12);
+}
+
 TEST(mwu_ties_normal)
 {
 	/*
-	 * Ties (2 x3, 4 x3, 5 x2): mid-ranks give R_A = 26, U_A = 5; tie term
-	 * sum(t^3 - t) = 24 + 24 + 6 = 54; sigma^2 = 42/12 (14 - 54/156);
-	 * z = (|5 - 21| - 0.5) / sigma = 2.242178..., p = 0.024950.
+	 * Past 20 values the tie-corrected normal approximation is used.  The
+	 * 13 tied values of mwu_ties_exact plus 5 far below on A's side and 5
+	 * far above on B's: mid-ranks give U_A = 5; tie term sum(t^3 - t) = 54;
+	 * sigma^2 = 11 x 12 / 12 x (24 - 54 / 506); z = (|5 - 66| - 0.5) / sigma
+	 * = 3.731824, p = 0.00019010 (python, math module only).
 	 */
-	const double a[] = { 1, 2, 2, 3, 4, 4 }, b[] = { 2, 4, 5, 5, 6, 7, 8 };
+	double a[11] = { 1, 2, 2, 3, 4, 4 }, b[12] = { 2, 4, 5, 5, 6, 7, 8 };
 	struct abstat_mwu m;
+	int i;
 
-	CHECK(abstat_mwu(a, 6, b, 7, &m) == 0);
+	for (i = 6; i < 11; i++)
+		a[i] = -10 - i;
+	for (i = 7; i < 12; i++)
+		b[i] = 100 + i;
+	CHECK(abstat_mwu(a, 11, b, 12, &m) == 0);
 	CHECK(!m.exact && m.ties);
 	CHECK_NEAR(m.u_a, 5, 1e-12);
-	CHECK_NEAR(m.z, 2.242178446313019, 1e-9);
-	CHECK_NEAR(m.p, 0.024949841590099674, 1e-9);
+	CHECK_NEAR(m.z, 3.7318238854470858, 1e-9);
+	CHECK_NEAR(m.p, 0.00019009839075614384, 1e-12);
 }
 
 TEST(mwu_all_tied_and_large)
@@ -367,6 +394,7 @@ int main(void)
 	RUN(fieller_coverage_small_n);
 	RUN(welch_null_calibration);
 	RUN(mwu_exact_small);
+	RUN(mwu_ties_exact);
 	RUN(mwu_ties_normal);
 	RUN(mwu_all_tied_and_large);
 	return CHECK_DONE();
