@@ -430,7 +430,8 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	write_manifest(t, NULL);
 	if (rc) {
 		log_tail(log, tail, sizeof(tail));
-		err_set(e, -EIO, rc > 0 && rc < 128 && rc != 127 ? rc : EXIT_INTERNAL,
+		/* 127: the runner could not be started (a bad --runner) */
+		err_set(e, -EIO, rc == 127 ? EXIT_USAGE : rc > 0 && rc < 128 ? rc : EXIT_INTERNAL,
 			"ab: run %zu (%c) exited with %d: %s (log %s)", i + 1, side, rc,
 			tail[0] ? tail : "no output", log);
 		return -EIO;
