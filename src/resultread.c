@@ -542,15 +542,36 @@ static int only_blank(const char *s, size_t len)
 	return 1;
 }
 
-int resultread_parse(const char *text, size_t len, const char *name,
-		     struct resultread **out, struct err *e)
+int resultread_from_json(const json_t *root, const char *name, struct resultread **out,
+			 struct err *e)
 {
 	struct load_ctx c = { .name = name, .e = e };
 	struct resultread *r;
+	int ret, k;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	r->path = strdup(name);
+	ret = r->path ? build(&c, r, root) : err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	for (k = 0; k < RESULTREAD_NDIR; k++)
+		free(c.acc[k].bins);
+	if (ret) {
+		resultread_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+int resultread_parse(const char *text, size_t len, const char *name,
+		     struct resultread **out, struct err *e)
+{
 	json_error_t jerr;
 	const char *start;
 	json_t *root;
-	int skipped, ret, k;
+	int skipped, ret;
 
 	*out = NULL;
 	if (only_blank(text, len))
@@ -564,22 +585,9 @@ int resultread_parse(const char *text, size_t len, const char *name,
 		return err_set(e, -EINVAL, EXIT_USAGE,
 			       "%s: invalid or truncated JSON at line %d: %s",
 			       name, jerr.line + skipped, jerr.text);
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		json_decref(root);
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	}
-	r->path = strdup(name);
-	ret = r->path ? build(&c, r, root) : err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	for (k = 0; k < RESULTREAD_NDIR; k++)
-		free(c.acc[k].bins);
+	ret = resultread_from_json(root, name, out, e);
 	json_decref(root);
-	if (ret) {
-		resultread_free(r);
-		return ret;
-	}
-	*out = r;
-	return 0;
+	return ret;
 }
 
 int resultread_load(const char *path, struct resultread **out, struct err *e)

@@ -101,6 +101,14 @@ int resultread_load(const char *path, struct resultread **out, struct err *e);
 int resultread_parse(const char *text, size_t len, const char *name,
 		     struct resultread **out, struct err *e);
 
+/*
+ * The same from a JSON document already in memory (the runner's own result,
+ * so that it can run check_result() before or without writing a file).
+ * @root is only borrowed.
+ */
+int resultread_from_json(const json_t *root, const char *name, struct resultread **out,
+			 struct err *e);
+
 void resultread_free(struct resultread *r);
 
 /*

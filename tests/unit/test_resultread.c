@@ -144,6 +144,24 @@ TEST(two_jobs_weighting)
 	resultread_free(r);
 }
 
+TEST(from_json)
+{
+	json_t *root = json_loads(two_jobs, 0, NULL);
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_from_json(root, "in-memory", &r, &e) == 0);
+	CHECK(r && r->dir[0].iops == 400);
+	CHECK(r && !strcmp(r->path, "in-memory"));
+	resultread_free(r);
+	json_decref(root);
+	root = json_pack("{s:s}", "fio version", "fio-3.33");
+	CHECK(resultread_from_json(root, "x", &r, &e) == -EINVAL);
+	CHECK_STR(e.msg, "x: not a fio result: no \"jobs\" array");
+	json_decref(root);
+}
+
 TEST(iotrial_schema)
 {
 	struct resultread *r = load(DATA "iotrial_b.json");
@@ -288,6 +306,7 @@ int main(void)
 	RUN(fio_sample_uring);
 	RUN(json_plus_bins);
 	RUN(two_jobs_weighting);
+	RUN(from_json);
 	RUN(iotrial_schema);
 	RUN(fio_steadystate);
 	RUN(leading_lines);
