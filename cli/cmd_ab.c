@@ -25,6 +25,7 @@
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
+	"       iotrial ab --a A.fio --b B.fio [ab options]\n"
 	"Run the same job for two configurations, interleaved (A B A B ...), each run\n"
 	"saved as its own JSON result, then compare them (as iotrial compare).\n"
 	"  --a OPTS, --b OPTS   what differs: fio options, comma- or space-separated\n"
@@ -204,9 +205,6 @@ static int parse_args(int argc, char **argv, struct ab_args *ab, struct err *e)
 	if (!ab->a_spec || !ab->b_spec)
 		return err_set(e, -EINVAL, EXIT_USAGE, "ab: both --a and --b are needed "
 			       "(see iotrial ab --help)");
-	if (!ab->ncommon)
-		return err_set(e, -EINVAL, EXIT_USAGE, "ab: no job: give fio options "
-			       "(--name=... ) or a job file");
 	return 0;
 }
 
@@ -306,19 +304,29 @@ static int add_keys(struct trial *t, char **keys, size_t n)
 	return 0;
 }
 
-/* Parse both sides; keep their keys (what compare should expect to differ). */
+/*
+ * Parse both sides; keep their keys (what compare should expect to differ).
+ * A side given as a job file sets keys nobody listed: then any job option
+ * may differ ("*").  Without common options, both sides must be job files.
+ */
 static int prepare_sides(struct trial *t, char ***keys, size_t *nkeys, struct err *e)
 {
-	int s, ret;
+	static char any[] = "*";
+	char *anyv[] = { any };
+	int s, ret, files = 0;
 
 	for (s = 0; s < 2; s++) {
 		ret = abrun_side_args(s ? "--b" : "--a", s ? t->ab->b_spec : t->ab->a_spec,
 				      &t->side_args[s], &t->nside_args[s], &keys[s], &nkeys[s], e);
 		if (ret)
 			return ret;
-		if (add_keys(t, keys[s], nkeys[s]))
+		files += nkeys[s] == 0;
+		if (add_keys(t, nkeys[s] ? keys[s] : anyv, nkeys[s] ? nkeys[s] : 1))
 			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
+	if (!t->ab->ncommon && files < 2)
+		return err_set(e, -EINVAL, EXIT_USAGE, "ab: no job: give fio options "
+			       "(--name=...) or a job file, or a job file for each of --a and --b");
 	return 0;
 }
 

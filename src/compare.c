@@ -391,7 +391,7 @@ static int is_expected(const struct compare_opts *o, const char *key)
 	size_t i;
 
 	for (i = 0; i < o->nr_expected; i++)
-		if (!strcmp(o->expected[i], key))
+		if (!strcmp(o->expected[i], key) || !strcmp(o->expected[i], "*"))
 			return 1;
 	return 0;
 }

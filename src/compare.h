@@ -43,7 +43,7 @@ struct compare_opts {
 	double fail_regression_pct;	/* < 0: off */
 	unsigned boot_iters;		/* default 2000 */
 	uint64_t boot_seed;		/* default 1: same input, same output */
-	const char *const *expected;	/* job option keys meant to differ (ab) */
+	const char *const *expected;	/* job option keys meant to differ (ab); "*": any */
 	size_t nr_expected;
 };
 

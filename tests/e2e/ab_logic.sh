@@ -98,3 +98,27 @@ if pyjson 'import json, sys; m = json.load(open(sys.argv[1])); assert m["stopped
 then pass ab_failure_recorded; else fail ab_failure_recorded "$(cat "$T/f/manifest.json")"; fi
 expect_exit ab_dir_reused 2 'already holds a trial' \
 	"$IOTRIAL" ab --runner="$T/fake" --a rate_iops=1 --b rate_iops=2 --dir "$T/fixed" --name=x
+
+# two job files as the sides, no common options: runs, and job differences
+# between the files are what is under test (no job_differs warning)
+printf '[j]\nrate_iops=1000\n' >"$T/a.fio"
+printf '[j]\nrate_iops=1180\n' >"$T/b.fio"
+cat >"$T/fakefile" <<'SH'
+#!/bin/sh
+# a runner that reads rate_iops from the job file it is given
+for a in "$@"; do case $a in *.fio) r=$(sed -n 's/^rate_iops=//p' "$a") ;; esac; done
+exec "$(dirname "$0")/fake" "--rate_iops=$r" "$@"
+SH
+chmod +x "$T/fakefile"
+"$IOTRIAL" ab --runner="$T/fakefile" --runs 2 --a "$T/a.fio" --b "$T/b.fio" --dir "$T/jf" \
+	--output-format=json >"$T/json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && pyjson '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {x["name"]: x for x in d["metrics"]}["read.iops"]
+assert 17 < r["diff_pct"] < 19, r
+assert "job_differs" not in [w["id"] for w in d["warnings"]], d["warnings"]
+' "$T/json"; then pass ab_job_files; else fail ab_job_files "rc $rc: $(cat "$T/err")"; fi
+expect_exit ab_one_job_file 2 'or a job file for each of --a and --b' \
+	"$IOTRIAL" ab --runner="$T/fake" --a "$T/a.fio" --b rate_iops=2
