@@ -1,11 +1,595 @@
-/* Placeholder so the tree links while the real command is written. */
+/*
+ * cmd_ab: `iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>`.
+ * Runs the same job for two configurations, interleaved, each run a child
+ * process of this very binary (/proc/self/exe in fio-compatible mode) that
+ * writes its own JSON result into the trial directory; then compares the two
+ * sets like `iotrial compare`.  The decisions (order, stopping, side options,
+ * manifest) live in src/abrun.c; this file only parses, spawns and prints.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>	/* getrandom: the default seed */
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "abrun.h"
 #include "cmd.h"
+#include "compare.h"
 #include "err.h"
+
+static const char usage[] =
+	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
+	"       iotrial ab --a A.fio --b B.fio [ab options]\n"
+	"Run the same job for two configurations, interleaved (A B A B ...), each run\n"
+	"saved as its own JSON result, then compare them (as iotrial compare).\n"
+	"  --a OPTS, --b OPTS   what differs: fio options, comma- or space-separated\n"
+	"                       key=value (\"rate_iops=1000\", \"ioengine=libaio,direct=1\"),\n"
+	"                       or a job file.  They are added after the common options,\n"
+	"                       so with a command-line job they apply to its last --name;\n"
+	"                       with a job file they act as global defaults that the\n"
+	"                       file's own settings override.\n"
+	"  --runs=N             runs per side (default 5; with --until-ci the minimum, 3)\n"
+	"  --order=alternate|random  ABAB..., or each pair AB or BA from --seed\n"
+	"  --seed=N             seed of the random order (default: drawn and recorded)\n"
+	"  --dir=DIR            where runs and manifest.json go (default: a new\n"
+	"                       ./iotrial-ab-YYYYmmdd-HHMMSS); must be new or empty\n"
+	"  --pause=T            pause between runs (30, 500ms, 2m)\n"
+	"  --until-ci=PCT       add pairs until the 95% CI half-width of --metric is\n"
+	"                       under PCT%, or a budget ends; says which ended it\n"
+	"  --metric=NAME        metric for --until-ci and progress (default total.iops;\n"
+	"                       read.iops, write.lat_mean_ns, read.lat_p99_ns, ...)\n"
+	"  --max-runs=N         run budget per side with --until-ci (default 30)\n"
+	"  --max-time=T         time budget: no pair starts that would end after it\n"
+	"  --runner=PROG        program run for each run (default: this iotrial); e.g.\n"
+	"                       --runner=fio runs the trial with fio itself\n"
+	"compare options:\n";
+
+static const char exits[] =
+	"exit codes: 0 done, 2 bad option, 6 regression (--fail-on-regression),\n"
+	"7 output not written, or a failed run's own exit code.\n";
+
+struct ab_args {
+	const char *a_spec, *b_spec;
+	char **common;
+	size_t ncommon;
+	struct abrun_stop stop;
+	int runs_given;
+	enum abrun_order order;
+	uint64_t seed;
+	int seed_given;
+	const char *dir;
+	const char *runner;		/* NULL: /proc/self/exe */
+	double pause_s;
+	const char *metric;
+	int json;
+	struct compare_opts copts;
+};
+
+static int parse_uint(const char *name, const char *v, unsigned *out, struct err *e)
+{
+	char *end;
+	unsigned long x = strtoul(v ? v : "", &end, 10);
+
+	if (!v || !*v || *end || x < 1 || x > 100000)
+		return err_set(e, -EINVAL, EXIT_USAGE, "--%s=%s: expected a whole number from 1",
+			       name, v ? v : "");
+	*out = (unsigned)x;
+	return 0;
+}
+
+static int parse_time(const char *name, const char *v, double *out, struct err *e)
+{
+	if (abrun_parse_duration(v, out))
+		return err_set(e, -EINVAL, EXIT_USAGE, "--%s=%s: expected a duration (30, 500ms, "
+			       "2m, 1h)", name, v ? v : "");
+	return 0;
+}
+
+/* One of ab's own options; returns -EINVAL with @e set, or 0. */
+static int ab_option(struct ab_args *ab, const char *name, const char *v, struct err *e)
+{
+	char *end;
+
+	if (!strcmp(name, "a") || !strcmp(name, "b")) {
+		*(name[0] == 'a' ? &ab->a_spec : &ab->b_spec) = v;
+		return 0;
+	}
+	if (!strcmp(name, "runs")) {
+		ab->runs_given = 1;
+		return parse_uint(name, v, &ab->stop.runs, e);
+	}
+	if (!strcmp(name, "max-runs"))
+		return parse_uint(name, v, &ab->stop.max_runs, e);
+	if (!strcmp(name, "order")) {
+		if (v && !strcmp(v, "random"))
+			ab->order = ABRUN_RANDOM;
+		else if (!v || strcmp(v, "alternate"))
+			return err_set(e, -EINVAL, EXIT_USAGE, "--order=%s: expected alternate or "
+				       "random", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(name, "seed")) {
+		ab->seed = strtoull(v ? v : "", &end, 0);
+		ab->seed_given = 1;
+		if (!v || !*v || *end || ab->seed > INT64_MAX)
+			return err_set(e, -EINVAL, EXIT_USAGE, "--seed=%s: expected an integer",
+				       v ? v : "");
+		return 0;
+	}
+	if (!strcmp(name, "dir") || !strcmp(name, "runner")) {
+		if (!v || !*v)
+			return err_set(e, -EINVAL, EXIT_USAGE, "--%s needs a value", name);
+		*(name[0] == 'd' ? &ab->dir : &ab->runner) = v;
+		return 0;
+	}
+	if (!strcmp(name, "pause"))
+		return parse_time(name, v, &ab->pause_s, e);
+	if (!strcmp(name, "max-time"))
+		return parse_time(name, v, &ab->stop.max_time_s, e);
+	if (!strcmp(name, "metric")) {
+		ab->metric = v;
+		if (!v || !compare_metric_known(v))
+			return err_set(e, -EINVAL, EXIT_USAGE, "--metric=%s: not a metric "
+				       "(read.iops, write.iops, total.iops, read.lat_mean_ns, ...)",
+				       v ? v : "");
+		return 0;
+	}
+	if (!strcmp(name, "until-ci")) {
+		end = NULL;
+		ab->stop.until_ci_pct = strtod(v ? v : "", &end);
+		if (!v || !*v || (*end && strcmp(end, "%")) || !(ab->stop.until_ci_pct > 0))
+			return err_set(e, -EINVAL, EXIT_USAGE, "--until-ci=%s: expected a "
+				       "percentage above 0", v ? v : "");
+		return 0;
+	}
+	return 1;	/* not ours */
+}
+
+static int is_ab_option(const char *name)
+{
+	static const char *const names[] = { "a", "b", "runs", "max-runs", "order", "seed",
+		"dir", "runner", "pause", "max-time", "metric", "until-ci", "noise", "cv-limit", "alpha",
+		"fail-on-regression", "bootstrap-seed", "output-format", NULL };
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
+}
+
+/* Split "--name=value" / "--name value"; returns how many argv entries it used. */
+static int split_opt(int argc, char **argv, int i, char *name, size_t sz, const char **v)
+{
+	const char *eq = strchr(argv[i], '=');
+	size_t len = eq ? (size_t)(eq - argv[i]) - 2 : strlen(argv[i]) - 2;
+
+	snprintf(name, sz, "%.*s", (int)(len < sz ? len : sz - 1), argv[i] + 2);
+	*v = eq ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
+	return eq || i + 1 >= argc ? 1 : 2;
+}
+
+static int parse_args(int argc, char **argv, struct ab_args *ab, struct err *e)
+{
+	char name[64];
+	const char *v;
+	int i, used, ret;
+
+	for (i = 1; i < argc; i += used) {
+		used = 1;
+		if (strncmp(argv[i], "--", 2) || !argv[i][2]) {
+			ab->common[ab->ncommon++] = argv[i];
+			continue;
+		}
+		used = split_opt(argc, argv, i, name, sizeof(name), &v);
+		if (!strcmp(name, "output"))
+			return err_set(e, -EINVAL, EXIT_USAGE, "ab: --output is not allowed: each "
+				       "run is saved in the trial directory (--dir)");
+		if (!is_ab_option(name)) {
+			used = 1;	/* a fio option: passed to every run as typed */
+			ab->common[ab->ncommon++] = argv[i];
+			continue;
+		}
+		ret = compare_parse_option(name, v, &ab->copts, &ab->json, e);
+		if (ret < 0)
+			return ret;
+		if (!ret && ab_option(ab, name, v, e))
+			return -EINVAL;
+	}
+	if (!ab->a_spec || !ab->b_spec)
+		return err_set(e, -EINVAL, EXIT_USAGE, "ab: both --a and --b are needed "
+			       "(see iotrial ab --help)");
+	return 0;
+}
+
+static void ab_defaults(struct ab_args *ab)
+{
+	memset(ab, 0, sizeof(*ab));
+	compare_opts_init(&ab->copts);
+	ab->stop.runs = 5;
+	ab->stop.max_runs = 30;
+	ab->stop.until_ci_pct = -1;
+	ab->metric = "total.iops";
+}
+
+static void ab_finish_defaults(struct ab_args *ab)
+{
+	uint32_t r;
+
+	if (ab->stop.until_ci_pct >= 0 && !ab->runs_given)
+		ab->stop.runs = 3;
+	if (ab->stop.max_runs < ab->stop.runs)
+		ab->stop.max_runs = ab->stop.runs;
+	if (!ab->seed_given) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+		ab->seed = r;
+	}
+}
+
+struct trial {
+	struct ab_args *ab;
+	char dir[PATH_MAX];
+	char **side_args[2];		/* [0] A, [1] B */
+	size_t nside_args[2];
+	char **keys;			/* option keys the sides set (both) */
+	size_t nkeys;
+	struct resultread **res[2];
+	size_t nres[2];
+	json_t *manifest;
+	struct timespec t0;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int64_t epoch_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* A new directory, or an existing empty one: runs of two trials never mix. */
+static int prepare_dir(struct trial *t, struct err *e)
+{
+	struct stat st;
+	char probe[PATH_MAX + 32];
+
+	if (t->ab->dir)
+		snprintf(t->dir, sizeof(t->dir), "%s", t->ab->dir);
+	else
+		abrun_default_dir(t->dir, sizeof(t->dir), time(NULL));
+	if (!mkdir(t->dir, 0777))
+		return 0;
+	if (errno != EEXIST || stat(t->dir, &st) || !S_ISDIR(st.st_mode))
+		return err_set(e, -errno, EXIT_OUTPUT, "ab: cannot create %s: %s", t->dir,
+			       strerror(errno ? errno : ENOTDIR));
+	snprintf(probe, sizeof(probe), "%s/manifest.json", t->dir);
+	if (!access(probe, F_OK))
+		return err_set(e, -EEXIST, EXIT_USAGE, "ab: %s already holds a trial "
+			       "(manifest.json); use a new --dir", t->dir);
+	return 0;
+}
+
+static int add_keys(struct trial *t, char **keys, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		char **nk;
+
+		for (k = 0; k < t->nkeys && strcmp(t->keys[k], keys[i]); k++)
+			;
+		if (k < t->nkeys)
+			continue;
+		nk = realloc(t->keys, (t->nkeys + 1) * sizeof(*nk));
+		if (!nk)
+			return -ENOMEM;
+		t->keys = nk;
+		t->keys[t->nkeys++] = keys[i];
+	}
+	return 0;
+}
+
+/*
+ * Parse both sides; keep their keys (what compare should expect to differ).
+ * A side given as a job file sets keys nobody listed: then any job option
+ * may differ ("*").  Without common options, both sides must be job files.
+ */
+static int prepare_sides(struct trial *t, char ***keys, size_t *nkeys, struct err *e)
+{
+	static char any[] = "*";
+	char *anyv[] = { any };
+	int s, ret, files = 0;
+
+	for (s = 0; s < 2; s++) {
+		ret = abrun_side_args(s ? "--b" : "--a", s ? t->ab->b_spec : t->ab->a_spec,
+				      &t->side_args[s], &t->nside_args[s], &keys[s], &nkeys[s], e);
+		if (ret)
+			return ret;
+		files += nkeys[s] == 0;
+		if (add_keys(t, nkeys[s] ? keys[s] : anyv, nkeys[s] ? nkeys[s] : 1))
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	if (!t->ab->ncommon && files < 2)
+		return err_set(e, -EINVAL, EXIT_USAGE, "ab: no job: give fio options "
+			       "(--name=...) or a job file, or a job file for each of --a and --b");
+	return 0;
+}
+
+/* Run the runner on one side; its output goes to @log.  Returns its exit code. */
+static int run_child(struct trial *t, int s, const char *out, const char *log)
+{
+	size_t n = 0, i, cap = t->ab->ncommon + t->nside_args[s] + 4;
+	char **argv = calloc(cap, sizeof(*argv)), *fmt = "--output-format=json", *o = NULL;
+	int status = 0, fd;
+	pid_t pid;
+
+	if (!argv || asprintf(&o, "--output=%s", out) < 0) {
+		free(argv);
+		return EXIT_INTERNAL;
+	}
+	argv[n++] = (char *)(t->ab->runner ? t->ab->runner : "iotrial");
+	for (i = 0; i < t->ab->ncommon; i++)
+		argv[n++] = t->ab->common[i];
+	for (i = 0; i < t->nside_args[s]; i++)
+		argv[n++] = t->side_args[s][i];
+	argv[n++] = fmt;
+	argv[n++] = o;
+	pid = fork();
+	if (pid == 0) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		if (t->ab->runner)
+			execvp(t->ab->runner, argv);
+		else
+			execv("/proc/self/exe", argv);
+		fprintf(stderr, "iotrial: error: ab: cannot run %s: %s\n",
+			t->ab->runner ? t->ab->runner : "/proc/self/exe", strerror(errno));
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	free(o);
+	free(argv);
+	if (pid < 0)
+		return EXIT_INTERNAL;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The last non-empty line of a run's log, for the error message. */
+static void log_tail(const char *log, char *buf, size_t sz)
+{
+	FILE *f = fopen(log, "r");
+	char line[512];
+
+	buf[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0])
+			snprintf(buf, sz, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+static int write_manifest(struct trial *t, const char *stopped_by)
+{
+	char path[PATH_MAX + 32];
+
+	if (stopped_by)
+		json_object_set_new(t->manifest, "stopped_by", json_string(stopped_by));
+	snprintf(path, sizeof(path), "%s/manifest.json", t->dir);
+	return json_dump_file(t->manifest, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
+}
+
+static int keep_result(struct trial *t, int s, const char *path, struct err *e)
+{
+	struct resultread *r, **nv;
+
+	if (resultread_load(path, &r, e))
+		return -EINVAL;
+	nv = realloc(t->res[s], (t->nres[s] + 1) * sizeof(*nv));
+	if (!nv) {
+		resultread_free(r);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	t->res[s] = nv;
+	t->res[s][t->nres[s]++] = r;
+	return 0;
+}
+
+/* Run number @i of the sequence: spawn, record, load.  0 or the failure's exit code. */
+static int one_run(struct trial *t, size_t i, struct err *e)
+{
+	char side = abrun_side(t->ab->order, t->ab->seed, i), name[32], out[PATH_MAX + 64];
+	char log[PATH_MAX + 64], tail[512];
+	int s = side == 'B', rc;
+	int64_t start = epoch_ms();
+	struct stat st;
+
+	abrun_run_name(name, sizeof(name), (unsigned)i + 1, side);
+	snprintf(out, sizeof(out), "%s/%s", t->dir, name);
+	snprintf(log, sizeof(log), "%s/run-%03u-%c.log", t->dir, (unsigned)i + 1, side);
+	if (t->ab->stop.until_ci_pct >= 0)
+		fprintf(stderr, "ab: run %zu of at most %u: %c -> %s\n", i + 1,
+			2 * t->ab->stop.max_runs, side, out);
+	else
+		fprintf(stderr, "ab: run %zu of %u: %c -> %s\n", i + 1, 2 * t->ab->stop.runs,
+			side, out);
+	rc = run_child(t, s, out, log);
+	abrun_manifest_add(t->manifest, (unsigned)i + 1, side, name, start, epoch_ms() - start, rc);
+	write_manifest(t, NULL);
+	if (rc) {
+		log_tail(log, tail, sizeof(tail));
+		/* 127: the runner could not be started (a bad --runner) */
+		err_set(e, -EIO, rc == 127 ? EXIT_USAGE : rc > 0 && rc < 128 ? rc : EXIT_INTERNAL,
+			"ab: run %zu (%c) exited with %d: %s (log %s)", i + 1, side, rc,
+			tail[0] ? tail : "no output", log);
+		return -EIO;
+	}
+	if (!stat(log, &st) && st.st_size == 0)
+		unlink(log);
+	return keep_result(t, s, out, e);
+}
+
+/* The metric's difference and CI so far, on stderr; returns the CI half-width. */
+static double progress(struct trial *t)
+{
+	struct compare_metric m;
+
+	if (compare_one(t->res[0], t->nres[0], t->res[1], t->nres[1], t->ab->metric,
+			&t->ab->copts, &m))
+		return NAN;
+	if (isnan(m.diff_pct))
+		fprintf(stderr, "ab: %zu A + %zu B runs: %s not measured\n", t->nres[0], t->nres[1],
+			t->ab->metric);
+	else if (isnan(m.ci_lo))
+		fprintf(stderr, "ab: %zu A + %zu B runs: %s %+.2f%% (no CI yet)\n", t->nres[0],
+			t->nres[1], t->ab->metric, m.diff_pct);
+	else
+		fprintf(stderr, "ab: %zu A + %zu B runs: %s %+.2f%% (95%% CI %+.2f..%+.2f%%, "
+			"half-width %.2f%%)\n", t->nres[0], t->nres[1], t->ab->metric, m.diff_pct,
+			m.ci_lo, m.ci_hi, (m.ci_hi - m.ci_lo) / 2);
+	return isnan(m.ci_lo) ? NAN : (m.ci_hi - m.ci_lo) / 2;
+}
+
+static void pause_for(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+
+	while (s > 0 && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Pairs until the stopping rule says so; returns the reason, or 0 with @e set. */
+static enum abrun_reason run_loop(struct trial *t, struct err *e)
+{
+	enum abrun_reason why = ABRUN_CONTINUE;
+	size_t i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t->t0);
+	for (i = 0; why == ABRUN_CONTINUE; i++) {
+		if (one_run(t, i, e))
+			return ABRUN_CONTINUE;
+		if (i % 2 == 1)
+			why = abrun_decide(&t->ab->stop, (unsigned)(i + 1) / 2, since(&t->t0),
+					   progress(t));
+		if (why == ABRUN_CONTINUE)
+			pause_for(t->ab->pause_s);
+	}
+	fprintf(stderr, "ab: stopped by %s after %zu runs of each side\n", abrun_reason_name(why),
+		t->nres[0]);
+	return why;
+}
+
+static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
+{
+	struct compare_report rep;
+	struct compare_opts o = t->ab->copts;
+	int ret = 0;
+
+	o.expected = (const char *const *)t->keys;
+	o.nr_expected = t->nkeys;
+	if (compare_run(t->res[0], t->nres[0], t->res[1], t->nres[1], &o, &rep, e))
+		return -EINVAL;
+	if (t->ab->json) {
+		json_t *j = compare_json(&rep);
+
+		json_object_set_new(j, "ab", json_pack("{s:s, s:s, s:I, s:s, s:I}", "dir", t->dir,
+				    "order", t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
+				    "seed", (json_int_t)t->ab->seed, "stopped_by",
+				    abrun_reason_name(why), "runs_per_side", (json_int_t)t->nres[0]));
+		if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			       JSON_REAL_PRECISION(10)) || fputc('\n', stdout) == EOF)
+			ret = -EIO;
+		json_decref(j);
+	} else {
+		printf("ab: %zu runs of A and %zu of B (%s order, seed %llu), stopped by %s; "
+		       "results and manifest.json in %s\n\n", t->nres[0], t->nres[1],
+		       t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
+		       (unsigned long long)t->ab->seed, abrun_reason_name(why), t->dir);
+		ret = compare_write_text(&rep, stdout);
+	}
+	if (fflush(stdout) || ferror(stdout))
+		ret = -EIO;
+	if (ret)
+		err_set(e, -EIO, EXIT_OUTPUT, "ab: writing the report failed");
+	else if (rep.regressed)
+		ret = 1;
+	compare_report_free(&rep);
+	return ret;
+}
+
+static void trial_free(struct trial *t, char ***keys, size_t *nkeys)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		abrun_strv_free(t->side_args[s], t->nside_args[s]);
+		abrun_strv_free(keys[s], nkeys[s]);
+		resultread_set_free(t->res[s], t->nres[s]);
+	}
+	free(t->keys);
+	json_decref(t->manifest);
+}
 
 int cmd_ab(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "iotrial: error: 'ab' is not built yet\n");
-	return EXIT_INTERNAL;
+	struct ab_args ab;
+	struct trial t = { 0 };
+	char **keys[2] = { NULL, NULL };
+	size_t nkeys[2] = { 0, 0 };
+	enum abrun_reason why;
+	struct err e;
+	int ret;
+
+	err_clear(&e);
+	ab_defaults(&ab);
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("%s%s%s", usage, compare_options_help, exits);
+		return EXIT_OK;
+	}
+	ab.common = calloc((size_t)argc, sizeof(*ab.common));
+	t.ab = &ab;
+	if (!ab.common || parse_args(argc, argv, &ab, &e) || prepare_sides(&t, keys, nkeys, &e) ||
+	    prepare_dir(&t, &e))
+		goto fail;
+	ab_finish_defaults(&ab);
+	t.manifest = abrun_manifest_new(ab.order, ab.seed, ab.a_spec, ab.b_spec, ab.common,
+					ab.ncommon, ab.metric, &ab.stop);
+	if (!t.manifest || write_manifest(&t, NULL)) {
+		err_set(&e, -EIO, EXIT_OUTPUT, "ab: cannot write %s/manifest.json", t.dir);
+		goto fail;
+	}
+	if (ab.order == ABRUN_RANDOM)
+		fprintf(stderr, "ab: random order, seed %llu\n", (unsigned long long)ab.seed);
+	why = run_loop(&t, &e);
+	write_manifest(&t, why == ABRUN_CONTINUE ? "error" : abrun_reason_name(why));
+	if (why == ABRUN_CONTINUE || (ret = print_final(&t, why, &e)) < 0)
+		goto fail;
+	trial_free(&t, keys, nkeys);
+	free(ab.common);
+	return ret ? EXIT_REGRESSION : EXIT_OK;
+fail:
+	fprintf(stderr, "iotrial: error: %s\n", ab.common ? e.msg : "out of memory");
+	trial_free(&t, keys, nkeys);
+	free(ab.common);
+	return e.exit_code ? e.exit_code : EXIT_INTERNAL;
 }

@@ -1,0 +1,762 @@
+/*
+ * resultread: load fio / iotrial JSON result files and summarise them (see
+ * resultread.h for what is summed, averaged and merged, and how).
+ */
+#include "resultread.h"
+
+#include <dirent.h>	/* scandir */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>	/* strcasecmp */
+#include <sys/stat.h>
+
+static const char *const dir_names[RESULTREAD_NDIR] = { "read", "write", "trim" };
+
+/* One json+ bin: latency value (ns) and count. */
+struct rr_bin {
+	double v;
+	uint64_t n;
+};
+
+/* Per-direction accumulators while jobs are read. */
+struct dir_acc {
+	double lat_sum;		/* sum of N x mean */
+	uint64_t lat_n;
+	double p99_sum;		/* sum of ios x p99 */
+	uint64_t p99_n;
+	int p99_missing;
+	int bins_missing;
+	struct rr_bin *bins;
+	size_t nbins, cap;
+};
+
+struct load_ctx {
+	const char *name;
+	struct err *e;
+	struct dir_acc acc[RESULTREAD_NDIR];
+	double cpu_ns;
+	uint64_t all_ios;
+	int cpu_known;
+};
+
+static int bad(struct load_ctx *c, const char *fmt, const char *what, size_t job)
+{
+	char tmp[256];
+
+	snprintf(tmp, sizeof(tmp), fmt, what);
+	if (job == (size_t)-1)
+		return err_set(c->e, -EINVAL, EXIT_USAGE, "%s: %s", c->name, tmp);
+	return err_set(c->e, -EINVAL, EXIT_USAGE, "%s: job %zu: %s", c->name, job, tmp);
+}
+
+static double jnum(const json_t *o, const char *key, double dflt)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static void copy_str(char *dst, size_t sz, const char *src)
+{
+	snprintf(dst, sz, "%s", src ? src : "");
+}
+
+/* An option's value as text whatever its JSON type; NULL when absent. */
+static const char *opt_text(const json_t *opts, const char *key, char *buf, size_t sz)
+{
+	const json_t *v = json_object_get(opts, key);
+
+	if (!v)
+		return NULL;
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, sz, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, sz, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, sz, "%d", json_is_true(v));
+	else
+		snprintf(buf, sz, "%s", "");
+	return buf;
+}
+
+static long opt_long(const json_t *opts, const char *key, long dflt)
+{
+	char buf[64], *end;
+	const char *s = opt_text(opts, key, buf, sizeof(buf));
+	long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtol(s, &end, 10);
+	return end == s ? dflt : v;
+}
+
+uint64_t resultread_size(const char *s)
+{
+	char *end;
+	double v;
+	uint64_t mul = 1;
+
+	if (!s || !*s)
+		return 0;
+	v = strtod(s, &end);
+	if (end == s || v < 0 || strchr(end, '%'))
+		return 0;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ull << 10; break;
+	case 'm': case 'M': mul = 1ull << 20; break;
+	case 'g': case 'G': mul = 1ull << 30; break;
+	case 't': case 'T': mul = 1ull << 40; break;
+	case 'p': case 'P': mul = 1ull << 50; break;
+	case '\0': break;
+	default: return 0;
+	}
+	return (uint64_t)(v * (double)mul);
+}
+
+/* Options the job ran with: global options overlaid with its own. */
+static json_t *merge_options(const json_t *global, const json_t *job)
+{
+	json_t *m = json_object();
+
+	if (!m)
+		return NULL;
+	if (json_is_object(global))
+		json_object_update(m, (json_t *)global);
+	if (json_is_object(job))
+		json_object_update(m, (json_t *)job);
+	return m;
+}
+
+static void resolve_options(const json_t *o, struct resultread_job *j)
+{
+	static const char *const limits[] = { "rate", "rate_iops", "rate_min",
+		"rate_iops_min", "thinktime", "latency_target", NULL };
+	char buf[64];
+	const char *s;
+	size_t i;
+
+	s = opt_text(o, "rw", buf, sizeof(buf));
+	if (!s)
+		s = opt_text(o, "readwrite", buf, sizeof(buf));
+	copy_str(j->rw, sizeof(j->rw), s ? s : "read");
+	j->rwmixread = 50;
+	if (json_object_get(o, "rwmixread")) {
+		j->rwmixread = (unsigned)opt_long(o, "rwmixread", 50);
+		j->rwmix_given = 1;
+	} else if (json_object_get(o, "rwmixwrite")) {
+		j->rwmixread = 100 - (unsigned)opt_long(o, "rwmixwrite", 50);
+		j->rwmix_given = 1;
+	}
+	j->iodepth = (unsigned)opt_long(o, "iodepth", 1);
+	j->numjobs = (unsigned)opt_long(o, "numjobs", 1);
+	if (j->iodepth < 1)
+		j->iodepth = 1;
+	if (j->numjobs < 1)
+		j->numjobs = 1;
+	j->direct = (int)opt_long(o, "direct", 0);
+	if (json_object_get(o, "buffered"))
+		j->direct = !opt_long(o, "buffered", 1);
+	s = opt_text(o, "ioengine", buf, sizeof(buf));
+	copy_str(j->ioengine, sizeof(j->ioengine), s ? s : "psync");
+	j->ioengine_given = s != NULL;
+	for (i = 0; limits[i]; i++)
+		if (json_object_get(o, limits[i]))
+			j->rate_limited = 1;
+	j->has_filename = json_object_get(o, "filename") != NULL;
+	j->size = resultread_size(opt_text(o, "size", buf, sizeof(buf)));
+}
+
+/* The 99th percentile from a "percentile" object; NAN when absent. */
+static double find_p99(const json_t *pct)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)pct, key, v) {
+		if (fabs(strtod(key, NULL) - 99.0) < 1e-9 && json_is_number(v))
+			return json_number_value(v);
+	}
+	return NAN;
+}
+
+static int add_bins(struct dir_acc *a, const json_t *bins)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)bins, key, v) {
+		if (!json_is_number(v))
+			continue;
+		if (a->nbins == a->cap) {
+			size_t cap = a->cap ? 2 * a->cap : 256;
+			struct rr_bin *nb = realloc(a->bins, cap * sizeof(*nb));
+
+			if (!nb)
+				return -ENOMEM;
+			a->bins = nb;
+			a->cap = cap;
+		}
+		a->bins[a->nbins].v = strtod(key, NULL);
+		a->bins[a->nbins].n = (uint64_t)json_number_value(v);
+		a->nbins++;
+	}
+	return 0;
+}
+
+/* Latency mean, p99 and bins of one job's direction into the accumulator. */
+static int acc_latency(struct dir_acc *a, const json_t *d, uint64_t ios, double *mean)
+{
+	const json_t *lat = json_object_get(d, "lat_ns");
+	const json_t *clat = json_object_get(d, "clat_ns");
+	const json_t *src;
+	uint64_t n = (uint64_t)jnum(lat, "N", 0);
+	double p99;
+
+	if (n == 0) {		/* lat disabled: completion latency is next best */
+		lat = clat;
+		n = (uint64_t)jnum(lat, "N", 0);
+	}
+	*mean = NAN;
+	if (n > 0) {
+		*mean = jnum(lat, "mean", NAN);
+		a->lat_sum += *mean * (double)n;
+		a->lat_n += n;
+	}
+	src = json_object_get(json_object_get(d, "lat_ns"), "percentile") ?
+	      json_object_get(d, "lat_ns") : clat;
+	p99 = find_p99(json_object_get(src, "percentile"));
+	if (isnan(p99)) {
+		a->p99_missing = 1;
+	} else {
+		a->p99_sum += p99 * (double)ios;
+		a->p99_n += ios;
+	}
+	if (!json_is_object(json_object_get(src, "bins")))
+		a->bins_missing = 1;
+	else if (add_bins(a, json_object_get(src, "bins")))
+		return -ENOMEM;
+	return 0;
+}
+
+/* CV and count of iotrial's per-interval IOPS for one direction, outside the ramp. */
+static void interval_stats(const json_t *intervals, const char *dname,
+			   double *cv, uint64_t *count)
+{
+	double sum = 0, sq = 0, mean;
+	uint64_t n = 0;
+	size_t i;
+	json_t *iv;
+
+	json_array_foreach((json_t *)intervals, i, iv) {
+		double x;
+
+		if (json_is_true(json_object_get(iv, "ramp")))
+			continue;
+		x = jnum(json_object_get(iv, dname), "iops", NAN);
+		if (isnan(x))
+			continue;
+		sum += x;
+		sq += x * x;
+		n++;
+	}
+	*count = n;
+	*cv = NAN;
+	if (n < 2)
+		return;
+	mean = sum / (double)n;
+	if (mean > 0)
+		*cv = sqrt(fmax(0, (sq - sum * mean) / (double)(n - 1))) / mean;
+}
+
+static void merge_samples(struct resultread_dir *d, double cv, uint64_t n)
+{
+	if (!isnan(cv) && (isnan(d->interval_cv) || cv > d->interval_cv))
+		d->interval_cv = cv;
+	if (n && (d->samples == 0 || n < d->samples))
+		d->samples = n;
+}
+
+static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_job *j,
+		    const json_t *job, int k, size_t idx)
+{
+	const json_t *d = json_object_get(job, dir_names[k]);
+	struct resultread_dir *rd = &r->dir[k];
+	uint64_t ios, rt;
+	double cv, iops_mean;
+
+	if (!d) {
+		if (k == 2)	/* trim is optional in older outputs */
+			return 0;
+		return bad(c, "no \"%s\" object", dir_names[k], idx);
+	}
+	if (!json_is_object(d) || !json_is_number(json_object_get(d, "iops")) ||
+	    !json_is_number(json_object_get(d, "total_ios")))
+		return bad(c, "\"%s\" lacks numeric iops/total_ios", dir_names[k], idx);
+	ios = (uint64_t)jnum(d, "total_ios", 0);
+	j->ios[k] = ios;
+	j->iops[k] = jnum(d, "iops", 0);
+	j->lat_mean_ns[k] = NAN;
+	c->all_ios += ios;
+	if (ios == 0)
+		return 0;
+	rd->ios += ios;
+	rd->bytes += (uint64_t)jnum(d, "io_bytes", 0);
+	rd->iops += j->iops[k];
+	rd->bw_bytes += jnum(d, "bw_bytes", jnum(d, "bw", 0) * 1024);
+	rt = (uint64_t)jnum(d, "runtime", 0);
+	if (rt > rd->runtime_ms)
+		rd->runtime_ms = rt;
+	if (acc_latency(&c->acc[k], d, ios, &j->lat_mean_ns[k]))
+		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (json_is_array(json_object_get(job, "intervals"))) {
+		uint64_t n;
+
+		interval_stats(json_object_get(job, "intervals"), dir_names[k], &cv, &n);
+		merge_samples(rd, cv, n);
+	} else {
+		uint64_t n = (uint64_t)jnum(d, "iops_samples", 0);
+
+		iops_mean = jnum(d, "iops_mean", 0);
+		cv = n >= 2 && iops_mean > 0 ? jnum(d, "iops_stddev", NAN) / iops_mean : NAN;
+		merge_samples(rd, cv, n);
+	}
+	return 0;
+}
+
+static void read_steady(const json_t *job, struct resultread_job *j)
+{
+	const json_t *ss = json_object_get(job, "steady");	/* iotrial */
+	const json_t *a;
+	char buf[64];
+	const char *what;
+
+	j->steady = -1;
+	if (!json_is_object(ss))
+		ss = json_object_get(job, "steadystate");	/* fio */
+	if (!json_is_object(ss))
+		return;
+	a = json_object_get(ss, "attained");
+	j->steady = json_is_true(a) || (json_is_number(a) && json_number_value(a) != 0);
+	what = opt_text(ss, "criterion", buf, sizeof(buf));
+	if (json_object_get(ss, "ss"))
+		what = opt_text(ss, "ss", buf, sizeof(buf));
+	copy_str(j->steady_what, sizeof(j->steady_what), what);
+}
+
+static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root,
+		    const json_t *job, size_t idx)
+{
+	struct resultread_job *j = &r->jobs[idx];
+	json_t *opts;
+	int k, ret;
+
+	if (!json_is_object(job))
+		return bad(c, "%s", "not an object", idx);
+	if (json_object_get(job, "mixed") && !json_object_get(job, "read"))
+		return bad(c, "%s", "unified_rw_reporting (\"mixed\") results are not supported", idx);
+	copy_str(j->name, sizeof(j->name), json_string_value(json_object_get(job, "jobname")));
+	j->groupid = (unsigned)jnum(job, "groupid", 0);
+	j->error = (int)jnum(job, "error", 0);
+	opts = merge_options(json_object_get(root, "global options"),
+			     json_object_get(job, "job options"));
+	if (!opts)
+		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	resolve_options(opts, j);
+	if (idx == 0)
+		r->options = opts;
+	else
+		json_decref(opts);
+	for (k = 0; k < RESULTREAD_NDIR; k++) {
+		ret = read_dir(c, r, j, job, k, idx);
+		if (ret)
+			return ret;
+	}
+	j->job_runtime_ms = (uint64_t)jnum(job, "job_runtime", 0);
+	j->cpu_pct = jnum(job, "usr_cpu", NAN) + jnum(job, "sys_cpu", NAN);
+	if (!isnan(j->cpu_pct) && j->job_runtime_ms > 0) {
+		c->cpu_ns += j->cpu_pct / 100 * (double)j->job_runtime_ms * 1e6;
+		c->cpu_known = 1;
+	}
+	read_steady(job, j);
+	return 0;
+}
+
+static int cmp_bin(const void *pa, const void *pb)
+{
+	double x = ((const struct rr_bin *)pa)->v, y = ((const struct rr_bin *)pb)->v;
+
+	return (x > y) - (x < y);
+}
+
+/* The first bin value whose cumulative count reaches 99% of all. */
+static double bins_p99(struct dir_acc *a)
+{
+	uint64_t total = 0, cum = 0;
+	size_t i;
+
+	for (i = 0; i < a->nbins; i++)
+		total += a->bins[i].n;
+	if (!total)
+		return NAN;
+	qsort(a->bins, a->nbins, sizeof(*a->bins), cmp_bin);
+	for (i = 0; i < a->nbins; i++) {
+		cum += a->bins[i].n;
+		if ((double)cum >= 0.99 * (double)total)
+			return a->bins[i].v;
+	}
+	return a->bins[a->nbins - 1].v;
+}
+
+static void finish(struct load_ctx *c, struct resultread *r)
+{
+	int k;
+
+	r->total_iops = 0;
+	for (k = 0; k < RESULTREAD_NDIR; k++) {
+		struct resultread_dir *d = &r->dir[k];
+		struct dir_acc *a = &c->acc[k];
+
+		r->total_iops += d->iops;
+		if (a->lat_n)
+			d->lat_mean_ns = a->lat_sum / (double)a->lat_n;
+		if (d->ios && !a->bins_missing && a->nbins) {
+			d->lat_p99_ns = bins_p99(a);
+			d->p99_from_bins = 1;
+		} else if (d->ios && !a->p99_missing && a->p99_n) {
+			d->lat_p99_ns = a->p99_sum / (double)a->p99_n;
+		}
+	}
+	if (c->cpu_known && c->all_ios)
+		r->cpu_per_io_ns = c->cpu_ns / (double)c->all_ios;
+}
+
+static void read_iotrial(struct resultread *r, const json_t *it)
+{
+	char buf[64];
+	const json_t *p = json_object_get(it, "partial");
+	const char *v = opt_text(it, "version", buf, sizeof(buf));
+
+	r->is_iotrial = 1;
+	snprintf(r->version, sizeof(r->version), "iotrial-%.48s", v ? v : "?");
+	copy_str(r->clock_source, sizeof(r->clock_source),
+		 opt_text(it, "clock_source", buf, sizeof(buf)));
+	r->partial = json_is_true(p) || (json_is_number(p) && json_number_value(p) != 0);
+	if (json_is_object(json_object_get(it, "environment")))
+		r->env = json_incref(json_object_get(it, "environment"));
+}
+
+/* fio's disk_util names: the devices the kernel saw busy, for compare's diff. */
+static void read_disks(struct resultread *r, const json_t *du)
+{
+	size_t i, off = 0;
+	json_t *d;
+
+	json_array_foreach((json_t *)du, i, d) {
+		const char *name = json_string_value(json_object_get(d, "name"));
+		int n;
+
+		if (!name)
+			continue;
+		n = snprintf(r->disks + off, sizeof(r->disks) - off, "%s%s", off ? "," : "", name);
+		if (n < 0 || (size_t)n >= sizeof(r->disks) - off)
+			break;
+		off += (size_t)n;
+	}
+}
+
+static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
+{
+	const json_t *jobs = json_object_get(root, "jobs");
+	const json_t *it = json_object_get(root, "iotrial");
+	size_t i;
+	int k, ret;
+
+	if (!json_is_object(root))
+		return bad(c, "%s", "not a fio result: the JSON is not an object", (size_t)-1);
+	if (!json_is_array(jobs))
+		return bad(c, "%s", "not a fio result: no \"jobs\" array", (size_t)-1);
+	if (!json_is_string(json_object_get(root, "fio version")) && !json_is_object(it))
+		return bad(c, "%s", "not a fio result: no \"fio version\" or \"iotrial\" object",
+			   (size_t)-1);
+	if (json_array_size(jobs) == 0)
+		return bad(c, "%s", "no jobs in the result", (size_t)-1);
+	if (json_is_object(it))
+		read_iotrial(r, it);
+	else
+		copy_str(r->version, sizeof(r->version),
+			 json_string_value(json_object_get(root, "fio version")));
+	r->nr_jobs = json_array_size(jobs);
+	r->jobs = calloc(r->nr_jobs, sizeof(*r->jobs));
+	if (!r->jobs)
+		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	for (k = 0; k < RESULTREAD_NDIR; k++) {
+		r->dir[k].lat_mean_ns = NAN;
+		r->dir[k].lat_p99_ns = NAN;
+		r->dir[k].interval_cv = NAN;
+	}
+	r->cpu_per_io_ns = NAN;
+	for (i = 0; i < r->nr_jobs; i++) {
+		ret = read_job(c, r, root, json_array_get(jobs, i), i);
+		if (ret)
+			return ret;
+	}
+	finish(c, r);
+	read_disks(r, json_object_get(root, "disk_util"));
+	return 0;
+}
+
+/* Where the JSON starts: the first line whose first non-blank is '{'. */
+static const char *json_start(const char *text, size_t len, int *skipped)
+{
+	size_t i = 0;
+
+	*skipped = 0;
+	while (i < len) {
+		size_t j = i;
+
+		while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r'))
+			j++;
+		if (j < len && text[j] == '{')
+			return text + j;
+		while (j < len && text[j] != '\n')
+			j++;
+		i = j + 1;
+		(*skipped)++;
+	}
+	return NULL;
+}
+
+static int only_blank(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+int resultread_from_json(const json_t *root, const char *name, struct resultread **out,
+			 struct err *e)
+{
+	struct load_ctx c = { .name = name, .e = e };
+	struct resultread *r;
+	int ret, k;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	r->path = strdup(name);
+	ret = r->path ? build(&c, r, root) : err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	for (k = 0; k < RESULTREAD_NDIR; k++)
+		free(c.acc[k].bins);
+	if (ret) {
+		resultread_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+int resultread_parse(const char *text, size_t len, const char *name,
+		     struct resultread **out, struct err *e)
+{
+	json_error_t jerr;
+	const char *start;
+	json_t *root;
+	int skipped, ret;
+
+	*out = NULL;
+	if (only_blank(text, len))
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: empty file", name);
+	start = json_start(text, len, &skipped);
+	if (!start)
+		return err_set(e, -EINVAL, EXIT_USAGE,
+			       "%s: not JSON (no line starts with '{')", name);
+	root = json_loadb(start, len - (size_t)(start - text), JSON_DISABLE_EOF_CHECK, &jerr);
+	if (!root)
+		return err_set(e, -EINVAL, EXIT_USAGE,
+			       "%s: invalid or truncated JSON at line %d: %s",
+			       name, jerr.line + skipped, jerr.text);
+	ret = resultread_from_json(root, name, out, e);
+	json_decref(root);
+	return ret;
+}
+
+int resultread_load(const char *path, struct resultread **out, struct err *e)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+	int ret;
+
+	*out = NULL;
+	if (!f)
+		return err_set(e, -errno, EXIT_USAGE, "%s: cannot open: %s", path, strerror(errno));
+	do {
+		if (cap - len < 65536) {
+			char *nb = realloc(buf, cap + 65536 + 1);
+
+			if (!nb) {
+				fclose(f);
+				free(buf);
+				return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		ret = err_set(e, -EIO, EXIT_USAGE, "%s: read error", path);
+		fclose(f);
+		free(buf);
+		return ret;
+	}
+	fclose(f);
+	ret = resultread_parse(buf ? buf : "", len, path, out, e);
+	free(buf);
+	return ret;
+}
+
+void resultread_free(struct resultread *r)
+{
+	if (!r)
+		return;
+	free(r->path);
+	free(r->jobs);
+	json_decref(r->options);
+	json_decref(r->env);
+	free(r);
+}
+
+static int is_json_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 && !strcasecmp(d->d_name + n - 5, ".json");
+}
+
+static int push_path(char ***v, size_t *n, size_t *cap, const char *dir, const char *name)
+{
+	char *p;
+
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		char **nv = realloc(*v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = nc;
+	}
+	if (dir) {
+		if (asprintf(&p, "%s/%s", dir, name) < 0)
+			return -ENOMEM;
+	} else if (!(p = strdup(name))) {
+		return -ENOMEM;
+	}
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+static int expand_dir(const char *dir, char ***v, size_t *n, size_t *cap, struct err *e)
+{
+	struct dirent **list;
+	int i, cnt = scandir(dir, &list, is_json_name, alphasort), ret = 0;
+
+	if (cnt < 0)
+		return err_set(e, -errno, EXIT_USAGE, "%s: cannot read directory: %s",
+			       dir, strerror(errno));
+	if (cnt == 0)
+		ret = err_set(e, -ENOENT, EXIT_USAGE, "%s: directory has no *.json result files", dir);
+	for (i = 0; i < cnt; i++) {
+		if (!ret && push_path(v, n, cap, dir, list[i]->d_name))
+			ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
+int resultread_expand(char *const *args, size_t n, char ***paths, size_t *np,
+		      struct err *e)
+{
+	char **v = NULL;
+	size_t cnt = 0, cap = 0, i;
+	struct stat st;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		if (stat(args[i], &st))
+			ret = err_set(e, -errno, EXIT_USAGE, "%s: %s", args[i], strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			ret = expand_dir(args[i], &v, &cnt, &cap, e);
+		else if (push_path(&v, &cnt, &cap, NULL, args[i]))
+			ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	if (ret) {
+		resultread_paths_free(v, cnt);
+		return ret;
+	}
+	*paths = v;
+	*np = cnt;
+	return 0;
+}
+
+void resultread_paths_free(char **paths, size_t n)
+{
+	size_t i;
+
+	if (!paths)
+		return;
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
+			size_t *nout, struct err *e)
+{
+	struct resultread **v;
+	char **paths = NULL;
+	size_t np = 0, i;
+	int ret = resultread_expand(args, n, &paths, &np, e);
+
+	if (ret)
+		return ret;
+	v = calloc(np ? np : 1, sizeof(*v));
+	if (!v) {
+		resultread_paths_free(paths, np);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < np && !ret; i++)
+		ret = resultread_load(paths[i], &v[i], e);
+	resultread_paths_free(paths, np);
+	if (ret) {
+		resultread_set_free(v, np);
+		return ret;
+	}
+	*out = v;
+	*nout = np;
+	return 0;
+}
+
+void resultread_set_free(struct resultread **v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		resultread_free(v[i]);
+	free(v);
+}

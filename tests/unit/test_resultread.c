@@ -1,0 +1,318 @@
+/*
+ * Tests for resultread: the seed fixtures (hand-checkable sums), real fio
+ * 3.33 outputs (copied under tests/data/results), iotrial's extra objects,
+ * and every kind of bad file.  Run from the repository root (make check).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "resultread.h"
+#include "check.h"
+
+#define DATA "tests/data/results/"
+
+static struct resultread *load(const char *path)
+{
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	if (resultread_load(path, &r, &e))
+		printf("  load %s: %s\n", path, e.msg);
+	return r;
+}
+
+TEST(seed_totals)
+{
+	struct resultread *r = load(DATA "seed_virtio.json");
+	double cpu;
+
+	if (!r) {
+		CHECK(r);
+		return;
+	}
+	CHECK_EQ_U(r->nr_jobs, 4);
+	CHECK(!r->is_iotrial);
+	CHECK_STR(r->version, "fio-3.33");
+	CHECK_NEAR(r->dir[0].iops, 78000, 1e-6);
+	CHECK_NEAR(r->dir[1].iops, 22000, 1e-6);
+	CHECK_NEAR(r->total_iops, 100000, 1e-6);
+	CHECK_EQ_U(r->dir[0].ios, 4ull * 19500 * 600);
+	CHECK_NEAR(r->dir[0].bw_bytes, 78000.0 * 4096, 1);
+	CHECK_NEAR(r->dir[0].lat_mean_ns, 410000, 1e-6);
+	CHECK_NEAR(r->dir[1].lat_mean_ns, 1400000, 1e-6);
+	/* same p99 in every job: the weighted mean is that value */
+	CHECK_NEAR(r->dir[0].lat_p99_ns, 1236992, 1e-6);
+	CHECK(!r->dir[0].p99_from_bins);
+	CHECK_EQ_U(r->dir[0].runtime_ms, 600000);
+	CHECK_EQ_U(r->dir[2].ios, 0);
+	CHECK(isnan(r->dir[2].lat_mean_ns));
+	CHECK_NEAR(r->dir[0].interval_cv, 0.03, 1e-9);
+	CHECK_EQ_U(r->dir[0].samples, 1200);
+	/* 4 jobs x 26.6% x 600 s of CPU over 4 x 25000 x 600 I/Os */
+	cpu = 4 * 0.266 * 600e9 / (4.0 * 25000 * 600);
+	CHECK_NEAR(r->cpu_per_io_ns, cpu, 1e-6);
+	CHECK_STR(r->jobs[0].rw, "randrw");
+	CHECK_EQ_U(r->jobs[0].rwmixread, 50);
+	CHECK(!r->jobs[0].rwmix_given);
+	CHECK_EQ_U(r->jobs[3].iodepth, 32);
+	CHECK_EQ_U(r->jobs[3].numjobs, 4);
+	CHECK_STR(r->jobs[0].ioengine, "psync");	/* fio's default */
+	CHECK(r->jobs[0].direct == 0);
+	CHECK(!r->jobs[0].has_filename);
+	CHECK_EQ_U(r->jobs[0].size, 10ull << 30);
+	CHECK(r->jobs[0].steady == -1);
+	CHECK_STR(json_string_value(json_object_get(r->options, "bs")), "4k");
+	CHECK(r->env == NULL);
+	resultread_free(r);
+}
+
+TEST(fio_sample_uring)
+{
+	struct resultread *r = load(DATA "uring_a/run-1.json");
+
+	if (!r) {
+		CHECK(r);
+		return;
+	}
+	CHECK_NEAR(r->dir[0].iops, 49189.405297, 1e-6);
+	CHECK_NEAR(r->dir[1].iops, 20990.504748, 1e-6);
+	CHECK_EQ_U(r->jobs[0].rwmixread, 70);
+	CHECK(r->jobs[0].rwmix_given);
+	CHECK_EQ_U(r->jobs[0].iodepth, 16);
+	CHECK_STR(r->jobs[0].ioengine, "io_uring");	/* from "global options" */
+	CHECK(r->jobs[0].has_filename);
+	CHECK_NEAR(r->dir[0].lat_p99_ns, 577536, 0);	/* clat 99th */
+	CHECK_NEAR(r->dir[0].interval_cv, 2276.272684 / 50761.333333, 1e-9);
+	CHECK_EQ_U(r->dir[0].samples, 3);
+	/* (4.00 + 60.25)% x 2000 ms over 98428 + 42002 I/Os */
+	CHECK_NEAR(r->cpu_per_io_ns, 0.6425 * 2000e6 / (98428 + 42002), 1e-6);
+	resultread_free(r);
+}
+
+TEST(json_plus_bins)
+{
+	/* one job: p99 of the bins equals fio's own 99th percentile */
+	struct resultread *r = load(DATA "jp_a/run-1.json");
+
+	if (!r) {
+		CHECK(r);
+		return;
+	}
+	CHECK(r->dir[0].p99_from_bins);
+	CHECK_NEAR(r->dir[0].lat_p99_ns, 162816, 0);
+	resultread_free(r);
+}
+
+static const char two_jobs[] =
+	"{\"fio version\": \"fio-3.33\", \"jobs\": ["
+	"{\"jobname\": \"a\", \"job options\": {\"rw\": \"randread\"},"
+	" \"read\": {\"iops\": 100, \"total_ios\": 300, \"io_bytes\": 1228800, \"bw_bytes\": 409600,"
+	"  \"runtime\": 3000, \"lat_ns\": {\"mean\": 1000, \"N\": 300},"
+	"  \"clat_ns\": {\"mean\": 900, \"N\": 300, \"percentile\": {\"99.000000\": 5000},"
+	"   \"bins\": {\"1000\": 290, \"5000\": 9, \"9000\": 1}}},"
+	" \"write\": {\"iops\": 0, \"total_ios\": 0}, \"job_runtime\": 3000,"
+	" \"usr_cpu\": 10, \"sys_cpu\": 20},"
+	"{\"jobname\": \"b\", \"job options\": {\"rw\": \"randread\"},"
+	" \"read\": {\"iops\": 300, \"total_ios\": 900, \"io_bytes\": 3686400, \"bw_bytes\": 1228800,"
+	"  \"runtime\": 2990, \"lat_ns\": {\"mean\": 2000, \"N\": 900},"
+	"  \"clat_ns\": {\"mean\": 1900, \"N\": 900, \"percentile\": {\"99.000000\": 7000}}},"
+	" \"write\": {\"iops\": 0, \"total_ios\": 0}, \"job_runtime\": 3000,"
+	" \"usr_cpu\": 5, \"sys_cpu\": 5}]}";
+
+TEST(two_jobs_weighting)
+{
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_parse(two_jobs, sizeof(two_jobs) - 1, "two.json", &r, &e) == 0);
+	if (!r)
+		return;
+	CHECK_NEAR(r->dir[0].iops, 400, 0);
+	/* (300 x 1000 + 900 x 2000) / 1200 */
+	CHECK_NEAR(r->dir[0].lat_mean_ns, 1750, 1e-9);
+	/* job b has no bins: I/O-weighted mean of p99s (300 x 5000 + 900 x 7000) / 1200 */
+	CHECK(!r->dir[0].p99_from_bins);
+	CHECK_NEAR(r->dir[0].lat_p99_ns, 6500, 1e-9);
+	CHECK_EQ_U(r->dir[0].runtime_ms, 3000);
+	/* CPU: (30% + 10%) x 3 s over 1200 I/Os */
+	CHECK_NEAR(r->cpu_per_io_ns, (0.3 * 3e9 + 0.1 * 3e9) / 1200, 1e-6);
+	CHECK_EQ_U(r->dir[1].ios, 0);
+	CHECK(r->jobs[1].steady == -1);
+	resultread_free(r);
+}
+
+TEST(from_json)
+{
+	json_t *root = json_loads(two_jobs, 0, NULL);
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_from_json(root, "in-memory", &r, &e) == 0);
+	CHECK(r && r->dir[0].iops == 400);
+	CHECK(r && !strcmp(r->path, "in-memory"));
+	resultread_free(r);
+	json_decref(root);
+	root = json_pack("{s:s}", "fio version", "fio-3.33");
+	CHECK(resultread_from_json(root, "x", &r, &e) == -EINVAL);
+	CHECK_STR(e.msg, "x: not a fio result: no \"jobs\" array");
+	json_decref(root);
+}
+
+TEST(iotrial_schema)
+{
+	struct resultread *r = load(DATA "iotrial_b.json");
+	const json_t *t;
+
+	if (!r) {
+		CHECK(r);
+		return;
+	}
+	CHECK(r->is_iotrial);
+	CHECK_STR(r->version, "iotrial-0.1.0");
+	CHECK_STR(r->clock_source, "tsc");
+	CHECK(!r->partial);
+	CHECK(r->env != NULL);
+	t = json_array_get(json_object_get(r->env, "targets"), 0);
+	CHECK_STR(json_string_value(json_object_get(json_object_get(t, "device"), "driver")), "nvme");
+	/* 10 intervals after the 2 ramp ones (python: 0.017835224356725916) */
+	CHECK_EQ_U(r->dir[0].samples, 10);
+	CHECK_NEAR(r->dir[0].interval_cv, 0.017835224356725916, 1e-9);
+	CHECK(r->jobs[0].steady == 0);
+	CHECK_STR(r->jobs[0].steady_what, "iops:20%");
+	resultread_free(r);
+}
+
+TEST(fio_steadystate)
+{
+	const char *shared = getenv("SHARED");
+	char path[512];
+	struct resultread *r;
+
+	snprintf(path, sizeof(path), "%s/spec/fio-samples/ss.json", shared ? shared : "../shared");
+	if (access(path, R_OK))
+		SKIP("%s not available", path);
+	r = load(path);
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK(r->jobs[0].steady == 1);
+	CHECK_STR(r->jobs[0].steady_what, "iops:20.000000%");
+	resultread_free(r);
+}
+
+TEST(leading_lines)
+{
+	struct resultread *r = load(DATA "prefixed.json");
+
+	CHECK(r != NULL);
+	if (r)
+		CHECK_NEAR(r->dir[0].iops, 16551.224388, 1e-6);
+	resultread_free(r);
+}
+
+static void expect_bad(const char *path, const char *what)
+{
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_load(path, &r, &e) < 0);
+	CHECK(r == NULL);
+	CHECK(e.exit_code == EXIT_USAGE);
+	CHECK(strstr(e.msg, path) == e.msg);
+	CHECK(strstr(e.msg, what) != NULL);
+	CHECK(strchr(e.msg, '\n') == NULL);
+	if (!strstr(e.msg, what))
+		printf("  message: %s\n", e.msg);
+}
+
+TEST(bad_files)
+{
+	expect_bad(DATA "bad/empty.json", "empty file");
+	expect_bad(DATA "bad/truncated.json", "invalid or truncated JSON at line");
+	expect_bad(DATA "bad/malformed.json", "invalid or truncated JSON at line 1");
+	expect_bad(DATA "bad/notfio.json", "not a fio result: no \"jobs\" array");
+	expect_bad(DATA "bad/nojobs.json", "no jobs");
+	expect_bad(DATA "bad/text.json", "not JSON");
+	expect_bad(DATA "bad/does-not-exist.json", "cannot open");
+}
+
+TEST(bad_buffers)
+{
+	static const char no_read[] = "{\"fio version\": \"x\", \"jobs\": [{\"write\": {}}]}";
+	static const char array[] = "[1, 2]\n";
+	static const char no_version[] = "{\"jobs\": [{}]}";
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_parse(no_read, sizeof(no_read) - 1, "x.json", &r, &e) == -EINVAL);
+	CHECK_STR(e.msg, "x.json: job 0: no \"read\" object");
+	err_clear(&e);
+	CHECK(resultread_parse(array, sizeof(array) - 1, "a.json", &r, &e) == -EINVAL);
+	CHECK_STR(e.msg, "a.json: not JSON (no line starts with '{')");
+	err_clear(&e);
+	CHECK(resultread_parse(no_version, sizeof(no_version) - 1, "v.json", &r, &e) == -EINVAL);
+	CHECK_STR(e.msg, "v.json: not a fio result: no \"fio version\" or \"iotrial\" object");
+}
+
+TEST(sizes)
+{
+	CHECK_EQ_U(resultread_size("10G"), 10ull << 30);
+	CHECK_EQ_U(resultread_size("4k"), 4096);
+	CHECK_EQ_U(resultread_size("512"), 512);
+	CHECK_EQ_U(resultread_size("1.5m"), 3ull << 19);
+	CHECK_EQ_U(resultread_size("50%"), 0);
+	CHECK_EQ_U(resultread_size("abc"), 0);
+	CHECK_EQ_U(resultread_size(NULL), 0);
+}
+
+TEST(expand_dirs)
+{
+	char *args[] = { DATA "uring_a", DATA "seed_virtio.json" };
+	char *missing[] = { DATA "nope" };
+	char tmpl[] = "/tmp/iotrial-rr.XXXXXX";
+	char *empty[1];
+	char **paths = NULL;
+	size_t n = 0;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_expand(args, 2, &paths, &n, &e) == 0);
+	CHECK_EQ_U(n, 6);
+	if (n == 6) {
+		CHECK_STR(paths[0], DATA "uring_a/run-1.json");
+		CHECK_STR(paths[4], DATA "uring_a/run-5.json");
+		CHECK_STR(paths[5], DATA "seed_virtio.json");
+	}
+	resultread_paths_free(paths, n);
+	CHECK(resultread_expand(missing, 1, &paths, &n, &e) < 0);
+	CHECK(strstr(e.msg, DATA "nope: ") == e.msg);
+	err_clear(&e);
+	empty[0] = mkdtemp(tmpl);
+	CHECK(empty[0] != NULL);
+	CHECK(resultread_expand(empty, 1, &paths, &n, &e) < 0);
+	CHECK(strstr(e.msg, "directory has no *.json result files") != NULL);
+	rmdir(tmpl);
+}
+
+int main(void)
+{
+	RUN(seed_totals);
+	RUN(fio_sample_uring);
+	RUN(json_plus_bins);
+	RUN(two_jobs_weighting);
+	RUN(from_json);
+	RUN(iotrial_schema);
+	RUN(fio_steadystate);
+	RUN(leading_lines);
+	RUN(bad_files);
+	RUN(bad_buffers);
+	RUN(sizes);
+	RUN(expand_dirs);
+	return CHECK_DONE();
+}
