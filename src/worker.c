@@ -355,7 +355,9 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			}
 			worker_sleep_until(w, io->t_issue);
 			*now = clock_ticks(w->clk);
-			if (atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+			/* the run may have ended while we slept: issue nothing past it */
+			if (*now >= w->t_next_event ||
+			    atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 				*pending = io;
 				break;
 			}
