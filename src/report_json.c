@@ -7,6 +7,7 @@
  * a value it fails to attach).
  */
 #include "report_json.h"
+#include "opt.h"
 #include "series.h"
 #include "steady.h"
 
@@ -315,7 +316,20 @@ static void json_job_steadystate(json_t *o, const struct job_result *jr, int *ba
  */
 static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int *bad)
 {
+	struct job_kv *kv = NULL;
+	size_t nr = 0, i;
 	json_t *v = NULL;
+
+	if (jr->job && !opt_job_resolved(jr->job, &kv, &nr)) {
+		json_t *o = json_object();
+
+		for (i = 0; o && i < nr; i++)
+			if (json_object_set_new(o, kv[i].key, kv[i].val ? json_string(kv[i].val) : json_null()))
+				*bad = 1;
+		opt_kv_free(kv, nr);
+		if (!o || json_object_set_new(iot, "job", o))
+			*bad = 1;
+	}
 
 	if (jr->series) {
 		if (series_to_json(jr->series, 0, &v) || json_object_set_new(iot, "intervals", v))
@@ -414,6 +428,8 @@ static json_t *json_run_iotrial(const struct run_result *r)
 	jset(o, "signal", json_integer(r->signal), &bad);
 	if (r->env)
 		jset(o, "environment", json_incref((json_t *)r->env), &bad);
+	if (r->warnings)
+		jset(o, "warnings", json_incref((json_t *)r->warnings), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;

@@ -21,6 +21,7 @@
 #include <stdlib.h>	/* qsort */
 #include <string.h>
 #include <time.h>	/* localtime_r, strftime */
+#include <jansson.h>	/* the warnings array */
 #include "report_calc.h"
 
 struct lat_unit {
@@ -466,6 +467,22 @@ static void text_partial(FILE *f, const struct run_result *r)
 	}
 }
 
+/* The plausibility checks (result_check.c): one line each, with numbers. */
+static void text_warnings(FILE *f, const struct run_result *r)
+{
+	const json_t *w = r->warnings, *it;
+	size_t i;
+
+	if (!w || !json_array_size(w))
+		return;
+	fprintf(f, "\nPlausibility checks:\n");
+	json_array_foreach(w, i, it) {
+		fprintf(f, "  %-7s [%s] %s\n", json_string_value(json_object_get(it, "severity")),
+			json_string_value(json_object_get(it, "id")),
+			json_string_value(json_object_get(it, "message")));
+	}
+}
+
 int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 {
 	if (r->partial)
@@ -474,6 +491,7 @@ int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 		text_job(f, &r->jobs[i], r->timestamp);
 	text_groups(f, r);
 	text_disks(f, r);
+	text_warnings(f, r);
 	if (fflush(f) == EOF || ferror(f))
 		return err_set(e, -EIO, EXIT_OUTPUT, "cannot write the text report: %s",
 			       strerror(errno ? errno : EIO));

@@ -165,6 +165,9 @@ void result_free(struct run_result *r)
 	if (r->env)
 		json_decref(r->env);
 	r->env = NULL;
+	if (r->warnings)
+		json_decref(r->warnings);
+	r->warnings = NULL;
 	free(r->jobs);
 	free(r->du);
 	r->jobs = NULL;

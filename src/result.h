@@ -81,7 +81,8 @@ struct run_result {
 	int signal;			/* the signal that stopped it, 0 if none */
 	const char *clock_source;	/* "tsc" or "clock_gettime" */
 	double clock_ghz;		/* TSC rate when used */
-	void *env;			/* json_t * from env.c, or NULL (issue 4) */
+	void *env;			/* json_t * from env.c, or NULL */
+	void *warnings;			/* json_t * array from result_check, or NULL */
 };
 
 /* Zero a job_result and initialise its accumulators. */

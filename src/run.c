@@ -4,6 +4,7 @@
 #include "run.h"
 
 #include <errno.h>	/* ENOMEM */
+#include <jansson.h>	/* the environment */
 #include <pthread.h>
 #include <signal.h>	/* sigtimedwait */
 #include <stdio.h>	/* snprintf */
@@ -14,7 +15,9 @@
 #include "clock.h"
 #include "diskutil.h"
 #include "engine.h"
+#include "env.h"
 #include "file.h"
+#include "result_check.h"
 #include "series.h"
 #include "steady.h"
 #include "worker.h"
@@ -399,6 +402,14 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	for (size_t i = 0; i < out->nr_jobs; i++)
 		if (out->jobs[i].partial)
 			out->partial = 1;
+	if (!r) {
+		json_t *env = NULL;
+
+		/* what could explain a difference between two runs (methodology §4) */
+		if (!env_capture(paths, nr_paths, &env, NULL))
+			out->env = env;
+		r = result_check(out, e);
+	}
 out:
 	free(paths);
 	run_release(&s);
