@@ -134,7 +134,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "write_lat_log", "latlog", "write_lat_log", "latlog" },
 	{ "write_hist_log", "histlog", "write_hist_log", "histlog" },
 	{ "log_avg_msec", "500", "log_avg_msec", "500" },
-	{ "log_avg_msec", "2s", "log_avg_msec", "2000" },
+	{ "log_avg_msec", "2k", "log_avg_msec", "2048" },	/* fio's integer units */
 	{ "log_hist_msec", "1000", "log_hist_msec", "1000" },
 	{ "log_window_value", "both", "log_window_value", "both" },
 	{ "log_max_value", "1", "log_window_value", "max" },
@@ -493,7 +493,10 @@ TEST(bad_values)
 	CHECK(fails_like("size", "0%", "1..100"));
 	CHECK(fails_like("runtime", "1k", "unexpected 'k'"));
 	CHECK(fails_like("runtime", "-5", "negative"));
-	CHECK(fails_like("log_avg_msec", "1500us", "whole number of milliseconds"));
+	/* an integer of ms as in fio, which reads "2s" as 2: time units are refused */
+	CHECK(fails_like("log_avg_msec", "2s", "unexpected 's'"));
+	CHECK(fails_like("log_hist_msec", "1500us", "unexpected 'us'"));
+	CHECK(fails_like("log_hist_msec", "2ms", "unknown unit 'ms'"));
 	CHECK(fails_like("series_interval", "100us", "below the minimum 1000"));
 	CHECK(fails_like("sync", "always", "not one of none, 0, sync, 1, dsync"));
 	CHECK(fails_like("kb_base", "1023", "not one of 1024, 1000"));
