@@ -921,11 +921,12 @@ static const struct opt_def opt_defs[] = {
 	  .help = "iotrial: SNIA PTS steady state: rounds in the window" },
 	{ .name = "snia_range", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL, F(snia_range_pct),
 	  .parse = parse_snia_pct, .show = show_snia_pct,
-	  .help = "iotrial: SNIA: max - min within the window, at most this % of its mean" },
+	  .help = "iotrial: SNIA: max - min within the window, at most this % of its mean "
+		  "(20 or 20%)" },
 	{ .name = "snia_slope", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL, F(snia_slope_pct),
 	  .parse = parse_snia_pct, .show = show_snia_pct,
 	  .help = "iotrial: SNIA: least-squares slope excursion across the window, at most "
-		  "this % of its mean" },
+		  "this % of its mean (10 or 10%)" },
 	{ .name = "snia_round", .type = OPT_TIME, .flags = OPT_F_IOTRIAL, F(snia_round_us),
 	  .unit_us = 1, .bare_us = SEC,
 	  .help = "iotrial: SNIA round length, a multiple of series_interval (0 = one interval)" },
