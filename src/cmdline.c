@@ -7,7 +7,7 @@
  */
 #include "cmdline.h"
 
-#include <errno.h>	/* EINVAL, ENOMEM, EPERM */
+#include <errno.h>	/* EINVAL, ENOMEM, EPERM, ERANGE */
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* realloc, free */
 #include <string.h>	/* strcmp, strchr, strdup, strncmp */
@@ -146,6 +146,21 @@ static int cl_eta(struct cmdline *cl, const char *val, struct err *e)
 	return 0;
 }
 
+/* A process time (--status-interval, --eta-newline): bare seconds, 1ms at least as in fio. */
+static int cl_time(const char *name, const char *val, uint64_t *out_us, struct err *e)
+{
+	struct num_ctx c = { .kb_base = 1024, .opt = name, .where = CL_WHERE };
+	uint64_t us;
+	int ret = num_parse_time(val, &c, 1000000, &us, e);
+
+	if (ret)
+		return ret;
+	if (us < 1000)
+		return num_error(e, &c, -ERANGE, val, "below the minimum 1ms");
+	*out_us = us;
+	return 0;
+}
+
 /* A process option's value: after '=' or the next argument. */
 static const char *cl_value(int argc, char **argv, int *i, const char *val)
 {
@@ -163,8 +178,8 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 			  char **argv, int *i, struct err *e)
 {
 	static const char *const need_val[] = { "output", "output-format", "status-interval",
-						"eta", "section", NULL };
-	struct num_ctx c = { .kb_base = 1024, .opt = "status-interval", .where = CL_WHERE };
+						"status-output", "eta", "eta-newline", "section",
+						NULL };
 	size_t k;
 
 	for (k = 0; need_val[k]; k++) {
@@ -183,8 +198,17 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	}
 	if (!strcmp(name, "output-format"))
 		return cl_formats(cl, val, e);
+	if (!strcmp(name, "status-output")) {
+		free(cl->status_output);
+		cl->status_output = strdup(val);
+		return cl->status_output ? 0 : cl_nomem(e);
+	}
 	if (!strcmp(name, "status-interval"))
-		return num_parse_time(val, &c, 1000000, &cl->status_interval_us, e);
+		return cl_time(name, val, &cl->status_interval_us, e);
+	if (!strcmp(name, "eta-newline")) {
+		cl->eta_newline = 1;
+		return cl_time(name, val, &cl->eta_newline_us, e);
+	}
 	if (!strcmp(name, "eta"))
 		return cl_eta(cl, val, e);
 	if (!strcmp(name, "section")) {
@@ -197,8 +221,8 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		return 0;
 	}
 	if (val && (!strcmp(name, "parse-only") || !strcmp(name, "showcmd") ||
-		    !strcmp(name, "readonly") || !strcmp(name, "eta-newline") ||
-		    !strcmp(name, "minimal") || !strcmp(name, "version") || !strcmp(name, "help")))
+		    !strcmp(name, "readonly") || !strcmp(name, "minimal") ||
+		    !strcmp(name, "version") || !strcmp(name, "help")))
 		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' takes no value (" CL_WHERE ")", name);
 	if (!strcmp(name, "parse-only"))
 		cl->parse_only = 1;
@@ -206,8 +230,6 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->showcmd = 1;
 	else if (!strcmp(name, "readonly"))
 		cl->readonly = 1;
-	else if (!strcmp(name, "eta-newline"))
-		cl->eta_newline = 1;
 	else if (!strcmp(name, "minimal"))
 		cl->formats = CMDLINE_FMT_TERSE;
 	else if (!strcmp(name, "version"))
@@ -337,6 +359,11 @@ int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e)
 	}
 	if (ret)
 		goto out;
+	if (cl->status_output && !cl->status_interval_us) {
+		ret = err_set(e, -EINVAL, EXIT_USAGE,
+			      "--status-output needs --status-interval (how often to write a line)");
+		goto out;
+	}
 	/* the typed globals go to "global options"; jobs from files start without them */
 	if (cl_take_kv(cl, s.global.opts, s.global.opts_nr)) {
 		ret = cl_nomem(e);
@@ -377,6 +404,7 @@ void cmdline_free(struct cmdline *cl)
 	cl_free_strs(cl->files, cl->files_nr);
 	cl_free_strs(cl->sections, cl->sections_nr);
 	free(cl->output);
+	free(cl->status_output);
 	free(cl->cmdhelp_opt);
 	memset(cl, 0, sizeof(*cl));
 }

@@ -10,6 +10,10 @@
  * A job option takes --opt=val or --opt val; a flag (time_based, ...) only
  * --flag or --flag=0|1.  Jobs are validated; --readonly refuses a job that
  * writes or trims.  numjobs is not expanded: the runner clones.
+ *
+ * Process options with a value take --opt=val or --opt val.  Times
+ * (--status-interval, --eta-newline) read a bare number as seconds and must
+ * be at least 1ms, as in fio.
  */
 #ifndef IOTRIAL_CMDLINE_H
 #define IOTRIAL_CMDLINE_H
@@ -46,9 +50,12 @@ struct cmdline {
 	int parse_only;			/* --parse-only: validate and stop */
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */
-	uint64_t status_interval_us;	/* --status-interval; 0 = off */
+	uint64_t status_interval_us;	/* --status-interval (bare: seconds, >= 1ms); 0 = off */
+	char *status_output;		/* --status-output=FILE: the status lines, one JSON
+					 * object each, go there (needs --status-interval) */
 	enum cmdline_eta eta;		/* --eta=auto|always|never */
-	int eta_newline;		/* --eta-newline */
+	int eta_newline;		/* --eta-newline given */
+	uint64_t eta_newline_us;	/* its period (bare: seconds, >= 1ms) */
 	int version;			/* --version (parsing stopped there) */
 	int help;			/* --help (parsing stopped there) */
 	int cmdhelp;			/* --cmdhelp[=opt] (parsing stopped there) */

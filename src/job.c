@@ -51,6 +51,12 @@ void job_init(struct job *j)
 	j->ss_metric = SS_NONE;
 	j->ss_limit = 0.01;
 	j->ss_pct = 1;
+	/* SNIA PTS's criterion: 5 rounds, range 20%, slope excursion 10% */
+	j->steady_report = SS_REPORT_AUTO;
+	j->snia_window = 5;
+	j->snia_range_pct = 20;
+	j->snia_slope_pct = 10;
+	j->snia_metric = SNIA_METRIC_IOPS;
 	/* The ioengine string is the only default that needs memory. */
 	j->ioengine = strdup("psync");
 }

@@ -34,6 +34,9 @@ enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_N
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum ss_metric { SS_NONE, SS_IOPS, SS_IOPS_SLOPE, SS_BW, SS_BW_SLOPE };
+/* steady_report=: AUTO is fio's rule when the job has one (ss= with ss_dur), else SNIA. */
+enum ss_report { SS_REPORT_AUTO, SS_REPORT_SNIA, SS_REPORT_FIO, SS_REPORT_NONE };
+enum snia_metric { SNIA_METRIC_IOPS, SNIA_METRIC_BW, SNIA_METRIC_LAT };
 /* clocksource=: DEFAULT lets iotrial pick (it records which one it used). */
 enum clock_source { CLOCK_SRC_DEFAULT, CLOCK_SRC_CLOCK_GETTIME, CLOCK_SRC_CPU,
 		    CLOCK_SRC_GETTIMEOFDAY };
@@ -164,6 +167,14 @@ struct job {
 	int ss_pct;			/* limit is a percentage of the mean */
 	uint64_t ss_dur_us;
 	uint64_t ss_ramp_us;
+	/* iotrial: which rule finds the reported steady window, and SNIA PTS's */
+	enum ss_report steady_report;
+	uint32_t snia_window;		/* rounds, >= 2 */
+	double snia_range_pct;		/* max - min <= this % of the mean */
+	double snia_slope_pct;		/* |slope| x (W - 1) <= this % of the mean */
+	uint64_t snia_round_us;		/* 0 = one series_interval per round */
+	enum snia_metric snia_metric;
+	int snia_stop;			/* stop the job once SNIA steady state holds */
 
 	/* options as typed, for JSON "job options" and --showcmd */
 	struct job_kv *opts;

@@ -94,12 +94,17 @@ static uint64_t num_size_unit(const char **pp, unsigned kb_base)
 	return mult;
 }
 
-/* A time unit at *pp, advancing past it; returns microseconds, 0 if none. */
+/*
+ * A time unit at *pp, advancing past it; returns microseconds, 0 if none.
+ * Only fio's documented units.  Not "sec" or "min": fio 3.33 reads "2sec"
+ * and "2min" as 2 microseconds, so accepting them (as seconds or minutes)
+ * would run a different job; they fall through to "unknown unit".
+ */
 static uint64_t num_time_unit(const char **pp)
 {
 	static const struct { const char *name; uint64_t us; } units[] = {
-		{ "usec", 1 }, { "msec", 1000 }, { "min", 60000000ull }, { "sec", 1000000 },
-		{ "us", 1 }, { "ms", 1000 }, { "s", 1000000 }, { "m", 60000000ull },
+		{ "usec", 1 }, { "msec", 1000 }, { "us", 1 }, { "ms", 1000 },
+		{ "s", 1000000 }, { "m", 60000000ull },
 		{ "h", 3600000000ull }, { "d", 86400000000ull },
 	};
 	size_t i, len;
@@ -151,7 +156,7 @@ static int num_plain(const char *s, const struct num_ctx *c, int is_time, uint64
 {
 	const char *p = s, *u;
 	uint64_t v, mult;
-	int ret;
+	int ret, hex;
 
 	if (*p == '-')
 		return num_error(e, c, -EINVAL, s, "negative values are not allowed");
@@ -162,6 +167,12 @@ static int num_plain(const char *s, const struct num_ctx *c, int is_time, uint64
 		return num_error(e, c, -EINVAL, s, "not a number");
 	if (*p == '.' && isdigit((unsigned char)p[1]))
 		return num_error(e, c, -EINVAL, s, "fractional values are not allowed");
+	/* fio 3.33 reads a hex number's unit as nothing and a hex time as microseconds */
+	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]);
+	if (hex && is_time)
+		return num_error(e, c, -EINVAL, s, "a time cannot be hex (fio reads it as microseconds)");
+	if (hex && *p)
+		return num_error(e, c, -EINVAL, s, "a hex number cannot take a unit (fio ignores it)");
 	u = p;
 	if (is_time) {
 		mult = num_time_unit(&p);

@@ -9,9 +9,14 @@
  * followed by b) means the *other* base (1000 under kb_base=1024, 1024 under
  * kb_base=1000), while "Ki" without b is the same as "K".
  *
- * Times: a number with us/usec, ms/msec, s/sec, m/min, h or d (any case); a
- * bare number is in the option's own unit (seconds for most, milliseconds for
- * log_avg_msec).  Results are in microseconds.
+ * Times: a number with us/usec, ms/msec, s, m, h or d (any case), fio's
+ * documented units; a bare number is in the option's own unit (seconds for
+ * most).  Results are in microseconds.  "sec" and "min" are refused: fio 3.33
+ * reads "2sec" and "2min" as 2 microseconds.
+ *
+ * Hex ("0x1000") is a plain integer only: fio 3.33 ignores a unit after hex
+ * digits ("0x10k" is 16) and reads a hex time as microseconds, so both are
+ * refused rather than read differently.  docs/numbers.md has the full list.
  *
  * Arithmetic (as fio): a value that starts with "(" or uses $ncpus, $pagesize
  * or $mb_memory is an expression with + - * / % ^ and parentheses; a unit may
@@ -22,7 +27,7 @@
  *
  * Unlike fio, anything else is an error, never a silent misread: trailing
  * garbage ("4kx", "1.5k", "4 k"), a sign, an empty value, an overflow of 64
- * bits, a reversed range.  Errors return -EINVAL or -ERANGE and fill a
+ * bits, a reversed range, the hex and time cases above.  Errors return -EINVAL or -ERANGE and fill a
  * struct err naming the option, the value and where it came from.
  */
 #ifndef IOTRIAL_NUM_H

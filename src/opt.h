@@ -91,8 +91,9 @@ int opt_engine_check(const char *name, const char *where, struct err *e);
  * Cross-field checks and fix-ups once every option is set: ioengine known,
  * bs > 0, bsrange defaulting to bs, bssplit sums, iodepth 1..65536, batch and
  * low-water marks clamped to iodepth, rate vs rate_iops, offset < size,
- * percentiles, steady state (ss_dur > 0 without ss= means iops_slope:0.01%),
- * write_*_log given bare takes the job name.  Messages name the job and where
+ * percentiles, steady state (ss_dur > 0 without ss= means iops_slope:0.01%;
+ * the stop and reporting rules of job_steady.h must build; snia_stop=1 with
+ * fio's ss= is refused), write_*_log given bare takes the job name.  Messages name the job and where
  * it was defined.  Returns 0 or -errno with @e filled.
  */
 int opt_job_validate(struct job *j, struct err *e);

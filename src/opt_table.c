@@ -17,6 +17,7 @@
 #include <string.h>	/* strcmp, strchr, strdup */
 #include <strings.h>	/* strcasecmp */
 #include "engine.h"	/* engine_find */
+#include "job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
 
 #define F(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field)
 #define FD(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field[0])
@@ -581,6 +582,103 @@ static int show_steadystate(const struct job *j, const struct opt_def *o, char *
 	return 0;
 }
 
+/*
+ * unified_rw_reporting: the writers report per direction only.  fio's mixed
+ * and both (1, 2) sum the directions; refused by name rather than ignored.
+ */
+static int parse_unified_rw(struct job *j, const struct opt_def *o, const char *val,
+			    const struct num_ctx *c, struct err *e)
+{
+	if (!strcasecmp(val, "none") || !strcmp(val, "0")) {
+		j->unified_rw_reporting = 0;
+		return 0;
+	}
+	if (!strcasecmp(val, "mixed") || !strcasecmp(val, "both") || !strcmp(val, "1") ||
+	    !strcmp(val, "2"))
+		return opt_unsupported_value(e, c, val, "results summed over directions (mixed, both) "
+					     "are not written; use none");
+	return num_error(e, c, -EINVAL, val, "not one of none, 0, mixed, 1, both, 2");
+}
+
+static int show_unified_rw(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	static const char *const names[] = { "none", "mixed", "both" };
+
+	if (j->unified_rw_reporting < 0 || j->unified_rw_reporting > 2)
+		return 1;
+	snprintf(buf, len, "%s", names[j->unified_rw_reporting]);
+	return 0;
+}
+
+/* steady_report: shown resolved, so a job with ss= lists "fio". */
+static const struct opt_choice steady_report_choices[] = {
+	{ "snia", SS_REPORT_SNIA }, { "fio", SS_REPORT_FIO }, { "none", SS_REPORT_NONE },
+	{ NULL, 0 },
+};
+
+static int parse_steady_report(struct job *j, const struct opt_def *o, const char *val,
+			       const struct num_ctx *c, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; steady_report_choices[i].name; i++) {
+		if (!strcasecmp(val, steady_report_choices[i].name)) {
+			j->steady_report = (enum ss_report)steady_report_choices[i].val;
+			return 0;
+		}
+	}
+	return num_error(e, c, -EINVAL, val, "not one of snia, fio, none");
+}
+
+static int show_steady_report(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	enum ss_report r = job_steady_report(j);
+	size_t i;
+
+	for (i = 0; steady_report_choices[i].name; i++) {
+		if (steady_report_choices[i].val == (int)r) {
+			snprintf(buf, len, "%s", steady_report_choices[i].name);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* snia_range, snia_slope: a percentage in (0, 100], "%" optional. */
+static int parse_snia_pct(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e)
+{
+	char num[64];
+	size_t len = strlen(val);
+	double v;
+	int ret;
+
+	if (len >= sizeof(num))
+		return num_error(e, c, -EINVAL, val, "too long");
+	memcpy(num, val, len + 1);
+	if (len > 1 && num[len - 1] == '%')
+		num[len - 1] = '\0';
+	/* the message names the value as typed, "%" included */
+	ret = num_parse_double(num[0] == '-' ? num + 1 : num, c, &v, NULL);
+	if (!ret && num[0] == '-')
+		v = -v;
+	if (ret)
+		return num_error(e, c, ret, val, "not a number (a percentage: 20 or 20%%)");
+	if (!(v > 0 && v <= 100))
+		return num_error(e, c, -ERANGE, val, "a percentage above 0 and at most 100");
+	memcpy((char *)j + o->off, &v, sizeof(v));
+	return 0;
+}
+
+static int show_snia_pct(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	double v;
+
+	memcpy(&v, (const char *)j + o->off, sizeof(v));
+	snprintf(buf, len, "%g", v);
+	return 0;
+}
+
 /* ---- choices --------------------------------------------------------- */
 
 static const struct opt_choice sync_choices[] = {
@@ -593,8 +691,8 @@ static const struct opt_choice policy_choices[] = {
 static const struct opt_choice rate_process_choices[] = {
 	{ "linear", RATE_LINEAR }, { "poisson", RATE_POISSON }, { NULL, 0 },
 };
-static const struct opt_choice unified_choices[] = {
-	{ "none", 0 }, { "mixed", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
+static const struct opt_choice snia_metric_choices[] = {
+	{ "iops", SNIA_METRIC_IOPS }, { "bw", SNIA_METRIC_BW }, { "lat", SNIA_METRIC_LAT },
 	{ NULL, 0 },
 };
 static const struct opt_choice kb_base_choices[] = {
@@ -773,9 +871,9 @@ static const struct opt_def opt_defs[] = {
 	  .help = "do not measure completion latency" },
 	{ .name = "disable_slat", .type = OPT_BOOL, F(disable_slat),
 	  .help = "do not measure submission latency" },
-	{ .name = "unified_rw_reporting", .type = OPT_CHOICE, F(unified_rw_reporting),
-	  .choices = unified_choices,
-	  .help = "none: per direction; mixed: directions summed; both" },
+	{ .name = "unified_rw_reporting", .type = OPT_FUNC, F(unified_rw_reporting),
+	  .parse = parse_unified_rw, .show = show_unified_rw,
+	  .help = "none (or 0): per-direction results, the only value iotrial supports" },
 	{ .name = "kb_base", .type = OPT_CHOICE, F(kb_base), .choices = kb_base_choices,
 	  .help = "1024: k is 1024 (fio's default); 1000: k is 1000 (see num.h for KiB)" },
 	{ .name = "clocksource", .type = OPT_CHOICE, F(clocksource), .choices = clock_choices,
@@ -793,10 +891,11 @@ static const struct opt_def opt_defs[] = {
 	  .help = "write slat/clat/lat logs with this prefix (bare: the job name)" },
 	{ .name = "write_hist_log", .type = OPT_STR, .flags = OPT_F_OPTVAL, F(write_hist_log),
 	  .help = "write a latency histogram log with this prefix (bare: the job name)" },
-	{ .name = "log_avg_msec", .type = OPT_TIME, F(log_avg_msec), .unit_us = 1000,
-	  .bare_us = 1000, .help = "average log entries over this many ms (0 = one per I/O)" },
-	{ .name = "log_hist_msec", .type = OPT_TIME, F(log_hist_msec), .unit_us = 1000,
-	  .bare_us = 1000, .help = "histogram log period in ms (0 = off)" },
+	/* plain integers of milliseconds, as in fio: there "2s" is 2 and "2m" is 2097152 */
+	{ .name = "log_avg_msec", .type = OPT_INT, F(log_avg_msec),
+	  .help = "average log entries over this many ms (0 = one per I/O)" },
+	{ .name = "log_hist_msec", .type = OPT_INT, F(log_hist_msec),
+	  .help = "histogram log period in ms (0 = off)" },
 	{ .name = "log_window_value", .alias = { "log_max_value" }, .type = OPT_CHOICE,
 	  F(log_max_value), .choices = window_choices,
 	  .help = "value logged per window: avg, max or both" },
@@ -814,6 +913,28 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "steadystate_ramp_time", .alias = { "ss_ramp" }, .type = OPT_TIME,
 	  F(ss_ramp_us), .unit_us = 1, .bare_us = SEC,
 	  .help = "time before steady-state data collection starts" },
+	{ .name = "steady_report", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL,
+	  .parse = parse_steady_report, .show = show_steady_report,
+	  .help = "iotrial: rule that finds the reported steady window: snia, fio or none "
+		  "(default: fio when the job has ss_dur, else snia)" },
+	{ .name = "snia_window", .type = OPT_INT, .flags = OPT_F_IOTRIAL, F(snia_window), .min = 2,
+	  .help = "iotrial: SNIA PTS steady state: rounds in the window" },
+	{ .name = "snia_range", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL, F(snia_range_pct),
+	  .parse = parse_snia_pct, .show = show_snia_pct,
+	  .help = "iotrial: SNIA: max - min within the window, at most this % of its mean "
+		  "(20 or 20%)" },
+	{ .name = "snia_slope", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL, F(snia_slope_pct),
+	  .parse = parse_snia_pct, .show = show_snia_pct,
+	  .help = "iotrial: SNIA: least-squares slope excursion across the window, at most "
+		  "this % of its mean (10 or 10%)" },
+	{ .name = "snia_round", .type = OPT_TIME, .flags = OPT_F_IOTRIAL, F(snia_round_us),
+	  .unit_us = 1, .bare_us = SEC,
+	  .help = "iotrial: SNIA round length, a multiple of series_interval (0 = one interval)" },
+	{ .name = "snia_metric", .type = OPT_CHOICE, .flags = OPT_F_IOTRIAL, F(snia_metric),
+	  .choices = snia_metric_choices,
+	  .help = "iotrial: SNIA tracked metric, summed over directions: iops, bw or lat (mean)" },
+	{ .name = "snia_stop", .type = OPT_BOOL, .flags = OPT_F_IOTRIAL, F(snia_stop),
+	  .help = "iotrial: stop the job once the SNIA criterion holds (as fio's ss= does)" },
 
 	/* fio options iotrial does not implement: refused by name */
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("arguments"), U("atomic"),

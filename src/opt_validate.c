@@ -11,6 +11,7 @@
 #include <stdio.h>	/* snprintf, vsnprintf */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strdup */
+#include "job_steady.h"	/* job_steady_cfg: the steady-state rules must build */
 
 /* Fill @e with "job 'x' (where): <why>". */
 static int job_bad(struct err *e, const struct job *j, const char *fmt, ...)
@@ -92,6 +93,24 @@ static int validate_reporting(struct job *j, struct err *e)
 	return 0;
 }
 
+/*
+ * The stop and reporting rules must be buildable now, not fail in a worker:
+ * snia_round a multiple of the interval, fio's rounds whole seconds,
+ * steady_report=fio only with ss=.  Two stop rules are refused: one would
+ * silently never apply.
+ */
+static int validate_steady(struct job *j, struct err *e)
+{
+	struct steady_cfg c;
+	int ret;
+
+	if (j->snia_stop && job_steady_has_fio(j))
+		return job_bad(e, j, "snia_stop=1 and fio's ss= (steadystate_duration) are both stop "
+			       "rules; keep one");
+	ret = job_steady_cfg(j, 1, &c, e);
+	return ret ? ret : job_steady_cfg(j, 0, &c, e);
+}
+
 /* A write_*_log given bare ("" after parsing) logs under the job's name. */
 static int validate_logs(struct job *j, struct err *e)
 {
@@ -147,5 +166,6 @@ int opt_job_validate(struct job *j, struct err *e)
 		return job_bad(e, j, "filesize range is reversed");
 	if (j->interval_us < 1000)
 		return job_bad(e, j, "series_interval is below 1ms");
-	return validate_logs(j, e);
+	ret = validate_steady(j, e);
+	return ret ? ret : validate_logs(j, e);
 }

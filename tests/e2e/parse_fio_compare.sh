@@ -23,7 +23,17 @@ cases = [
     ("startdelay", "10", []), ("ramp_time", "5mS", []), ("ss_dur", "1h", []),
     ("ss_ramp", "30", []), ("blockalign", "8k", []), ("offset_increment", "1m", []),
     ("nrfiles", "1k", []), ("fsync", "1k", []), ("loops", "1k", []), ("log_avg_msec", "100", []),
-    ("rwmixread", "70", []), ("numjobs", "0x4", []),
+    ("rwmixread", "70", []), ("numjobs", "0x4", []), ("log_avg_msec", "2k", []),
+    ("log_hist_msec", "1k", []), ("size", "0x10b", []), ("runtime", "2S", []),
+]
+# Values fio 3.33 reads in a way iotrial will not copy (it refuses them):
+# a unit after hex is ignored, a hex time is microseconds, "sec" and "min"
+# are microseconds, log_*_msec take size units, fractions are truncated.
+refused = [
+    ("size", "0x10k"), ("bs", "0x1M"), ("runtime", "0x10"), ("runtime", "2sec"),
+    ("runtime", "2min"), ("ramp_time", "1min"), ("log_avg_msec", "2s"),
+    ("log_avg_msec", "2ms"), ("log_hist_msec", "1000us"), ("size", "1.5k"),
+    ("runtime", "1.5"),
 ]
 def canon(opt):
     out = subprocess.run([iot, "--cmdhelp=" + opt], capture_output=True, text=True).stdout
@@ -56,4 +66,20 @@ for opt, val, extra in cases:
         fails += 1
     else:
         print("PASS %s" % label)
+for opt, val in refused:
+    f = subprocess.run(["fio", "--parse-only", "--debug=parse", "--name=x", "--%s=%s" % (opt, val)],
+                       capture_output=True, text=True)
+    text = f.stdout + f.stderr
+    tail = text[max(m.start() for m in re.finditer(r" handle_option=", text)):]
+    fio_vals = re.findall(r"out=(\d+)", tail)
+    i = subprocess.run([iot, "--parse-only", "--ioengine=null", "--name=x", "--%s=%s" % (opt, val)],
+                       capture_output=True, text=True)
+    label = "refused_%s=%s" % (opt, val)
+    # fio takes it (silently, with its own reading); iotrial must say no, by name
+    if f.returncode != 0 or not fio_vals:
+        print("FAIL %s: fio no longer accepts it (rc %d): revisit docs/numbers.md" % (label, f.returncode))
+    elif i.returncode != 2 or ("'%s'" % val) not in i.stderr:
+        print("FAIL %s: iotrial rc %d: %s (fio reads %s)" % (label, i.returncode, i.stderr.strip(), fio_vals[-1]))
+    else:
+        print("PASS %s (fio reads %s)" % (label, fio_vals[-1]))
 PY

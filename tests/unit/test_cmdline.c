@@ -226,18 +226,29 @@ TEST(process_flags)
 	struct err e;
 
 	CHECK(!PARSE(&cl, &e, "--output-format=json,json+", "--parse-only", "--showcmd", "--readonly",
-		     "--status-interval=500ms", "--eta=never", "--eta-newline", "--output=r.json",
-		     "--name=x", "--ioengine=null"));
+		     "--status-interval=500ms", "--eta=never", "--eta-newline=2", "--output=r.json",
+		     "--status-output=s.jsonl", "--name=x", "--ioengine=null"));
 	CHECK_EQ_U(cl.formats, CMDLINE_FMT_JSON | CMDLINE_FMT_JSONPLUS);
 	CHECK(cl.parse_only && cl.showcmd && cl.readonly && cl.eta_newline);
+	CHECK_EQ_U(cl.eta_newline_us, 2000000);
 	CHECK_EQ_U(cl.status_interval_us, 500000);
+	CHECK_STR(cl.status_output, "s.jsonl");
 	CHECK_EQ_U(cl.eta, CMDLINE_ETA_NEVER);
 	CHECK_STR(cl.output, "r.json");
 	cmdline_free(&cl);
-	CHECK(!PARSE(&cl, &e, "--minimal", "--status-interval", "2", "--name=x", "--ioengine=null"));
+	/* a bare number is seconds, as in fio; the value may be the next argument */
+	CHECK(!PARSE(&cl, &e, "--minimal", "--status-interval", "2", "--status-output", "st",
+		     "--eta-newline", "1500ms", "--name=x", "--ioengine=null"));
 	CHECK_EQ_U(cl.formats, CMDLINE_FMT_TERSE);
 	CHECK_EQ_U(cl.status_interval_us, 2000000);
+	CHECK_STR(cl.status_output, "st");
+	CHECK_EQ_U(cl.eta_newline_us, 1500000);
 	CHECK_EQ_U(cl.eta, CMDLINE_ETA_AUTO);
+	cmdline_free(&cl);
+	/* defaults: no status, no ETA newlines */
+	CHECK(!PARSE(&cl, &e, "--name=x", "--ioengine=null", "--status-interval=1ms"));
+	CHECK_EQ_U(cl.status_interval_us, 1000);
+	CHECK(cl.status_output == NULL && !cl.eta_newline && cl.eta_newline_us == 0);
 	cmdline_free(&cl);
 	CHECK(!PARSE(&cl, &e, "--output-format=normal,terse", "--eta=always", "--name=x",
 		     "--ioengine=null"));
@@ -302,6 +313,21 @@ TEST(errors)
 		    put("sec.fio", "[a]\n")));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "invalid value '1x' for option 'status-interval'",
 		    "--status-interval=1x", "--name=x"));
+	/* fio's floor: at least 1ms (fio says "too small" / "too short") */
+	CHECK(FAILS(-ERANGE, EXIT_USAGE, "invalid value '999us' for option 'status-interval': below the minimum 1ms",
+		    "--status-interval=999us", "--name=x"));
+	CHECK(FAILS(-ERANGE, EXIT_USAGE, "invalid value '0' for option 'status-interval'",
+		    "--status-interval=0", "--name=x"));
+	CHECK(FAILS(-ERANGE, EXIT_USAGE, "invalid value '0' for option 'eta-newline': below the minimum 1ms",
+		    "--eta-newline=0", "--name=x"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "invalid value '2min' for option 'eta-newline'",
+		    "--eta-newline=2min", "--name=x"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'eta-newline' requires an argument",
+		    "--eta-newline", "--name=x"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'status-output' requires an argument",
+		    "--name=x", "--status-interval=1", "--status-output"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "--status-output needs --status-interval",
+		    "--status-output=s.jsonl", "--name=x", "--ioengine=null"));
 	CHECK(FAILS(-ENOENT, EXIT_USAGE, "missing.fio' not found", "--ioengine=null", missing));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unsupported engine 'rbd'", "--name=x", "--ioengine=rbd"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "job 'x' (command line): rate and rate_iops", "--name=x",

@@ -124,8 +124,6 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "disable_lat", "1", "disable_lat", "1" },
 	{ "disable_clat", "1", "disable_clat", "1" },
 	{ "disable_slat", "1", "disable_slat", "1" },
-	{ "unified_rw_reporting", "mixed", "unified_rw_reporting", "mixed" },
-	{ "unified_rw_reporting", "2", "unified_rw_reporting", "both" },
 	{ "kb_base", "1000", "kb_base", "1000" },
 	{ "clocksource", "clock_gettime", "clocksource", "clock_gettime" },
 	{ "series_interval", "500ms", "series_interval", "500000" },
@@ -134,7 +132,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "write_lat_log", "latlog", "write_lat_log", "latlog" },
 	{ "write_hist_log", "histlog", "write_hist_log", "histlog" },
 	{ "log_avg_msec", "500", "log_avg_msec", "500" },
-	{ "log_avg_msec", "2s", "log_avg_msec", "2000" },
+	{ "log_avg_msec", "2k", "log_avg_msec", "2048" },	/* fio's integer units */
 	{ "log_hist_msec", "1000", "log_hist_msec", "1000" },
 	{ "log_window_value", "both", "log_window_value", "both" },
 	{ "log_max_value", "1", "log_window_value", "max" },
@@ -146,6 +144,23 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "ss_dur", "30s", "steadystate_duration", "30000000" },
 	{ "steadystate_ramp_time", "5", "steadystate_ramp_time", "5000000" },
 	{ "ss_ramp", "10s", "steadystate_ramp_time", "10000000" },
+	{ "steady_report", "fio", "steady_report", "fio" },
+	{ "steady_report", "NONE", "steady_report", "none" },
+	{ "snia_window", "10", "snia_window", "10" },
+	{ "snia_range", "15", "snia_range", "15" },
+	{ "snia_slope", "2.5%", "snia_slope", "2.5" },
+	{ "snia_round", "5s", "snia_round", "5000000" },
+	{ "snia_metric", "lat", "snia_metric", "lat" },
+	{ "snia_stop", "1", "snia_stop", "1" },
+};
+
+/*
+ * Options whose only accepted values are the default (fio's other values are
+ * refused as unsupported, see unknown_and_unsupported): set, they resolve to @want.
+ */
+static const struct { const char *name, *val, *want; } default_only[] = {
+	{ "unified_rw_reporting", "none", "none" },
+	{ "unified_rw_reporting", "0", "none" },
 };
 
 TEST(every_option_sets_its_value)
@@ -159,9 +174,12 @@ TEST(every_option_sets_its_value)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int ret = set1(&j, cases[i].name, cases[i].val, &e);
 
-		if (ret)
+		if (ret) {
 			printf("  %s=%s: %s\n", cases[i].name, cases[i].val ? cases[i].val : "(bare)", e.msg);
-		CHECK(ret == 0);
+			CHECK(ret == 0);
+			job_free(&j);
+			continue;
+		}
 		CHECK_STR(resolved(&j, cases[i].key), cases[i].want);
 		snprintf(before, sizeof(before), "%s", resolved(&def, cases[i].key));
 		if (!strcmp(before, cases[i].want))
@@ -172,6 +190,12 @@ TEST(every_option_sets_its_value)
 		CHECK_STR(j.opts[0].key, cases[i].name);
 		CHECK(cases[i].val ? j.opts[0].val && !strcmp(j.opts[0].val, cases[i].val)
 				   : j.opts[0].val == NULL);
+		job_free(&j);
+	}
+	for (i = 0; i < sizeof(default_only) / sizeof(default_only[0]); i++) {
+		CHECK(set1(&j, default_only[i].name, default_only[i].val, &e) == 0);
+		CHECK_STR(resolved(&j, default_only[i].name), default_only[i].want);
+		CHECK_EQ_U(j.opts_nr, 1);
 		job_free(&j);
 	}
 	job_free(&def);
@@ -195,6 +219,9 @@ TEST(every_supported_option_has_a_case)
 			found = 0;
 			for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
 				if (!strcmp(cases[k].name, n))
+					found = 1;
+			for (k = 0; k < sizeof(default_only) / sizeof(default_only[0]); k++)
+				if (!strcmp(default_only[k].name, n))
 					found = 1;
 			if (!found)
 				printf("  no case for option '%s'\n", n);
@@ -315,7 +342,39 @@ TEST(fields)
 	CHECK_STR(j.write_bw_log, "");
 	CHECK(!opt_set(&j, "series_interval", "250ms", W, &e));
 	CHECK_EQ_U(j.interval_us, 250000);
+	CHECK(!opt_set(&j, "steady_report", "fio", W, &e));
+	CHECK_EQ_U(j.steady_report, SS_REPORT_FIO);
+	CHECK(!opt_set(&j, "snia_window", "8", W, &e));
+	CHECK_EQ_U(j.snia_window, 8);
+	CHECK(!opt_set(&j, "snia_range", "12.5%", W, &e));
+	CHECK_NEAR(j.snia_range_pct, 12.5, 0);
+	CHECK(!opt_set(&j, "snia_slope", "100", W, &e));
+	CHECK_NEAR(j.snia_slope_pct, 100, 0);
+	CHECK(!opt_set(&j, "snia_round", "1500ms", W, &e));
+	CHECK_EQ_U(j.snia_round_us, 1500000);
+	CHECK(!opt_set(&j, "snia_metric", "bw", W, &e));
+	CHECK_EQ_U(j.snia_metric, SNIA_METRIC_BW);
+	CHECK(!opt_set(&j, "snia_stop", "1", W, &e));
+	CHECK_EQ_U(j.snia_stop, 1);
+	CHECK(!opt_set(&j, "unified_rw_reporting", "0", W, &e));
+	CHECK_EQ_U(j.unified_rw_reporting, 0);
 	job_free(&j);
+}
+
+/* iotrial's own options say so (--cmdhelp, docs); fio's do not. */
+TEST(iotrial_flag)
+{
+	static const char *const ours[] = { "allow_signature_write", "series_interval",
+		"steady_report", "snia_window", "snia_range", "snia_slope", "snia_round",
+		"snia_metric", "snia_stop" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
+		CHECK(opt_find(ours[i]) && (opt_find(ours[i])->flags & OPT_F_IOTRIAL));
+		CHECK(!strncmp(opt_find(ours[i])->help, "iotrial: ", 9));
+	}
+	CHECK(!(opt_find("steadystate")->flags & OPT_F_IOTRIAL));
+	CHECK(!(opt_find("unified_rw_reporting")->flags & OPT_F_IOTRIAL));
 }
 
 TEST(kb_base_applies_to_later_values)
@@ -385,6 +444,39 @@ TEST(defaults)
 	CHECK_STR(resolved(&j, "rwmixwrite"), "<unset>");
 	CHECK_STR(resolved(&j, "steadystate"), "<unset>");
 	CHECK_STR(resolved(&j, "clocksource"), "<unset>");
+	/* steady state: SNIA PTS's numbers, reported by SNIA, no stop rule */
+	CHECK_EQ_U(j.steady_report, SS_REPORT_AUTO);
+	CHECK_EQ_U(j.snia_window, 5);
+	CHECK_NEAR(j.snia_range_pct, 20, 0);
+	CHECK_NEAR(j.snia_slope_pct, 10, 0);
+	CHECK_EQ_U(j.snia_round_us, 0);
+	CHECK_EQ_U(j.snia_metric, SNIA_METRIC_IOPS);
+	CHECK_EQ_U(j.snia_stop, 0);
+	CHECK_STR(resolved(&j, "steady_report"), "snia");
+	CHECK_STR(resolved(&j, "snia_window"), "5");
+	CHECK_STR(resolved(&j, "snia_range"), "20");
+	CHECK_STR(resolved(&j, "snia_slope"), "10");
+	CHECK_STR(resolved(&j, "snia_round"), "0");
+	CHECK_STR(resolved(&j, "snia_metric"), "iops");
+	CHECK_STR(resolved(&j, "snia_stop"), "0");
+	CHECK_STR(resolved(&j, "unified_rw_reporting"), "none");
+	job_free(&j);
+}
+
+/* steady_report's default follows the job: fio's rule when it has ss_dur. */
+TEST(steady_report_default)
+{
+	struct job j;
+	struct err e;
+
+	CHECK(!set1(&j, "ss", "iops:5%", &e));
+	CHECK_STR(resolved(&j, "steady_report"), "snia");	/* fio ignores ss= without ss_dur */
+	CHECK(!opt_set(&j, "ss_dur", "10", W, &e));
+	CHECK_STR(resolved(&j, "steady_report"), "fio");
+	CHECK(!opt_set(&j, "steady_report", "snia", W, &e));
+	CHECK_STR(resolved(&j, "steady_report"), "snia");
+	CHECK(!opt_set(&j, "steady_report", "none", W, &e));
+	CHECK_STR(resolved(&j, "steady_report"), "none");
 	job_free(&j);
 }
 
@@ -462,6 +554,13 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("steadystate", "lat:5%", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2:0.25", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2,pareto:0.5", "unsupported value"));
+	/* the writers report per direction only: fio's summed forms are refused, not ignored */
+	CHECK(fails_with("unified_rw_reporting", "mixed",
+			 "unsupported value 'mixed' for option 'unified_rw_reporting': results summed "
+			 "over directions (mixed, both) are not written; use none (" W ")"));
+	CHECK(fails_like("unified_rw_reporting", "both", "unsupported value"));
+	CHECK(fails_like("unified_rw_reporting", "1", "unsupported value"));
+	CHECK(fails_like("unified_rw_reporting", "2", "unsupported value"));
 	/* every fio option that is not supported is refused, not unknown */
 	CHECK(opt_find("verify_backlog") && opt_find("verify_backlog")->type == OPT_UNSUPPORTED);
 	CHECK(opt_find("fill_fs") && opt_find("fill_fs")->type == OPT_UNSUPPORTED);
@@ -493,7 +592,10 @@ TEST(bad_values)
 	CHECK(fails_like("size", "0%", "1..100"));
 	CHECK(fails_like("runtime", "1k", "unexpected 'k'"));
 	CHECK(fails_like("runtime", "-5", "negative"));
-	CHECK(fails_like("log_avg_msec", "1500us", "whole number of milliseconds"));
+	/* an integer of ms as in fio, which reads "2s" as 2: time units are refused */
+	CHECK(fails_like("log_avg_msec", "2s", "unexpected 's'"));
+	CHECK(fails_like("log_hist_msec", "1500us", "unexpected 'us'"));
+	CHECK(fails_like("log_hist_msec", "2ms", "unknown unit 'ms'"));
 	CHECK(fails_like("series_interval", "100us", "below the minimum 1000"));
 	CHECK(fails_like("sync", "always", "not one of none, 0, sync, 1, dsync"));
 	CHECK(fails_like("kb_base", "1023", "not one of 1024, 1000"));
@@ -520,6 +622,19 @@ TEST(bad_values)
 	CHECK(fails_like("cpus_allowed", "99999", "CPU numbers go up to"));
 	CHECK(fails_like("cpus_allowed", "a", "not a number"));
 	CHECK(fails_like("sqthread_poll_cpu", "-1", "negative"));
+	CHECK(fails_like("unified_rw_reporting", "3", "not one of none, 0, mixed, 1, both, 2"));
+	CHECK(fails_like("steady_report", "auto", "not one of snia, fio, none"));
+	CHECK(fails_like("snia_window", "1", "below the minimum 2"));
+	CHECK(fails_like("snia_range", "0", "above 0 and at most 100"));
+	CHECK(fails_like("snia_range", "100.5%", "above 0 and at most 100"));
+	CHECK(fails_like("snia_slope", "-5", "above 0 and at most 100"));
+	CHECK(fails_like("snia_slope", "-5", "'-5'"));
+	CHECK(fails_like("snia_slope", "%", "not a number"));
+	CHECK(fails_like("snia_slope", "5%%", "'5%%' for option 'snia_slope': not a number"));
+	CHECK(fails_like("snia_round", "1.5", "fractional"));
+	CHECK(fails_like("snia_round", "2min", "unknown unit"));
+	CHECK(fails_like("snia_metric", "p99", "not one of iops, bw, lat"));
+	CHECK(fails_like("snia_stop", "yes", "a boolean is 0 or 1"));
 	CHECK(fails_like("name", "", "requires an argument"));
 	{
 		char longname[400];
@@ -665,6 +780,45 @@ TEST(validate)
 	CHECK_STR(j.write_iops_log, "v");
 	CHECK_STR(resolved(&j, "steadystate"), "iops_slope:0.01%");
 	job_free(&j);
+
+	/* steady state: the rules must build before any I/O */
+	valid_job(&j);
+	CHECK(!opt_set(&j, "snia_round", "1500ms", W, &e));
+	CHECK(invalid(&j, "snia_round 1500000us is not a multiple of series_interval 1000000us"));
+
+	valid_job(&j);
+	CHECK(!opt_set(&j, "series_interval", "250ms", W, &e));
+	CHECK(!opt_set(&j, "snia_round", "1500ms", W, &e));
+	CHECK(!opt_job_validate(&j, &e));
+	job_free(&j);
+
+	valid_job(&j);
+	CHECK(!opt_set(&j, "steady_report", "fio", W, &e));
+	CHECK(invalid(&j, "steady_report=fio needs fio's rule: steadystate_duration (ss_dur) is not set"));
+
+	valid_job(&j);
+	CHECK(!opt_set(&j, "ss", "iops:5%", W, &e));
+	CHECK(!opt_set(&j, "steady_report", "fio", W, &e));
+	CHECK(invalid(&j, "steady_report=fio needs fio's rule"));
+
+	valid_job(&j);
+	CHECK(!opt_set(&j, "ss_dur", "5", W, &e));
+	CHECK(!opt_set(&j, "snia_stop", "1", W, &e));
+	CHECK(invalid(&j, "snia_stop=1 and fio's ss= (steadystate_duration) are both stop rules"));
+
+	valid_job(&j);
+	CHECK(!opt_set(&j, "ss_dur", "5", W, &e));
+	CHECK(!opt_set(&j, "series_interval", "300ms", W, &e));
+	CHECK(invalid(&j, "series_interval 300000us does not divide one second"));
+
+	/* both rules at once: fio's stops the job, SNIA's finds the reported window */
+	valid_job(&j);
+	CHECK(!opt_set(&j, "ss", "iops:5%", W, &e));
+	CHECK(!opt_set(&j, "ss_dur", "5", W, &e));
+	CHECK(!opt_set(&j, "steady_report", "snia", W, &e));
+	CHECK(!opt_set(&j, "series_interval", "500ms", W, &e));
+	CHECK(!opt_job_validate(&j, &e));
+	job_free(&j);
 }
 
 TEST(resolved_list)
@@ -752,8 +906,10 @@ int main(void)
 	RUN(every_supported_option_has_a_case);
 	RUN(table_integrity);
 	RUN(fields);
+	RUN(iotrial_flag);
 	RUN(kb_base_applies_to_later_values);
 	RUN(defaults);
+	RUN(steady_report_default);
 	RUN(copy_is_deep);
 	RUN(unknown_and_unsupported);
 	RUN(bad_values);
