@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "env.h"
 #include "file.h"
+#include "job_steady.h"
 #include "result_check.h"
 #include "series.h"
 #include "steady.h"
@@ -251,8 +252,9 @@ static int run_threads(struct run_state *s, struct err *e)
 }
 
 /*
- * The reporting rule: fio's ss= when the job set one, else SNIA PTS over the
- * job's series.  Either way the outcome (attained or not) is reported.
+ * The reporting rule (steady_report=: fio's ss= when the job set one, else
+ * SNIA PTS by default) over the job's series.  Either way the outcome
+ * (attained or not) is reported.
  */
 static int run_steady(struct job_result *jr)
 {
@@ -261,11 +263,11 @@ static int run_steady(struct job_result *jr)
 
 	if (!jr->series)
 		return 0;
-	r = steady_cfg_from_job(&cfg, jr->job);
+	r = job_steady_cfg(jr->job, 0, &cfg, NULL);
 	if (r)
 		return r;
 	if (cfg.rule == STEADY_OFF)
-		steady_cfg_snia(&cfg, jr->job->interval_us);
+		return 0;	/* steady_report=none */
 	jr->steady = malloc(sizeof(*jr->steady));
 	if (!jr->steady)
 		return -ENOMEM;

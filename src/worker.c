@@ -11,6 +11,7 @@
  * worker_event(), which runs only when the clock passes t_next_event.
  */
 #include "worker.h"
+#include "job_steady.h"
 
 #include <errno.h>	/* EINVAL */
 #include <stdio.h>	/* snprintf */
@@ -663,9 +664,9 @@ int worker_prepare(struct worker *w, struct err *e)
 		return r;
 	series_init(&w->series);
 	steady_init(&w->ss);
-	r = steady_cfg_from_job(&w->ss_cfg, j);
+	r = job_steady_cfg(j, 1, &w->ss_cfg, e);
 	if (r)
-		return err_set(e, r, EXIT_USAGE, "job '%s': ss= needs a series_interval that divides one second", j->name);
+		return r;
 	w->ss_on = w->ss_cfg.rule != STEADY_OFF;
 	r = fiolog_open(&w->log, j, w->thread_index + 1, e);
 	if (r)
