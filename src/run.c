@@ -204,6 +204,35 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 	}
 }
 
+/*
+ * cpus_allowed: the thread starts on its CPUs (set in the attributes, so it
+ * never runs a single I/O elsewhere); policy=split gives each clone one CPU
+ * of the set, round-robin.
+ */
+static void run_affinity(const struct worker *w, pthread_attr_t *attr)
+{
+	const struct job *j = w->job;
+	cpu_set_t set;
+	int cpu, nth = 0, pick;
+
+	if (!j->cpus_allowed_set)
+		return;
+	set = j->cpus_allowed;
+	if (j->cpus_allowed_split && CPU_COUNT(&j->cpus_allowed) > 0) {
+		pick = (int)w->jobnum % CPU_COUNT(&j->cpus_allowed);
+		CPU_ZERO(&set);
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+			if (!CPU_ISSET(cpu, &j->cpus_allowed))
+				continue;
+			if (nth++ == pick) {
+				CPU_SET(cpu, &set);
+				break;
+			}
+		}
+	}
+	pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
 /* Run the workers, one stonewalled group after another. */
 static int run_threads(struct run_state *s, struct err *e)
 {
@@ -218,32 +247,24 @@ static int run_threads(struct run_state *s, struct err *e)
 		if (s->signal)
 			break;
 		for (i = first; i < end; i++) {
-			int r = pthread_create(&s->w[i].tid, NULL, worker_main, &s->w[i]);
+			pthread_attr_t attr;
+			int r;
+
+			pthread_attr_init(&attr);
+			run_affinity(&s->w[i], &attr);
+			r = pthread_create(&s->w[i].tid, &attr, worker_main, &s->w[i]);
+			pthread_attr_destroy(&attr);
 
 			if (r) {
 				run_stop_all(s, WORKER_STOP_SIGNAL);
 				run_wait(s, first, i);
+				if (r == EINVAL && s->w[i].job->cpus_allowed_set)
+					return err_set(e, -r, EXIT_USAGE,
+						       "job '%s' (%s): cpus_allowed names no CPU this machine can use",
+						       s->w[i].job->name, s->w[i].job->origin);
 				return err_set(e, -r, EXIT_INTERNAL, "cannot start a thread: %s", strerror(r));
 			}
 			s->w[i].started = 1;
-			if (s->w[i].job->cpus_allowed_set) {
-				cpu_set_t set = s->w[i].job->cpus_allowed;
-
-				if (s->w[i].job->cpus_allowed_split) {
-					int cpu, nth = 0, pick = (int)s->w[i].jobnum % CPU_COUNT(&set);
-
-					CPU_ZERO(&set);
-					for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-						if (!CPU_ISSET(cpu, &s->w[i].job->cpus_allowed))
-							continue;
-						if (nth++ == pick) {
-							CPU_SET(cpu, &set);
-							break;
-						}
-					}
-				}
-				pthread_setaffinity_np(s->w[i].tid, sizeof(set), &set);
-			}
 		}
 		run_wait(s, first, end);
 		first = end;

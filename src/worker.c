@@ -142,6 +142,10 @@ static void worker_sample(struct worker *w, uint64_t now)
 		sample_stat_add(&w->bw_kib[d], (double)bytes / 1024.0 / secs);
 		sample_stat_add(&w->iops[d], (double)ios / secs);
 	}
+	for (d = 0; d < DDIR_NR; d++) {	/* for progress lines, twice a second */
+		atomic_store_explicit(&w->live_ios[d], w->st.dir[d].ios, memory_order_relaxed);
+		atomic_store_explicit(&w->live_bytes[d], w->st.dir[d].bytes, memory_order_relaxed);
+	}
 	worker_mark(w, &w->mark_sample, now);
 }
 

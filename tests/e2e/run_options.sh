@@ -86,3 +86,17 @@ if grep -q "Run status group 0" "$T/t.txt" && grep -q "read: IOPS=" "$T/t.txt"; 
 else
 	fail text_output "$(head -c 300 "$T/t.txt")"
 fi
+
+# cpus_allowed pins the worker thread; a CPU the machine lacks is a usage error.
+if [ "$(nproc)" -ge 2 ]; then
+	"$IOTRIAL" --name=c --ioengine=null --rw=randread --size=64m --runtime=2 --time_based \
+		--cpus_allowed=1 --output-format=json >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	psr=$(ps -L -o psr= -p $pid | tail -n 1 | tr -d ' ')
+	wait $pid
+	if [ "$psr" = 1 ]; then pass cpus_allowed_pins; else fail cpus_allowed_pins "worker ran on CPU '$psr'"; fi
+else
+	skip cpus_allowed_pins "needs 2 CPUs"
+fi
+expect_exit cpus_allowed_missing 2 "cpus_allowed" "$IOTRIAL" --name=c --ioengine=null --size=1m --cpus_allowed=1000
