@@ -3,7 +3,7 @@
 # Used by the README's quick start and by .ci/run.  Needs root (or sudo).
 set -eu
 PKGS="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev \
-fio python3 util-linux fdisk e2fsprogs mount procps"
+fio python3 util-linux fdisk e2fsprogs mount procps strace"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -417,6 +417,31 @@ static void file_invalidate(const struct engine_file *f)
 	posix_fadvise(f->fd, (off_t)f->offset, (off_t)f->size, POSIX_FADV_DONTNEED);
 }
 
+/*
+ * fadvise_hint (fio's default 1): tell the page cache the access pattern, so
+ * buffered random reads are not inflated by readahead bringing in neighbours
+ * the job will then hit in memory.  Best effort, like invalidate.
+ */
+static void file_advise(const struct job *j, const struct engine_file *f)
+{
+	int advice;
+
+	switch (j->fadvise_hint) {
+	case FADVISE_NONE:
+		return;
+	case FADVISE_SEQUENTIAL:
+		advice = POSIX_FADV_SEQUENTIAL;
+		break;
+	case FADVISE_RANDOM:
+		advice = POSIX_FADV_RANDOM;
+		break;
+	default:
+		advice = (j->rw & RW_RAND) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+		break;
+	}
+	posix_fadvise(f->fd, (off_t)f->offset, (off_t)f->size, advice);
+}
+
 /* Everything for one file: on success @f is open and sized. */
 static int file_prepare(struct file_plan *p, int readonly, struct engine_file *f, struct err *e)
 {
@@ -470,6 +495,7 @@ static int file_prepare(struct file_plan *p, int readonly, struct engine_file *f
 		goto fail;
 	if (j->invalidate)
 		file_invalidate(f);
+	file_advise(j, f);
 	return 0;
 fail:
 	close(f->fd);

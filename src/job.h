@@ -33,6 +33,7 @@ enum {
 enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL };
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum fadvise_hint { FADVISE_NONE = 0, FADVISE_AUTO = 1, FADVISE_SEQUENTIAL, FADVISE_RANDOM };
 enum ss_metric { SS_NONE, SS_IOPS, SS_IOPS_SLOPE, SS_BW, SS_BW_SLOPE };
 /* steady_report=: AUTO is fio's rule when the job has one (ss= with ss_dur), else SNIA. */
 enum ss_report { SS_REPORT_AUTO, SS_REPORT_SNIA, SS_REPORT_FIO, SS_REPORT_NONE };
@@ -76,6 +77,7 @@ struct job {
 	int allow_mounted_write;
 	int allow_signature_write;	/* iotrial: write over a fs/partition table */
 	int invalidate;
+	enum fadvise_hint fadvise_hint;	/* access-pattern advice to the page cache */
 	int create_on_open;
 
 	/* workload */

@@ -691,6 +691,10 @@ static const struct opt_choice policy_choices[] = {
 static const struct opt_choice rate_process_choices[] = {
 	{ "linear", RATE_LINEAR }, { "poisson", RATE_POISSON }, { NULL, 0 },
 };
+static const struct opt_choice fadvise_choices[] = {
+	{ "0", FADVISE_NONE }, { "1", FADVISE_AUTO }, { "sequential", FADVISE_SEQUENTIAL },
+	{ "random", FADVISE_RANDOM }, { NULL, 0 },
+};
 static const struct opt_choice snia_metric_choices[] = {
 	{ "iops", SNIA_METRIC_IOPS }, { "bw", SNIA_METRIC_BW }, { "lat", SNIA_METRIC_LAT },
 	{ NULL, 0 },
@@ -853,6 +857,9 @@ static const struct opt_def opt_defs[] = {
 	  .help = "bandwidth cap in bytes/s, per direction (0 = none)" },
 	{ .name = "rate_iops", .type = OPT_INT_DDIR, FD(rate_iops),
 	  .help = "IOPS cap, per direction (0 = none)" },
+	{ .name = "fadvise_hint", .type = OPT_CHOICE, F(fadvise_hint),
+	  .choices = fadvise_choices,
+	  .help = "page-cache advice: 1 (random or sequential, from rw), 0 (none), sequential, random" },
 	{ .name = "rate_process", .type = OPT_CHOICE, F(rate_process),
 	  .choices = rate_process_choices, .help = "how rated I/O is spaced: linear or poisson" },
 
@@ -949,7 +956,7 @@ static const struct opt_def opt_defs[] = {
 	U("dedupe_working_set_percentage"), UA("disable_bw_measurement", "disable_bw"),
 	U("disk_util"), U("do_verify"), U("donorname"), U("error_dump"), U("exec_postrun"),
 	U("exec_prerun"), U("exit_on_io_done"), U("exit_what"), U("exitall"),
-	U("exitall_on_error"), U("experimental_verify"), U("fadvise_hint"), U("fallocate"),
+	U("exitall_on_error"), U("experimental_verify"), U("fallocate"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 	U("filename_format"), UA("fill_device", "fill_fs"), U("flow"), U("flow_id"),
 	U("flow_sleep"), U("force_async"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),

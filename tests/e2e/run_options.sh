@@ -100,3 +100,16 @@ else
 	skip cpus_allowed_pins "needs 2 CPUs"
 fi
 expect_exit cpus_allowed_missing 2 "cpus_allowed" "$IOTRIAL" --name=c --ioengine=null --size=1m --cpus_allowed=1000
+
+# fadvise_hint (fio's default 1): random jobs advise POSIX_FADV_RANDOM so that
+# readahead does not turn buffered random reads into cache hits.
+if command -v strace >/dev/null; then
+	strace -f -e trace=fadvise64 -o "$T/fadv.txt" "$IOTRIAL" --name=a --rw=randread --size=1m \
+		--directory="$T" --output-format=json >/dev/null 2>&1
+	if grep -q POSIX_FADV_RANDOM "$T/fadv.txt"; then pass fadvise_random; else fail fadvise_random "$(cat "$T/fadv.txt")"; fi
+	strace -f -e trace=fadvise64 -o "$T/fadv0.txt" "$IOTRIAL" --name=a --rw=randread --size=1m \
+		--fadvise_hint=0 --directory="$T" --output-format=json >/dev/null 2>&1
+	if ! grep -q "POSIX_FADV_RANDOM\|POSIX_FADV_SEQUENTIAL" "$T/fadv0.txt"; then pass fadvise_none; else fail fadvise_none "advised with fadvise_hint=0"; fi
+else
+	skip fadvise_random "strace not installed"
+fi

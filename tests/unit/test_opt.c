@@ -117,6 +117,8 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "rate", "1m,2m", "rate", "1048576,2097152,2097152" },
 	{ "rate_iops", "1k", "rate_iops", "1024" },
 	{ "rate_process", "poisson", "rate_process", "poisson" },
+	{ "fadvise_hint", "random", "fadvise_hint", "random" },
+	{ "fadvise_hint", "0", "fadvise_hint", "0" },
 	{ "percentile_list", "50:99.5", "percentile_list", "50:99.5" },
 	{ "clat_percentiles", "0", "clat_percentiles", "0" },
 	{ "lat_percentiles", "1", "lat_percentiles", "1" },
