@@ -136,7 +136,7 @@ static void status_json(FILE *f, const struct run_progress *p, const struct run_
 				  "max", (json_int_t)pd->lat_max, "p50", (json_int_t)pd->p50,
 				  "p99", (json_int_t)pd->p99, "p99.9", (json_int_t)pd->p999));
 	}
-	json_dumpf(o, f, JSON_COMPACT);
+	json_dumpf(o, f, JSON_COMPACT | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	fflush(f);	/* a reader tailing the file sees each line whole */
 	json_decref(o);

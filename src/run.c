@@ -323,6 +323,8 @@ static int run_status_fill(struct run_state *s, struct run_status *st, size_t fi
 			pd->iops = secs > 0 ? (double)pd->ios / secs : 0;
 			pd->bw_bytes = secs > 0 ? (double)pd->bytes / secs : 0;
 			hist_percentiles(&st->h[d], pcts, 3, v);
+			for (int q = 0; q < 3 && pd->ios; q++)	/* within the exact extremes */
+				v[q] = v[q] > pd->lat_max ? pd->lat_max : v[q] < pd->lat_min ? pd->lat_min : v[q];
 			pd->p50 = v[0];
 			pd->p99 = v[1];
 			pd->p999 = v[2];

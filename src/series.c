@@ -93,11 +93,27 @@ void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist 
 	}
 }
 
+/*
+ * p50, p99, p99.9 of @h, kept within the exact [@min, @max] of the same I/Os:
+ * a bucket's representative value may lie a little past the largest latency
+ * in it, and a p99.9 above the max would read as a contradiction.
+ */
+static void pcts_in(const struct hist *h, uint64_t min, uint64_t max, uint64_t v[3])
+{
+	hist_percentiles(h, series_pcts, 3, v);
+	for (int i = 0; i < 3 && max; i++) {
+		if (v[i] > max)
+			v[i] = max;
+		if (v[i] < min)
+			v[i] = min;
+	}
+}
+
 static void set_pcts(struct series_dir *sd, const struct hist *h)
 {
 	uint64_t v[3];
 
-	hist_percentiles(h, series_pcts, 3, v);
+	pcts_in(h, sd->ios ? sd->lat_min : 0, sd->ios ? sd->lat_max : 0, v);
 	sd->p50 = v[0];
 	sd->p99 = v[1];
 	sd->p999 = v[2];
@@ -335,7 +351,7 @@ int series_window(const struct series *s, size_t first, size_t last,
 	{
 		uint64_t v[3];
 
-		hist_percentiles(&w->hist, series_pcts, 3, v);
+		pcts_in(&w->hist, w->lat_min, w->lat_max, v);
 		w->p50 = v[0];
 		w->p99 = v[1];
 		w->p999 = v[2];

@@ -306,6 +306,8 @@ TEST(sliver_folded)
 	CHECK_EQ_U(w->hist.b[hist_index(900)] + w->hist.b[hist_index(1000)], 101);
 	CHECK(w->p999 >= 4500000 && w->p999 <= 5500000);
 	CHECK_EQ_U(s.iv[4].d[0].p999, w->p999);
+	/* never past the exact max, though the bucket's value may be */
+	CHECK(s.iv[4].d[0].p999 <= 5000000 && w->p999 <= w->lat_max);
 	CHECK(s.iv[4].d[0].p50 >= 950 && s.iv[4].d[0].p50 <= 1050);
 	/* and the earlier intervals' buckets are untouched */
 	CHECK_EQ_U(series_window(&s, 2, 2, DDIR_READ, w), 0);
