@@ -46,7 +46,7 @@ def logs(d):
     return {f: [l.split(", ") for l in open(os.path.join(d, f)).read().splitlines()]
             for f in sorted(os.listdir(d)) if f.endswith(".log")}
 
-def compare(job, per_io, ndirs):
+def compare(job, per_io, ndirs, win_ms):
     errs = []
     for who in ("ours", "fio"):
         rc = open("%s/%s/%s/rc" % (T, who, job)).read().strip()
@@ -73,15 +73,17 @@ def compare(job, per_io, ndirs):
         bs = 2 if "hist" in f else 3
         if {l[bs] for l in o} != {l[bs] for l in g}:
             errs.append("%s: block sizes %s, fio's %s" % (f, {l[bs] for l in o}, {l[bs] for l in g}))
-        if o and g and abs(int(o[-1][0]) - int(g[-1][0])) > (30 if per_io else 20):
+        # fio logs the window ending with the job when it overruns (a loaded
+        # machine): one window of slack on the last stamp
+        if o and g and abs(int(o[-1][0]) - int(g[-1][0])) > (30 if per_io else win_ms + 20):
             errs.append("%s: last stamp %s ms, fio's %s" % (f, o[-1][0], g[-1][0]))
         if len(g[0]) > 6 and not per_io and any(l[4] != "0" for l in o):
             errs.append("%s: an averaged line with a non-zero offset" % f)
     return errs
 
-report("logs_avg_like_fio", compare("avg", False, 2))
-report("logs_per_io_offset_like_fio", compare("pio", True, 1))
-report("logs_per_job_logs_0_like_fio", compare("pjl", False, 2))
+report("logs_avg_like_fio", compare("avg", False, 2, 500))
+report("logs_per_io_offset_like_fio", compare("pio", True, 1, 0))
+report("logs_per_job_logs_0_like_fio", compare("pjl", False, 2, 250))
 
 # fio issues no slat for an I/O its engine completed at queue time (null at
 # iodepth=1), and leaves the slat file empty; so must we
