@@ -303,6 +303,26 @@ static int write_file(const struct fiolog *l, int k, struct err *e)
 	return ret;
 }
 
+/*
+ * fio logs a bw/iops window or a histogram row only while the job still runs
+ * at the window's end; a job whose runtime is a multiple of the window (2 s,
+ * log_avg_msec=250) ends before its last window is sampled, so that window
+ * is missing from fio's files.  Drop what is stamped at or after the end.
+ * The latency logs keep their last window: fio writes it at exit.
+ */
+static void drop_at_end(struct fiolog *l, uint64_t t_end_ms)
+{
+	if (l->avg_ms) {
+		for (int k = FIOLOG_BW; k <= FIOLOG_IOPS; k++)
+			while (l->nr[k] && l->r[k][l->nr[k] - 1].t_ms >= t_end_ms)
+				l->nr[k]--;
+	}
+	while (l->h_nr && l->hrow[l->h_nr - 1].t_ms >= t_end_ms) {
+		l->h_nr--;
+		l->hb_nr = l->hrow[l->h_nr].off;
+	}
+}
+
 int fiolog_close(struct fiolog *l, uint64_t t_end_ms, struct err *e)
 {
 	int ret = 0;
@@ -316,6 +336,7 @@ int fiolog_close(struct fiolog *l, uint64_t t_end_ms, struct err *e)
 	}
 	if (l->hist && t_end_ms >= l->hist_end)
 		fiolog_hist_roll(l, t_end_ms);
+	drop_at_end(l, t_end_ms);
 	for (int k = 0; k < FIOLOG_KINDS; k++) {
 		if (!(l->files & (1u << k)))
 			continue;

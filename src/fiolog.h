@@ -17,11 +17,14 @@
  *    latency = the window's mean (or max with log_window_value=max).  A window
  *    without I/O writes nothing.  At the end, a partial window is written for
  *    the latency logs (stamped with the end time) and dropped for bw/iops,
- *    as fio does.
+ *    as fio does; a bw/iops window that ends exactly when the job ends is
+ *    dropped too (fio samples it only if the job still runs then: a 2 s job
+ *    with log_avg_msec=250 has 7 bw lines per direction, not 8).
  *  - hist (log_hist_msec=H): every H ms, per direction with completions,
  *    "msec, ddir, bs, c0, ..., c1855\n": the window's clat histogram delta in
  *    hist.h's 1856 buckets (fiologparser_hist.py's default --group_nr 29);
- *    bs is the direction's last block size.  A partial last window is dropped.
+ *    bs is the direction's last block size.  A partial last window, or one
+ *    ending exactly at the job's end, is dropped.
  *    Without log_hist_msec the file is created empty, like fio.
  *  - Times are ms since the measurement started (after ramp_time).
  *  - Names: "<prefix>_<kind>.<N>.log" with N the job's 1-based number among

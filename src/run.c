@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>	/* sigtimedwait */
 #include <stdio.h>	/* snprintf */
+#include <stdint.h>	/* SIZE_MAX */
 #include <stdlib.h>	/* calloc */
 #include <string.h>	/* memset */
 #include <sys/time.h>	/* gettimeofday */
@@ -111,7 +112,234 @@ static void run_stop_all(struct run_state *s, int why)
 	}
 }
 
-static void run_progress(struct run_state *s, size_t first, size_t end)
+/*
+ * Status entries of one stonewall group: the workers [first, end) grouped as
+ * the report groups them, and what has been delivered of each one's series.
+ */
+struct run_status {
+	struct run_progress_job *e;
+	size_t nr;
+	const struct job **job;		/* the first thread's job, per entry */
+	size_t *of;			/* entry of worker first + i */
+	size_t *sent;			/* intervals delivered, per entry */
+	size_t *ready;			/* intervals complete in every thread, per entry */
+	size_t *done_nr;		/* intervals of the ended threads (the most) */
+	int *caught_up;			/* -1 no running thread, 0 behind, 1 caught up */
+	struct hist *h;			/* DDIR_NR scratch histograms */
+	uint64_t last_data_ns;		/* when intervals were last delivered */
+};
+
+static void run_status_free(struct run_status *st)
+{
+	free(st->e);
+	free(st->job);
+	free(st->done_nr);
+	free(st->of);
+	free(st->sent);
+	free(st->ready);
+	free(st->caught_up);
+	free(st->h);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Build the entries; on failure st->e stays NULL and no status is given. */
+static void run_status_init(struct run_state *s, struct run_status *st, size_t first, size_t end)
+{
+	size_t n = end - first, i, k;
+
+	memset(st, 0, sizeof(*st));
+	st->e = calloc(n ? n : 1, sizeof(*st->e));
+	st->job = calloc(n ? n : 1, sizeof(*st->job));
+	st->done_nr = calloc(n ? n : 1, sizeof(*st->done_nr));
+	st->of = calloc(n ? n : 1, sizeof(*st->of));
+	st->sent = calloc(n ? n : 1, sizeof(*st->sent));
+	st->ready = calloc(n ? n : 1, sizeof(*st->ready));
+	st->caught_up = calloc(n ? n : 1, sizeof(*st->caught_up));
+	st->h = malloc(DDIR_NR * sizeof(*st->h));
+	if (!st->e || !st->job || !st->done_nr || !st->of || !st->sent || !st->ready || !st->caught_up || !st->h) {
+		run_status_free(st);
+		return;
+	}
+	for (i = first; i < end; i++) {
+		const struct worker *w = &s->w[i];
+		unsigned rw = w->job->rw;
+
+		for (k = 0; k < st->nr; k++)
+			if (w->job->group_reporting && st->e[k].groupid == w->groupid &&
+			    st->job[k]->group_reporting)
+				break;	/* run_collect's grouping */
+		if (k == st->nr) {
+			st->job[k] = w->job;
+			st->e[k].name = w->job->name;
+			st->e[k].groupid = w->groupid;
+			st->e[k].clone = w->jobnum;
+			st->nr++;
+		}
+		st->e[k].threads++;
+		st->e[k].dirs |= (rw & (RW_READ | RW_WRITE | RW_TRIM)) |
+				 ((rw & RW_TRIMWRITE) ? RW_WRITE | RW_TRIM : 0);
+		st->of[i - first] = k;
+	}
+}
+
+/*
+ * How many intervals each entry has complete in all its threads (a thread
+ * still running holds the group back; an ended one does not), and whether
+ * they span at least about @period_ns past what was delivered.  Returns 1
+ * when every entry with a running thread is caught up that way.
+ */
+static int run_status_ready(struct run_state *s, struct run_status *st, size_t first, size_t end,
+			    uint64_t period_ns)
+{
+	size_t i, k;
+	int all = 1;
+
+	for (k = 0; k < st->nr; k++) {
+		st->ready[k] = SIZE_MAX;	/* the fewest of the running threads */
+		st->done_nr[k] = 0;
+		st->caught_up[k] = -1;
+	}
+	for (i = first; i < end; i++) {
+		struct worker *w = &s->w[i];
+		uint64_t covered = 0;
+		size_t nr;
+		int done = atomic_load(&w->done);	/* before nr: then nr is final */
+
+		k = st->of[i - first];
+		pthread_mutex_lock(&w->lock);
+		nr = w->series.nr;
+		for (size_t j = st->sent[k]; j < nr; j++)
+			covered += w->series.iv[j].dur_us;
+		pthread_mutex_unlock(&w->lock);
+		if (done) {
+			if (nr > st->done_nr[k])
+				st->done_nr[k] = nr;
+			continue;
+		}
+		if (nr < st->ready[k])
+			st->ready[k] = nr;
+		/* 10% slack: intervals last as asked, give or take a tick */
+		if (st->caught_up[k] != 0)
+			st->caught_up[k] = covered * 1000 * 10 >= period_ns * 9;
+	}
+	for (k = 0; k < st->nr; k++) {
+		if (st->caught_up[k] < 0)	/* all ended: everything is final */
+			st->ready[k] = st->done_nr[k];
+		if (st->ready[k] < st->sent[k])
+			st->ready[k] = st->sent[k];
+		if (st->caught_up[k] == 0)
+			all = 0;
+	}
+	return all;
+}
+
+/* Add one thread's intervals [lo, hi) of entry @e's phase into @e and st->h. */
+static void run_status_add(struct run_status *st, struct run_progress_job *e, const struct series *sr,
+			   size_t lo, size_t hi)
+{
+	uint64_t dur = 0;
+
+	for (size_t j = lo; j < hi && j < sr->nr; j++) {
+		const struct series_iv *iv = &sr->iv[j];
+
+		dur += iv->dur_us;
+		if (iv->t_ms > e->t_ms)
+			e->t_ms = iv->t_ms;
+		for (int d = 0; d < DDIR_NR; d++) {
+			struct run_progress_dir *pd = &e->d[d];
+			const struct series_dir *sd = &iv->d[d];
+
+			if (!sd->ios)
+				continue;
+			pd->ios += sd->ios;
+			pd->bytes += sd->bytes;
+			pd->lat_mean += (double)sd->lat_sum_ns;	/* a sum until the end */
+			if (sd->lat_min < pd->lat_min)
+				pd->lat_min = sd->lat_min;
+			if (sd->lat_max > pd->lat_max)
+				pd->lat_max = sd->lat_max;
+			series_hist_add(sr, j, (enum ddir)d, &st->h[d]);
+		}
+	}
+	if (dur > e->dur_us)
+		e->dur_us = dur;
+}
+
+/*
+ * Fill the entries' figures over their ready, undelivered intervals, cut at
+ * a ramp/measured boundary.  Returns 1 when some entry was cut there (call
+ * again for the rest), 0 otherwise.
+ */
+static int run_status_fill(struct run_state *s, struct run_status *st, size_t first, size_t end)
+{
+	static const double pcts[3] = { 50.0, 99.0, 99.9 };
+	int more = 0;
+
+	for (size_t k = 0; k < st->nr; k++) {
+		struct run_progress_job *e = &st->e[k];
+		size_t lo = st->sent[k], hi = st->ready[k];
+		int phase_set = 0;
+
+		e->nr_iv = 0;
+		e->first_iv = lo;
+		e->t_ms = e->dur_us = 0;
+		e->ramp = 0;
+		memset(e->d, 0, sizeof(e->d));
+		if (hi <= lo)
+			continue;
+		for (int d = 0; d < DDIR_NR; d++)
+			e->d[d].lat_min = UINT64_MAX;
+		memset(st->h, 0, DDIR_NR * sizeof(*st->h));
+		for (size_t i = first; i < end; i++) {
+			struct worker *w = &s->w[i];
+
+			if (st->of[i - first] != k)
+				continue;
+			pthread_mutex_lock(&w->lock);
+			if (!phase_set && lo < w->series.nr) {
+				/* the phase of the first interval; stop where it changes */
+				size_t j = lo;
+
+				e->ramp = (int)w->series.iv[lo].ramp;
+				while (j < hi && j < w->series.nr && (int)w->series.iv[j].ramp == e->ramp)
+					j++;
+				if (j < hi) {
+					hi = j;
+					more = 1;
+				}
+				phase_set = 1;
+			}
+			run_status_add(st, e, &w->series, lo, hi);
+			pthread_mutex_unlock(&w->lock);
+		}
+		e->nr_iv = hi - lo;
+		st->sent[k] = hi;
+		for (int d = 0; d < DDIR_NR; d++) {
+			struct run_progress_dir *pd = &e->d[d];
+			double secs = (double)e->dur_us / 1e6;
+			uint64_t v[3];
+
+			if (pd->ios)
+				e->dirs |= 1u << d;
+			else
+				pd->lat_min = 0;
+			pd->lat_mean = pd->ios ? pd->lat_mean / (double)pd->ios : 0;
+			pd->iops = secs > 0 ? (double)pd->ios / secs : 0;
+			pd->bw_bytes = secs > 0 ? (double)pd->bytes / secs : 0;
+			hist_percentiles(&st->h[d], pcts, 3, v);
+			for (int q = 0; q < 3 && pd->ios; q++)	/* within the exact extremes */
+				v[q] = v[q] > pd->lat_max ? pd->lat_max : v[q] < pd->lat_min ? pd->lat_min : v[q];
+			pd->p50 = v[0];
+			pd->p99 = v[1];
+			pd->p999 = v[2];
+		}
+	}
+	return more;
+}
+
+/* Call the progress callback; with @st, its entries' new intervals too. */
+static void run_progress(struct run_state *s, size_t first, size_t end, struct run_status *st,
+			 int with_data, int final)
 {
 	const struct run_req *req = s->req;
 	struct run_progress p;
@@ -153,23 +381,59 @@ static void run_progress(struct run_state *s, size_t first, size_t end)
 		p.pct = 100.0 * p.elapsed_s / (p.elapsed_s + time_left);
 	else if (planned > 0)
 		p.pct = 100.0 * done / planned;
+	p.final = final;
+	if (st && st->e) {
+		p.jobs = st->e;
+		p.nr_jobs = st->nr;
+		for (i = 0; i < st->nr; i++) {
+			if (!with_data)
+				st->e[i].nr_iv = 0;
+			if (st->e[i].nr_iv)
+				p.new_intervals = 1;
+		}
+	}
 	req->progress(req->progress_arg, &p);
 }
 
+/* Deliver what is ready (all of it when @final), in phase-pure calls. */
+static void run_status_deliver(struct run_state *s, size_t first, size_t end, struct run_status *st,
+			       int final)
+{
+	int more;
+
+	do {
+		more = run_status_fill(s, st, first, end);
+		run_progress(s, first, end, st, 1, final && !more);
+	} while (more);
+	st->last_data_ns = clock_now_ns(&s->clk);
+}
+
 /*
- * Wait for workers [first, end) to finish, collecting signals, calling the
- * progress callback and checking steady state once per tick.
+ * Wait for workers [first, end) to finish, collecting signals and calling
+ * the progress callback (see struct run_progress for when).
  */
 static void run_wait(struct run_state *s, size_t first, size_t end)
 {
 	const struct run_req *req = s->req;
-	uint64_t tick_ns = 100000000, next_progress = 0;
+	uint64_t period = req->progress ? req->progress_us * 1000 : 0;
+	uint64_t tick_ns = 100000000, next_due = 0, grace;
+	struct run_status st;
 	size_t i;
 
-	if (req->progress && req->progress_us)
-		next_progress = clock_now_ns(&s->clk) + req->progress_us * 1000;
+	memset(&st, 0, sizeof(st));
+	if (period) {
+		if (period / 4 < tick_ns)
+			tick_ns = period / 4 > 5000000 ? period / 4 : 5000000;
+		next_due = clock_now_ns(&s->clk) + period;
+		run_status_init(s, &st, first, end);
+		st.last_data_ns = clock_now_ns(&s->clk);
+	}
+	/* an entry that lags (its interval is longer than the period) is not
+	 * waited for past this: the others' intervals are delivered */
+	grace = period / 2 > 2 * tick_ns ? period / 2 : 2 * tick_ns;
 	for (;;) {
-		int all_done = 1;
+		int all_done = 1, data = 0;
+		uint64_t now;
 
 		for (i = first; i < end; i++)
 			if (!atomic_load(&s->w[i].done))
@@ -191,10 +455,25 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 
 			nanosleep(&ts, NULL);
 		}
-		if (next_progress && clock_now_ns(&s->clk) >= next_progress) {
-			run_progress(s, first, end);
-			next_progress += req->progress_us * 1000;
+		if (!period)
+			continue;
+		now = clock_now_ns(&s->clk);
+		if (st.e && (run_status_ready(s, &st, first, end, period) ||
+			     now >= st.last_data_ns + period + grace))
+			data = 1;
+		if (data)
+			run_status_deliver(s, first, end, &st, 0);
+		else if (now >= next_due)
+			run_progress(s, first, end, st.e ? &st : NULL, 0, 0);
+		while (now >= next_due)
+			next_due += period;
+	}
+	if (period) {
+		if (st.e) {
+			run_status_ready(s, &st, first, end, period);
+			run_status_deliver(s, first, end, &st, 1);
 		}
+		run_status_free(&st);
 	}
 	for (i = first; i < end; i++) {
 		if (s->w[i].started) {

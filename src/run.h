@@ -24,7 +24,45 @@
 
 enum { RUN_CLOCK_AUTO = 0, RUN_CLOCK_TSC = 1, RUN_CLOCK_GETTIME = 2 };
 
-/* What the progress callback sees (about once a second, from the run loop). */
+/* One direction of a status entry, over the entry's new intervals. */
+struct run_progress_dir {
+	uint64_t ios, bytes;
+	double iops, bw_bytes;		/* per second of the intervals' length */
+	double lat_mean;		/* ns; 0 without I/O */
+	uint64_t lat_min, lat_max;	/* ns; 0 without I/O */
+	uint64_t p50, p99, p999;	/* ns, from the intervals' merged histograms */
+};
+
+/*
+ * A status entry: one job clone, or one group under group_reporting (the
+ * same units as the report's jobs), over the series intervals it completed
+ * since the previous callback.  nr_iv == 0: nothing new for it this time.
+ * The intervals of one entry are all ramp or all measured: a callback never
+ * mixes the two (a second callback follows at once with the rest).
+ */
+struct run_progress_job {
+	const char *name;
+	unsigned groupid;
+	unsigned clone;			/* clone index (numjobs) of the first thread */
+	unsigned threads;		/* threads summed (group_reporting) */
+	unsigned dirs;			/* bit per direction the job issues or did */
+	size_t first_iv, nr_iv;		/* intervals [first_iv, first_iv + nr_iv) */
+	uint64_t t_ms;			/* end of the last one, on the series clock */
+	uint64_t dur_us;		/* their length (the longest thread's) */
+	int ramp;			/* inside ramp_time: not in the totals */
+	struct run_progress_dir d[DDIR_NR];
+};
+
+/*
+ * What the progress callback sees, from the run loop: every progress_us
+ * (for an ETA line) and, for status lines, once new series intervals are
+ * complete for every running entry about progress_us after the previous
+ * such call (a line per interval when progress_us is the series interval,
+ * several intervals summed when it is longer).  A last call with final set
+ * delivers each stonewall group's remaining intervals (the partial last one)
+ * when its jobs have ended, so the entries' measured ios add up to the
+ * report's total_ios.
+ */
 struct run_progress {
 	double elapsed_s;
 	double eta_s;			/* < 0 when unknown */
@@ -33,6 +71,11 @@ struct run_progress {
 	uint64_t ios[DDIR_NR];		/* cumulative, measured phase only */
 	uint64_t bytes[DDIR_NR];
 	int ramping;
+	/* per job or group, valid during the call only; NULL if memory ran out */
+	const struct run_progress_job *jobs;
+	size_t nr_jobs;
+	int new_intervals;		/* some entry has nr_iv > 0 */
+	int final;			/* the jobs of this stonewall group have ended */
 };
 
 struct run_req {

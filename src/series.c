@@ -93,11 +93,27 @@ void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist 
 	}
 }
 
+/*
+ * p50, p99, p99.9 of @h, kept within the exact [@min, @max] of the same I/Os:
+ * a bucket's representative value may lie a little past the largest latency
+ * in it, and a p99.9 above the max would read as a contradiction.
+ */
+static void pcts_in(const struct hist *h, uint64_t min, uint64_t max, uint64_t v[3])
+{
+	hist_percentiles(h, series_pcts, 3, v);
+	for (int i = 0; i < 3 && max; i++) {
+		if (v[i] > max)
+			v[i] = max;
+		if (v[i] < min)
+			v[i] = min;
+	}
+}
+
 static void set_pcts(struct series_dir *sd, const struct hist *h)
 {
 	uint64_t v[3];
 
-	hist_percentiles(h, series_pcts, 3, v);
+	pcts_in(h, sd->ios ? sd->lat_min : 0, sd->ios ? sd->lat_max : 0, v);
 	sd->p50 = v[0];
 	sd->p99 = v[1];
 	sd->p999 = v[2];
@@ -115,6 +131,55 @@ static int reserve(struct series *s, size_t nb)
 	return 0;
 }
 
+/*
+ * Fold a sliver into the last interval (see series_add): add the counts,
+ * merge the extremes, and rebuild the last interval's buckets (they are the
+ * tail of s->b) from the dense sum of the old and the new histograms.
+ */
+static int fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us,
+		     const struct series_in in[DDIR_NR])
+{
+	struct series_iv *iv = &s->iv[s->nr - 1];
+	struct hist *h = malloc(sizeof(*h) * DDIR_NR);
+	size_t nb = 0;
+	int d;
+
+	if (!h)
+		return -ENOMEM;
+	for (d = 0; d < DDIR_NR; d++) {
+		memset(&h[d], 0, sizeof(h[d]));
+		series_hist_add(s, s->nr - 1, (enum ddir)d, &h[d]);
+		if (in[d].lat_hist)
+			for (unsigned i = 0; i < HIST_NR; i++)
+				h[d].b[i] += in[d].lat_hist->b[i];
+		nb += sparse_len(&h[d]);
+	}
+	/* the rebuilt tail may be longer than the old one: make room first */
+	if (iv->d[0].hist_off + nb > UINT32_MAX ||
+	    grow((void **)&s->b, &s->b_cap, iv->d[0].hist_off + nb, sizeof(*s->b))) {
+		free(h);
+		return -ENOMEM;
+	}
+	s->b_nr = iv->d[0].hist_off;
+	iv->t_ms = t_ms;
+	iv->dur_us += dur_us;
+	for (d = 0; d < DDIR_NR; d++) {
+		struct series_dir *sd = &iv->d[d];
+
+		sd->ios += in[d].ios;
+		sd->bytes += in[d].bytes;
+		sd->lat_sum_ns += in[d].lat_sum_ns;
+		if (in[d].ios && in[d].lat_min < sd->lat_min)
+			sd->lat_min = in[d].lat_min;
+		if (in[d].ios && in[d].lat_max > sd->lat_max)
+			sd->lat_max = in[d].lat_max;
+		sparse_put(s, &h[d], sd);
+		set_pcts(sd, &h[d]);
+	}
+	free(h);
+	return 0;
+}
+
 int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
 	       const struct series_in in[DDIR_NR])
 {
@@ -126,6 +191,9 @@ int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
 		return -EINVAL;
 	if (ramp && s->nr > s->nr_ramp)
 		return -EINVAL;
+	if (s->nr && (s->nr > s->nr_ramp) == !ramp &&
+	    dur_us * SERIES_SLIVER < s->iv[s->nr - 1].dur_us)
+		return fold_last(s, t_ms, dur_us, in);
 	for (d = 0; d < DDIR_NR; d++)
 		if (in[d].lat_hist)
 			nb += sparse_len(in[d].lat_hist);
@@ -283,7 +351,7 @@ int series_window(const struct series *s, size_t first, size_t last,
 	{
 		uint64_t v[3];
 
-		hist_percentiles(&w->hist, series_pcts, 3, v);
+		pcts_in(&w->hist, w->lat_min, w->lat_max, v);
 		w->p50 = v[0];
 		w->p99 = v[1];
 		w->p999 = v[2];

@@ -30,6 +30,13 @@
  * so that no interval mixes ramp and measured I/O; add the final partial
  * interval at the end (or on SIGINT) with its real duration.
  *
+ * Slivers: an interval shorter than 1/SERIES_SLIVER of the one before it, in
+ * the same phase, is folded into that one (its end and duration grow, its
+ * counts and histogram are added).  A run that ends a few microseconds after
+ * an interval boundary would otherwise report a last interval whose rate
+ * rests on 0 or 1 I/O in 20 us -- a meaningless 0 or 50,000 IOPS that would
+ * also break any steady-state window containing it.
+ *
  * Not thread-safe: one writer (the worker's interval tick) per series; merge
  * and report after the workers are done (or under the caller's lock).
  */
@@ -41,6 +48,9 @@
 #include <jansson.h>	/* json_t */
 #include "hist.h"
 #include "job.h"	/* enum ddir */
+
+/* A new interval shorter than 1/10 of the previous one is folded into it. */
+#define SERIES_SLIVER 10
 
 /* One direction's deltas over one interval, as the worker measured them. */
 struct series_in {
@@ -106,7 +116,8 @@ void series_init(struct series *s);
  * Append one interval: @t_ms its end (ms since the series origin, strictly
  * increasing), @dur_us its real length (> 0), @ramp whether it lies in
  * ramp_time, @in the per-direction deltas.  Ramp intervals must all come
- * before the first measured one.  Called once per interval by the worker,
+ * before the first measured one.  A sliver (see the top) is folded into the
+ * last interval instead of being appended.  Called once per interval by the worker,
  * never per I/O: it may allocate.  Returns 0, -EINVAL (time not increasing,
  * zero duration, ramp after measurement) or -ENOMEM.
  */

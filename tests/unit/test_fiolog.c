@@ -259,6 +259,48 @@ TEST(averaged_windows)
 	CHECK(file_is(p, "500, 6, 6, 0, 0, 0, 0\n500, 2, 2, 1, 0, 0, 0\n2000, 2, 2, 0, 0, 0, 0\n"));
 }
 
+/*
+ * A job that ends exactly on a window boundary (2000 ms, windows of 500):
+ * fio never samples the window ending then, so bw/iops have no 2000 line
+ * even though an I/O completed in that millisecond; the latency logs keep
+ * it (fio writes them at exit).  Same for a hist row ending at the end.
+ */
+TEST(window_ending_at_the_end)
+{
+	struct job j;
+	struct fiolog l;
+	struct err e;
+	char p[256];
+
+	log_job(&j, "end", "z");
+	j.log_avg_msec = 500;
+	j.write_hist_log = "";
+	snprintf(j.name, sizeof(j.name), "%s/zh", dir);
+	j.log_hist_msec = 1000;
+	err_clear(&e);
+	CHECK_EQ_U(fiolog_open(&l, &j, 1, &e), 0);
+	fiolog_io(&l, 100, DDIR_READ, 4096, 0, FIOLOG_NONE, 1000, 1100);
+	fiolog_io(&l, 1900, DDIR_READ, 4096, 0, FIOLOG_NONE, 3000, 3100);
+	fiolog_io(&l, 2000, DDIR_READ, 4096, 0, FIOLOG_NONE, 5000, 5100);	/* rolls [1500,2000) */
+	CHECK_EQ_U(fiolog_close(&l, 2000, &e), 0);
+	fiolog_free(&l);
+	path(p, sizeof(p), "z_bw.1.log");
+	CHECK(file_is(p, "500, 8, 0, 0, 0\n"));
+	path(p, sizeof(p), "z_iops.1.log");
+	CHECK(file_is(p, "500, 2, 0, 0, 0\n"));
+	path(p, sizeof(p), "z_clat.1.log");
+	CHECK(file_is(p, "500, 1000, 0, 0, 0\n2000, 3000, 0, 0, 0\n"));
+	/* hist: the [0,1000) row stays, the [1000,2000) one ends at the end */
+	path(p, sizeof(p), "zh_clat_hist.1.log");
+	{
+		char *t = slurp(p);
+
+		CHECK(t != NULL && strncmp(t, "1000, 0, 4096, ", 15) == 0 &&
+		      strchr(t, '\n') == t + strlen(t) - 1);
+		free(t);
+	}
+}
+
 /* Fields of one line of a hist log, or -1. */
 static int hist_line(const char *line, uint64_t *f, int max)
 {
@@ -566,7 +608,8 @@ static void tool_logs(const char *sub)
 	for (uint64_t i = 0; i < 400; i++)
 		fiolog_io(&l, i * 10 + 3, i % 4 ? DDIR_READ : DDIR_WRITE, 4096, 0, FIOLOG_NONE,
 			  i % 4 ? 1000000 : 2000000, i % 4 ? 1000100 : 2000100);
-	CHECK_EQ_U(fiolog_close(&l, 4000, &e), 0);
+	/* the job ran on a little past 4 s, so the 4000 ms windows are kept */
+	CHECK_EQ_U(fiolog_close(&l, 4050, &e), 0);
 	fiolog_free(&l);
 }
 
@@ -657,6 +700,7 @@ int main(void)
 	RUN(names);
 	RUN(per_io_lines);
 	RUN(averaged_windows);
+	RUN(window_ending_at_the_end);
 	RUN(hist_rows);
 	RUN(shared_append);
 	RUN(fio_samples_shape);

@@ -246,6 +246,77 @@ TEST(merge_groups)
 	series_free(&b);
 }
 
+/*
+ * A run that ends 20 us after a boundary: the sliver (2 I/Os) is folded into
+ * the last full interval, which then holds 102 I/Os over 1.00002 s, its
+ * extremes and percentiles over both parts.  A short interval that is not a
+ * sliver (300 ms) and a measured one after a short ramp cut stay separate.
+ */
+TEST(sliver_folded)
+{
+	static struct hist h1, h2;
+	struct series s;
+	struct series_in in[DDIR_NR];
+	struct series_window *w = malloc(sizeof(*w));
+
+	CHECK(w != NULL);
+	series_init(&s);
+	for (int d = 0; d < DDIR_NR; d++)
+		idle_in(&in[d]);
+	/* ramp: 1 s then a 50 ms cut (folded: same phase) */
+	in[0] = (struct series_in){ .ios = 10, .bytes = 40960, .lat_sum_ns = 10000,
+				    .lat_min = 1000, .lat_max = 1000, .lat_hist = NULL };
+	CHECK_EQ_U(series_add(&s, 1000, 1000000, 1, in), 0);
+	CHECK_EQ_U(series_add(&s, 1050, 50000, 1, in), 0);
+	CHECK_EQ_U(s.nr, 1);
+	CHECK_EQ_U(s.nr_ramp, 1);
+	CHECK_EQ_U(s.iv[0].dur_us, 1050000);
+	CHECK_EQ_U(s.iv[0].t_ms, 1050);
+	CHECK_EQ_U(s.iv[0].d[0].ios, 20);
+	/* a 20 ms first measured interval is not folded into the ramp */
+	CHECK_EQ_U(series_add(&s, 1070, 20000, 0, in), 0);
+	CHECK_EQ_U(s.nr, 2);
+	memset(&h1, 0, sizeof(h1));
+	for (int i = 0; i < 100; i++)
+		hist_add(&h1, 1000);
+	in[0] = (struct series_in){ .ios = 100, .bytes = 409600, .lat_sum_ns = 100000,
+				    .lat_min = 1000, .lat_max = 1000, .lat_hist = &h1 };
+	CHECK_EQ_U(series_add(&s, 2070, 1000000, 0, in), 0);
+	/* 300 ms is a real (partial) interval, kept */
+	CHECK_EQ_U(series_add(&s, 2370, 300000, 0, in), 0);
+	CHECK_EQ_U(s.nr, 4);
+	CHECK_EQ_U(series_add(&s, 3370, 1000000, 0, in), 0);
+	memset(&h2, 0, sizeof(h2));
+	hist_add(&h2, 900);
+	hist_add(&h2, 5000000);
+	in[0] = (struct series_in){ .ios = 2, .bytes = 8192, .lat_sum_ns = 5000900,
+				    .lat_min = 900, .lat_max = 5000000, .lat_hist = &h2 };
+	CHECK_EQ_U(series_add(&s, 3371, 20, 0, in), 0);
+	CHECK_EQ_U(s.nr, 5);
+	CHECK_EQ_U(s.iv[4].t_ms, 3371);
+	CHECK_EQ_U(s.iv[4].dur_us, 1000020);
+	CHECK_EQ_U(s.iv[4].d[0].ios, 102);
+	CHECK_EQ_U(s.iv[4].d[0].bytes, 417792);
+	CHECK_EQ_U(s.iv[4].d[0].lat_min, 900);
+	CHECK_EQ_U(s.iv[4].d[0].lat_max, 5000000);
+	CHECK_EQ_U(series_total_ios(&s, DDIR_READ), 10 + 100 + 100 + 102);
+	/* the folded histogram: 101 of 102 at <= ~1 us, p99.9 the 5 ms one */
+	CHECK_EQ_U(series_window(&s, 4, 4, DDIR_READ, w), 0);
+	CHECK_EQ_U(w->hist.b[hist_index(1000)], 100);
+	CHECK_EQ_U(w->hist.b[hist_index(900)] + w->hist.b[hist_index(1000)], 101);
+	CHECK(w->p999 >= 4500000 && w->p999 <= 5500000);
+	CHECK_EQ_U(s.iv[4].d[0].p999, w->p999);
+	/* never past the exact max, though the bucket's value may be */
+	CHECK(s.iv[4].d[0].p999 <= 5000000 && w->p999 <= w->lat_max);
+	CHECK(s.iv[4].d[0].p50 >= 950 && s.iv[4].d[0].p50 <= 1050);
+	/* and the earlier intervals' buckets are untouched */
+	CHECK_EQ_U(series_window(&s, 2, 2, DDIR_READ, w), 0);
+	CHECK_EQ_U(w->hist.b[hist_index(1000)], 100);
+	CHECK_EQ_U(w->hist.b[hist_index(5000000)], 0);
+	series_free(&s);
+	free(w);
+}
+
 /* Memory is a fixed record plus 8 bytes per non-zero bucket, per interval. */
 TEST(memory_per_interval)
 {
@@ -351,6 +422,7 @@ int main(void)
 	RUN(window_percentiles_exact);
 	RUN(huge_bucket_counts);
 	RUN(merge_groups);
+	RUN(sliver_folded);
 	RUN(memory_per_interval);
 	RUN(json_shape);
 	return CHECK_DONE();
