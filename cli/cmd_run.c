@@ -194,16 +194,6 @@ static void on_progress(void *arg, const struct run_progress *p)
 	ps->drawn = 1;
 }
 
-/*
- * --status-output=FILE.  TODO(lead): return cl->status_output once the
- * parser's field lands (tests/e2e/series_status.sh fails until then).
- */
-static const char *status_output(const struct cmdline *cl)
-{
-	(void)cl;
-	return NULL;
-}
-
 /* fio's clocksource is a job option but one clock serves the whole run. */
 static int clock_mode(const struct cmdline *cl)
 {
@@ -253,7 +243,7 @@ int cmd_run(struct cmdline *cl)
 	err_clear(&e);
 	ps.cl = cl;
 	ps.status = cl->status_interval_us > 0;
-	ps.status_path = status_output(cl);
+	ps.status_path = cl->status_output;
 	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {

@@ -108,7 +108,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	if (unlikely(w->log_on))
 		fiolog_io(&w->log, clock_ticks_to_ns(c, t_done - w->t_measure) / 1000000,
 			  (enum ddir)io->ddir, io->len, io->offset,
-			  (w->ops->flags & ENGINE_F_SYNC) ? FIOLOG_NONE :
+			  /* fio logs no slat for an I/O completed inline */
+			  (w->ops->flags & ENGINE_F_SYNC) || io->t_issue == io->t_start ? FIOLOG_NONE :
 			  clock_ticks_to_ns(c, io->t_issue - io->t_start), clat, lat);
 }
 
@@ -404,7 +405,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	return nq;
 }
 
-static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq)
+static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, uint64_t *now)
 {
 	uint64_t t;
 	unsigned i;
@@ -415,6 +416,7 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq)
 		return r;
 	}
 	t = clock_ticks(w->clk);
+	*now = t;
 	for (i = 0; i < nq; i++) {
 		struct io_u *io = queued[i];
 
@@ -484,8 +486,16 @@ static void worker_loop(struct worker *w)
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed) || w->error)
 			break;
 		nq = worker_fill(w, &now, &pending, &gen_done, queued);
-		if (nq && worker_commit(w, queued, nq))
+		if (nq && worker_commit(w, queued, nq, &now))
 			break;
+		/*
+		 * iodepth_batch_submit caps one submission, not the depth: keep
+		 * filling until the queue is full, as fio does, before reaping.
+		 * Otherwise each loop would refill one and reap many, and the
+		 * device would see far less than iodepth in flight.
+		 */
+		if (nq && w->nr_free && !gen_done && !pending && now < w->t_next_event)
+			continue;
 		if (!w->inflight) {
 			if (gen_done && !pending)
 				break;
