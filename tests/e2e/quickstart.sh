@@ -41,8 +41,8 @@ for j in jobs:
     r, w = j['read']['total_ios'], j['write']['total_ios']
     assert r > 0 and w > 0, (r, w)
     assert 0.40 <= r / (r + w) <= 0.60, r / (r + w)   # rwmixread=50
-    for d in ('read', 'write'):    # iops x runtime = total_ios, within 2%
-        x = j[d]
+    for dd in ('read', 'write'):   # iops x runtime = total_ios, within 2%
+        x = j[dd]
         assert abs(x['iops'] * x['runtime'] / 1000 - x['total_ios']) <= 0.02 * x['total_ios'] + 2, x
 assert d['iotrial']['partial'] is False, d['iotrial']
 assert d['iotrial']['version'], d['iotrial']
