@@ -312,9 +312,10 @@ static void json_job_steadystate(json_t *o, const struct job_result *jr, int *ba
  * HOOK (lead): iotrial's per-job extensions beyond the basics: the resolved
  * job options (every option's effective value, from the option table), the
  * per-interval series (jr->series) and the steady window (jr->steady).  Add
- * them to @iot, the job's "iotrial" object.
+ * them to @iot, the job's "iotrial" object.  With json+ (@plus) each
+ * interval carries its histogram "bins" too, as the job's latencies do.
  */
-static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int *bad)
+static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int plus, int *bad)
 {
 	struct job_kv *kv = NULL;
 	size_t nr = 0, i;
@@ -332,7 +333,8 @@ static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int
 	}
 
 	if (jr->series) {
-		if (series_to_json(jr->series, 0, &v) || json_object_set_new(iot, "intervals", v))
+		if (series_to_json(jr->series, plus ? SERIES_JSON_HIST : 0, &v) ||
+		    json_object_set_new(iot, "intervals", v))
 			*bad = 1;
 	}
 	if (jr->steady) {
@@ -342,7 +344,7 @@ static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int
 	}
 }
 
-static json_t *json_job_iotrial(const struct job_result *jr)
+static json_t *json_job_iotrial(const struct job_result *jr, int plus)
 {
 	json_t *o = json_object();
 	int bad = 0;
@@ -350,7 +352,7 @@ static json_t *json_job_iotrial(const struct job_result *jr)
 	jset(o, "nr_threads", jint(jr->nr_threads), &bad);
 	jset(o, "partial", json_boolean(jr->partial), &bad);
 	jset(o, "first_error", jstr(jr->first_error), &bad);
-	json_job_iotrial_extra(o, jr, &bad);
+	json_job_iotrial_extra(o, jr, plus, &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -387,7 +389,7 @@ static json_t *json_job(const struct job_result *jr, int plus)
 	jset(o, "latency_percentile", jreal(100.0), &bad);
 	jset(o, "latency_window", jint(0), &bad);
 	json_job_steadystate(o, jr, &bad);
-	jset(o, "iotrial", json_job_iotrial(jr), &bad);
+	jset(o, "iotrial", json_job_iotrial(jr, plus), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;

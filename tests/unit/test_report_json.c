@@ -6,6 +6,7 @@
 #include "check.h"
 #include "report_fixture.h"
 #include "report_json.h"
+#include "series.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -502,6 +503,48 @@ TEST(partial_job_and_error)
 	free(fx);
 }
 
+/* The per-interval series goes under jobs[].iotrial.intervals; json+ adds
+ * each interval's histogram bins, as it does for the job's latencies. */
+TEST(intervals_and_their_bins)
+{
+	struct fixture *fx = fixture_new();
+	struct series s;
+	struct hist *h = calloc(1, sizeof(*h));
+	struct series_in in[DDIR_NR] = { { 0 } };
+	json_t *d, *iv;
+	char key[32];
+
+	CHECK(h != NULL);
+	series_init(&s);
+	h->b[hist_index(1000)] = 7;
+	in[DDIR_READ] = (struct series_in){ .ios = 7, .bytes = 7 * 4096, .lat_sum_ns = 7000,
+					    .lat_min = 1000, .lat_max = 1000, .lat_hist = h };
+	in[DDIR_WRITE].lat_min = in[DDIR_TRIM].lat_min = UINT64_MAX;
+	CHECK(series_add(&s, 1000, 1000000, 0, in) == 0);
+	fx->jr[0].series = &s;
+
+	d = roundtrip(&fx->r, 0);
+	iv = json_array_get(GET(job_at(d, 0), "iotrial", "intervals"), 0);
+	CHECK_EQ_U(json_array_size(GET(job_at(d, 0), "iotrial", "intervals")), 1);
+	CHECK_EQ_U(INT(iv, "t_ms"), 1000);
+	CHECK_EQ_U(INT(iv, "read", "ios"), 7);
+	CHECK(GET(iv, "read", "lat_ns", "bins") == NULL);
+	CHECK(GET(job_at(d, 1), "iotrial", "intervals") == NULL);	/* no series: no key */
+	json_decref(d);
+
+	d = roundtrip(&fx->r, 1);
+	iv = json_array_get(GET(job_at(d, 0), "iotrial", "intervals"), 0);
+	snprintf(key, sizeof(key), "%llu", (unsigned long long)mid(1000));
+	CHECK_EQ_U(json_object_size(GET(iv, "read", "lat_ns", "bins")), 1);
+	CHECK_EQ_U(INT(iv, "read", "lat_ns", "bins", key), 7);
+	json_decref(d);
+
+	fx->jr[0].series = NULL;
+	series_free(&s);
+	free(h);
+	free(fx);
+}
+
 TEST(non_utf8_text_does_not_break_the_document)
 {
 	struct fixture *fx = fixture_new();
@@ -619,6 +662,7 @@ int main(void)
 	RUN(latency_and_depth_distribution);
 	RUN(spare_submit_slot_folds_into_last);
 	RUN(partial_job_and_error);
+	RUN(intervals_and_their_bins);
 	RUN(non_utf8_text_does_not_break_the_document);
 	RUN(write_error_is_reported);
 	RUN(fio_jsonplus_clat2csv_reads_ours);

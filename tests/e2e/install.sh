@@ -1,0 +1,55 @@
+#!/bin/sh
+# `make install PREFIX=...` puts a working binary in PREFIX/bin (and honours
+# DESTDIR), the same build the tests run.  Runs make from the source tree
+# this script lives in; skips when make or the tree is not at hand.
+. "$(dirname "$0")/lib.sh"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+if ! command -v make >/dev/null 2>&1 || [ ! -f "$SRC/Makefile" ]; then
+	skip install "make or the source tree ($SRC/Makefile) is missing"
+	exit 0
+fi
+# The build the suite tests; SANITIZE=1 runs install the sanitized binary.
+case "$IOTRIAL" in */build/san/iotrial) san=1 ;; *) san=0 ;; esac
+
+if make -s -C "$SRC" SANITIZE=$san install PREFIX="$T/p" >"$T/log" 2>&1; then
+	pass install_runs
+else
+	fail install_runs "make install failed: $(tail -c 300 "$T/log")"
+	exit 0
+fi
+bin="$T/p/bin/iotrial"
+if [ -x "$bin" ] && [ ! -d "$bin" ]; then pass install_binary; else fail install_binary "no executable $bin"; fi
+
+# it runs: the version matches the tree's VERSION file, and a real job works
+want=$(cat "$SRC/VERSION")
+got=$("$bin" --version 2>&1)
+case "$got" in
+*"$want"*) pass install_version ;;
+*) fail install_version "'$got' does not name version $want" ;;
+esac
+if "$bin" --name=x --rw=randread --size=1M --filename="$T/f" --output-format=json >"$T/j" 2>"$T/err" &&
+	pyjson "
+import json
+j = json.load(open('$T/j'))['jobs'][0]
+assert j['read']['io_bytes'] == 1048576, j['read']['io_bytes']
+assert j['error'] == 0
+"; then
+	pass install_runs_a_job
+else
+	fail install_runs_a_job "$(head -c 300 "$T/err")"
+fi
+# the installed copy runs from anywhere: no path back into the build tree
+if (cd / && env -i PATH="$T/p/bin:/usr/bin:/bin" iotrial --parse-only --name=x --rw=read --size=1M \
+	--filename="$T/f") >/dev/null 2>"$T/err"; then
+	pass install_on_path
+else
+	fail install_on_path "$(head -c 300 "$T/err")"
+fi
+
+# DESTDIR stages the same layout under another root
+if make -s -C "$SRC" SANITIZE=$san install PREFIX=/usr/local DESTDIR="$T/stage" >"$T/log" 2>&1 &&
+	[ -x "$T/stage/usr/local/bin/iotrial" ] && cmp -s "$T/stage/usr/local/bin/iotrial" "$bin"; then
+	pass install_destdir
+else
+	fail install_destdir "$T/stage/usr/local/bin/iotrial missing or differs: $(tail -c 300 "$T/log")"
+fi
