@@ -22,6 +22,7 @@
 struct progress_state {
 	const struct cmdline *cl;
 	int eta_line;			/* an ETA line on a terminal */
+	double last_newline_s;		/* --eta-newline: when the last one was kept */
 	int status;			/* --status-interval lines */
 	const char *status_path;	/* --status-output=FILE */
 	FILE *status_json;		/* the status lines go there, as JSON */
@@ -192,6 +193,13 @@ static void on_progress(void *arg, const struct run_progress *p)
 	fprintf(stderr, "\rJobs: %u/%u: [%s%s][r=%s,w=%s][r=%s,w=%s IOPS][eta %s]\033[K",
 		p->running, p->total, pct, p->ramping ? " ramp" : "", rr, wr, ri, wi, eta);
 	ps->drawn = 1;
+	/* --eta-newline=T: keep one line per period instead of redrawing */
+	if (ps->cl->eta_newline_us &&
+	    p->elapsed_s - ps->last_newline_s >= (double)ps->cl->eta_newline_us / 1e6) {
+		fputc('\n', stderr);
+		ps->last_newline_s = p->elapsed_s;
+		ps->drawn = 0;
+	}
 }
 
 /* fio's clocksource is a job option but one clock serves the whole run. */

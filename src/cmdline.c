@@ -124,7 +124,10 @@ static int cl_formats(struct cmdline *cl, const char *val, struct err *e)
 				break;
 		if (i == sizeof(fmts) / sizeof(fmts[0]))
 			return err_set(e, -EINVAL, EXIT_USAGE,
-				       "unknown output format '%.*s' (normal, terse, json, json+)", (int)n, p);
+				       "unknown output format '%.*s' (normal, json, json+)", (int)n, p);
+		if (fmts[i].bit == CMDLINE_FMT_TERSE)
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "--output-format=terse is not supported (use json or json+)");
 		bits |= fmts[i].bit;
 		p = end ? end + 1 : NULL;
 	} while (p);
@@ -231,7 +234,8 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	else if (!strcmp(name, "readonly"))
 		cl->readonly = 1;
 	else if (!strcmp(name, "minimal"))
-		cl->formats = CMDLINE_FMT_TERSE;
+		return err_set(e, -EINVAL, EXIT_USAGE,
+			       "--minimal (terse output) is not supported (use --output-format=json)");
 	else if (!strcmp(name, "version"))
 		return cl->version = 1, CL_STOP;
 	else if (!strcmp(name, "help"))

@@ -156,9 +156,7 @@ int opt_job_validate(struct job *j, struct err *e)
 		return job_bad(e, j, "loops is 0");
 	if (!j->rw)
 		return job_bad(e, j, "no I/O direction");
-	if (j->size && !j->size_pct && !j->offset_pct && j->offset >= j->size)
-		return job_bad(e, j, "offset %llu is not below size %llu",
-			       (unsigned long long)j->offset, (unsigned long long)j->size);
+	/* offset=60M size=4M is fine: I/O goes to [60M, 64M), as in fio */
 	if (j->size_pct && j->offset_pct && j->size_pct + j->offset_pct > 100)
 		return job_bad(e, j, "offset %u%% plus size %u%% is above 100%%", j->offset_pct,
 			       j->size_pct);

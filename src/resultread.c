@@ -642,7 +642,9 @@ static int is_json_name(const struct dirent *d)
 {
 	size_t n = strlen(d->d_name);
 
-	return d->d_name[0] != '.' && n > 5 && !strcasecmp(d->d_name + n - 5, ".json");
+	/* an `iotrial ab` directory also holds its manifest: not a result */
+	return d->d_name[0] != '.' && n > 5 && !strcasecmp(d->d_name + n - 5, ".json") &&
+	       strcmp(d->d_name, "manifest.json");
 }
 
 static int push_path(char ***v, size_t *n, size_t *cap, const char *dir, const char *name)
