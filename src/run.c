@@ -575,6 +575,51 @@ static int run_steady(struct job_result *jr)
 	return steady_find(&cfg, jr->series, jr->steady);
 }
 
+/*
+ * A group_reporting entry's bw/iops figures, as fio computes them: the
+ * threads' samples added period by period (sample k of every thread is the
+ * same 500 ms after each one's start), then min/max/mean/stddev over those
+ * sums.  Pooling the threads' samples instead would report one thread's
+ * bandwidth as the group's.
+ */
+static void run_group_samples(struct run_state *s, struct run_result *out)
+{
+	size_t i, k, t;
+	int d;
+
+	for (i = 0; i < out->nr_jobs; i++) {
+		struct job_result *jr = &out->jobs[i];
+
+		if (jr->nr_threads < 2)
+			continue;
+		for (d = 0; d < DDIR_NR; d++) {
+			size_t nmax = 0;
+
+			for (t = 0; t < s->nr; t++)
+				if (s->w[t].groupid == jr->groupid && s->w[t].samp_nr[d] > nmax)
+					nmax = s->w[t].samp_nr[d];
+			if (!nmax)
+				continue;
+			sample_stat_init(&jr->dir[d].bw_kib);
+			sample_stat_init(&jr->dir[d].iops);
+			for (k = 0; k < nmax; k++) {
+				double bw = 0, iops = 0;
+
+				for (t = 0; t < s->nr; t++) {
+					const struct worker *w = &s->w[t];
+
+					if (w->groupid != jr->groupid || k >= w->samp_nr[d])
+						continue;
+					bw += w->samp_bw[d][k];
+					iops += w->samp_iops[d][k];
+				}
+				sample_stat_add(&jr->dir[d].bw_kib, bw);
+				sample_stat_add(&jr->dir[d].iops, iops);
+			}
+		}
+	}
+}
+
 /* Fill out->jobs: one entry per thread, or per group under group_reporting. */
 static int run_collect(struct run_state *s, struct run_result *out, struct err *e)
 {
@@ -616,6 +661,7 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 		out->nr_jobs = n;
 	}
 	out->nr_jobs = n;
+	run_group_samples(s, out);
 	result_bw_agg(out);
 	for (i = 0; i < n; i++) {
 		int r = run_steady(&out->jobs[i]);

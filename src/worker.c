@@ -126,6 +126,28 @@ static void worker_mark(struct worker *w, struct worker_mark *m, uint64_t now)
 	}
 }
 
+/* Remember a sample in order (not per I/O: every 500 ms, so it may allocate). */
+static void worker_keep_sample(struct worker *w, int d, double bw, double iops)
+{
+	if (w->samp_nr[d] == w->samp_cap[d]) {
+		size_t cap = w->samp_cap[d] ? 2 * w->samp_cap[d] : 64;
+		double *nb = realloc(w->samp_bw[d], cap * sizeof(*nb));
+		double *ni;
+
+		if (!nb)
+			return;		/* the group figures then miss a sample, nothing worse */
+		w->samp_bw[d] = nb;
+		ni = realloc(w->samp_iops[d], cap * sizeof(*ni));
+		if (!ni)
+			return;
+		w->samp_iops[d] = ni;
+		w->samp_cap[d] = cap;
+	}
+	w->samp_bw[d][w->samp_nr[d]] = bw;
+	w->samp_iops[d][w->samp_nr[d]] = iops;
+	w->samp_nr[d]++;
+}
+
 /* fio's bw/iops samples: one per direction the job issues, every 500 ms. */
 static void worker_sample(struct worker *w, uint64_t now)
 {
@@ -142,6 +164,7 @@ static void worker_sample(struct worker *w, uint64_t now)
 			continue;
 		sample_stat_add(&w->bw_kib[d], (double)bytes / 1024.0 / secs);
 		sample_stat_add(&w->iops[d], (double)ios / secs);
+		worker_keep_sample(w, d, (double)bytes / 1024.0 / secs, (double)ios / secs);
 	}
 	for (d = 0; d < DDIR_NR; d++) {	/* for progress lines, twice a second */
 		atomic_store_explicit(&w->live_ios[d], w->st.dir[d].ios, memory_order_relaxed);
@@ -763,6 +786,11 @@ void worker_release(struct worker *w)
 	free(w->events);
 	free(w->prev_lat_hist);
 	free(w->iv_hist);
+	for (int d = 0; d < DDIR_NR; d++) {
+		free(w->samp_bw[d]);
+		free(w->samp_iops[d]);
+		w->samp_bw[d] = w->samp_iops[d] = NULL;
+	}
 	w->ctx.buf_base = NULL;
 	w->ctx.ios = NULL;
 	w->free_list = NULL;

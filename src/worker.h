@@ -108,6 +108,10 @@ struct worker {
 
 	/* bw/iops samples (fio's 500 ms statistics) */
 	struct sample_stat bw_kib[DDIR_NR], iops[DDIR_NR];
+	/* the same samples in order, so a group can add its threads' period by
+	 * period as fio does (two doubles per direction per 500 ms) */
+	double *samp_bw[DDIR_NR], *samp_iops[DDIR_NR];
+	size_t samp_nr[DDIR_NR], samp_cap[DDIR_NR];
 
 	/* the time series, appended per interval under lock */
 	pthread_mutex_t lock;

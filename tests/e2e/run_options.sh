@@ -39,6 +39,15 @@ assert len(d['jobs']) == 1, len(d['jobs'])
 assert j['read']['total_ios'] == 3072, j['read']['total_ios']
 assert j['read']['clat_ns']['N'] == 3072"
 
+# group bw/iops samples add the threads' samples period by period (fio): the
+# group's iops_mean is the group's rate, not one thread's.
+run_json group_samples --name=g --ioengine=null --rw=read --size=64m --rate_iops=500 --numjobs=3 \
+	--group_reporting --runtime=2 --time_based &&
+py_check group_samples "
+r = j['read']
+assert abs(r['iops_mean'] - 1500) < 60, r['iops_mean']
+assert r['iops_samples'] >= 3, r['iops_samples']"
+
 # io_size and loops bound a non-time_based job exactly.
 run_json loops --name=l --ioengine=null --rw=read --bs=4k --size=1m --loops=3 &&
 py_check loops "assert j['read']['total_ios'] == 768, j['read']['total_ios']"
