@@ -712,6 +712,7 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	int r, du_ok = 0;
 
 	memset(&s, 0, sizeof(s));
+	memset(&du, 0, sizeof(du));	/* sysfs NULL = /sys, no devices yet */
 	memset(out, 0, sizeof(*out));
 	s.req = req;
 	out->global_opts = req->globals;
