@@ -14,8 +14,10 @@ trap 'rm -f "$out"' EXIT
 
 run_one() {
 	name=$1; shift
+	t0=$(date +%s)
 	timeout -k 10 ${TEST_TIMEOUT:-600} "$@" >"$out" 2>&1
 	rc=$?
+	secs=$(( $(date +%s) - t0 ))
 	p=$(grep -c '^PASS ' "$out")
 	f=$(grep -c '^FAIL ' "$out")
 	s=$(grep -c '^SKIP ' "$out")
@@ -34,7 +36,7 @@ run_one() {
 	else
 		grep '^SKIP ' "$out" | sed "s|^|  [$name] |"
 	fi
-	printf '%-28s %3d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+	printf '%-28s %3d passed, %d failed, %d skipped (%ds)\n' "$name" "$p" "$f" "$s" "$secs"
 }
 
 for t in "$unit_dir"/test_*; do
