@@ -90,7 +90,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		lat_acc_add(&w->st.sync_lat, lat);
 		return;
 	}
-	clat = clock_ticks_to_ns(c, t_done - io->t_issue);
+	/* completed inline (sync engines): issued when started, clat is lat */
+	clat = io->t_issue == io->t_start ? lat : clock_ticks_to_ns(c, t_done - io->t_issue);
 	d = &w->st.dir[io->ddir];
 	if (unlikely((uint64_t)io->res != io->len))
 		d->short_ios++;
@@ -109,6 +110,36 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 			  (enum ddir)io->ddir, io->len, io->offset,
 			  (w->ops->flags & ENGINE_F_SYNC) ? FIOLOG_NONE :
 			  clock_ticks_to_ns(c, io->t_issue - io->t_start), clat, lat);
+}
+
+/*
+ * I/Os reaped together that share direction, start and issue time (one
+ * submitted batch, the usual case at depth > 1) have equal latencies: they are
+ * accounted as one run, with the same result as one by one (stat.h, hist.h).
+ */
+struct worker_run {
+	uint64_t t_start, t_issue;
+	uint64_t n, bytes;
+	unsigned ddir;
+};
+
+static inline void worker_account_run(struct worker *w, const struct worker_run *r, uint64_t t_done)
+{
+	const struct clock *c = w->clk;
+	struct worker_dir *d = &w->st.dir[r->ddir];
+	uint64_t lat = clock_ticks_to_ns(c, t_done - r->t_start);
+	uint64_t clat = r->t_issue == r->t_start ? lat : clock_ticks_to_ns(c, t_done - r->t_issue);
+
+	d->ios += r->n;
+	d->bytes += r->bytes;
+	hist_add_n(&d->clat_hist, clat, r->n);
+	lat_acc_add_n(&d->clat, clat, r->n);
+	hist_add_n(&d->lat_hist, lat, r->n);
+	lat_acc_add_n(&d->lat, lat, r->n);
+	if (lat < d->iv_lat_min)
+		d->iv_lat_min = lat;
+	if (lat > d->iv_lat_max)
+		d->iv_lat_max = lat;
 }
 
 static void worker_mark(struct worker *w, struct worker_mark *m, uint64_t now)
@@ -337,7 +368,13 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	unsigned nq = 0, limit = w->job->iodepth_batch_submit;
 	struct io_u *io;
 
-	if (!limit)
+	/*
+	 * iodepth_batch_submit=1 (fio's default) submits, here, everything one
+	 * refill queues in one commit: fio enters the kernel once per I/O, we once
+	 * per refill; the depth in flight is the same (docs/performance.md).
+	 * A larger value keeps fio's meaning: commit every that many.
+	 */
+	if (limit <= 1)
 		limit = w->ctx.depth;
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;
@@ -399,28 +436,38 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	return nq;
 }
 
-static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq)
+/*
+ * Commit what worker_fill() queued; with @wait_min, through the engine's
+ * commit_wait (only when no submission time is recorded: worker_prepare).
+ * The I/Os of a batch that started together get their slat as one run.
+ */
+static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, unsigned wait_min)
 {
+	const struct clock *c = w->clk;
+	int slat_hist = w->job->slat_percentiles;
 	uint64_t t;
-	unsigned i;
-	int r = w->ops->commit(&w->ctx);
+	unsigned i, k;
+	int r = wait_min ? w->ops->commit_wait(&w->ctx, wait_min) : w->ops->commit(&w->ctx);
 
 	if (r < 0) {
 		worker_fail(w, -r, NULL);
 		return r;
 	}
-	t = clock_ticks(w->clk);
-	for (i = 0; i < nq; i++) {
+	t = clock_ticks(c);
+	for (i = 0; i < nq; i = k) {
 		struct io_u *io = queued[i];
 
 		io->t_issue = t;
+		for (k = i + 1; k < nq && queued[k]->t_start == io->t_start &&
+				queued[k]->ddir == io->ddir; k++)
+			queued[k]->t_issue = t;
 		if (io->ddir < DDIR_NR) {
-			uint64_t slat = clock_ticks_to_ns(w->clk, t - io->t_start);
+			uint64_t slat = clock_ticks_to_ns(c, t - io->t_start);
 			struct worker_dir *d = &w->st.dir[io->ddir];
 
-			lat_acc_add(&d->slat, slat);
-			if (w->job->slat_percentiles)
-				hist_add(&d->slat_hist, slat);
+			lat_acc_add_n(&d->slat, slat, k - i);
+			if (slat_hist)
+				hist_add_n(&d->slat_hist, slat, k - i);
 		}
 	}
 	w->inflight += nq;
@@ -434,7 +481,8 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
 {
 	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
 							  : w->ctx.depth;
-	int n, i;
+	int log_on = w->log_on, n, i;
+	struct worker_run run;
 
 	if (min > w->inflight)
 		min = w->inflight;
@@ -446,13 +494,36 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
 		return n;
 	}
 	*now = clock_ticks(w->clk);
+	run.n = 0;
 	for (i = 0; i < n; i++) {
 		struct io_u *io = w->events[i];
 
-		worker_account(w, io, *now);
+		if (likely((uint64_t)io->res == io->len && io->ddir < DDIR_NR && !log_on)) {
+			if (run.n && io->t_start == run.t_start && io->t_issue == run.t_issue &&
+			    io->ddir == run.ddir) {
+				run.n++;
+				run.bytes += io->len;
+			} else {
+				if (run.n)
+					worker_account_run(w, &run, *now);
+				run.t_start = io->t_start;
+				run.t_issue = io->t_issue;
+				run.n = 1;
+				run.bytes = io->len;
+				run.ddir = io->ddir;
+			}
+		} else {
+			/* errors, short I/O, syncs and per-I/O logs: one at a time, in order */
+			if (run.n)
+				worker_account_run(w, &run, *now);
+			run.n = 0;
+			worker_account(w, io, *now);
+		}
 		io->t_issue = 0;
 		w->free_list[w->nr_free++] = io;
 	}
+	if (run.n)
+		worker_account_run(w, &run, *now);
 	w->inflight -= (unsigned)n;
 	if (n) {
 		w->st.depth_complete[batch_bucket((unsigned)n)]++;
@@ -472,14 +543,16 @@ static void worker_loop(struct worker *w)
 	if (!min_complete)
 		min_complete = 1;
 	for (;;) {
-		unsigned nq;
+		unsigned nq, min;
 
 		if (now >= w->t_next_event && worker_event(w, now))
 			break;
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed) || w->error)
 			break;
 		nq = worker_fill(w, &now, &pending, &gen_done, queued);
-		if (nq && worker_commit(w, queued, nq))
+		/* reap waits only when nothing more can be issued now */
+		min = pending || !w->nr_free || gen_done ? min_complete : 0;
+		if (nq && worker_commit(w, queued, nq, w->commit_wait ? min : 0))
 			break;
 		if (!w->inflight) {
 			if (gen_done && !pending)
@@ -488,7 +561,7 @@ static void worker_loop(struct worker *w)
 				now = clock_ticks(w->clk);
 			continue;
 		}
-		if (worker_reap(w, pending || !w->nr_free || gen_done ? min_complete : 0, &now) < 0)
+		if (worker_reap(w, min, &now) < 0)
 			break;
 		if (!nq && !w->nr_free)
 			continue;
@@ -674,6 +747,8 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	w->ctx_ready = 1;
+	/* submit and wait in one step only when the time between them is not measured */
+	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
 	return 0;
 }
 
