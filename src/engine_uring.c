@@ -4,8 +4,13 @@
  * queue() fills one SQE per io_u (plain IORING_OP_READ/WRITE, the
  * non-vectored ops fio uses by default; READ/WRITE_FIXED with fixedbufs=1;
  * IOSQE_FIXED_FILE with registerfiles=1; FSYNC for fsync/fdatasync), commit()
- * is io_uring_submit(), getevents() waits for @min CQEs and then takes a
- * batch.  Trims are done inline (file_trim).
+ * submits the SQ in one io_uring_enter that also runs the completion work
+ * already pending (so the reap after it rarely enters the kernel again),
+ * getevents() waits for @min CQEs only when fewer are ready and then takes
+ * them as one batch (peek_batch + cq_advance).  commit_wait() submits and
+ * waits in one enter (the worker uses it only when slat and clat are off).
+ * The ring fd is registered with the issuing thread at the first commit, so
+ * no enter looks it up.  Trims are done inline (file_trim).
  *
  * Setup.  sqthread_poll=1 asks for IORING_SETUP_SQPOLL (+SQ_AFF with
  * sqthread_poll_cpu), hipri=1 for IORING_SETUP_IOPOLL.  On top, the cheap-

@@ -365,7 +365,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			    int *gen_done, struct io_u **queued)
 {
 	const struct engine_ops *ops = w->ops;
-	unsigned nq = 0, limit = w->job->iodepth_batch_submit;
+	unsigned nq = 0, inl = 0, limit = w->job->iodepth_batch_submit;
 	struct io_u *io;
 
 	/*
@@ -411,11 +411,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		if (r == ENGINE_Q_COMPLETED) {
 			uint64_t t = clock_ticks(w->clk);
 
-			w->st.depth_level[0]++;
-			w->st.depth_submit[1]++;
-			w->st.depth_complete[1]++;
-			w->st.total_submit++;
-			w->st.total_complete++;
+			inl++;
 			worker_account(w, io, t);
 			io->t_issue = 0;
 			w->free_list[w->nr_free++] = io;
@@ -432,6 +428,14 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		worker_account(w, io, *now);
 		w->free_list[w->nr_free++] = io;
 		break;
+	}
+	if (inl) {
+		/* completed inline: each one a submit and a completion of 1 at depth 1 */
+		w->st.depth_level[0] += inl;
+		w->st.depth_submit[1] += inl;
+		w->st.depth_complete[1] += inl;
+		w->st.total_submit += inl;
+		w->st.total_complete += inl;
 	}
 	return nq;
 }
