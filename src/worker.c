@@ -1,14 +1,18 @@
 /*
  * worker: the per-thread I/O loop (see worker.h for the threading contract).
  *
- * The loop is written for speed on purpose.  Per batch it reads the clock
- * once before queueing (every io_u of the batch starts then), once after
- * commit (they were issued then) and once after each reap (they completed
- * then), like fio does for completions.  Sync engines read it before and
- * after each I/O.  Per I/O it does one generator step, the engine call, two
- * histogram increments and two moment updates; everything else (bw/iops
- * samples, series intervals, the ramp and the end of the run) happens in
- * worker_event(), which runs only when the clock passes t_next_event.
+ * The loop is written for speed on purpose.  A refill queues every free
+ * io_u and commits them at once (fio's default iodepth_batch_submit=1 would
+ * commit each: docs/performance.md).  Per batch it reads the clock once
+ * before queueing (every io_u of the batch starts then), once after commit
+ * (they were issued then) and once after each reap (they completed then),
+ * like fio does for completions.  Sync engines read it once per I/O (the end
+ * of one is the start of the next).  Per I/O it does one generator step and
+ * the engine call; I/Os of one batch reaped together share their latencies
+ * and are accounted as one run (two histogram increments and two moment
+ * updates per run).  Everything else (bw/iops samples, series intervals, the
+ * ramp and the end of the run) happens in worker_event(), which runs only
+ * when the clock passes t_next_event.
  */
 #include "worker.h"
 
