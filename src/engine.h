@@ -76,6 +76,15 @@ struct engine_ops {
 	int (*queue)(struct engine_ctx *ctx, struct io_u *io);
 	/* Submit what queue() left queued: number submitted or -errno. */
 	int (*commit)(struct engine_ctx *ctx);
+	/*
+	 * Optional (NULL: the worker calls commit() and then getevents()): commit()
+	 * and wait until @min completions are ready, in one kernel entry where the
+	 * engine can (io_uring).  Same return as commit(); the completions are then
+	 * taken with getevents(), which finds them without waiting.  The caller
+	 * cannot tell when the submission ended, so the worker uses it only when
+	 * no submission time is recorded (disable_slat=1 and disable_clat=1).
+	 */
+	int (*commit_wait)(struct engine_ctx *ctx, unsigned min);
 	/* Wait for at least @min completions, return up to @max in @out: count or -errno. */
 	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out);
 	void (*exit)(struct engine_ctx *ctx);

@@ -4,8 +4,13 @@
  * queue() fills one SQE per io_u (plain IORING_OP_READ/WRITE, the
  * non-vectored ops fio uses by default; READ/WRITE_FIXED with fixedbufs=1;
  * IOSQE_FIXED_FILE with registerfiles=1; FSYNC for fsync/fdatasync), commit()
- * is io_uring_submit(), getevents() waits for @min CQEs and then takes a
- * batch.  Trims are done inline (file_trim).
+ * submits the SQ in one io_uring_enter that also runs the completion work
+ * already pending (so the reap after it rarely enters the kernel again),
+ * getevents() waits for @min CQEs only when fewer are ready and then takes
+ * them as one batch (peek_batch + cq_advance).  commit_wait() submits and
+ * waits in one enter (the worker uses it only when slat and clat are off).
+ * The ring fd is registered with the issuing thread at the first commit, so
+ * no enter looks it up.  Trims are done inline (file_trim).
  *
  * Setup.  sqthread_poll=1 asks for IORING_SETUP_SQPOLL (+SQ_AFF with
  * sqthread_poll_cpu), hipri=1 for IORING_SETUP_IOPOLL.  On top, the cheap-
@@ -49,6 +54,8 @@ struct uring_state {
 	int fixedbufs;		/* 0 off, 1 one buffer (index 0), 2 one per io_u */
 	int regfiles;
 	int disabled;		/* created R_DISABLED, enabled on first commit */
+	int bound;		/* first commit done: ring fd registered if the kernel could */
+	int submit_reaps;	/* submit with GETEVENTS: completions come back in the same enter */
 	int have_ring;
 	unsigned unsubmitted;	/* SQEs queued that the kernel has not taken yet */
 	unsigned inflight;	/* submitted, not reaped */
@@ -138,6 +145,8 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_state *s, struct err
 	s->have_ring = 1;
 	s->flags = p.flags;
 	s->disabled = (p.flags & IORING_SETUP_R_DISABLED) != 0;
+	/* SQPOLL submits without entering, IOPOLL would poll on every submit */
+	s->submit_reaps = !(p.flags & (IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL));
 	return 0;
 }
 
@@ -369,22 +378,32 @@ static int uring_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_QUEUED;
 }
 
-/* Submit the SQ: the number taken, 0 when the kernel is busy and completions are due, or -errno. */
-static int uring_commit(struct engine_ctx *ctx)
+/*
+ * On the first commit, on the thread that does the I/O: enable a ring created
+ * disabled (binding it to this thread; liburing 2.3's .so lacks
+ * io_uring_enable_rings) and register the ring fd with this thread, so that
+ * each io_uring_enter skips looking the fd up (a per-task table: it must be
+ * the issuing thread).  The registration is an optimisation: a kernel that
+ * refuses it (before 5.18) just keeps the plain fd.
+ */
+static int uring_bind(struct uring_state *s)
 {
-	struct uring_state *s = ctx->priv;
 	int r;
 
 	if (s->disabled) {
-		/* binds the ring to this thread; liburing 2.3's .so lacks io_uring_enable_rings */
 		r = io_uring_register(s->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
 		if (r < 0)
 			return r;
 		s->disabled = 0;
 	}
-	do
-		r = io_uring_submit(&s->ring);
-	while (r == -EINTR);
+	(void)io_uring_register_ring_fd(&s->ring);
+	s->bound = 1;
+	return 0;
+}
+
+/* Book what one submit call returned: the number taken, 0 to reap first, or -errno. */
+static int uring_submitted(struct uring_state *s, int r)
+{
 	if (r >= 0) {
 		/*
 		 * With SQPOLL, io_uring_submit() counts the SQEs the poller has not
@@ -402,6 +421,48 @@ static int uring_commit(struct engine_ctx *ctx)
 	return r;
 }
 
+/*
+ * Submit the SQ: the number taken, 0 when the kernel is busy and completions
+ * are due, or -errno.  Outside SQPOLL/IOPOLL the same io_uring_enter also
+ * runs the completion work pending for this ring (GETEVENTS, no wait), as
+ * fio's commit does: the reap that follows then usually finds its CQEs
+ * without entering the kernel again.
+ */
+static int uring_commit(struct engine_ctx *ctx)
+{
+	struct uring_state *s = ctx->priv;
+	int r;
+
+	if (__builtin_expect(!s->bound, 0) && (r = uring_bind(s)) < 0)
+		return r;
+	do
+		r = s->submit_reaps ? io_uring_submit_and_get_events(&s->ring) :
+				      io_uring_submit(&s->ring);
+	while (r == -EINTR);
+	return uring_submitted(s, r);
+}
+
+/*
+ * commit() and wait for @min completions in one io_uring_enter (submission
+ * first, then the wait, in the kernel).  The caller cannot tell when the
+ * submission ended, so the worker uses this only when no submission time is
+ * recorded (see engine.h).
+ */
+static int uring_commit_wait(struct engine_ctx *ctx, unsigned min)
+{
+	struct uring_state *s = ctx->priv;
+	int r;
+
+	if (__builtin_expect(!s->bound, 0) && (r = uring_bind(s)) < 0)
+		return r;
+	if (min > s->inflight + s->unsubmitted)
+		min = s->inflight + s->unsubmitted;
+	do
+		r = io_uring_submit_and_wait(&s->ring, min);
+	while (r == -EINTR);
+	return uring_submitted(s, r);
+}
+
 static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
 {
 	struct uring_state *s = ctx->priv;
@@ -409,6 +470,12 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, s
 	unsigned i, n;
 	int r;
 
+	if (__builtin_expect(s->unsubmitted != 0, 0) && !(s->flags & IORING_SETUP_SQPOLL)) {
+		/* a commit the kernel took only in part: the rest go now */
+		r = uring_commit(ctx);
+		if (r < 0)
+			return r;
+	}
 	if (max > s->nr_cqes)
 		max = s->nr_cqes;
 	if (min > max)
@@ -443,6 +510,7 @@ const struct engine_ops engine_uring_ops = {
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,
+	.commit_wait = uring_commit_wait,
 	.getevents = uring_getevents,
 	.exit = uring_exit,
 };

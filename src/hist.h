@@ -45,6 +45,12 @@ static inline void hist_add(struct hist *h, uint64_t v)
 	h->b[hist_index(v)]++;
 }
 
+/* @k samples of value @v (a run of I/Os with the same latency). */
+static inline void hist_add_n(struct hist *h, uint64_t v, uint64_t k)
+{
+	h->b[hist_index(v)] += k;
+}
+
 /* The value a bucket stands for: its midpoint (exact below 128). */
 uint64_t hist_bucket_value(unsigned idx);
 

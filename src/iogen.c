@@ -230,15 +230,20 @@ static void init_fast(struct iogen *g)
 	for (k = 0; k < DDIR_NR; k++)
 		if (g->dirs == (1u << k))
 			d = k;
-	if (g->nr_files != 1 || d < 0 || g->trimwrite || !g->bs_fixed[d] || g->seq_hole || g->use_map)
+	if (g->nr_files != 1 || d < 0 || g->trimwrite || !g->bs_fixed[d] || g->seq_hole)
 		return;
 	g->ddir0 = (uint8_t)d;
 	g->bs0 = (uint32_t)g->bs_fixed[d];
 	g->ba0 = g->ba[d];
-	if (!g->random)
+	if (g->use_map) {
+		/* one block per I/O (bs = unit = ba): never shortened, never past the end */
+		if (g->unit == g->bs_fixed[d] && g->ba[d] == g->unit)
+			g->fast = IOGEN_FAST_MAP;
+	} else if (!g->random) {
 		g->fast = IOGEN_FAST_SEQ;
-	else if (g->skew == IOGEN_SKEW_NONE && g->seq_nr <= 1 && g->pct_rand_thresh[d] == UINT64_MAX)
+	} else if (g->skew == IOGEN_SKEW_NONE && g->seq_nr <= 1 && g->pct_rand_thresh[d] == UINT64_MAX) {
 		g->fast = IOGEN_FAST_RAND;
+	}
 }
 
 static int init_options(struct iogen *g, const struct job *j, unsigned nr_files, struct err *e)

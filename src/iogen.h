@@ -26,8 +26,9 @@
  * - Each random choice has its own stream (offset, direction, size) seeded
  *   from randseed, or a constant (randrepeat=1), and the thread index, so that
  *   runs repeat exactly and numjobs clones differ.
- * iogen_next() is inline: single-file fixed-size sequential or uniform
- * (norandommap) jobs take a few instructions; the rest calls iogen_next_slow().
+ * iogen_next() is inline: single-file, single-direction, fixed-size
+ * sequential or uniform random jobs (with or without the random map) take a
+ * few instructions; the rest calls iogen_next_slow().
  */
 #ifndef IOTRIAL_IOGEN_H
 #define IOTRIAL_IOGEN_H
@@ -38,7 +39,7 @@
 #include "job.h"
 #include "rand.h"
 
-enum { IOGEN_SLOW = 0, IOGEN_FAST_SEQ = 1, IOGEN_FAST_RAND = 2 };
+enum { IOGEN_SLOW = 0, IOGEN_FAST_SEQ = 1, IOGEN_FAST_RAND = 2, IOGEN_FAST_MAP = 3 };
 enum { IOGEN_SKEW_NONE = -1 };
 
 struct iogen_file {
@@ -114,6 +115,31 @@ void iogen_free(struct iogen *g);
 
 int iogen_next_slow(struct iogen *g, struct io_u *io);
 
+/*
+ * The random map's pick for one block-sized I/O: a uniform block, or the next
+ * free one when it is done already; marked done; a full map starts the next
+ * pass.  The same as the general path (rand_offset) for this case, with the
+ * common step (the block's word does not fill up) inline.
+ */
+static inline uint64_t iogen_map_pick(struct rand_map *m, struct rand_state *rs)
+{
+	uint64_t k = rand_below(rs, m->nr), *w, bit;
+
+	if (rand_map_isset(m, k))
+		k = rand_map_next_free(m, k);
+	w = &m->lvl[0][k >> 6];
+	bit = 1ull << (k & 63);
+	if (__builtin_expect((*w | bit) != ~0ull, 1)) {
+		*w |= bit;
+		m->used++;
+	} else {
+		rand_map_set_run(m, k, 1);	/* the word fills: the levels above learn it */
+	}
+	if (__builtin_expect(rand_map_full(m), 0))
+		rand_map_reset(m);
+	return k;
+}
+
 /* Fill io->file, offset, len, ddir.  0, or 1 when the job has issued all it should. */
 static inline int iogen_next(struct iogen *g, struct io_u *io)
 {
@@ -126,8 +152,10 @@ static inline int iogen_next(struct iogen *g, struct io_u *io)
 			if (off + g->bs0 > f->end)
 				off = f->start;
 			f->pos[g->ddir0] = off + g->bs0;
-		} else {
+		} else if (g->fast == IOGEN_FAST_RAND) {
 			off = f->start + rand_below(&g->rs_off, f->nblocks[g->ddir0]) * g->ba0;
+		} else {
+			off = f->start + iogen_map_pick(&f->map, &g->rs_off) * g->ba0;
 		}
 		io->file = 0;
 		io->offset = off;

@@ -54,6 +54,27 @@ static inline void lat_acc_add(struct lat_acc *a, uint64_t v)
 		a->max = v;
 }
 
+/*
+ * @k samples of the same value @v at once: exactly what @k lat_acc_add(@a, @v)
+ * calls leave (the I/Os of one submitted batch reaped together share their
+ * latency, so the worker adds them as one run).
+ */
+static inline void lat_acc_add_n(struct lat_acc *a, uint64_t v, uint64_t k)
+{
+	int64_t d;
+
+	if (__builtin_expect(a->n == 0, 0))
+		a->shift = v;
+	d = (int64_t)(v - a->shift);
+	a->n += k;
+	a->sum += d * (int64_t)k;
+	a->sumsq += (unsigned __int128)((__int128)d * d) * k;
+	if (v < a->min)
+		a->min = v;
+	if (v > a->max)
+		a->max = v;
+}
+
 /* Moments of everything added to @a (n = 0 gives all zeros). */
 void lat_acc_moments(const struct lat_acc *a, struct moments *m);
 

@@ -1,14 +1,18 @@
 /*
  * worker: the per-thread I/O loop (see worker.h for the threading contract).
  *
- * The loop is written for speed on purpose.  Per batch it reads the clock
- * once before queueing (every io_u of the batch starts then), once after
- * commit (they were issued then) and once after each reap (they completed
- * then), like fio does for completions.  Sync engines read it before and
- * after each I/O.  Per I/O it does one generator step, the engine call, two
- * histogram increments and two moment updates; everything else (bw/iops
- * samples, series intervals, the ramp and the end of the run) happens in
- * worker_event(), which runs only when the clock passes t_next_event.
+ * The loop is written for speed on purpose.  A refill queues every free
+ * io_u and commits them at once (fio's default iodepth_batch_submit=1 would
+ * commit each: docs/performance.md).  Per batch it reads the clock once
+ * before queueing (every io_u of the batch starts then), once after commit
+ * (they were issued then) and once after each reap (they completed then),
+ * like fio does for completions.  Sync engines read it once per I/O (the end
+ * of one is the start of the next).  Per I/O it does one generator step and
+ * the engine call; I/Os of one batch reaped together share their latencies
+ * and are accounted as one run (two histogram increments and two moment
+ * updates per run).  Everything else (bw/iops samples, series intervals, the
+ * ramp and the end of the run) happens in worker_event(), which runs only
+ * when the clock passes t_next_event.
  */
 #include "worker.h"
 #include "job_steady.h"
@@ -91,7 +95,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		lat_acc_add(&w->st.sync_lat, lat);
 		return;
 	}
-	clat = clock_ticks_to_ns(c, t_done - io->t_issue);
+	/* completed inline (sync engines): issued when started, clat is lat */
+	clat = io->t_issue == io->t_start ? lat : clock_ticks_to_ns(c, t_done - io->t_issue);
 	d = &w->st.dir[io->ddir];
 	if (unlikely((uint64_t)io->res != io->len))
 		d->short_ios++;
@@ -111,6 +116,36 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 			  /* fio logs no slat for an I/O completed inline */
 			  (w->ops->flags & ENGINE_F_SYNC) || io->t_issue == io->t_start ? FIOLOG_NONE :
 			  clock_ticks_to_ns(c, io->t_issue - io->t_start), clat, lat);
+}
+
+/*
+ * I/Os reaped together that share direction, start and issue time (one
+ * submitted batch, the usual case at depth > 1) have equal latencies: they are
+ * accounted as one run, with the same result as one by one (stat.h, hist.h).
+ */
+struct worker_run {
+	uint64_t t_start, t_issue;
+	uint64_t n, bytes;
+	unsigned ddir;
+};
+
+static inline void worker_account_run(struct worker *w, const struct worker_run *r, uint64_t t_done)
+{
+	const struct clock *c = w->clk;
+	struct worker_dir *d = &w->st.dir[r->ddir];
+	uint64_t lat = clock_ticks_to_ns(c, t_done - r->t_start);
+	uint64_t clat = r->t_issue == r->t_start ? lat : clock_ticks_to_ns(c, t_done - r->t_issue);
+
+	d->ios += r->n;
+	d->bytes += r->bytes;
+	hist_add_n(&d->clat_hist, clat, r->n);
+	lat_acc_add_n(&d->clat, clat, r->n);
+	hist_add_n(&d->lat_hist, lat, r->n);
+	lat_acc_add_n(&d->lat, lat, r->n);
+	if (lat < d->iv_lat_min)
+		d->iv_lat_min = lat;
+	if (lat > d->iv_lat_max)
+		d->iv_lat_max = lat;
 }
 
 static void worker_mark(struct worker *w, struct worker_mark *m, uint64_t now)
@@ -363,10 +398,16 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			    int *gen_done, struct io_u **queued)
 {
 	const struct engine_ops *ops = w->ops;
-	unsigned nq = 0, limit = w->job->iodepth_batch_submit;
+	unsigned nq = 0, inl = 0, limit = w->job->iodepth_batch_submit;
 	struct io_u *io;
 
-	if (!limit)
+	/*
+	 * iodepth_batch_submit=1 (fio's default) submits, here, everything one
+	 * refill queues in one commit: fio enters the kernel once per I/O, we once
+	 * per refill; the depth in flight is the same (docs/performance.md).
+	 * A larger value keeps fio's meaning: commit every that many.
+	 */
+	if (limit <= 1)
 		limit = w->ctx.depth;
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;
@@ -403,11 +444,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		if (r == ENGINE_Q_COMPLETED) {
 			uint64_t t = clock_ticks(w->clk);
 
-			w->st.depth_level[0]++;
-			w->st.depth_submit[1]++;
-			w->st.depth_complete[1]++;
-			w->st.total_submit++;
-			w->st.total_complete++;
+			inl++;
 			worker_account(w, io, t);
 			io->t_issue = 0;
 			w->free_list[w->nr_free++] = io;
@@ -425,32 +462,52 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		w->free_list[w->nr_free++] = io;
 		break;
 	}
+	if (inl) {
+		/* completed inline: each one a submit and a completion of 1 at depth 1 */
+		w->st.depth_level[0] += inl;
+		w->st.depth_submit[1] += inl;
+		w->st.depth_complete[1] += inl;
+		w->st.total_submit += inl;
+		w->st.total_complete += inl;
+	}
 	return nq;
 }
 
-static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, uint64_t *now)
+/*
+ * Commit what worker_fill() queued; with @wait_min, through the engine's
+ * commit_wait (only when no submission time is recorded: worker_prepare).
+ * The I/Os of a batch that started together get their slat as one run.
+ * *@now becomes the issue time, so the next refill's I/Os start after it.
+ */
+static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, unsigned wait_min,
+			 uint64_t *now)
 {
+	const struct clock *c = w->clk;
+	int slat_hist = w->job->slat_percentiles;
 	uint64_t t;
-	unsigned i;
-	int r = w->ops->commit(&w->ctx);
+	unsigned i, k;
+	int r = wait_min ? w->ops->commit_wait(&w->ctx, wait_min) : w->ops->commit(&w->ctx);
 
 	if (r < 0) {
 		worker_fail(w, -r, NULL);
 		return r;
 	}
-	t = clock_ticks(w->clk);
+	t = clock_ticks(c);
 	*now = t;
-	for (i = 0; i < nq; i++) {
+	for (i = 0; i < nq; i = k) {
 		struct io_u *io = queued[i];
 
 		io->t_issue = t;
+		for (k = i + 1; k < nq && queued[k]->t_start == io->t_start &&
+				queued[k]->ddir == io->ddir; k++)
+			queued[k]->t_issue = t;
 		if (io->ddir < DDIR_NR) {
-			uint64_t slat = clock_ticks_to_ns(w->clk, t - io->t_start);
+			uint64_t slat = clock_ticks_to_ns(c, t - io->t_start);
 			struct worker_dir *d = &w->st.dir[io->ddir];
 
-			lat_acc_add(&d->slat, slat);
-			if (w->job->slat_percentiles)
-				hist_add(&d->slat_hist, slat);
+			lat_acc_add_n(&d->slat, slat, k - i);
+			if (slat_hist)
+				hist_add_n(&d->slat_hist, slat, k - i);
 		}
 	}
 	w->inflight += nq;
@@ -464,7 +521,8 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
 {
 	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
 							  : w->ctx.depth;
-	int n, i;
+	int log_on = w->log_on, n, i;
+	struct worker_run run;
 
 	if (min > w->inflight)
 		min = w->inflight;
@@ -476,13 +534,36 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
 		return n;
 	}
 	*now = clock_ticks(w->clk);
+	run.n = 0;
 	for (i = 0; i < n; i++) {
 		struct io_u *io = w->events[i];
 
-		worker_account(w, io, *now);
+		if (likely((uint64_t)io->res == io->len && io->ddir < DDIR_NR && !log_on)) {
+			if (run.n && io->t_start == run.t_start && io->t_issue == run.t_issue &&
+			    io->ddir == run.ddir) {
+				run.n++;
+				run.bytes += io->len;
+			} else {
+				if (run.n)
+					worker_account_run(w, &run, *now);
+				run.t_start = io->t_start;
+				run.t_issue = io->t_issue;
+				run.n = 1;
+				run.bytes = io->len;
+				run.ddir = io->ddir;
+			}
+		} else {
+			/* errors, short I/O, syncs and per-I/O logs: one at a time, in order */
+			if (run.n)
+				worker_account_run(w, &run, *now);
+			run.n = 0;
+			worker_account(w, io, *now);
+		}
 		io->t_issue = 0;
 		w->free_list[w->nr_free++] = io;
 	}
+	if (run.n)
+		worker_account_run(w, &run, *now);
 	w->inflight -= (unsigned)n;
 	if (n) {
 		w->st.depth_complete[batch_bucket((unsigned)n)]++;
@@ -502,14 +583,16 @@ static void worker_loop(struct worker *w)
 	if (!min_complete)
 		min_complete = 1;
 	for (;;) {
-		unsigned nq;
+		unsigned nq, min;
 
 		if (now >= w->t_next_event && worker_event(w, now))
 			break;
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed) || w->error)
 			break;
 		nq = worker_fill(w, &now, &pending, &gen_done, queued);
-		if (nq && worker_commit(w, queued, nq, &now))
+		/* reap waits only when nothing more can be issued now */
+		min = pending || !w->nr_free || gen_done ? min_complete : 0;
+		if (nq && worker_commit(w, queued, nq, w->commit_wait ? min : 0, &now))
 			break;
 		/*
 		 * iodepth_batch_submit caps one submission, not the depth: keep
@@ -526,7 +609,7 @@ static void worker_loop(struct worker *w)
 				now = clock_ticks(w->clk);
 			continue;
 		}
-		if (worker_reap(w, pending || !w->nr_free || gen_done ? min_complete : 0, &now) < 0)
+		if (worker_reap(w, min, &now) < 0)
 			break;
 		if (!nq && !w->nr_free)
 			continue;
@@ -712,6 +795,8 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	w->ctx_ready = 1;
+	/* submit and wait in one step only when the time between them is not measured */
+	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
 	return 0;
 }
 

@@ -89,6 +89,7 @@ struct worker {
 	unsigned nr_free;
 	struct io_u **events;
 	unsigned inflight;
+	int commit_wait;		/* use ops->commit_wait (worker_prepare decides) */
 	uint64_t writes_since_sync;
 
 	/* time, in clock ticks */

@@ -299,6 +299,51 @@ out:
 	eh_teardown(&h, OPS);
 }
 
+/*
+ * commit_wait(min) submits and waits in one step: afterwards getevents(min=0)
+ * must hand back at least @min completions at once, without a wait of its
+ * own.  O_DIRECT reads on the root disk take long enough that a commit that
+ * did not wait would find none done.
+ */
+TEST(uring_commit_wait)
+{
+	struct eh h;
+	struct err e = { 0 };
+	unsigned i, got = 0;
+	int r = eh_setup(&h, "/tmp", 16 * 4096, 8, 4096, O_DIRECT), n;
+
+	CHECK(r == 0);
+	if (r)
+		goto out;
+	CHECK(OPS->commit_wait != NULL);
+	CHECK(eh_init(&h, OPS, &e) == 0);
+	/* real blocks to read (a hole would be read without the disk) */
+	CHECK(eh_pass(&h, OPS, DDIR_WRITE, 4096, 5) == 0);
+	CHECK(fdatasync(h.file.fd) == 0);
+	for (i = 0; i < 8; i++) {
+		struct io_u *io = &h.ctx.ios[i];
+
+		io->ddir = DDIR_READ;
+		io->offset = (uint64_t)(15 - i) * 4096;
+		io->len = 4096;
+		io->res = -9999;
+		CHECK(OPS->queue(&h.ctx, io) == ENGINE_Q_QUEUED);
+	}
+	CHECK(OPS->commit_wait(&h.ctx, 8) == 8);
+	n = OPS->getevents(&h.ctx, 0, 8, h.out);
+	CHECK_EQ_U(n, 8);
+	for (i = 0; n > 0 && i < (unsigned)n; i++)
+		got += h.out[i]->res == 4096;
+	CHECK_EQ_U(got, 8);
+	/* a min above what is in flight is cut to it: no wait forever */
+	h.ctx.ios[0].ddir = DDIR_READ;
+	CHECK(OPS->queue(&h.ctx, &h.ctx.ios[0]) == ENGINE_Q_QUEUED);
+	CHECK(OPS->commit_wait(&h.ctx, 8) == 1);
+	CHECK(OPS->getevents(&h.ctx, 0, 8, h.out) == 1);
+out:
+	eh_teardown(&h, OPS);
+}
+
 /* The SQ holds only depth entries: one more queue() is BUSY, not a crash. */
 TEST(uring_busy)
 {
@@ -398,6 +443,7 @@ int main(void)
 	RUN(uring_hipri_buffered);
 	RUN(uring_hipri_direct);
 	RUN(uring_poll_min0);
+	RUN(uring_commit_wait);
 	RUN(uring_busy);
 	RUN(uring_init_elsewhere);
 	RUN(uring_flags_taken);

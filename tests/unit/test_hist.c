@@ -212,6 +212,29 @@ TEST(fio_percentiles_from_fio_bins)
 	}
 }
 
+/* hist_add_n(v, k) counts k samples in v's bucket, as k hist_add(v) would. */
+TEST(add_n_equals_repeated_add)
+{
+	static const uint64_t val[] = { 0, 127, 128, 1000, 1000000, ~0ull };
+	static struct hist one, run;
+	unsigned i, k;
+	int same = 1;
+
+	memset(&one, 0, sizeof(one));
+	memset(&run, 0, sizeof(run));
+	for (i = 0; i < sizeof(val) / sizeof(val[0]); i++) {
+		for (k = 0; k < i + 1; k++)
+			hist_add(&one, val[i]);
+		hist_add_n(&run, val[i], i + 1);
+	}
+	for (i = 0; i < HIST_NR; i++)
+		same &= one.b[i] == run.b[i];
+	CHECK(same);
+	CHECK_EQ_U(hist_total(&run), 21);
+	CHECK_EQ_U(run.b[hist_index(1000000)], 5);
+	CHECK_EQ_U(run.b[HIST_NR - 1], 6);
+}
+
 int main(void)
 {
 	RUN(index_round_trip);
@@ -219,5 +242,6 @@ int main(void)
 	RUN(merge_delta_total);
 	RUN(percentiles_by_hand);
 	RUN(fio_percentiles_from_fio_bins);
+	RUN(add_n_equals_repeated_add);
 	return CHECK_DONE();
 }

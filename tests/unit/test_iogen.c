@@ -218,6 +218,47 @@ TEST(random_map_covers_each_block_once_per_pass)
 	CHECK_EQ_U(bad, 0);
 }
 
+/*
+ * The inline random-map path (IOGEN_FAST_MAP) issues exactly what the general
+ * path does: same offsets in the same order, across passes (the map resets)
+ * and with a block count that leaves a partial last word (1000 = 15*64 + 40).
+ */
+TEST(random_map_fast_path_matches_general_path)
+{
+	struct iogen fast, slow;
+	struct io_u a, b;
+	struct job j;
+	struct err e;
+	uint64_t size = 1000 * 4 * K, start = 12 * K, lens[1] = { 1000 * 4 * K };
+	long i;
+	int bad = 0;
+
+	fixture_job(&j, RW_READ | RW_RAND, 4 * K, 0);
+	j.time_based = 1;
+	err_clear(&e);
+	CHECK(iogen_init_regions(&fast, &j, 0, lens, &start, 1, &e) == 0);
+	CHECK(iogen_init_regions(&slow, &j, 0, lens, &start, 1, &e) == 0);
+	CHECK_EQ_U(fast.fast, IOGEN_FAST_MAP);
+	slow.fast = IOGEN_SLOW;
+	for (i = 0; i < 3500; i++) {
+		CHECK(iogen_next(&fast, &a) == 0);
+		CHECK(iogen_next(&slow, &b) == 0);
+		bad += a.offset != b.offset || a.len != b.len || a.ddir != b.ddir || a.file != b.file;
+		bad += a.offset < start || a.offset + a.len > start + size;
+	}
+	CHECK_EQ_U(bad, 0);
+	CHECK_EQ_U(fast.files[0].map.used, slow.files[0].map.used);
+	CHECK_EQ_U(fast.files[0].map.used, 3500 - 3000);
+	iogen_free(&fast);
+	iogen_free(&slow);
+	/* bs larger than the alignment keeps the general path */
+	fixture_job(&j, RW_READ | RW_RAND, 8 * K, 0);
+	j.blockalign[DDIR_READ] = 4 * K;
+	CHECK(iogen_init_regions(&fast, &j, 0, lens, &start, 1, &e) == 0);
+	CHECK(fast.fast != IOGEN_FAST_MAP);
+	iogen_free(&fast);
+}
+
 TEST(random_map_with_bsrange_issues_the_region)
 {
 	static unsigned char seen[16];
@@ -514,6 +555,7 @@ int main(void)
 	RUN(offset_increment_and_percent);
 	RUN(files_round_robin);
 	RUN(random_map_covers_each_block_once_per_pass);
+	RUN(random_map_fast_path_matches_general_path);
 	RUN(random_map_with_bsrange_issues_the_region);
 	RUN(repeatable_seeds_and_distinct_threads);
 	RUN(rwmix_ratio);

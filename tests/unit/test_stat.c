@@ -198,6 +198,35 @@ TEST(sample_stat_welford_and_merge)
 	CHECK_NEAR(b.m2, 2800, 1e-9);
 }
 
+/*
+ * lat_acc_add_n(v, k) leaves the accumulator exactly as k lat_acc_add(v):
+ * runs of equal values mixed with single ones, the first run setting the
+ * shift, values that go below the shift (negative deviations).
+ */
+TEST(add_n_equals_repeated_add)
+{
+	static const uint64_t val[] = { 5000, 4000, 4000, 123456789, 1, 5000, 77 };
+	static const uint64_t cnt[] = { 3, 1, 7, 2, 32, 1, 1000 };
+	struct lat_acc one, run;
+	unsigned i;
+	uint64_t k;
+
+	lat_acc_init(&one);
+	lat_acc_init(&run);
+	for (i = 0; i < sizeof(val) / sizeof(val[0]); i++) {
+		for (k = 0; k < cnt[i]; k++)
+			lat_acc_add(&one, val[i]);
+		lat_acc_add_n(&run, val[i], cnt[i]);
+	}
+	CHECK_EQ_U(run.n, one.n);
+	CHECK_EQ_U(run.n, 1046);
+	CHECK_EQ_U(run.min, 1);
+	CHECK_EQ_U(run.max, 123456789);
+	CHECK_EQ_U(run.shift, one.shift);
+	CHECK(run.sum == one.sum);
+	CHECK(run.sumsq == one.sumsq);
+}
+
 int main(void)
 {
 	RUN(small_by_hand);
@@ -207,5 +236,6 @@ int main(void)
 	RUN(outlier_first_sample);
 	RUN(merge_of_parts_equals_whole);
 	RUN(sample_stat_welford_and_merge);
+	RUN(add_n_equals_repeated_add);
 	return CHECK_DONE();
 }
