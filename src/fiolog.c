@@ -9,6 +9,7 @@
  * of the I/O that closed them.
  */
 #include "fiolog.h"
+#include "vec.h"
 
 #include <errno.h>	/* ENOMEM, errno */
 #include <stdio.h>	/* fopen, fprintf */
@@ -22,29 +23,12 @@ static const char *const fiolog_suffix[FIOLOG_KINDS] = {
 	"bw", "iops", "slat", "clat", "lat", "clat_hist",
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 1024;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 /* Append one line record of kind @k; counts it as dropped if memory ran out. */
 static void put(struct fiolog *l, int k, uint64_t t, uint64_t val, uint64_t aux,
 		uint32_t bs, uint32_t ddir)
 {
 	if (l->nr[k] == l->cap[k] &&
-	    grow((void **)&l->r[k], &l->cap[k], l->nr[k] + 1, sizeof(*l->r[k]))) {
+	    vec_grow((void **)&l->r[k], &l->cap[k], l->nr[k] + 1, sizeof(*l->r[k]), 1024)) {
 		l->dropped++;
 		return;
 	}
@@ -119,8 +103,8 @@ void fiolog_hist_roll(struct fiolog *l, uint64_t t_ms)
 			nz += h->b[i] != 0;
 		if (!nz)
 			continue;
-		if (grow((void **)&l->hrow, &l->h_cap, l->h_nr + 1, sizeof(*l->hrow)) ||
-		    grow((void **)&l->hb, &l->hb_cap, l->hb_nr + nz, sizeof(*l->hb))) {
+		if (vec_grow((void **)&l->hrow, &l->h_cap, l->h_nr + 1, sizeof(*l->hrow), 1024) ||
+		    vec_grow((void **)&l->hb, &l->hb_cap, l->hb_nr + nz, sizeof(*l->hb), 1024)) {
 			l->dropped++;
 		} else {
 			struct fiolog_hrow *row = &l->hrow[l->h_nr++];

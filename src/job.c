@@ -7,6 +7,10 @@
  */
 #include "job.h"
 
+#include <stdio.h>	/* vsnprintf */
+
+#include <stdarg.h>	/* va_list */
+
 #include <errno.h>	/* ENOMEM */
 #include <stdlib.h>	/* malloc, free */
 #include <string.h>	/* memset, strdup */
@@ -158,4 +162,16 @@ const char *job_ddir_name(enum ddir d)
 	static const char *const names[DDIR_NR] = { "read", "write", "trim" };
 
 	return (unsigned)d < DDIR_NR ? names[d] : "unknown";
+}
+
+int job_err(struct err *e, const struct job *j, const char *fmt, ...)
+{
+	char why[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return err_set(e, -EINVAL, EXIT_USAGE, "job '%s'%s%s%s: %s", j->name,
+		       j->origin[0] ? " (" : "", j->origin, j->origin[0] ? ")" : "", why);
 }

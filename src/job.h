@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sched.h>	/* cpu_set_t */
+#include "err.h"
 
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
 
@@ -207,6 +208,13 @@ static inline int job_writes(const struct job *j)
 {
 	return (j->rw & (RW_WRITE | RW_TRIM | RW_TRIMWRITE)) != 0;
 }
+
+/*
+ * Fill @e with "job 'x' (file:line): <why>" (EXIT_USAGE) and return -EINVAL:
+ * the one shape of every validation message about a job.
+ */
+int job_err(struct err *e, const struct job *j, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Directions named for the rw bits, in fio's order. */
 const char *job_ddir_name(enum ddir d);

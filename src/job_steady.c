@@ -6,25 +6,7 @@
 #include "job_steady.h"
 
 #include <errno.h>	/* EINVAL */
-#include <stdarg.h>	/* va_list */
-#include <stdio.h>	/* vsnprintf */
 #include <string.h>	/* memset */
-
-/* Fill @e with "job 'x' (where): <why>". */
-static int job_steady_bad(struct err *e, const struct job *j, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int job_steady_bad(struct err *e, const struct job *j, const char *fmt, ...)
-{
-	char why[300];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return err_set(e, -EINVAL, EXIT_USAGE, "job '%s'%s%s%s: %s", j->name,
-		       j->origin[0] ? " (" : "", j->origin, j->origin[0] ? ")" : "", why);
-}
 
 int job_steady_has_fio(const struct job *j)
 {
@@ -50,9 +32,9 @@ static int job_steady_snia(const struct job *j, struct steady_cfg *c, struct err
 	uint64_t iv = j->interval_us ? j->interval_us : 1000000;
 
 	if (j->snia_window < 2)
-		return job_steady_bad(e, j, "snia_window %u is below 2 rounds", j->snia_window);
+		return job_err(e, j, "snia_window %u is below 2 rounds", j->snia_window);
 	if (j->snia_round_us % iv)
-		return job_steady_bad(e, j, "snia_round %lluus is not a multiple of series_interval %lluus",
+		return job_err(e, j, "snia_round %lluus is not a multiple of series_interval %lluus",
 				      (unsigned long long)j->snia_round_us, (unsigned long long)iv);
 	steady_cfg_snia(c, iv);
 	c->window = j->snia_window;
@@ -70,11 +52,11 @@ static int job_steady_snia(const struct job *j, struct steady_cfg *c, struct err
 static int job_steady_fio(const struct job *j, struct steady_cfg *c, struct err *e)
 {
 	if (steady_cfg_from_job(c, j))
-		return job_steady_bad(e, j, "series_interval %lluus does not divide one second, "
+		return job_err(e, j, "series_interval %lluus does not divide one second, "
 				      "which fio's ss= rounds need",
 				      (unsigned long long)j->interval_us);
 	if (c->rule != STEADY_FIO)
-		return job_steady_bad(e, j, "steady_report=fio needs fio's rule: steadystate_duration "
+		return job_err(e, j, "steady_report=fio needs fio's rule: steadystate_duration "
 				      "(ss_dur) is not set");
 	return 0;
 }

@@ -7,27 +7,10 @@
 #include "opt.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM */
-#include <stdarg.h>	/* va_list */
-#include <stdio.h>	/* snprintf, vsnprintf */
+#include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strdup */
 #include "job_steady.h"	/* job_steady_cfg: the steady-state rules must build */
-
-/* Fill @e with "job 'x' (where): <why>". */
-static int job_bad(struct err *e, const struct job *j, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int job_bad(struct err *e, const struct job *j, const char *fmt, ...)
-{
-	char why[300];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return err_set(e, -EINVAL, EXIT_USAGE, "job '%s'%s%s%s: %s", j->name,
-		       j->origin[0] ? " (" : "", j->origin, j->origin[0] ? ")" : "", why);
-}
 
 /* bs, bsrange and bssplit, per direction. */
 static int validate_bs(struct job *j, struct err *e)
@@ -36,18 +19,18 @@ static int validate_bs(struct job *j, struct err *e)
 
 	for (d = 0; d < DDIR_NR; d++) {
 		if (!j->bs[d])
-			return job_bad(e, j, "bs for %s is 0", job_ddir_name(d));
+			return job_err(e, j, "bs for %s is 0", job_ddir_name(d));
 		if (!j->bs_min[d] && !j->bs_max[d])
 			j->bs_min[d] = j->bs_max[d] = j->bs[d];
 		if (!j->bs_min[d] || j->bs_min[d] > j->bs_max[d])
-			return job_bad(e, j, "bsrange for %s is %llu-%llu", job_ddir_name(d),
+			return job_err(e, j, "bsrange for %s is %llu-%llu", job_ddir_name(d),
 				       (unsigned long long)j->bs_min[d], (unsigned long long)j->bs_max[d]);
 		for (i = 0, sum = 0; i < j->bssplit_nr[d]; i++)
 			sum += j->bssplit[d][i].perc;
 		if (j->bssplit_nr[d] && sum != 100)
-			return job_bad(e, j, "bssplit weights for %s add up to %u%%", job_ddir_name(d), sum);
+			return job_err(e, j, "bssplit weights for %s add up to %u%%", job_ddir_name(d), sum);
 		if (j->rate[d] && j->rate_iops[d])
-			return job_bad(e, j, "rate and rate_iops are both set for %s", job_ddir_name(d));
+			return job_err(e, j, "rate and rate_iops are both set for %s", job_ddir_name(d));
 	}
 	return 0;
 }
@@ -55,7 +38,7 @@ static int validate_bs(struct job *j, struct err *e)
 static int validate_depth(struct job *j, struct err *e)
 {
 	if (j->iodepth < 1 || j->iodepth > 65536)
-		return job_bad(e, j, "iodepth %u is outside 1..65536", j->iodepth);
+		return job_err(e, j, "iodepth %u is outside 1..65536", j->iodepth);
 	/* fio clamps these to the depth rather than refusing */
 	if (j->iodepth_batch_submit > j->iodepth)
 		j->iodepth_batch_submit = j->iodepth;
@@ -67,7 +50,7 @@ static int validate_depth(struct job *j, struct err *e)
 		j->iodepth_batch_complete_min = j->iodepth;
 	if (j->iodepth_batch_complete_max &&
 	    j->iodepth_batch_complete_min > j->iodepth_batch_complete_max)
-		return job_bad(e, j, "iodepth_batch_complete_min %u is above iodepth_batch_complete_max %u",
+		return job_err(e, j, "iodepth_batch_complete_min %u is above iodepth_batch_complete_max %u",
 			       j->iodepth_batch_complete_min, j->iodepth_batch_complete_max);
 	return 0;
 }
@@ -77,19 +60,19 @@ static int validate_reporting(struct job *j, struct err *e)
 	unsigned i;
 
 	if (j->percentile_nr > JOB_MAX_PERCENTILES)
-		return job_bad(e, j, "%u percentiles, at most %d", j->percentile_nr, JOB_MAX_PERCENTILES);
+		return job_err(e, j, "%u percentiles, at most %d", j->percentile_nr, JOB_MAX_PERCENTILES);
 	for (i = 0; i < j->percentile_nr; i++)
 		if (!(j->percentile_list[i] > 0 && j->percentile_list[i] <= 100))
-			return job_bad(e, j, "percentile %g is outside (0,100]", j->percentile_list[i]);
+			return job_err(e, j, "percentile %g is outside (0,100]", j->percentile_list[i]);
 	if (j->rwmixread > 100)
-		return job_bad(e, j, "rwmixread %u is above 100", j->rwmixread);
+		return job_err(e, j, "rwmixread %u is above 100", j->rwmixread);
 	if (j->kb_base != 1024 && j->kb_base != 1000)
-		return job_bad(e, j, "kb_base %d is neither 1024 nor 1000", j->kb_base);
+		return job_err(e, j, "kb_base %d is neither 1024 nor 1000", j->kb_base);
 	/* fio: a steady-state window without ss= uses the default criterion */
 	if (j->ss_dur_us && j->ss_metric == SS_NONE)
 		j->ss_metric = SS_IOPS_SLOPE;
 	if (j->ss_metric != SS_NONE && j->ss_limit < 0)
-		return job_bad(e, j, "steadystate limit %g is negative", j->ss_limit);
+		return job_err(e, j, "steadystate limit %g is negative", j->ss_limit);
 	return 0;
 }
 
@@ -105,7 +88,7 @@ static int validate_steady(struct job *j, struct err *e)
 	int ret;
 
 	if (j->snia_stop && job_steady_has_fio(j))
-		return job_bad(e, j, "snia_stop=1 and fio's ss= (steadystate_duration) are both stop "
+		return job_err(e, j, "snia_stop=1 and fio's ss= (steadystate_duration) are both stop "
 			       "rules; keep one");
 	ret = job_steady_cfg(j, 1, &c, e);
 	return ret ? ret : job_steady_cfg(j, 0, &c, e);
@@ -149,21 +132,21 @@ int opt_job_validate(struct job *j, struct err *e)
 	if (ret)
 		return ret;
 	if (j->numjobs < 1)
-		return job_bad(e, j, "numjobs is 0");
+		return job_err(e, j, "numjobs is 0");
 	if (j->nrfiles < 1)
-		return job_bad(e, j, "nrfiles is 0");
+		return job_err(e, j, "nrfiles is 0");
 	if (j->loops < 1)
-		return job_bad(e, j, "loops is 0");
+		return job_err(e, j, "loops is 0");
 	if (!j->rw)
-		return job_bad(e, j, "no I/O direction");
+		return job_err(e, j, "no I/O direction");
 	/* offset=60M size=4M is fine: I/O goes to [60M, 64M), as in fio */
 	if (j->size_pct && j->offset_pct && j->size_pct + j->offset_pct > 100)
-		return job_bad(e, j, "offset %u%% plus size %u%% is above 100%%", j->offset_pct,
+		return job_err(e, j, "offset %u%% plus size %u%% is above 100%%", j->offset_pct,
 			       j->size_pct);
 	if (j->filesize_min > j->filesize_max)
-		return job_bad(e, j, "filesize range is reversed");
+		return job_err(e, j, "filesize range is reversed");
 	if (j->interval_us < 1000)
-		return job_bad(e, j, "series_interval is below 1ms");
+		return job_err(e, j, "series_interval is below 1ms");
 	ret = validate_steady(j, e);
 	return ret ? ret : validate_logs(j, e);
 }

@@ -7,6 +7,7 @@
  * the slices, so percentiles over any window are exact to the bucket.
  */
 #include "series.h"
+#include "vec.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM, EOVERFLOW */
 #include <stdio.h>	/* snprintf */
@@ -35,23 +36,6 @@ void series_free(struct series *s)
 size_t series_mem(const struct series *s)
 {
 	return s->cap * sizeof(*s->iv) + s->b_cap * sizeof(*s->b);
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
 }
 
 /* Entries needed to store @h sparsely. */
@@ -124,9 +108,9 @@ static int reserve(struct series *s, size_t nb)
 {
 	if (s->b_nr + nb > UINT32_MAX)
 		return -EOVERFLOW;
-	if (grow((void **)&s->iv, &s->cap, s->nr + 1, sizeof(*s->iv)))
+	if (vec_grow((void **)&s->iv, &s->cap, s->nr + 1, sizeof(*s->iv), 16))
 		return -ENOMEM;
-	if (grow((void **)&s->b, &s->b_cap, s->b_nr + nb, sizeof(*s->b)))
+	if (vec_grow((void **)&s->b, &s->b_cap, s->b_nr + nb, sizeof(*s->b), 16))
 		return -ENOMEM;
 	return 0;
 }
@@ -156,7 +140,7 @@ static int fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us,
 	}
 	/* the rebuilt tail may be longer than the old one: make room first */
 	if (iv->d[0].hist_off + nb > UINT32_MAX ||
-	    grow((void **)&s->b, &s->b_cap, iv->d[0].hist_off + nb, sizeof(*s->b))) {
+	    vec_grow((void **)&s->b, &s->b_cap, iv->d[0].hist_off + nb, sizeof(*s->b), 16)) {
 		free(h);
 		return -ENOMEM;
 	}
@@ -291,8 +275,8 @@ int series_merge(struct series *dst, const struct series *src)
 	series_init(&m);
 	h = malloc(sizeof(*h));
 	/* the merged buckets never outnumber the two inputs' together */
-	if (!h || grow((void **)&m.iv, &m.cap, nramp + nmeas, sizeof(*m.iv)) ||
-	    grow((void **)&m.b, &m.b_cap, dst->b_nr + src->b_nr + 1, sizeof(*m.b))) {
+	if (!h || vec_grow((void **)&m.iv, &m.cap, nramp + nmeas, sizeof(*m.iv), 16) ||
+	    vec_grow((void **)&m.b, &m.b_cap, dst->b_nr + src->b_nr + 1, sizeof(*m.b), 16)) {
 		free(h);
 		series_free(&m);
 		return -ENOMEM;
