@@ -13,6 +13,7 @@
 #   null-qd1, null-qd32   ioengine=null, latency recorded for every I/O
 #   ramloop-qd32          io_uring 4k randread QD32, loop device over /dev/shm
 #   disk-qd32             io_uring 4k randread QD32, a file on the root disk
+#   disk-qd4              the same at QD4, where the disk (not fio's CPU) limits
 # CPU per I/O is measured from outside (the child's rusage: user + system of
 # every thread and child process), so both tools are charged for everything
 # they do, setup included, divided by the I/Os their JSON reports.
@@ -24,7 +25,7 @@ RT=${RT:-5}
 REPS=${REPS:-3}
 VERBOSE=${VERBOSE:-1}
 if [ "${1:-}" = "--quick" ]; then RT=2; REPS=1; shift; fi
-CASES=${*:-null-qd1 null-qd32 ramloop-qd32 disk-qd32}
+CASES=${*:-null-qd1 null-qd32 ramloop-qd32 disk-qd32 disk-qd4}
 command -v "$FIO" >/dev/null || { echo "bench: fio not found" >&2; exit 1; }
 [ -x "$IOTRIAL" ] || make -s || exit 1
 W=$(mktemp -d /tmp/iotrial-bench.XXXXXX)
@@ -98,7 +99,9 @@ if want ramloop-qd32; then
 		echo "ramloop-qd32   skipped: needs root and losetup"
 	fi
 fi
-if want disk-qd32; then
+if want disk-qd32 || want disk-qd4; then
 	dd if=/dev/zero of="$W/disk.img" bs=1M count=1024 status=none conv=fsync
-	bench_case disk-qd32 $common --ioengine=io_uring --iodepth=32 --direct=1 --size=1g --filename="$W/disk.img"
 fi
+want disk-qd32 && bench_case disk-qd32 $common --ioengine=io_uring --iodepth=32 --direct=1 --size=1g --filename="$W/disk.img"
+# QD4: the disk, not fio's CPU, is the limit, so both tools should agree
+want disk-qd4 && bench_case disk-qd4 $common --ioengine=io_uring --iodepth=4 --direct=1 --size=1g --filename="$W/disk.img"
