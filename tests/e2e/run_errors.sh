@@ -4,11 +4,16 @@
 
 expect_exit unopenable_dir 3 "/nonexistent-dir/x" \
 	"$IOTRIAL" --name=x --rw=read --size=1m --filename=/nonexistent-dir/x
-touch "$T/ro"; chmod 000 "$T/ro"
+mkdir -p "$T/pub"; chmod 755 "$T" "$T/pub"
+head -c 1048576 /dev/zero >"$T/pub/ro"; chmod 000 "$T/pub/ro"
 if [ "$(id -u)" -ne 0 ]; then
-	expect_exit unreadable_file 3 "$T/ro" "$IOTRIAL" --name=x --rw=read --size=1m --filename="$T/ro"
+	expect_exit unreadable_file 3 "$T/pub/ro" "$IOTRIAL" --name=x --rw=read --size=1m --filename="$T/pub/ro"
+elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$IOTRIAL"; then
+	# root reads anything: drop to nobody so the permission bits count
+	expect_exit unreadable_file 3 "$T/pub/ro" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$IOTRIAL" --name=x --rw=read --size=1m --filename="$T/pub/ro"
 else
-	skip unreadable_file "root can read a mode-000 file"
+	skip unreadable_file "root can read a mode-000 file and setpriv cannot drop to nobody here"
 fi
 expect_exit no_create 3 "$T/missing" \
 	"$IOTRIAL" --name=x --rw=read --size=1m --filename="$T/missing" --allow_file_create=0
