@@ -9,6 +9,7 @@
  * files) that iotrial does not implement, so each is refused by name.
  */
 #include "opt.h"
+#include "opt_steady.h"
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdarg.h>	/* va_list */
@@ -44,8 +45,8 @@ static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 }
 
 /* A value fio accepts that iotrial does not implement: refused by name. */
-static int opt_unsupported_value(struct err *e, const struct num_ctx *c, const char *val,
-				 const char *why)
+int opt_unsupported_value(struct err *e, const struct num_ctx *c, const char *val,
+			  const char *why)
 {
 	return err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%.100s' for option '%s': %s%s%s%s",
 		       val, c->opt, why, c->where ? " (" : "", c->where ? c->where : "",
@@ -534,151 +535,6 @@ static int show_percentile_list(const struct job *j, const struct opt_def *o, ch
 	return 0;
 }
 
-/* ---- steady state ---------------------------------------------------- */
-
-static const char *const ss_names[] = { "none", "iops", "iops_slope", "bw", "bw_slope" };
-
-static int parse_steadystate(struct job *j, const struct opt_def *o, const char *val,
-			     const struct num_ctx *c, struct err *e)
-{
-	const char *colon = strchr(val, ':');
-	size_t n = colon ? (size_t)(colon - val) : strlen(val), len;
-	char num[64];
-	double limit;
-	int m, pct = 0, ret;
-
-	if (!strncmp(val, "lat", 3) && (val[3] == ':' || val[3] == '_' || !val[3]))
-		return opt_unsupported_value(e, c, val, "latency criteria");
-	for (m = SS_IOPS; m <= SS_BW_SLOPE; m++)
-		if (strlen(ss_names[m]) == n && !strncmp(val, ss_names[m], n))
-			break;
-	if (m > SS_BW_SLOPE)
-		return num_error(e, c, -EINVAL, val, "not one of iops, iops_slope, bw, bw_slope");
-	if (!colon || !colon[1])
-		return num_error(e, c, -EINVAL, val, "needs a limit (%s:N or %s:N%%)",
-				 ss_names[m], ss_names[m]);
-	len = strlen(colon + 1);
-	if (len >= sizeof(num))
-		return num_error(e, c, -EINVAL, val, "limit too long");
-	memcpy(num, colon + 1, len + 1);
-	if (num[len - 1] == '%') {
-		pct = 1;
-		num[len - 1] = '\0';
-	}
-	ret = num_parse_double(num, c, &limit, e);
-	if (ret)
-		return ret;
-	j->ss_metric = (enum ss_metric)m;
-	j->ss_limit = limit;
-	j->ss_pct = pct;
-	return 0;
-}
-
-static int show_steadystate(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	if (j->ss_metric == SS_NONE || (unsigned)j->ss_metric > SS_BW_SLOPE)
-		return 1;
-	snprintf(buf, len, "%s:%g%s", ss_names[j->ss_metric], j->ss_limit, j->ss_pct ? "%" : "");
-	return 0;
-}
-
-/*
- * unified_rw_reporting: the writers report per direction only.  fio's mixed
- * and both (1, 2) sum the directions; refused by name rather than ignored.
- */
-static int parse_unified_rw(struct job *j, const struct opt_def *o, const char *val,
-			    const struct num_ctx *c, struct err *e)
-{
-	if (!strcasecmp(val, "none") || !strcmp(val, "0")) {
-		j->unified_rw_reporting = 0;
-		return 0;
-	}
-	if (!strcasecmp(val, "mixed") || !strcasecmp(val, "both") || !strcmp(val, "1") ||
-	    !strcmp(val, "2"))
-		return opt_unsupported_value(e, c, val, "results summed over directions (mixed, both) "
-					     "are not written; use none");
-	return num_error(e, c, -EINVAL, val, "not one of none, 0, mixed, 1, both, 2");
-}
-
-static int show_unified_rw(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	static const char *const names[] = { "none", "mixed", "both" };
-
-	if (j->unified_rw_reporting < 0 || j->unified_rw_reporting > 2)
-		return 1;
-	snprintf(buf, len, "%s", names[j->unified_rw_reporting]);
-	return 0;
-}
-
-/* steady_report: shown resolved, so a job with ss= lists "fio". */
-static const struct opt_choice steady_report_choices[] = {
-	{ "snia", SS_REPORT_SNIA }, { "fio", SS_REPORT_FIO }, { "none", SS_REPORT_NONE },
-	{ NULL, 0 },
-};
-
-static int parse_steady_report(struct job *j, const struct opt_def *o, const char *val,
-			       const struct num_ctx *c, struct err *e)
-{
-	size_t i;
-
-	for (i = 0; steady_report_choices[i].name; i++) {
-		if (!strcasecmp(val, steady_report_choices[i].name)) {
-			j->steady_report = (enum ss_report)steady_report_choices[i].val;
-			return 0;
-		}
-	}
-	return num_error(e, c, -EINVAL, val, "not one of snia, fio, none");
-}
-
-static int show_steady_report(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	enum ss_report r = job_steady_report(j);
-	size_t i;
-
-	for (i = 0; steady_report_choices[i].name; i++) {
-		if (steady_report_choices[i].val == (int)r) {
-			snprintf(buf, len, "%s", steady_report_choices[i].name);
-			return 0;
-		}
-	}
-	return 1;
-}
-
-/* snia_range, snia_slope: a percentage in (0, 100], "%" optional. */
-static int parse_snia_pct(struct job *j, const struct opt_def *o, const char *val,
-			  const struct num_ctx *c, struct err *e)
-{
-	char num[64];
-	size_t len = strlen(val);
-	double v;
-	int ret;
-
-	if (len >= sizeof(num))
-		return num_error(e, c, -EINVAL, val, "too long");
-	memcpy(num, val, len + 1);
-	if (len > 1 && num[len - 1] == '%')
-		num[len - 1] = '\0';
-	/* the message names the value as typed, "%" included */
-	ret = num_parse_double(num[0] == '-' ? num + 1 : num, c, &v, NULL);
-	if (!ret && num[0] == '-')
-		v = -v;
-	if (ret)
-		return num_error(e, c, ret, val, "not a number (a percentage: 20 or 20%%)");
-	if (!(v > 0 && v <= 100))
-		return num_error(e, c, -ERANGE, val, "a percentage above 0 and at most 100");
-	memcpy((char *)j + o->off, &v, sizeof(v));
-	return 0;
-}
-
-static int show_snia_pct(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	double v;
-
-	memcpy(&v, (const char *)j + o->off, sizeof(v));
-	snprintf(buf, len, "%g", v);
-	return 0;
-}
-
 /* ---- choices --------------------------------------------------------- */
 
 static const struct opt_choice sync_choices[] = {
@@ -879,7 +735,7 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "disable_slat", .type = OPT_BOOL, F(disable_slat),
 	  .help = "do not measure submission latency" },
 	{ .name = "unified_rw_reporting", .type = OPT_FUNC, F(unified_rw_reporting),
-	  .parse = parse_unified_rw, .show = show_unified_rw,
+	  .parse = opt_parse_unified_rw, .show = opt_show_unified_rw,
 	  .help = "none (or 0): per-direction results, the only value iotrial supports" },
 	{ .name = "kb_base", .type = OPT_CHOICE, F(kb_base), .choices = kb_base_choices,
 	  .help = "1024: k is 1024 (fio's default); 1000: k is 1000 (see num.h for KiB)" },
@@ -912,8 +768,8 @@ static const struct opt_def opt_defs[] = {
 	  .help = "one log file per job clone (0: clones with one name share it)" },
 
 	/* steady state */
-	{ .name = "steadystate", .alias = { "ss" }, .type = OPT_FUNC, .parse = parse_steadystate,
-	  .show = show_steadystate,
+	{ .name = "steadystate", .alias = { "ss" }, .type = OPT_FUNC, .parse = opt_parse_steadystate,
+	  .show = opt_show_steadystate,
 	  .help = "stop at steady state: iops|iops_slope|bw|bw_slope:limit[%] (default iops_slope:0.01%)" },
 	{ .name = "steadystate_duration", .alias = { "ss_dur" }, .type = OPT_TIME, F(ss_dur_us),
 	  .unit_us = 1, .bare_us = SEC, .help = "window over which steady state is judged (0 = off)" },
@@ -921,17 +777,17 @@ static const struct opt_def opt_defs[] = {
 	  F(ss_ramp_us), .unit_us = 1, .bare_us = SEC,
 	  .help = "time before steady-state data collection starts" },
 	{ .name = "steady_report", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL,
-	  .parse = parse_steady_report, .show = show_steady_report,
+	  .parse = opt_parse_steady_report, .show = opt_show_steady_report,
 	  .help = "iotrial: rule that finds the reported steady window: snia, fio or none "
 		  "(default: fio when the job has ss_dur, else snia)" },
 	{ .name = "snia_window", .type = OPT_INT, .flags = OPT_F_IOTRIAL, F(snia_window), .min = 2,
 	  .help = "iotrial: SNIA PTS steady state: rounds in the window" },
 	{ .name = "snia_range", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL, F(snia_range_pct),
-	  .parse = parse_snia_pct, .show = show_snia_pct,
+	  .parse = opt_parse_snia_pct, .show = opt_show_snia_pct,
 	  .help = "iotrial: SNIA: max - min within the window, at most this % of its mean "
 		  "(20 or 20%)" },
 	{ .name = "snia_slope", .type = OPT_FUNC, .flags = OPT_F_IOTRIAL, F(snia_slope_pct),
-	  .parse = parse_snia_pct, .show = show_snia_pct,
+	  .parse = opt_parse_snia_pct, .show = opt_show_snia_pct,
 	  .help = "iotrial: SNIA: least-squares slope excursion across the window, at most "
 		  "this % of its mean (10 or 10%)" },
 	{ .name = "snia_round", .type = OPT_TIME, .flags = OPT_F_IOTRIAL, F(snia_round_us),
