@@ -448,11 +448,43 @@ static int check_run(const struct resultread *r, struct check_list *l)
 	return ret;
 }
 
+/*
+ * iodepth > 1 with an engine that keeps one I/O per job (psync, fio's default,
+ * or libaio without direct=1): the depth the job file asks for never reaches
+ * the device.  The seed's job had exactly this: iodepth=32 on psync.
+ */
+static int check_depth(const struct resultread *r, struct check_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_jobs; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+		const char *why;
+		size_t k;
+
+		if (j->iodepth <= 1 || depth_kept(j, &why) >= j->iodepth || !why)
+			continue;
+		for (k = 0; k < i; k++)		/* once per job name */
+			if (!strcmp(r->jobs[k].name, j->name))
+				break;
+		if (k < i)
+			continue;
+		return check_add(l, "depth_ignored", CHECK_SEV_WARN,
+			"job '%s': iodepth=%u has no effect: ioengine=%s%s %s, so each job thread "
+			"keeps 1 I/O in flight; use an asynchronous engine (io_uring, libaio with "
+			"direct=1) for a queue depth", j->name, j->iodepth, j->ioengine,
+			j->ioengine_given ? "" : " (fio's default)", why);
+	}
+	return 0;
+}
+
 int check_result(const struct resultread *r, struct check_list *out)
 {
 	int ret;
 
 	ret = check_run(r, out);
+	if (!ret)
+		ret = check_depth(r, out);
 	if (!ret)
 		ret = check_little(r, out);
 	if (!ret)

@@ -10,7 +10,8 @@ for f in seed_virtio:62.8 seed_passthrough:63.4; do
 	if [ $rc -eq 0 ] &&
 	   grep -E "^  warning \[littles_law\] .*= $inflight I/Os in flight.*4 x 32 = 128" "$T/out" >/dev/null &&
 	   grep -E '^  warning \[mix\] read share 78\.0% .*50% reads' "$T/out" >/dev/null &&
-	   grep -E '^  warning \[page_cache\] direct=0' "$T/out" >/dev/null
+	   grep -E '^  warning \[page_cache\] direct=0' "$T/out" >/dev/null &&
+	   grep -E "^  warning \[depth_ignored\] job 'randrw': iodepth=32 has no effect: ioengine=psync" "$T/out" >/dev/null
 	then pass "check_$name"; else fail "check_$name" "rc $rc: $(cat "$T/out" "$T/err")"; fi
 done
 
@@ -22,7 +23,7 @@ d = json.load(open(sys.argv[1]))
 r = d["results"]
 assert len(r) == 6, len(r)
 ids = [w["id"] for w in r[0]["warnings"]]
-assert ids[:3] == ["littles_law", "mix", "page_cache"], ids
+assert ids[:4] == ["depth_ignored", "littles_law", "mix", "page_cache"], ids
 assert all(w["severity"] in ("warning", "info") and w["message"] for w in r[0]["warnings"])
 assert "short_run" in [w["id"] for w in r[1]["warnings"]]
 ' "$T/json"; then pass check_json; else fail check_json "rc $rc: $(head -c 300 "$T/json") $(cat "$T/err")"; fi
