@@ -14,7 +14,9 @@
 #include "cmdline.h"
 #include "err.h"
 #include "outfile.h"
+#include "preset.h"
 #include "report_json.h"
+#include "report_summary.h"
 #include "report_text.h"
 #include "result.h"
 #include "run.h"
@@ -228,6 +230,9 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 		return r;
 	if (cl->formats & CMDLINE_FMT_NORMAL)
 		r = report_text_write(of.f, res, e);
+	/* --preset: the text ends with the preset's summary table */
+	if (!r && (cl->formats & CMDLINE_FMT_NORMAL) && cl->preset && preset_find(cl->preset))
+		r = report_summary_write(of.f, res, preset_find(cl->preset), e);
 	if (!r && (cl->formats & (CMDLINE_FMT_JSON | CMDLINE_FMT_JSONPLUS)))
 		r = report_json_write(of.f, res, (cl->formats & CMDLINE_FMT_JSONPLUS) != 0, e);
 	if (r) {

@@ -24,6 +24,8 @@ static void usage(FILE *f)
 		"       iotrial compare A.json... [-- B.json...]\n"
 		"       iotrial check RESULT.json...\n"
 		"       iotrial ab --runs N --a OPTS --b OPTS <fio options or job files>\n"
+		"       iotrial --preset=NAME [fio options that override the preset's]\n"
+		"       iotrial preset list | preset show NAME [fio options]\n"
 		"\n"
 		"Runs fio job files and fio command lines unchanged and writes fio's output.\n"
 		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
@@ -41,6 +43,8 @@ static void usage(FILE *f)
 		"  --eta=auto|always|never  when to print the ETA line\n"
 		"  --eta-newline=TIME       start a new ETA line every TIME (bare number: seconds)\n"
 		"  --section=NAME           run only job sections NAME of the job files\n"
+		"  --preset=NAME            run a built-in job set (iotrial preset list); job\n"
+		"                           options typed with it override the preset's\n"
 		"  --cmdhelp[=OPTION]       describe the job options (or one of them)\n"
 		"  --version                print the version\n"
 		"  --help                   this text\n"
@@ -49,6 +53,7 @@ static void usage(FILE *f)
 		"  compare                  compare saved results of configurations A and B\n"
 		"  check                    plausibility checks on saved results\n"
 		"  ab                       run an interleaved, repeated A/B trial\n"
+		"  preset                   list the built-in job sets or print one as a job file\n"
 		"\n"
 		"exit codes:\n"
 		"  %d  success\n"
@@ -125,6 +130,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "ab"))
 		return cmd_ab(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "preset"))
+		return cmd_preset(argc - 1, argv + 1);
 
 	if (cmdline_parse(argc, argv, &cl, &e)) {
 		cmdline_free(&cl);

@@ -14,6 +14,7 @@
 #include "jobfile.h"
 #include "num.h"
 #include "opt.h"
+#include "preset.h"
 
 #define CL_WHERE "command line"
 
@@ -182,7 +183,7 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 {
 	static const char *const need_val[] = { "output", "output-format", "status-interval",
 						"status-output", "eta", "eta-newline", "section",
-						NULL };
+						"preset", NULL };
 	size_t k;
 
 	for (k = 0; need_val[k]; k++) {
@@ -214,6 +215,11 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	}
 	if (!strcmp(name, "eta"))
 		return cl_eta(cl, val, e);
+	if (!strcmp(name, "preset")) {
+		free(cl->preset);
+		cl->preset = strdup(val);
+		return cl->preset ? 0 : cl_nomem(e);
+	}
 	if (!strcmp(name, "section")) {
 		char buf[1024], *tok, *save = NULL;
 
@@ -301,6 +307,34 @@ static int cl_args(struct cl_state *s, int argc, char **argv)
 	return cl_finish_job(s);
 }
 
+/*
+ * --preset: the preset rendered with the command-line options (cl->globals so
+ * far, as typed) appended to each of its jobs, then read as a job file whose
+ * jobs start from the command-line globals (precedence in preset.h).
+ */
+static int cl_preset(struct cl_state *s, struct jobfile_out *out)
+{
+	struct cmdline *cl = s->cl;
+	const struct preset *p;
+	char where[64];
+	int ret;
+
+	if (cl->jobs_nr || cl->files_nr)
+		return err_set(s->e, -EINVAL, EXIT_USAGE,
+			       "--preset=%.60s cannot be combined with %s: the preset is the whole "
+			       "job list (options typed with it override its own)",
+			       cl->preset, cl->jobs_nr ? "--name jobs" : "job files");
+	ret = preset_lookup(cl->preset, &p, s->e);
+	if (ret)
+		return ret;
+	ret = preset_render(p, cl->globals, cl->globals_nr, &cl->preset_text, s->e);
+	if (ret)
+		return ret;
+	snprintf(where, sizeof(where), "preset %s", p->name);
+	return jobfile_parse_buf(cl->preset_text, strlen(cl->preset_text), where, &s->global,
+				 cl->sections, cl->sections_nr, out, s->e);
+}
+
 /* Parse the job files, then validate every job. */
 static int cl_files_and_validate(struct cl_state *s)
 {
@@ -309,6 +343,8 @@ static int cl_files_and_validate(struct cl_state *s)
 	size_t i;
 	int ret = 0;
 
+	if (cl->preset)
+		ret = cl_preset(s, &out);
 	for (i = 0; i < cl->files_nr && !ret; i++)
 		ret = jobfile_parse(cl->files[i], &s->global, cl->sections, cl->sections_nr, &out, s->e);
 	for (i = 0; i < out.jobs_nr && !ret; i++)
@@ -410,5 +446,7 @@ void cmdline_free(struct cmdline *cl)
 	free(cl->output);
 	free(cl->status_output);
 	free(cl->cmdhelp_opt);
+	free(cl->preset);
+	free(cl->preset_text);
 	memset(cl, 0, sizeof(*cl));
 }

@@ -60,6 +60,13 @@ struct cmdline {
 	int help;			/* --help (parsing stopped there) */
 	int cmdhelp;			/* --cmdhelp[=opt] (parsing stopped there) */
 	char *cmdhelp_opt;		/* the option asked about, NULL = all */
+
+	/* --preset=NAME (preset.h): the preset's jobs are the job list, the other
+	 * options typed with it override its own; it cannot be mixed with --name
+	 * jobs or job files */
+	char *preset;			/* the name given */
+	char *preset_text;		/* the job file that was parsed: the preset with
+					 * the command-line options appended to each job */
 };
 
 /*
