@@ -21,6 +21,7 @@
 #include "abrun.h"
 #include "cmd.h"
 #include "compare.h"
+#include "compare_suite.h"
 #include "err.h"
 
 static const char usage[] =
@@ -502,13 +503,22 @@ static enum abrun_reason run_loop(struct trial *t, struct err *e)
 static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 {
 	struct compare_report rep;
+	struct compare_suite suite = { 0 };
 	struct compare_opts o = t->ab->copts;
 	int ret = 0;
+	size_t i;
 
 	o.expected = (const char *const *)t->keys;
 	o.nr_expected = t->nkeys;
 	if (compare_run(t->res[0], t->nres[0], t->res[1], t->nres[1], &o, &rep, e))
 		return -EINVAL;
+	/* a suite (--preset, or any file of several tests): one row per test */
+	if (compare_suite_run(t->res[0], t->nres[0], t->res[1], t->nres[1], &o, &suite, e)) {
+		compare_report_free(&rep);
+		return -EINVAL;
+	}
+	for (i = 0; i < suite.nr; i++)
+		rep.regressed |= suite.rows[i].m.regression;
 	if (t->ab->json) {
 		json_t *j = compare_json(&rep);
 
@@ -516,6 +526,8 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 				    "order", t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
 				    "seed", (json_int_t)t->ab->seed, "stopped_by",
 				    abrun_reason_name(why), "runs_per_side", (json_int_t)t->nres[0]));
+		if (suite.nr)
+			json_object_set_new(j, "tests", compare_suite_json(&suite));
 		if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			       JSON_REAL_PRECISION(10)) || fputc('\n', stdout) == EOF)
 			ret = -EIO;
@@ -526,6 +538,8 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 		       t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
 		       (unsigned long long)t->ab->seed, abrun_reason_name(why), t->dir);
 		ret = compare_write_text(&rep, stdout);
+		if (!ret)
+			ret = compare_suite_write_text(&suite, stdout);
 	}
 	if (fflush(stdout) || ferror(stdout))
 		ret = -EIO;
@@ -534,6 +548,7 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 	else if (rep.regressed)
 		ret = 1;
 	compare_report_free(&rep);
+	compare_suite_free(&suite);
 	return ret;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "compare.h"
+#include "compare_suite.h"
 #include "err.h"
 
 static const char usage[] =
@@ -96,12 +97,17 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 	return 0;
 }
 
-static int print_report(const struct compare_report *r, int json)
+static int print_report(const struct compare_report *r, const struct compare_suite *suite,
+			int json)
 {
 	int ret = 0;
 
 	if (json) {
 		json_t *o = compare_json(r);
+
+		/* suites: one entry per test, paired by job name (compare_suite.h) */
+		if (o && suite->nr)
+			json_object_set_new(o, "tests", compare_suite_json(suite));
 
 		if (!o || json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ||
 		    fputc('\n', stdout) == EOF)
@@ -109,6 +115,8 @@ static int print_report(const struct compare_report *r, int json)
 		json_decref(o);
 	} else {
 		ret = compare_write_text(r, stdout);
+		if (!ret)
+			ret = compare_suite_write_text(suite, stdout);
 	}
 	if (fflush(stdout) || ferror(stdout))
 		ret = -1;
@@ -130,7 +138,8 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args ca = { 0 };
 	struct resultread **a = NULL, **b = NULL;
 	struct compare_report rep;
-	size_t na = 0, nb = 0;
+	struct compare_suite suite = { 0 };
+	size_t na = 0, nb = 0, i;
 	struct err e;
 	int rc = EXIT_OK;
 
@@ -149,13 +158,22 @@ int cmd_compare(int argc, char **argv)
 		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;
 		goto out;
 	}
-	if (print_report(&rep, ca.json)) {
+	if (compare_suite_run(a, na, b, nb, &ca.opts, &suite, &e)) {
+		compare_report_free(&rep);
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;
+		goto out;
+	}
+	for (i = 0; i < suite.nr; i++)
+		rep.regressed |= suite.rows[i].m.regression;
+	if (print_report(&rep, &suite, ca.json)) {
 		fprintf(stderr, "iotrial: error: compare: writing the report failed\n");
 		rc = EXIT_OUTPUT;
 	} else if (rep.regressed) {
 		rc = EXIT_REGRESSION;
 	}
 	compare_report_free(&rep);
+	compare_suite_free(&suite);
 out:
 	resultread_set_free(a, na);
 	resultread_set_free(b, nb);
