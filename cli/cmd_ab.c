@@ -35,6 +35,8 @@ static const char usage[] =
 	"                       so with a command-line job they apply to its last --name;\n"
 	"                       with a job file they act as global defaults that the\n"
 	"                       file's own settings override.\n"
+	"  --preset=NAME        every run is the whole preset (a fio option like any\n"
+	"                       other); the report adds one row per test of the suite\n"
 	"  --runs=N             runs per side (default 5; with --until-ci the minimum, 3)\n"
 	"  --order=alternate|random  ABAB..., or each pair AB or BA from --seed\n"
 	"  --seed=N             seed of the random order (default: drawn and recorded)\n"

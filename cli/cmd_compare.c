@@ -20,6 +20,8 @@ static const char usage[] =
 	"prints each side's mean, sd and n, the difference (B - A) / A with its 95%\n"
 	"confidence interval (Fieller), the p-value of Welch's t-test (and Mann-Whitney U),\n"
 	"and a verdict; then what differs between the sides and plausibility warnings.\n"
+	"Results of several tests (a preset's, any stonewalled job file's) also get one\n"
+	"row per test, the tests paired by job name.\n"
 	"options:\n";
 
 static const char exits[] =
