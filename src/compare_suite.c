@@ -227,8 +227,8 @@ int compare_suite_write_text(const struct compare_suite *s, FILE *f)
 	for (i = 0; i < s->nr; i++)
 		if (strlen(s->rows[i].test) > w)
 			w = strlen(s->rows[i].test);
-	fprintf(f, "\nper test (tests paired by job name; metric: the test's IOPS in its own"
-		" direction):\n");
+	fprintf(f, "\nper test (the table above adds up every test of a run; here the tests are"
+		" paired by job name,\neach compared on its own IOPS in its own direction):\n");
 	fprintf(f, "%-*s %-11s %12s %3s %12s %3s %8s  %-18s %-8s %s\n", (int)w, "test", "metric",
 		"A mean", "n", "B mean", "n", "B vs A", "95% CI", "p", "verdict");
 	for (i = 0; i < s->nr; i++) {

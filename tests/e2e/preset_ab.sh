@@ -38,7 +38,7 @@ else fail preset_ab_rows_per_test "rc $rc: $(tail -c 400 "$T/ab.json") $(tail -3
 # the text report of the same trial ends with the per-test table
 "$IOTRIAL" compare "$T"/ab/run-*-A.json -- "$T"/ab/run-*-B.json >"$T/cmp.txt" 2>"$T/err"
 rc=$?
-if [ $rc -eq 0 ] && grep -q "^per test (tests paired by job name" "$T/cmp.txt" &&
+if [ $rc -eq 0 ] && grep -q "^per test (the table above adds up every test of a run; here the tests are paired by job name" "$T/cmp.txt" &&
    grep -Eq "^SEQ1M_Q1T1_read +read.iops .* 3 .* 3 +\+[0-9.]+% .*B is" "$T/cmp.txt" &&
    grep -Eq "^RND4K_Q1T1_write +write.iops " "$T/cmp.txt"; then pass preset_compare_text_rows
 else fail preset_compare_text_rows "rc $rc: $(tail -5 "$T/cmp.txt") $(cat "$T/err")"; fi
