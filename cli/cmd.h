@@ -20,4 +20,7 @@ int cmd_check(int argc, char **argv);
 /* iotrial ab --runs N --a OPTS --b OPTS <fio options or job files> */
 int cmd_ab(int argc, char **argv);
 
+/* iotrial report RESULT... [-o FILE.html] */
+int cmd_report(int argc, char **argv);
+
 #endif

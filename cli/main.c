@@ -24,6 +24,7 @@ static void usage(FILE *f)
 		"       iotrial compare A.json... [-- B.json...]\n"
 		"       iotrial check RESULT.json...\n"
 		"       iotrial ab --runs N --a OPTS --b OPTS <fio options or job files>\n"
+		"       iotrial report RESULT.json... [-o FILE.html]\n"
 		"\n"
 		"Runs fio job files and fio command lines unchanged and writes fio's output.\n"
 		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
@@ -49,6 +50,7 @@ static void usage(FILE *f)
 		"  compare                  compare saved results of configurations A and B\n"
 		"  check                    plausibility checks on saved results\n"
 		"  ab                       run an interleaved, repeated A/B trial\n"
+		"  report                   an HTML report with charts of result files\n"
 		"\n"
 		"exit codes:\n"
 		"  %d  success\n"
@@ -125,6 +127,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "ab"))
 		return cmd_ab(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
 
 	if (cmdline_parse(argc, argv, &cl, &e)) {
 		cmdline_free(&cl);
