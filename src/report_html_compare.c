@@ -379,7 +379,7 @@ static void run_chart(FILE *f, const struct cmp_metric *m, const struct report_h
 {
 	struct svg_chart_spec sp = { .xlabel = "run (in the order they ran)", .xkind = SVG_LINEAR,
 		.ykind = SVG_LINEAR, .xfmt = SVG_FMT_NUM, .xlo = 0.5, .xhi = (double)n + 0.5,
-		.ylo = NAN, .yhi = NAN, .ynice = 1, .width = 440, .height = 230 };
+		.ylo = NAN, .yhi = NAN, .ynice = 1, .width = 440, .height = 230, .xmin_step = 1 };
 	double x[2][128], y[2][128], v;
 	size_t k[2] = { 0, 0 }, i;
 	char id[32], title[96], tip[160], side;

@@ -56,6 +56,7 @@ void svg_scale_init(struct svg_scale *s, enum svg_scale_kind kind, double lo, do
 	double step;
 
 	s->kind = kind;
+	s->min_step = 0;
 	s->r0 = r0;
 	s->r1 = r1;
 	if (!isfinite(lo) || !isfinite(hi) || lo > hi) {
@@ -133,7 +134,7 @@ size_t svg_ticks(const struct svg_scale *s, double *out, size_t max)
 		return 0;
 	if (s->kind == SVG_LOG)
 		return log_ticks(s, out, max);
-	step = scale_step(s, 5);
+	step = fmax(scale_step(s, 5), s->min_step);
 	while ((s->d1 - s->d0) / step + 1 > (double)max)
 		step *= 2;
 	k0 = (long)ceil(s->d0 / step - 1e-9);
@@ -360,6 +361,7 @@ void svg_chart_begin(struct svg_chart *c, FILE *f, const struct svg_chart_spec *
 	c->xfmt = sp->xfmt;
 	c->yfmt = sp->yfmt;
 	svg_scale_init(&c->x, sp->xkind, sp->xlo, sp->xhi, c->px0, c->px1, sp->xnice);
+	c->x.min_step = sp->xmin_step;
 	svg_scale_init(&c->y, sp->ykind, sp->ylo, sp->yhi, c->py1, c->py0, sp->ynice);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "

@@ -43,6 +43,7 @@ struct svg_scale {
 	enum svg_scale_kind kind;
 	double d0, d1;		/* domain, d0 < d1 (log: both > 0) */
 	double r0, r1;		/* range in pixels */
+	double min_step;	/* ticks at least this far apart (1: whole numbers); 0 none */
 };
 
 #define SVG_MAX_TICKS 16
@@ -84,6 +85,7 @@ struct svg_chart_spec {
 	int xnice, ynice;
 	int width, height;		/* whole image in px (0: 640 x 260) */
 	int left;			/* left margin (0: 64) for long y labels */
+	double xmin_step;		/* x ticks at least this far apart (1: run numbers) */
 };
 
 struct svg_chart {

@@ -63,6 +63,13 @@ TEST(linear_tick_limit)
 	CHECK(n <= 3 && n >= 2);
 	CHECK(ticks_sane(&s, t, n));
 	CHECK_EQ_U(svg_ticks(&s, t, 0), 0);
+	/* run numbers: whole ticks only, even on a short axis */
+	svg_scale_init(&s, SVG_LINEAR, 0.5, 2.5, 0, 1, 0);
+	s.min_step = 1;
+	n = svg_ticks(&s, t, 8);
+	CHECK_EQ_U(n, 2);
+	CHECK_NEAR(t[0], 1, 0);
+	CHECK_NEAR(t[1], 2, 0);
 }
 
 TEST(log_decades)
