@@ -386,6 +386,9 @@ static void run_chart(FILE *f, const struct cmp_metric *m, const struct report_h
 	struct svg_chart c;
 	int s;
 
+	if (m->runs)	/* the compare JSON's own list of runs */
+		n = json_array_size(m->runs);
+	sp.xhi = (double)n + 0.5;
 	for (i = 0; i < n && i < 128; i++) {
 		v = run_value(m, runs, order, i, &side);
 		if (!isfinite(v) || (side != 'A' && side != 'B'))
