@@ -260,7 +260,7 @@ static void time_chart(struct jobctx *j, const char *suffix, const char *title,
 {
 	struct svg_chart_spec sp = { .title = title, .xlabel = "time since start",
 		.ylabel = ylabel, .xkind = SVG_TIME, .xfmt = SVG_FMT_TIME, .ykind = log ? SVG_LOG :
-		SVG_LINEAR, .yfmt = yfmt, .xlo = 0, .xnice = 1, .ynice = 1 };
+		SVG_LINEAR, .yfmt = yfmt, .xlo = 0, .ynice = 1 };	/* time: the run's own span */
 	const char *lab[NV];
 	unsigned sty[NV];
 	char id[64], desc[160];
@@ -607,6 +607,7 @@ static void findings(FILE *f, const json_t *job)
 	const json_t *it = json_object_get(job, "iotrial"), *st = json_object_get(it, "steady");
 	const json_t *mser = json_object_get(st, "mser"), *bn = json_object_get(it, "bottleneck");
 	const json_t *held = json_object_get(st, "held");
+	char mean[32];
 
 	if (!st && !bn)
 		return;
@@ -619,10 +620,13 @@ static void findings(FILE *f, const json_t *job)
 		fputs("</b> (", f);
 		report_html_esc(f, json_string_value(json_object_get(st, "spec")));
 		fputs(")", f);
+		report_html_fmt_num(mean, sizeof(mean), report_html_num(st, "mean"));
 		if (ok && isfinite(report_html_num(st, "start_ms")))
-			report_html_escf(f, ": window %.1f-%.1f s after the ramp, mean %.4g",
+			report_html_escf(f, ": window %.1f-%.1f s after the ramp, mean %s %s",
 					 report_html_num(st, "start_ms") / 1e3,
-					 report_html_num(st, "end_ms") / 1e3, report_html_num(st, "mean"));
+					 report_html_num(st, "end_ms") / 1e3, mean,
+					 json_string_value(json_object_get(st, "metric")) ?
+					 json_string_value(json_object_get(st, "metric")) : "");
 		else if (!ok && isfinite(report_html_num(st, "range_pct")))
 			report_html_escf(f, ": last window's range %.1f%%, slope excursion %.1f%%",
 					 report_html_num(st, "range_pct"),
