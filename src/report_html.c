@@ -557,6 +557,19 @@ static void options_table(FILE *f, const json_t *root, const json_t *job)
 	fputs("</table>\n", f);
 }
 
+/* An array of strings as "a; b; c". */
+static void join_strings(const json_t *v, char *buf, size_t sz)
+{
+	size_t i, len = 0;
+	const json_t *it;
+
+	buf[0] = 0;
+	json_array_foreach((json_t *)v, i, it)
+		if (len < sz)
+			len += (size_t)snprintf(buf + len, sz - len, "%s%s", i ? "; " : "",
+						json_string_value(it) ? json_string_value(it) : "?");
+}
+
 /* A JSON value as short text: strings bare, numbers with %g, others as JSON. */
 static void value_text(const json_t *v, char *buf, size_t sz)
 {
@@ -568,6 +581,8 @@ static void value_text(const json_t *v, char *buf, size_t sz)
 		snprintf(buf, sz, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))
 		snprintf(buf, sz, "%.4g", json_real_value(v));
+	else if (json_is_array(v) && json_is_string(json_array_get(v, 0)))
+		join_strings(v, buf, sz);
 	else if ((s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT))) {
 		snprintf(buf, sz, "%s", s);
 		free(s);
@@ -641,15 +656,18 @@ static void findings(FILE *f, const json_t *job)
 	}
 	if (mser) {
 		const json_t *ci = json_object_get(mser, "ci95");
+		char sd[32], lo[32], hi[32];
 
+		report_html_fmt_num(mean, sizeof(mean), report_html_num(mser, "mean"));
+		report_html_fmt_num(sd, sizeof(sd), report_html_num(mser, "sd"));
 		fputs("<li>", f);
 		report_html_escf(f, "MSER: the first %.1f s are warm-up (truncated); mean after it "
-				 "%.4g, sd %.4g", report_html_num(mser, "truncate_ms") / 1e3,
-				 report_html_num(mser, "mean"), report_html_num(mser, "sd"));
-		if (json_array_size(ci) == 2)
-			report_html_escf(f, ", 95%% CI %.4g..%.4g",
-					 json_number_value(json_array_get(ci, 0)),
-					 json_number_value(json_array_get(ci, 1)));
+				 "%s, sd %s", report_html_num(mser, "truncate_ms") / 1e3, mean, sd);
+		if (json_array_size(ci) == 2) {
+			report_html_fmt_num(lo, sizeof(lo), json_number_value(json_array_get(ci, 0)));
+			report_html_fmt_num(hi, sizeof(hi), json_number_value(json_array_get(ci, 1)));
+			report_html_escf(f, ", 95%% CI %s..%s", lo, hi);
+		}
 		if (isfinite(report_html_num(mser, "batches")))
 			report_html_escf(f, " (%.0f batches)", report_html_num(mser, "batches"));
 		fputs(".</li>", f);

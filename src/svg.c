@@ -481,9 +481,11 @@ void svg_chart_vline(struct svg_chart *c, double x, const char *cls, const char 
 		px, c->py0, px, c->py1, band_fill(cls));
 	title_el(c->f, label);
 	fputs("</line>", c->f);
-	if (label) {
-		fprintf(c->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#333\">",
-			px + 3, c->py1 - 4);
+	if (label) {	/* near the right edge the label goes on the line's left */
+		int left = px > c->px1 - 6.0 * (double)strlen(label) - 6;
+
+		fprintf(c->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#333\"%s>",
+			left ? px - 3 : px + 3, c->py1 - 4, left ? " text-anchor=\"end\"" : "");
 		svg_escape(c->f, label);
 		fputs("</text>", c->f);
 	}
