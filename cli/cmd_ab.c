@@ -508,7 +508,6 @@ static double progress(struct trial *t)
 	return isnan(m.ci_lo) ? NAN : (m.ci_hi - m.ci_lo) / 2;
 }
 
-
 /* Pairs until the stopping rule says so; returns the reason, or 0 with @e set. */
 static enum abrun_reason run_loop(struct trial *t, struct err *e)
 {

@@ -46,6 +46,23 @@ if [ $? -eq 0 ] && grep -q 'id="forest"' "$T/cmp.html" && grep -q 'per run' "$T/
    grep -q 'job.bs' "$T/cmp.html"
 then pass compare_html; else fail compare_html "$(cat "$T/err")"; fi
 
+# Interrupted (SIGTERM to ab alone, passed on to the run): report.html from the completed runs.
+"$IOTRIAL" ab --runs=3 --dir="$T/int" --a bs=4k --b bs=8k --name=j --rw=randread --size=8M \
+	--runtime=1 --time_based --directory="$T" >/dev/null 2>"$T/int.err" &
+pid=$!
+i=0	# the third run has started once its log exists: runs 1 and 2 are kept by then
+while [ ! -e "$T/int/run-003-A.log" ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ $rc -eq 5 ] && grep -q 'Interrupted by signal 15: 1 run(s) of A and 1 of B' "$T/int/report.html" &&
+   grep -q '"stopped_by": "interrupted"' "$T/int/manifest.json" &&
+   tail -n 1 "$T/int.err" | grep -q '^iotrial: error: ab: interrupted by signal 15'
+then pass ab_interrupted_report
+else fail ab_interrupted_report "rc $rc: $(tail -n 3 "$T/int.err")"; fi
+
 # ---- bad input: exit 2, one line, no file left behind ---------------------
 mkdir -p "$T/bad"
 echo "not json at all" >"$T/bad/text.json"
