@@ -278,7 +278,7 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 {
 	struct svg_chart_spec sp = { .id = "forest", .title = "B vs A per metric: difference "
 		"and confidence interval", .xlabel = "(B - A) / A in %", .xkind = SVG_LINEAR,
-		.ykind = SVG_LINEAR, .xfmt = SVG_FMT_PCT, .xnice = 1, .width = 900, .left = 150,
+		.ykind = SVG_LINEAR, .xfmt = SVG_FMT_PCT, .width = 900, .left = 150,
 		.desc = "One row per metric: the relative difference of B's mean against A's "
 		"(marker) and its confidence interval (whiskers). Zero is no difference; the "
 		"shaded band is the noise threshold." };
@@ -299,8 +299,9 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 		fputs("<p class=\"missing\">No metric has a difference to plot.</p>\n", f);
 		return;
 	}
-	sp.xlo = fmax(lo, -100);	/* a mean cannot fall by more than all of it */
-	sp.xhi = hi;
+	/* the data's own span, padded: a mean cannot fall by more than all of it */
+	sp.xlo = fmax(lo - (hi - lo) * 0.04, -100);
+	sp.xhi = hi + (hi - lo) * 0.04;
 	sp.ylo = -0.7;
 	sp.yhi = (double)n - 0.3;
 	sp.height = 46 + 42 + 24 * (int)n;
