@@ -22,5 +22,7 @@ int cmd_ab(int argc, char **argv);
 
 /* iotrial preset list | preset show NAME [fio options] */
 int cmd_preset(int argc, char **argv);
+/* iotrial report RESULT... [-o FILE.html] */
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>	/* sigprocmask, sigtimedwait: Ctrl-C ends the trial with a report */
 #include <sys/random.h>	/* getrandom: the default seed */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +24,8 @@
 #include "compare.h"
 #include "compare_suite.h"
 #include "err.h"
+#include "outfile.h"
+#include "report_html.h"
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -51,6 +54,8 @@ static const char usage[] =
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
 	"  --runner=PROG        program run for each run (default: this iotrial); e.g.\n"
 	"                       --runner=fio runs the trial with fio itself\n"
+	"At the end, and after SIGINT/SIGTERM from the runs completed, report.html (charts,\n"
+	"self-contained) is written into the trial directory.\n"
 	"compare options:\n";
 
 static const char exits[] =
@@ -247,7 +252,24 @@ struct trial {
 	size_t nres[2];
 	json_t *manifest;
 	struct timespec t0;
+	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM: held while runs run */
+	int sig;			/* the signal that stopped the trial, 0 if none */
 };
+
+/* Has SIGINT/SIGTERM arrived (held pending since the trial started)?  Waits up to @s. */
+static int signalled(struct trial *t, double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+	int sig;
+
+	if (!t->sig) {
+		while ((sig = sigtimedwait(&t->sigs, NULL, &ts)) < 0 && errno == EINTR)
+			;
+		if (sig > 0)
+			t->sig = sig;
+	}
+	return t->sig;
+}
 
 static double since(const struct timespec *t0)
 {
@@ -338,7 +360,7 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 {
 	size_t n = 0, i, cap = t->ab->ncommon + t->nside_args[s] + 4;
 	char **argv = calloc(cap, sizeof(*argv)), *fmt = "--output-format=json", *o = NULL;
-	int status = 0, fd;
+	int status = 0, fd, forwarded = 0;
 	pid_t pid;
 
 	if (!argv || asprintf(&o, "--output=%s", out) < 0) {
@@ -354,6 +376,7 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 	argv[n++] = o;
 	pid = fork();
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &t->oldmask, NULL);	/* the run gets Ctrl-C itself */
 		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
@@ -367,8 +390,19 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 			t->ab->runner ? t->ab->runner : "/proc/self/exe", strerror(errno));
 		_exit(127);
 	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* wait, and pass a SIGINT/SIGTERM sent to ab alone on to the run, which ends early */
+	while (pid > 0) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		if (!forwarded && signalled(t, 0.05)) {
+			kill(pid, t->sig);
+			forwarded = 1;
+		} else if (forwarded) {
+			nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+		}
+	}
 	free(o);
 	free(argv);
 	if (pid < 0)
@@ -439,6 +473,10 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	rc = run_child(t, s, out, log);
 	abrun_manifest_add(t->manifest, (unsigned)i + 1, side, name, start, epoch_ms() - start, rc);
 	write_manifest(t, NULL);
+	if (signalled(t, 0))
+		return err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d during "
+			       "run %zu (%c); report.html covers the runs completed before it",
+			       t->sig, i + 1, side);
 	if (rc) {
 		log_tail(log, tail, sizeof(tail));
 		/* 127: the runner could not be started (a bad --runner) */
@@ -473,14 +511,6 @@ static double progress(struct trial *t)
 	return isnan(m.ci_lo) ? NAN : (m.ci_hi - m.ci_lo) / 2;
 }
 
-static void pause_for(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
-
-	while (s > 0 && nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /* Pairs until the stopping rule says so; returns the reason, or 0 with @e set. */
 static enum abrun_reason run_loop(struct trial *t, struct err *e)
 {
@@ -494,8 +524,11 @@ static enum abrun_reason run_loop(struct trial *t, struct err *e)
 		if (i % 2 == 1)
 			why = abrun_decide(&t->ab->stop, (unsigned)(i + 1) / 2, since(&t->t0),
 					   progress(t));
-		if (why == ABRUN_CONTINUE)
-			pause_for(t->ab->pause_s);
+		if (why == ABRUN_CONTINUE && signalled(t, t->ab->pause_s)) {
+			err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d after "
+				"run %zu; report.html covers the runs completed", t->sig, i + 1);
+			return ABRUN_CONTINUE;
+		}
 	}
 	fprintf(stderr, "ab: stopped by %s after %zu runs of each side\n", abrun_reason_name(why),
 		t->nres[0]);
@@ -554,6 +587,50 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 	return ret;
 }
 
+/*
+ * report.html in the trial directory from the runs completed so far, with
+ * @note under the headline.  0, or -1 with @e set (a side without runs is
+ * not an error: there is nothing to compare, which stderr says).
+ */
+static int write_html(struct trial *t, const char *note, struct err *e)
+{
+	struct compare_opts o = t->ab->copts;
+	struct report_html_run *runs = NULL;
+	struct compare_report rep;
+	char path[PATH_MAX + 32];
+	struct outfile of;
+	size_t n = 0;
+	json_t *j;
+	int ret = -1;
+
+	if (!t->nres[0] || !t->nres[1]) {
+		fprintf(stderr, "ab: no report.html: side %c has no completed run\n",
+			t->nres[0] ? 'B' : 'A');
+		return 0;
+	}
+	o.expected = (const char *const *)t->keys;
+	o.nr_expected = t->nkeys;
+	snprintf(path, sizeof(path), "%s/report.html", t->dir);
+	if (compare_run(t->res[0], t->nres[0], t->res[1], t->nres[1], &o, &rep, e))
+		return -1;
+	j = compare_json(&rep);
+	if (j && !report_html_runs_load(t->res[0], t->nres[0], t->res[1], t->nres[1], &runs,
+					 &n, e) && !outfile_open(&of, path, e)) {
+		if (report_html_compare(of.f, j, runs, n, t->manifest, note))
+			outfile_abort(&of);
+		else
+			ret = outfile_commit(&of, e);
+	}
+	if (ret)
+		err_set(e, -EIO, EXIT_OUTPUT, "ab: cannot write %s", path);
+	else
+		fprintf(stderr, "ab: report %s\n", path);
+	json_decref(j);
+	report_html_runs_free(runs, n);
+	compare_report_free(&rep);
+	return ret;
+}
+
 static void trial_free(struct trial *t, char ***keys, size_t *nkeys)
 {
 	int s;
@@ -597,9 +674,23 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (ab.order == ABRUN_RANDOM)
 		fprintf(stderr, "ab: random order, seed %llu\n", (unsigned long long)ab.seed);
+	sigemptyset(&t.sigs);
+	sigaddset(&t.sigs, SIGINT);
+	sigaddset(&t.sigs, SIGTERM);
+	sigprocmask(SIG_BLOCK, &t.sigs, &t.oldmask);
 	why = run_loop(&t, &e);
-	write_manifest(&t, why == ABRUN_CONTINUE ? "error" : abrun_reason_name(why));
-	if (why == ABRUN_CONTINUE || (ret = print_final(&t, why, &e)) < 0)
+	write_manifest(&t, why != ABRUN_CONTINUE ? abrun_reason_name(why) : t.sig ?
+		       "interrupted" : "error");
+	if (t.sig) {
+		char note[128];
+
+		snprintf(note, sizeof(note), "Interrupted by signal %d: %zu run(s) of A and %zu of B "
+			 "completed; the trial did not reach its stop rule.", t.sig, t.nres[0],
+			 t.nres[1]);
+		write_html(&t, note, &e);
+	}
+	if (why == ABRUN_CONTINUE || (ret = print_final(&t, why, &e)) < 0 ||
+	    write_html(&t, NULL, &e))
 		goto fail;
 	trial_free(&t, keys, nkeys);
 	free(ab.common);

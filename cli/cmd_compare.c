@@ -10,6 +10,8 @@
 #include "compare.h"
 #include "compare_suite.h"
 #include "err.h"
+#include "outfile.h"
+#include "report_html.h"
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"
@@ -22,7 +24,9 @@ static const char usage[] =
 	"and a verdict; then what differs between the sides and plausibility warnings.\n"
 	"Results of several tests (a preset's, any stonewalled job file's) also get one\n"
 	"row per test, the tests paired by job name.\n"
-	"options:\n";
+	"options:\n"
+	"  --output-format=html      a self-contained HTML report with charts instead\n"
+	"  -o FILE, --output=FILE    write the report to FILE (whole or not at all)\n";
 
 static const char exits[] =
 	"exit codes: 0 compared, 2 bad option or result file, 6 regression\n"
@@ -33,6 +37,8 @@ struct compare_args {
 	size_t na, nb;
 	int saw_sep;
 	int json;
+	int html;		/* --output-format=html */
+	const char *out;	/* -o/--output FILE; NULL: stdout */
 	struct compare_opts opts;
 };
 
@@ -53,6 +59,15 @@ static int take_option(int argc, char **argv, int i, struct compare_args *ca, st
 		value = argv[i + 1];
 		used = 2;
 	}
+	/* the HTML report and the output file are the CLI's, not compare's */
+	if (!strcmp(name, "output-format") && value && !strcmp(value, "html")) {
+		ca->html = 1;
+		return used;
+	}
+	if (!strcmp(name, "output") && value) {
+		ca->out = value;
+		return used;
+	}
 	ret = compare_parse_option(name, value, &ca->opts, &ca->json, e);
 	if (ret < 0)
 		return -1;
@@ -71,6 +86,12 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--") && !ca->saw_sep) {
 			ca->saw_sep = 1;
+			continue;
+		}
+		if (!ca->saw_sep && !strcmp(argv[i], "-o")) {
+			if (i + 1 >= argc)
+				return err_set(e, -1, EXIT_USAGE, "compare: -o needs a file name");
+			ca->out = argv[++i];
 			continue;
 		}
 		if (!ca->saw_sep && !strncmp(argv[i], "--", 2)) {
@@ -100,7 +121,7 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 }
 
 static int print_report(const struct compare_report *r, const struct compare_suite *suite,
-			int json)
+			int json, FILE *f)
 {
 	int ret = 0;
 
@@ -111,18 +132,57 @@ static int print_report(const struct compare_report *r, const struct compare_sui
 		if (o && suite->nr)
 			json_object_set_new(o, "tests", compare_suite_json(suite));
 
-		if (!o || json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ||
-		    fputc('\n', stdout) == EOF)
+		if (!o || json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ||
+		    fputc('\n', f) == EOF)
 			ret = -1;
 		json_decref(o);
 	} else {
-		ret = compare_write_text(r, stdout);
+		ret = compare_write_text(r, f);
 		if (!ret)
-			ret = compare_suite_write_text(suite, stdout);
+			ret = compare_suite_write_text(suite, f);
 	}
-	if (fflush(stdout) || ferror(stdout))
+	if (fflush(f) || ferror(f))
 		ret = -1;
 	return ret;
+}
+
+/* The HTML page: the compare JSON plus every run's own result, for the charts. */
+static int print_html(const struct compare_report *r, struct resultread **a, size_t na,
+		      struct resultread **b, size_t nb, FILE *f, struct err *e)
+{
+	struct report_html_run *runs;
+	size_t n;
+	json_t *o;
+	int ret;
+
+	if (report_html_runs_load(a, na, b, nb, &runs, &n, e)) {
+		report_html_runs_free(runs, n);
+		return -1;
+	}
+	o = compare_json(r);
+	ret = o ? report_html_compare(f, o, runs, n, NULL, NULL) : -1;
+	json_decref(o);
+	report_html_runs_free(runs, n);
+	return ret;
+}
+
+/* Write the report to -o FILE (or stdout), whole or not at all. */
+static int write_report(const struct compare_args *ca, const struct compare_report *r,
+			const struct compare_suite *suite,
+			struct resultread **a, size_t na, struct resultread **b, size_t nb,
+			struct err *e)
+{
+	struct outfile of;
+	int ret;
+
+	if (outfile_open(&of, ca->out, e))
+		return -1;
+	ret = ca->html ? print_html(r, a, na, b, nb, of.f, e) : print_report(r, suite, ca->json, of.f);
+	if (ret) {
+		outfile_abort(&of);
+		return err_set(e, -1, EXIT_OUTPUT, "compare: writing the report failed");
+	}
+	return outfile_commit(&of, e);
 }
 
 static int wants_help(int argc, char **argv)
@@ -168,9 +228,9 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (i = 0; i < suite.nr; i++)
 		rep.regressed |= suite.rows[i].m.regression;
-	if (print_report(&rep, &suite, ca.json)) {
-		fprintf(stderr, "iotrial: error: compare: writing the report failed\n");
-		rc = EXIT_OUTPUT;
+	if (write_report(&ca, &rep, &suite, a, na, b, nb, &e)) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		rc = e.exit_code ? e.exit_code : EXIT_OUTPUT;
 	} else if (rep.regressed) {
 		rc = EXIT_REGRESSION;
 	}

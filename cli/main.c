@@ -26,6 +26,7 @@ static void usage(FILE *f)
 		"       iotrial ab --runs N --a OPTS --b OPTS <fio options or job files>\n"
 		"       iotrial --preset=NAME [fio options that override the preset's]\n"
 		"       iotrial preset list | preset show NAME [fio options]\n"
+		"       iotrial report RESULT.json... [-o FILE.html]\n"
 		"\n"
 		"Runs fio job files and fio command lines unchanged and writes fio's output.\n"
 		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
@@ -54,6 +55,7 @@ static void usage(FILE *f)
 		"  check                    plausibility checks on saved results\n"
 		"  ab                       run an interleaved, repeated A/B trial\n"
 		"  preset                   list the built-in job sets or print one as a job file\n"
+		"  report                   an HTML report with charts of result files\n"
 		"\n"
 		"exit codes:\n"
 		"  %d  success\n"
@@ -132,6 +134,8 @@ int main(int argc, char **argv)
 		return cmd_ab(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "preset"))
 		return cmd_preset(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
 
 	if (cmdline_parse(argc, argv, &cl, &e)) {
 		cmdline_free(&cl);

@@ -50,7 +50,7 @@ assert [x["file"] for x in man["runs"]][:2] == ["run-001-A.json", "run-002-B.jso
 assert all(x["exit_code"] == 0 and x["start"].endswith("Z") for x in man["runs"])
 assert man["order"] == "alternate" and man["stopped_by"] == "runs"
 assert man["a"] == "rate_iops=1000" and man["common_args"] == ["--name=x"]
-assert sorted(os.listdir(sys.argv[2])) == ["manifest.json"] + ["run-%03d-%s.json" % (i + 1, "AB"[i % 2]) for i in range(6)]
+assert sorted(os.listdir(sys.argv[2])) == ["manifest.json", "report.html"] + ["run-%03d-%s.json" % (i + 1, "AB"[i % 2]) for i in range(6)]
 ' "$T/json" "$T/fixed"; then pass ab_fixed_runs; else fail ab_fixed_runs "rc $rc: $(cat "$T/err") $(head -c 300 "$T/json")"; fi
 if grep -q '^ab: run 6 of 6: B' "$T/err" && grep -qE '^ab: 3 A \+ 3 B runs: total\.iops \+1[78]\.[0-9]+% \(95% CI' "$T/err"
 then pass ab_progress; else fail ab_progress "$(cat "$T/err")"; fi
