@@ -72,8 +72,13 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libiotrial.a
 
 units: $(UNIT_BIN)
 
+# fio's reference outputs are made here by running fio (tests/fioref.sh), once
+# per fio version, shared by the plain and the sanitizer suites.
+FIOREF := $(abspath build/fioref)
+
 check: $(BUILD)/iotrial $(UNIT_BIN)
-	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) \
+	@sh tests/fioref.sh $(FIOREF)
+	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF) \
 		sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
 install: $(BUILD)/iotrial

@@ -188,13 +188,13 @@ TEST(iotrial_schema)
 
 TEST(fio_steadystate)
 {
-	const char *shared = getenv("SHARED");
+	const char *ref = getenv("FIOREF");
 	char path[512];
 	struct resultread *r;
 
-	snprintf(path, sizeof(path), "%s/spec/fio-samples/ss.json", shared ? shared : "../shared");
+	snprintf(path, sizeof(path), "%s/ss.json", ref && *ref ? ref : "build/fioref");
 	if (access(path, R_OK))
-		SKIP("%s not available", path);
+		SKIP("%s not available (fio not installed?)", path);
 	r = load(path);
 	CHECK(r != NULL);
 	if (!r)
