@@ -12,6 +12,7 @@ PKGS="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev"
 if [ "${1:-}" != "--build-only" ]; then
 PKGS="$PKGS fio python3 util-linux fdisk e2fsprogs mount procps strace"
 PKGS="$PKGS python3-numpy python3-pandas python3-six gnuplot-nox"
+PKGS="$PKGS man-db"  # the install test renders the man page
 fi
 missing=""
 for p in $PKGS; do
