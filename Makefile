@@ -19,7 +19,12 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icli $(WARN) -MMD -MP
-LIBS := -luring -laio -ljansson -lblkid -lpthread -lm
+# Libraries through pkg-config where Debian ships a .pc file (libaio has none).
+PKG_DEPS := liburing jansson blkid
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_DEPS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKG_DEPS) 2>/dev/null || echo -luring -ljansson -lblkid)
+BASE_CFLAGS += $(PKG_CFLAGS)
+LIBS := $(PKG_LIBS) -laio -lpthread -lm
 
 ifeq ($(SANITIZE),1)
 BUILD := build/san
@@ -36,7 +41,10 @@ Q := @
 endif
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
-BASE_CFLAGS += -DIOTRIAL_VERSION='"$(VERSION)"'
+BASE_CFLAGS += -DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen
+# the git revision, when building from a checkout; rewritten only when it
+# changes, so that a new commit recompiles one file
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null)
 
 LIB_SRC := $(wildcard src/*.c)
 CLI_SRC := $(wildcard cli/*.c)
@@ -46,6 +54,15 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 all: $(BUILD)/iotrial
+
+# VERSION is a prerequisite of every object: IOTRIAL_VERSION is compiled in.
+$(LIB_OBJ) $(CLI_OBJ): VERSION
+$(BUILD)/obj/version.o: $(BUILD)/gen/gitrev.h
+$(BUILD)/gen/gitrev.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define IOTRIAL_GIT_REV "$(GIT_REV)"' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -72,16 +89,25 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libiotrial.a
 
 units: $(UNIT_BIN)
 
+# fio's reference outputs are made here by running fio (tests/fioref.sh), once
+# per fio version, shared by the plain and the sanitizer suites.
+FIOREF := $(abspath build/fioref)
+
 check: $(BUILD)/iotrial $(UNIT_BIN)
-	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) \
+	@sh tests/fioref.sh $(FIOREF)
+	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF) \
 		sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
 install: $(BUILD)/iotrial
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/iotrial $(DESTDIR)$(PREFIX)/bin/iotrial
+	install -m 644 docs/iotrial.1 $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/iotrial $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
 
 clean:
 	rm -rf build
 
-.PHONY: all units check install clean
+.PHONY: all units check install uninstall clean FORCE
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

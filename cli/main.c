@@ -13,6 +13,7 @@
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strcmp, strerror */
 #include "cmd.h"
+#include "version.h"
 #include "cmdline.h"
 #include "err.h"
 #include "opt.h"
@@ -98,7 +99,10 @@ static int answer(struct cmdline *cl)
 	char msg[200];
 
 	if (cl->version) {
-		printf("iotrial-%s\n", IOTRIAL_VERSION);
+		if (version_git()[0])
+			printf("iotrial-%s (git %s)\n", version_number(), version_git());
+		else
+			printf("iotrial-%s\n", version_number());
 		return EXIT_OK;
 	}
 	if (cl->help) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>	/* statfs: the filesystem type when mountinfo lacks the mount */
 #include <sys/sysmacros.h>	/* major, minor */
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -338,9 +339,9 @@ static size_t prefix_len(const char *mp, const char *path)
 }
 
 /* The mount that holds @path: the longest matching mount point, last wins. */
-static int find_mount(const char *path, struct mount_info *best)
+static int find_mount(const char *mountinfo, const char *path, struct mount_info *best)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	FILE *f = fopen(mountinfo, "r");
 	char line[4096];
 	size_t best_len = 0;
 	struct mount_info m;
@@ -364,8 +365,64 @@ static int find_mount(const char *path, struct mount_info *best)
 
 static json_t *fs_obj(const struct mount_info *m)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", m->fstype, "mount_point", m->point,
-			 "source", m->source, "options", m->options, "super_options", m->super);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "type", m->fstype, "mount_point", m->point,
+			 "source", m->source, "options", m->options, "super_options", m->super,
+			 "from", "mountinfo");
+}
+
+/* statfs(2) f_type values (linux/magic.h) of the filesystems benchmarks meet. */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} fs_magics[] = {
+	{ 0xEF53, "ext4" },	/* ext2/3/4 share it; ext4 is what mounts them today */
+	{ 0x58465342, "xfs" }, { 0x9123683E, "btrfs" }, { 0x01021994, "tmpfs" },
+	{ 0x2FC12FC1, "zfs" }, { 0xF2F52010, "f2fs" }, { 0x794C7630, "overlay" },
+	{ 0x6969, "nfs" }, { 0xFF534D42, "cifs" }, { 0xFE534D42, "smb2" },
+	{ 0x65735546, "fuse" }, { 0x4d44, "vfat" }, { 0x5346544e, "ntfs" },
+	{ 0x3153464a, "jfs" }, { 0x52654973, "reiserfs" }, { 0x00c36400, "ceph" },
+	{ 0x858458f6, "ramfs" }, { 0x9fa0, "proc" }, { 0x62656572, "sysfs" },
+	{ 0x1373, "devfs" }, { 0x01021997, "v9fs" }, { 0x73717368, "squashfs" },
+	{ 0xca451a4e, "bcachefs" }, { 0x2011BAB0, "exfat" },
+};
+
+/*
+ * The filesystem of @real when /proc/self/mountinfo does not show its mount
+ * (a chroot, some containers): the type from statfs(2), the mount point as the
+ * highest ancestor directory on the same st_dev that this process can see.
+ * Says so in "from", since the mount point may be the chroot's root.
+ */
+static json_t *fs_statfs_obj(const char *real, dev_t dev)
+{
+	char point[PATH_MAX], up[PATH_MAX], type[32], *slash;
+	struct statfs sf;
+	struct stat st;
+	size_t i;
+
+	if (statfs(real, &sf))
+		return NULL;
+	snprintf(type, sizeof(type), "0x%lx", (unsigned long)sf.f_type);
+	for (i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
+		if (fs_magics[i].magic == (unsigned long)sf.f_type)
+			snprintf(type, sizeof(type), "%s", fs_magics[i].name);
+	snprintf(point, sizeof(point), "%s", real);
+	if (stat(point, &st) || !S_ISDIR(st.st_mode)) {	/* a file: start at its directory */
+		slash = strrchr(point, '/');
+		if (slash)
+			slash[slash == point] = 0;
+	}
+	while (strcmp(point, "/")) {
+		snprintf(up, sizeof(up), "%s", point);
+		slash = strrchr(up, '/');
+		if (!slash)
+			break;
+		slash[slash == up] = 0;
+		if (stat(up, &st) || st.st_dev != dev)
+			break;
+		memcpy(point, up, strlen(up) + 1);
+	}
+	return json_pack("{s:s, s:s, s:s}", "type", type, "mount_point", point,
+			 "from", "statfs");
 }
 
 /* A path that does not exist yet (fio creates it): describe its directory. */
@@ -393,22 +450,33 @@ static json_t *backing_device(dev_t dev, const struct mount_info *m, int have_mo
 {
 	char name[256];
 	struct stat st;
+	json_t *d = NULL;
+	const char *from = "st_dev";
 
-	if (!dev_name(dev, name, sizeof(name)))
-		return device_obj(name, 0);
-	/* btrfs subvolumes, overlay: anonymous st_dev; the mount source may be a disk */
-	if (have_mount && !strncmp(m->source, "/dev/", 5) && !stat(m->source, &st) &&
-	    S_ISBLK(st.st_mode) && !dev_name(st.st_rdev, name, sizeof(name)))
-		return device_obj(name, 0);
-	return NULL;
+	if (!dev_name(dev, name, sizeof(name))) {
+		d = device_obj(name, 0);
+	} else if (have_mount && !strncmp(m->source, "/dev/", 5) && !stat(m->source, &st) &&
+		   S_ISBLK(st.st_mode) && !dev_name(st.st_rdev, name, sizeof(name))) {
+		/* btrfs subvolumes, overlay: anonymous st_dev; the mount source may be a disk */
+		d = device_obj(name, 0);
+		from = "mount_source";
+	}
+	if (d)
+		json_object_set_new(d, "from", json_string(from));
+	return d;
 }
 
 int env_target(const char *path, json_t **out)
 {
+	return env_target_from(path, "/proc/self/mountinfo", out);
+}
+
+int env_target_from(const char *path, const char *mountinfo, json_t **out)
+{
 	char real[PATH_MAX], name[256];
 	struct mount_info m;
 	struct stat st;
-	json_t *o = json_object(), *dev = NULL;
+	json_t *o = json_object(), *dev = NULL, *fs;
 	const char *type;
 	int have_mount;
 
@@ -441,9 +509,11 @@ int env_target(const char *path, json_t **out)
 		if (!dev_name(st.st_rdev, name, sizeof(name)))
 			dev = device_obj(name, 0);
 	} else if (strcmp(type, "char")) {
-		have_mount = !find_mount(real, &m);
+		have_mount = !find_mount(mountinfo, real, &m);
 		if (have_mount)
 			json_object_set_new(o, "fs", fs_obj(&m));
+		else if ((fs = fs_statfs_obj(real, st.st_dev)))
+			json_object_set_new(o, "fs", fs);
 		dev = backing_device(st.st_dev, &m, have_mount);
 	}
 	if (dev)

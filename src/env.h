@@ -35,6 +35,15 @@ int env_capture(const char *const *targets, size_t n, json_t **out, struct err *
 /* One target's object (see above).  *out is a new reference.  0 or -ENOMEM. */
 int env_target(const char *path, json_t **out);
 
+/*
+ * The same with the mount table read from @mountinfo instead of
+ * /proc/self/mountinfo.  When the table does not show the path's mount (a
+ * chroot, some containers) the filesystem comes from statfs(2) and the device
+ * from st_dev (/sys/dev/block/MAJ:MIN); "fs"."from" says which ("mountinfo"
+ * or "statfs"), "device"."from" likewise ("st_dev" or "mount_source").
+ */
+int env_target_from(const char *path, const char *mountinfo, json_t **out);
+
 /* {"dotted.key": scalar, ...} for every leaf of @v; NULL on allocation failure. */
 json_t *env_flatten(const json_t *v);
 

@@ -7,6 +7,7 @@
  * a value it fails to attach).
  */
 #include "report_json.h"
+#include "version.h"
 #include "opt.h"
 #include "series.h"
 #include "steady.h"
@@ -423,7 +424,8 @@ static json_t *json_run_iotrial(const struct run_result *r)
 	json_t *o = json_object();
 	int bad = 0;
 
-	jset(o, "version", json_string(IOTRIAL_VERSION), &bad);
+	jset(o, "version", json_string(version_number()), &bad);
+	jset(o, "git_revision", version_git()[0] ? jstr(version_git()) : json_null(), &bad);
 	jset(o, "clock_source", r->clock_source ? jstr(r->clock_source) : json_null(), &bad);
 	jset(o, "clock_ghz", jreal(r->clock_ghz), &bad);
 	jset(o, "partial", json_boolean(r->partial), &bad);

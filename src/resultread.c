@@ -3,6 +3,7 @@
  * resultread.h for what is summed, averaged and merged, and how).
  */
 #include "resultread.h"
+#include "num.h"	/* sizes read by the same rules as job options */
 
 #include <dirent.h>	/* scandir */
 #include <errno.h>
@@ -96,27 +97,16 @@ static long opt_long(const json_t *opts, const char *key, long dflt)
 	return end == s ? dflt : v;
 }
 
-uint64_t resultread_size(const char *s)
+uint64_t resultread_size(const char *s, unsigned kb_base)
 {
-	char *end;
-	double v;
-	uint64_t mul = 1;
+	struct num_ctx c = { kb_base == 1000 ? 1000 : 1024, "size", NULL };
+	struct err e;
+	uint64_t v;
 
-	if (!s || !*s)
+	err_clear(&e);
+	if (!s || !*s || num_parse_u64(s, &c, &v, &e))
 		return 0;
-	v = strtod(s, &end);
-	if (end == s || v < 0 || strchr(end, '%'))
-		return 0;
-	switch (*end) {
-	case 'k': case 'K': mul = 1ull << 10; break;
-	case 'm': case 'M': mul = 1ull << 20; break;
-	case 'g': case 'G': mul = 1ull << 30; break;
-	case 't': case 'T': mul = 1ull << 40; break;
-	case 'p': case 'P': mul = 1ull << 50; break;
-	case '\0': break;
-	default: return 0;
-	}
-	return (uint64_t)(v * (double)mul);
+	return v;
 }
 
 /* Options the job ran with: global options overlaid with its own. */
@@ -169,7 +159,8 @@ static void resolve_options(const json_t *o, struct resultread_job *j)
 		if (json_object_get(o, limits[i]))
 			j->rate_limited = 1;
 	j->has_filename = json_object_get(o, "filename") != NULL;
-	j->size = resultread_size(opt_text(o, "size", buf, sizeof(buf)));
+	j->size = resultread_size(opt_text(o, "size", buf, sizeof(buf)),
+				  (unsigned)opt_long(o, "kb_base", 1024));
 }
 
 /* The 99th percentile from a "percentile" object; NAN when absent. */

@@ -131,7 +131,11 @@ int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
 
 void resultread_set_free(struct resultread **v, size_t n);
 
-/* Parse a fio size ("10G", "4k", "1m", "512") in bytes, base 1024; 0 if not one. */
-uint64_t resultread_size(const char *s);
+/*
+ * A size option's value as the job ran it ("10G", "4k", "1KiB", "512"), by
+ * num.c's rules (fio's, with its KiB quirk) under @kb_base (1024 or 1000);
+ * 0 if it is not a plain size (a percentage, an expression error, "1.5m").
+ */
+uint64_t resultread_size(const char *s, unsigned kb_base);
 
 #endif

@@ -87,8 +87,8 @@ expect_ok check_result "$IOTRIAL" check "$T/trial/run-001-A.json"
 # shellcheck disable=SC2086
 expect_ok check_ab_runs "$IOTRIAL" check --output-format=json "$T"/trial/run-*.json
 # fio's JSON mixed with ours, as documented
-if [ -f "${SHARED:-}/spec/fio-samples/psync.json" ]; then
-	expect_ok compare_fio_and_ours "$IOTRIAL" compare "$SHARED/spec/fio-samples/psync.json" "$T/trial/run-002-B.json"
+if [ -f "${FIOREF:-}/psync.json" ]; then
+	expect_ok compare_fio_and_ours "$IOTRIAL" compare "$FIOREF/psync.json" "$T/trial/run-002-B.json"
 else
-	skip compare_fio_and_ours "no fio sample under ${SHARED:-\$SHARED}/spec/fio-samples"
+	skip compare_fio_and_ours "no fio reference output in ${FIOREF:-\$FIOREF} (fio not installed)"
 fi

@@ -46,10 +46,43 @@ else
 	fail install_on_path "$(head -c 300 "$T/err")"
 fi
 
+# the man page is installed, and reads as one
+man="$T/p/share/man/man1/iotrial.1"
+if [ -f "$man" ] && grep -q '^\.TH IOTRIAL 1' "$man" && grep -q '^\.SH EXIT STATUS' "$man"; then
+	pass install_man_page
+else
+	fail install_man_page "no man page at $man"
+fi
+if command -v man >/dev/null 2>&1; then
+	if MANWIDTH=80 man -l "$man" 2>"$T/err" | grep -q 'iotrial compare' && [ ! -s "$T/err" ]; then
+		pass man_page_renders
+	else
+		fail man_page_renders "$(head -c 300 "$T/err")"
+	fi
+else
+	skip man_page_renders "man is not installed"
+fi
+# the JSON carries the version and, built from git, the revision --version prints
+if pyjson "
+import json, subprocess, sys
+v = json.load(open('$T/j'))['iotrial']
+out = subprocess.run(['$bin', '--version'], capture_output=True, text=True).stdout
+assert v['version'] == '$want', v
+assert v['git_revision'] is None or ('git ' + v['git_revision']) in out, (v, out)
+"; then pass json_version; else fail json_version "$(head -c 300 "$T/j")"; fi
+
 # DESTDIR stages the same layout under another root
 if make -s -C "$SRC" SANITIZE=$san install PREFIX=/usr/local DESTDIR="$T/stage" >"$T/log" 2>&1 &&
 	[ -x "$T/stage/usr/local/bin/iotrial" ] && cmp -s "$T/stage/usr/local/bin/iotrial" "$bin"; then
 	pass install_destdir
 else
 	fail install_destdir "$T/stage/usr/local/bin/iotrial missing or differs: $(tail -c 300 "$T/log")"
+fi
+
+# uninstall removes what install put there, and nothing else
+make -s -C "$SRC" SANITIZE=$san uninstall PREFIX="$T/p" >"$T/log" 2>&1
+if [ ! -e "$bin" ] && [ ! -e "$man" ] && [ -d "$T/p/bin" ]; then
+	pass uninstall
+else
+	fail uninstall "left behind: $(ls -R "$T/p" | head -c 300)"
 fi

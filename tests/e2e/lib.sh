@@ -1,6 +1,7 @@
 # Shared helpers for end-to-end tests (sourced).  Each test prints
 # "PASS name", "FAIL name: why" or "SKIP name: why".  $IOTRIAL is the binary,
-# $SHARED the spec folder (may be absent), $T a scratch dir removed on exit.
+# $SHARED the spec folder (may be absent: optional extra corpora only), $FIOREF
+# fio reference outputs made by tests/fioref.sh, $T a scratch dir removed on exit.
 : "${IOTRIAL:?IOTRIAL must point at the binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/iotrial-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM

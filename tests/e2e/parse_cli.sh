@@ -15,7 +15,14 @@ expect_out() {
 	else pass "$name"; fi
 }
 
-expect_out version "iotrial-$VERSION" "$IOTRIAL" --version
+# the version, and the git revision when built from a checkout
+"$IOTRIAL" --version >"$T/out" 2>"$T/err"
+if [ $? -eq 0 ] && [ ! -s "$T/err" ] &&
+   grep -qxE "iotrial-$VERSION( \(git [0-9a-f]+(-dirty)?\))?" "$T/out"; then
+	pass version
+else
+	fail version "got: $(cat "$T/out" "$T/err")"
+fi
 
 "$IOTRIAL" --help >"$T/out" 2>"$T/err"
 if [ $? -eq 0 ] && grep -q '^usage: iotrial' "$T/out" && grep -q '  2  bad option' "$T/out" &&

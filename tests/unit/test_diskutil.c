@@ -129,22 +129,29 @@ TEST(fake_sysfs_dm_partition_members)
 	CHECK(system(cmd) == 0);
 }
 
-/* The kernel name of the block device mounted under @path, or "" (via findmnt). */
+/*
+ * The kernel name of the disk under @path's filesystem, or "": from st_dev
+ * through /sys/dev/block (a partition's parent), not from the mount table,
+ * which a chroot or container may not show.
+ */
 static void mount_source(const char *path, char *out, size_t n)
 {
-	char cmd[512], line[256] = "";
-	FILE *p;
+	char link[64], real[4096], part[4200], *slash;
+	struct stat st;
 
 	out[0] = '\0';
-	snprintf(cmd, sizeof(cmd), "findmnt -no SOURCE --target '%s' 2>/dev/null", path);
-	p = popen(cmd, "r");
-	if (!p)
+	if (stat(path, &st))
 		return;
-	if (fgets(line, sizeof(line), p) && !strncmp(line, "/dev/", 5)) {
-		line[strcspn(line, "\n[")] = '\0';
-		snprintf(out, n, "%s", strrchr(line, '/') + 1);
-	}
-	pclose(p);
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if (!realpath(link, real))
+		return;
+	snprintf(part, sizeof(part), "%s/partition", real);
+	if (!access(part, F_OK) && (slash = strrchr(real, '/')))
+		*slash = '\0';	/* a partition: its disk is the parent directory */
+	slash = strrchr(real, '/');
+	slash = slash ? slash + 1 : real;
+	if (strlen(slash) < n)
+		memcpy(out, slash, strlen(slash) + 1);
 }
 
 TEST(file_under_tmp_finds_its_disk)

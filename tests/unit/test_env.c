@@ -104,6 +104,45 @@ TEST(temp_file)
 	unlink(tmpl);
 }
 
+/* A mount table that lacks the path's mount (as in a chroot): statfs fills in. */
+TEST(no_mountinfo_falls_back_to_statfs)
+{
+	char tmpl[] = "build/iotrial-env.XXXXXX", empty[] = "build/iotrial-mi.XXXXXX", disk[256];
+	struct stat st;
+	json_t *t = NULL, *ref = NULL;
+	int fd = mkstemp(tmpl), fe = mkstemp(empty);
+
+	CHECK(fd >= 0 && fe >= 0);
+	if (fd < 0 || fe < 0)
+		return;
+	close(fd);
+	close(fe);
+	CHECK(env_target_from(tmpl, empty, &t) == 0);
+	CHECK(env_target(tmpl, &ref) == 0);
+	stat(tmpl, &st);
+	CHECK_STR(str_at(t, "fs.from"), "statfs");
+	CHECK(str_at(t, "fs.type") && str_at(t, "fs.type")[0]);
+	CHECK(str_at(t, "fs.mount_point") && str_at(t, "fs.mount_point")[0] == '/');
+	/* the type agrees with the mount table's where this machine shows it
+	 * (ext2/3 report ext4's magic) */
+	if (str_at(ref, "fs.from") && !strcmp(str_at(ref, "fs.from"), "mountinfo") &&
+	    strncmp(str_at(ref, "fs.type"), "ext", 3)) {
+		CHECK_STR(str_at(t, "fs.type"), str_at(ref, "fs.type"));
+		/* the walk stops at the filesystem's root: the same mount point */
+		CHECK_STR(str_at(t, "fs.mount_point"), str_at(ref, "fs.mount_point"));
+	}
+	if (disk_of(st.st_dev, disk, sizeof(disk)) == 0) {
+		CHECK_STR(str_at(t, "device.name"), disk);
+		CHECK_STR(str_at(t, "device.from"), "st_dev");
+	}
+	printf("  statfs fallback: fs %s", str_at(t, "fs.type"));
+	printf(" at %s\n", str_at(t, "fs.mount_point"));
+	json_decref(t);
+	json_decref(ref);
+	unlink(tmpl);
+	unlink(empty);
+}
+
 TEST(missing_path)
 {
 	json_t *t = NULL;
@@ -216,6 +255,7 @@ int main(void)
 {
 	RUN(host);
 	RUN(temp_file);
+	RUN(no_mountinfo_falls_back_to_statfs);
 	RUN(missing_path);
 	RUN(loop_device);
 	RUN(flatten);
