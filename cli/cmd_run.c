@@ -13,11 +13,13 @@
 #include "cmd.h"
 #include "cmdline.h"
 #include "err.h"
+#include "fiolog.h"
 #include "outfile.h"
 #include "report_json.h"
 #include "report_text.h"
 #include "result.h"
 #include "run.h"
+#include "safety.h"
 
 struct progress_state {
 	const struct cmdline *cl;
@@ -237,6 +239,31 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 	return outfile_commit(&of, e);
 }
 
+/*
+ * Every path the run writes that is not a job target (--output,
+ * --status-output, each thread's log files) must not be a block device or a
+ * special file (safety.h): checked before anything is opened or laid out.
+ */
+static int check_outputs(const struct cmdline *cl, struct err *e)
+{
+	unsigned k = 0;
+	int r;
+
+	r = safety_check_output(cl->output, "--output", cl->allow_output_device, e);
+	if (!r && cl->status_interval_us)
+		r = safety_check_output(cl->status_output, "--status-output",
+					cl->allow_output_device, e);
+	for (size_t i = 0; i < cl->jobs_nr && !r; i++) {
+		const struct job *j = &cl->jobs[i];
+		unsigned n = j->numjobs ? j->numjobs : 1;
+
+		/* fiolog numbers a thread by its place among all threads, from 1 */
+		for (unsigned c = 0; c < n && !r; c++)
+			r = fiolog_check_paths(j, ++k, cl->allow_output_device, e);
+	}
+	return r;
+}
+
 int cmd_run(struct cmdline *cl)
 {
 	struct progress_state ps;
@@ -252,6 +279,10 @@ int cmd_run(struct cmdline *cl)
 	ps.cl = cl;
 	ps.status = cl->status_interval_us > 0;
 	ps.status_path = cl->status_output;
+	if (check_outputs(cl, &e)) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		return e.exit_code ? e.exit_code : EXIT_UNSAFE;
+	}
 	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {

@@ -36,6 +36,7 @@ static void usage(FILE *f)
 		"  --parse-only             check the jobs and exit\n"
 		"  --showcmd                print each job as a command line with resolved values\n"
 		"  --readonly               refuse any job that writes or trims\n"
+		"  --allow-output-device    let --output, --status-output or a log be a block device\n"
 		"  --status-interval=TIME   a status line every TIME (bare number: seconds)\n"
 		"  --status-output=FILE     write the status lines to FILE, one JSON object each\n"
 		"  --eta=auto|always|never  when to print the ETA line\n"

@@ -225,6 +225,7 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	}
 	if (val && (!strcmp(name, "parse-only") || !strcmp(name, "showcmd") ||
 		    !strcmp(name, "readonly") || !strcmp(name, "minimal") ||
+		    !strcmp(name, "allow-output-device") ||
 		    !strcmp(name, "version") || !strcmp(name, "help")))
 		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' takes no value (" CL_WHERE ")", name);
 	if (!strcmp(name, "parse-only"))
@@ -233,6 +234,8 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->showcmd = 1;
 	else if (!strcmp(name, "readonly"))
 		cl->readonly = 1;
+	else if (!strcmp(name, "allow-output-device"))
+		cl->allow_output_device = 1;
 	else if (!strcmp(name, "minimal"))
 		return err_set(e, -EINVAL, EXIT_USAGE,
 			       "--minimal (terse output) is not supported (use --output-format=json)");
