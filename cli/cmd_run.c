@@ -20,6 +20,7 @@
 #include "result.h"
 #include "run.h"
 #include "safety.h"
+#include "utf8.h"
 
 struct progress_state {
 	const struct cmdline *cl;
@@ -117,8 +118,8 @@ static void status_text(const struct run_progress *p, const struct run_progress_
 /* The same as one JSON object on one line (--status-output). */
 static void status_json(FILE *f, const struct run_progress *p, const struct run_progress_job *e)
 {
-	json_t *o = json_pack("{s:I, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:I}",
-			      "time_ms", (json_int_t)(p->elapsed_s * 1000 + 0.5), "job", e->name,
+	json_t *o = json_pack("{s:I, s:o, s:i, s:i, s:i, s:I, s:I, s:I, s:I}",
+			      "time_ms", (json_int_t)(p->elapsed_s * 1000 + 0.5), "job", utf8_json(e->name),
 			      "clone", (int)e->clone, "groupid", (int)e->groupid,
 			      "threads", (int)e->threads, "t_ms", (json_int_t)e->t_ms,
 			      "dur_us", (json_int_t)e->dur_us, "first_interval", (json_int_t)e->first_iv,

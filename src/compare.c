@@ -11,6 +11,7 @@
 #include <string.h>
 #include "check.h"
 #include "env.h"
+#include "utf8.h"
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU };
 
@@ -362,7 +363,7 @@ static json_t *side_json(struct resultread *const *v, size_t n)
 	size_t i;
 
 	for (i = 0; files && i < n; i++)
-		json_array_append_new(files, json_string(v[i]->path));
+		json_array_append_new(files, utf8_json(v[i]->path));	/* any bytes */
 	return json_pack("{s:I, s:o, s:s, s:O, s:O}", "n", (json_int_t)n, "files", files,
 			 "version", v[0]->version, "job", v[0]->options,
 			 "environment", v[0]->env ? v[0]->env : json_null());
