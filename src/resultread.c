@@ -709,6 +709,12 @@ int resultread_load(const char *path, struct resultread **out, struct err *e)
 	if (!f)
 		return err_set(e, -errno, EXIT_USAGE, "%s: cannot open: %s", path, strerror(errno));
 	do {
+		if (len > RESULTREAD_SIZE_MAX) {
+			fclose(f);
+			free(buf);
+			return err_set(e, -EFBIG, EXIT_USAGE, "%s: larger than %u MiB: not a result file "
+				       "(the limit)", path, RESULTREAD_SIZE_MAX >> 20);
+		}
 		if (cap - len < 65536) {
 			char *nb = realloc(buf, cap + 65536 + 1);
 
