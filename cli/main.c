@@ -9,6 +9,7 @@
  * "iotrial: error: <msg>", and the exit code of its class (err.h).
  */
 #include <errno.h>	/* ENOENT */
+#include <signal.h>	/* sigprocmask */
 #include <stdio.h>	/* printf, fprintf */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strcmp, strerror */
@@ -118,8 +119,24 @@ int main(int argc, char **argv)
 	struct cmdline cl;
 	struct err e = { 0 };
 	char msg[300];
+	sigset_t stop, old;
 	int rc;
 
+	/*
+	 * First thing: SIGINT and SIGTERM wait (blocked) until the runner looks
+	 * for them, so one that comes during start-up (clock calibration takes
+	 * ~45 ms), layout or report writing cannot kill the process half-way and
+	 * leave no result or a stale temporary file.  They stay blocked to the
+	 * end: once the run is over, the complete report is written whatever
+	 * comes.  Commands that run no jobs get the default behaviour back.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "check") ||
+			 !strcmp(argv[1], "ab")))
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "check"))
