@@ -235,6 +235,14 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 		r = report_json_write(of.f, res, (cl->formats & CMDLINE_FMT_JSONPLUS) != 0, e);
 	if (r) {
 		outfile_abort(&of);
+		if (e->exit_code == EXIT_OUTPUT) {
+			/* the writers saw only a temporary FILE *: name the destination */
+			struct err why = *e;
+
+			err_clear(e);
+			err_set(e, why.code, EXIT_OUTPUT, "cannot write results to %s: %s",
+				cl->output && strcmp(cl->output, "-") ? cl->output : "stdout", why.msg);
+		}
 		return r;
 	}
 	return outfile_commit(&of, e);
@@ -251,6 +259,8 @@ static int check_outputs(const struct cmdline *cl, struct err *e)
 	int r;
 
 	r = safety_check_output(cl->output, "--output", cl->allow_output_device, e);
+	if (!r)
+		r = outfile_check(cl->output, e);
 	if (!r && cl->status_interval_us)
 		r = safety_check_output(cl->status_output, "--status-output",
 					cl->allow_output_device, e);
@@ -282,7 +292,7 @@ int cmd_run(struct cmdline *cl)
 	ps.status_path = cl->status_output;
 	if (check_outputs(cl, &e)) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
-		return e.exit_code ? e.exit_code : EXIT_UNSAFE;
+		return e.exit_code ? e.exit_code : EXIT_OUTPUT;
 	}
 	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
@@ -323,8 +333,12 @@ int cmd_run(struct cmdline *cl)
 		fprintf(stderr, "iotrial: interrupted by signal %d: writing partial results\n", res.signal);
 	for (i = 0; i < res.nr_jobs; i++) {
 		if (res.jobs[i].error) {
-			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", res.jobs[i].name,
-				res.jobs[i].first_error);
+			char name[3 * sizeof(res.jobs[i].name)], why[3 * sizeof(res.jobs[i].first_error)];
+
+			/* one line each, whatever bytes a name or path holds */
+			err_escape(name, sizeof(name), res.jobs[i].name);
+			err_escape(why, sizeof(why), res.jobs[i].first_error);
+			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", name, why);
 			code = EXIT_JOB_ERROR;
 		}
 	}

@@ -154,6 +154,8 @@ int main(int argc, char **argv)
 	cmdline_free(&cl);
 	/* a full disk or a closed pipe must not pass for success */
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		if (rc == EXIT_OUTPUT)
+			return rc;	/* the failed write was reported already: one line */
 		snprintf(msg, sizeof(msg), "cannot write to standard output: %s", strerror(errno));
 		return fail(msg, rc ? rc : EXIT_OUTPUT);
 	}

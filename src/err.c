@@ -13,7 +13,7 @@
  * a carriage return or a terminal escape).  \n and \r are written as such,
  * other control bytes as \xNN; a tab stays.
  */
-static void err_escape(char *dst, size_t n, const char *s)
+void err_escape(char *dst, size_t n, const char *s)
 {
 	size_t o = 0;
 
