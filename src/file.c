@@ -332,6 +332,8 @@ static int file_layout(const struct file_plan *p, int readonly, struct err *e)
 		if (ret) {
 			err_set(e, ret, EXIT_TARGET, "%s: cannot extend to %llu bytes: %s", p->path,
 				(unsigned long long)need, strerror(-ret));
+			if (p->kind == FILE_NEW)
+				unlink(p->path);	/* created just now: leave nothing */
 			goto out;
 		}
 	}
