@@ -98,6 +98,41 @@ check: $(BUILD)/iotrial $(UNIT_BIN)
 	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF) \
 		sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
+# Fuzzing (tests/fuzz, docs/fuzzing.md): libFuzzer harnesses built with clang
+# and ASan+UBSan over their own copy of the library objects.
+#   make fuzz             build, seed a corpus from tests/data, fuzz each harness
+#                         FUZZ_TIME seconds (default 60)
+#   make fuzz-smoke       the same for 15 s each (CI); skips when clang or
+#                         libFuzzer is missing
+FUZZ_CC ?= clang
+FUZZ_BUILD := build/fuzz
+FUZZ_NAMES := num jobfile cmdline resultread compare
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -MMD -MP -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-DIOTRIAL_VERSION='"$(VERSION)"'
+FUZZ_LIB_OBJ := $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRC))
+FUZZ_BIN := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_NAMES))
+
+$(FUZZ_BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(LIBS)
+
+.SECONDARY: $(FUZZ_LIB_OBJ)	# pattern-rule intermediates: keep them between builds
+
+fuzz-build:
+	@if sh tests/fuzz/run.sh probe "$(FUZZ_CC)"; then $(MAKE) -s --no-print-directory $(FUZZ_BIN); fi
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh run "$(FUZZ_CC)" $(FUZZ_BUILD) $${FUZZ_TIME:-60} $(FUZZ_NAMES)
+
+fuzz-smoke: fuzz-build
+	@sh tests/fuzz/run.sh run "$(FUZZ_CC)" $(FUZZ_BUILD) 15 $(FUZZ_NAMES)
+
 install: $(BUILD)/iotrial
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/iotrial $(DESTDIR)$(PREFIX)/bin/iotrial
@@ -109,5 +144,5 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all units check install uninstall clean FORCE
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+.PHONY: all units check install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

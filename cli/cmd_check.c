@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "resultread.h"
+#include "utf8.h"
 
 static const char usage[] =
 	"usage: iotrial check [--output-format=text|json] RESULT...\n"
@@ -46,7 +47,7 @@ static int print_json(struct resultread *const *v, const struct check_list *l, s
 	int ret = 0;
 
 	for (i = 0; arr && i < n; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "file", v[i]->path,
+		json_array_append_new(arr, json_pack("{s:o, s:s, s:o}", "file", utf8_json(v[i]->path),
 				      "version", v[i]->version, "warnings", check_list_json(&l[i])));
 	o = json_pack("{s:o}", "results", arr);
 	if (!o || json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "cmdline.h"
 #include "err.h"
+#include "fiolog.h"
 #include "outfile.h"
 #include "preset.h"
 #include "report_json.h"
@@ -20,6 +21,8 @@
 #include "report_text.h"
 #include "result.h"
 #include "run.h"
+#include "safety.h"
+#include "utf8.h"
 
 struct progress_state {
 	const struct cmdline *cl;
@@ -117,8 +120,8 @@ static void status_text(const struct run_progress *p, const struct run_progress_
 /* The same as one JSON object on one line (--status-output). */
 static void status_json(FILE *f, const struct run_progress *p, const struct run_progress_job *e)
 {
-	json_t *o = json_pack("{s:I, s:s, s:i, s:i, s:i, s:I, s:I, s:I, s:I}",
-			      "time_ms", (json_int_t)(p->elapsed_s * 1000 + 0.5), "job", e->name,
+	json_t *o = json_pack("{s:I, s:o, s:i, s:i, s:i, s:I, s:I, s:I, s:I}",
+			      "time_ms", (json_int_t)(p->elapsed_s * 1000 + 0.5), "job", utf8_json(e->name),
 			      "clone", (int)e->clone, "groupid", (int)e->groupid,
 			      "threads", (int)e->threads, "t_ms", (json_int_t)e->t_ms,
 			      "dur_us", (json_int_t)e->dur_us, "first_interval", (json_int_t)e->first_iv,
@@ -237,9 +240,44 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 		r = report_json_write(of.f, res, (cl->formats & CMDLINE_FMT_JSONPLUS) != 0, e);
 	if (r) {
 		outfile_abort(&of);
+		if (e->exit_code == EXIT_OUTPUT) {
+			/* the writers saw only a temporary FILE *: name the destination */
+			struct err why = *e;
+
+			err_clear(e);
+			err_set(e, why.code, EXIT_OUTPUT, "cannot write results to %s: %s",
+				cl->output && strcmp(cl->output, "-") ? cl->output : "stdout", why.msg);
+		}
 		return r;
 	}
 	return outfile_commit(&of, e);
+}
+
+/*
+ * Every path the run writes that is not a job target (--output,
+ * --status-output, each thread's log files) must not be a block device or a
+ * special file (safety.h): checked before anything is opened or laid out.
+ */
+static int check_outputs(const struct cmdline *cl, struct err *e)
+{
+	unsigned k = 0;
+	int r;
+
+	r = safety_check_output(cl->output, "--output", cl->allow_output_device, e);
+	if (!r)
+		r = outfile_check(cl->output, e);
+	if (!r && cl->status_interval_us)
+		r = safety_check_output(cl->status_output, "--status-output",
+					cl->allow_output_device, e);
+	for (size_t i = 0; i < cl->jobs_nr && !r; i++) {
+		const struct job *j = &cl->jobs[i];
+		unsigned n = j->numjobs ? j->numjobs : 1;
+
+		/* fiolog numbers a thread by its place among all threads, from 1 */
+		for (unsigned c = 0; c < n && !r; c++)
+			r = fiolog_check_paths(j, ++k, cl->allow_output_device, e);
+	}
+	return r;
 }
 
 int cmd_run(struct cmdline *cl)
@@ -257,6 +295,10 @@ int cmd_run(struct cmdline *cl)
 	ps.cl = cl;
 	ps.status = cl->status_interval_us > 0;
 	ps.status_path = cl->status_output;
+	if (check_outputs(cl, &e)) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		return e.exit_code ? e.exit_code : EXIT_OUTPUT;
+	}
 	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {
@@ -296,8 +338,12 @@ int cmd_run(struct cmdline *cl)
 		fprintf(stderr, "iotrial: interrupted by signal %d: writing partial results\n", res.signal);
 	for (i = 0; i < res.nr_jobs; i++) {
 		if (res.jobs[i].error) {
-			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", res.jobs[i].name,
-				res.jobs[i].first_error);
+			char name[3 * sizeof(res.jobs[i].name)], why[3 * sizeof(res.jobs[i].first_error)];
+
+			/* one line each, whatever bytes a name or path holds */
+			err_escape(name, sizeof(name), res.jobs[i].name);
+			err_escape(why, sizeof(why), res.jobs[i].first_error);
+			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", name, why);
 			code = EXIT_JOB_ERROR;
 		}
 	}

@@ -9,6 +9,7 @@
  * "iotrial: error: <msg>", and the exit code of its class (err.h).
  */
 #include <errno.h>	/* ENOENT */
+#include <signal.h>	/* sigprocmask */
 #include <stdio.h>	/* printf, fprintf */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strcmp, strerror */
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 		"  --parse-only             check the jobs and exit\n"
 		"  --showcmd                print each job as a command line with resolved values\n"
 		"  --readonly               refuse any job that writes or trims\n"
+		"  --allow-output-device    let --output, --status-output or a log be a block device\n"
 		"  --status-interval=TIME   a status line every TIME (bare number: seconds)\n"
 		"  --status-output=FILE     write the status lines to FILE, one JSON object each\n"
 		"  --eta=auto|always|never  when to print the ETA line\n"
@@ -128,8 +130,24 @@ int main(int argc, char **argv)
 	struct cmdline cl;
 	struct err e = { 0 };
 	char msg[300];
+	sigset_t stop, old;
 	int rc;
 
+	/*
+	 * First thing: SIGINT and SIGTERM wait (blocked) until the runner looks
+	 * for them, so one that comes during start-up (clock calibration takes
+	 * ~45 ms), layout or report writing cannot kill the process half-way and
+	 * leave no result or a stale temporary file.  They stay blocked to the
+	 * end: once the run is over, the complete report is written whatever
+	 * comes.  Commands that run no jobs get the default behaviour back.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "check") ||
+			 !strcmp(argv[1], "ab")))
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "check"))
@@ -151,6 +169,8 @@ int main(int argc, char **argv)
 	cmdline_free(&cl);
 	/* a full disk or a closed pipe must not pass for success */
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		if (rc == EXIT_OUTPUT)
+			return rc;	/* the failed write was reported already: one line */
 		snprintf(msg, sizeof(msg), "cannot write to standard output: %s", strerror(errno));
 		return fail(msg, rc ? rc : EXIT_OUTPUT);
 	}

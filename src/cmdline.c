@@ -81,6 +81,9 @@ static int cl_finish_job(struct cl_state *s)
 {
 	if (s->cur != &s->job)
 		return 0;
+	if (s->cl->jobs_nr >= JOBFILE_JOBS_MAX)	/* s->job is freed by cmdline_parse */
+		return err_set(s->e, -E2BIG, EXIT_USAGE, "job '%s' (" CL_WHERE "): more than %d jobs "
+			       "(the limit)", s->job.name, JOBFILE_JOBS_MAX);
 	s->cur = &s->global;
 	if (cl_push_job(s->cl, &s->job))
 		return cl_nomem(s->e);
@@ -221,16 +224,21 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		return cl->preset ? 0 : cl_nomem(e);
 	}
 	if (!strcmp(name, "section")) {
-		char buf[1024], *tok, *save = NULL;
+		char *buf = strdup(val), *tok, *save = NULL;	/* any length: never cut */
 
-		snprintf(buf, sizeof(buf), "%s", val);
+		if (!buf)
+			return cl_nomem(e);
 		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			if (cl_push_str(&cl->sections, &cl->sections_nr, tok))
+			if (cl_push_str(&cl->sections, &cl->sections_nr, tok)) {
+				free(buf);
 				return cl_nomem(e);
+			}
+		free(buf);
 		return 0;
 	}
 	if (val && (!strcmp(name, "parse-only") || !strcmp(name, "showcmd") ||
 		    !strcmp(name, "readonly") || !strcmp(name, "minimal") ||
+		    !strcmp(name, "allow-output-device") ||
 		    !strcmp(name, "version") || !strcmp(name, "help")))
 		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' takes no value (" CL_WHERE ")", name);
 	if (!strcmp(name, "parse-only"))
@@ -239,6 +247,8 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->showcmd = 1;
 	else if (!strcmp(name, "readonly"))
 		cl->readonly = 1;
+	else if (!strcmp(name, "allow-output-device"))
+		cl->allow_output_device = 1;
 	else if (!strcmp(name, "minimal"))
 		return err_set(e, -EINVAL, EXIT_USAGE,
 			       "--minimal (terse output) is not supported (use --output-format=json)");
@@ -340,6 +350,7 @@ static int cl_files_and_validate(struct cl_state *s)
 {
 	struct cmdline *cl = s->cl;
 	struct jobfile_out out = { 0 };
+	uint64_t threads = 0;
 	size_t i;
 	int ret = 0;
 
@@ -347,6 +358,10 @@ static int cl_files_and_validate(struct cl_state *s)
 		ret = cl_preset(s, &out);
 	for (i = 0; i < cl->files_nr && !ret; i++)
 		ret = jobfile_parse(cl->files[i], &s->global, cl->sections, cl->sections_nr, &out, s->e);
+	if (!ret && cl->jobs_nr + out.jobs_nr > JOBFILE_JOBS_MAX)
+		ret = err_set(s->e, -E2BIG, EXIT_USAGE, "more than %d jobs (the limit): %zu on the "
+			      "command line, %zu in job files", JOBFILE_JOBS_MAX, cl->jobs_nr,
+			      out.jobs_nr);
 	for (i = 0; i < out.jobs_nr && !ret; i++)
 		if (cl_push_job(cl, &out.jobs[i]))
 			ret = cl_nomem(s->e);
@@ -370,6 +385,12 @@ static int cl_files_and_validate(struct cl_state *s)
 		ret = opt_job_validate(j, s->e);
 		if (ret)
 			return ret;
+		/* each clone is a thread with its own state: the same limit as jobs, as in fio */
+		threads += j->numjobs;
+		if (threads > JOBFILE_JOBS_MAX)
+			return err_set(s->e, -E2BIG, EXIT_USAGE, "job '%s' (%s): numjobs=%u brings the "
+				       "threads to more than %d (the limit)", j->name, j->origin,
+				       j->numjobs, JOBFILE_JOBS_MAX);
 		if (cl->readonly && job_writes(j)) {
 			const struct opt_def *o = opt_find("rw");
 

@@ -50,6 +50,8 @@ struct cmdline {
 	int parse_only;			/* --parse-only: validate and stop */
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */
+	int allow_output_device;	/* --allow-output-device: --output, --status-output
+					 * and logs may name a block device */
 	uint64_t status_interval_us;	/* --status-interval (bare: seconds, >= 1ms); 0 = off */
 	char *status_output;		/* --status-output=FILE: the status lines, one JSON
 					 * object each, go there (needs --status-interval) */

@@ -4,6 +4,7 @@
  * not exist on this kernel or machine simply leaves its key out.
  */
 #include "env.h"
+#include "utf8.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -365,8 +366,10 @@ static int find_mount(const char *mountinfo, const char *path, struct mount_info
 
 static json_t *fs_obj(const struct mount_info *m)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "type", m->fstype, "mount_point", m->point,
-			 "source", m->source, "options", m->options, "super_options", m->super,
+	/* a mount point or source is a path: any bytes (utf8.h) */
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:s}", "type", utf8_json(m->fstype),
+			 "mount_point", utf8_json(m->point), "source", utf8_json(m->source),
+			 "options", utf8_json(m->options), "super_options", utf8_json(m->super),
 			 "from", "mountinfo");
 }
 
@@ -421,7 +424,7 @@ static json_t *fs_statfs_obj(const char *real, dev_t dev)
 			break;
 		memcpy(point, up, strlen(up) + 1);
 	}
-	return json_pack("{s:s, s:s, s:s}", "type", type, "mount_point", point,
+	return json_pack("{s:s, s:o, s:s}", "type", type, "mount_point", utf8_json(point),
 			 "from", "statfs");
 }
 
@@ -482,7 +485,7 @@ int env_target_from(const char *path, const char *mountinfo, json_t **out)
 
 	if (!o)
 		return -ENOMEM;
-	json_object_set_new(o, "path", json_string(path));
+	json_object_set_new(o, "path", utf8_json(path));
 	if (stat(path, &st)) {
 		char parent[PATH_MAX];
 
@@ -500,7 +503,7 @@ int env_target_from(const char *path, const char *mountinfo, json_t **out)
 	}
 	json_object_set_new(o, "type", json_string(type));
 	if (real[0] && strcmp(real, path))
-		json_object_set_new(o, "resolved", json_string(real));
+		json_object_set_new(o, "resolved", utf8_json(real));
 	if (!real[0]) {
 		*out = o;
 		return 0;

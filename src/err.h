@@ -43,6 +43,13 @@ enum {
 int err_set(struct err *e, int code, int exit_code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * Copy @s into @dst (@n bytes, n >= 6) with CR, LF and other control bytes
+ * escaped (\n, \r, \xNN), so a user's value cannot break a one-line message.
+ * err_set() applies it to every message.
+ */
+void err_escape(char *dst, size_t n, const char *s);
+
 /* Clear @e so it can be reused. */
 void err_clear(struct err *e);
 

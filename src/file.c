@@ -8,6 +8,7 @@
 #include "file.h"
 
 #include <errno.h>	/* ENOENT */
+#include <signal.h>	/* sigpending: a stop request during layout */
 #include <fcntl.h>	/* open, fallocate, posix_fadvise */
 #include <linux/falloc.h>	/* FALLOC_FL_PUNCH_HOLE */
 #include <linux/fs.h>	/* BLKGETSIZE64, BLKDISCARD, BLKFLSBUF */
@@ -252,6 +253,20 @@ static int file_region(struct file_plan *p, struct err *e)
 	return 0;
 }
 
+/*
+ * A SIGINT or SIGTERM is waiting.  The runner blocks both and acts on them
+ * itself; laying out a large file takes seconds to minutes, so layout looks
+ * for them between chunks and stops (-EINTR) rather than make the user wait.
+ */
+static int file_stop_pending(void)
+{
+	sigset_t p;
+
+	if (sigpending(&p))
+		return 0;
+	return sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1;
+}
+
 /* Fill [from, to) of @fd with data that does not repeat from block to block. */
 static int file_fill(int fd, uint64_t from, uint64_t to, uint64_t seed)
 {
@@ -264,6 +279,10 @@ static int file_fill(int fd, uint64_t from, uint64_t to, uint64_t seed)
 		size_t n = to - from < FILE_LAYOUT_CHUNK ? (size_t)(to - from) : FILE_LAYOUT_CHUNK;
 		size_t i, done = 0;
 
+		if (file_stop_pending()) {
+			ret = -EINTR;
+			break;
+		}
 		for (i = 0; i < FILE_LAYOUT_CHUNK / sizeof(*buf); i++) {
 			x ^= x << 13;	/* xorshift64: cheap, not compressible */
 			x ^= x >> 7;
@@ -313,11 +332,28 @@ static int file_layout(const struct file_plan *p, int readonly, struct err *e)
 		if (ret) {
 			err_set(e, ret, EXIT_TARGET, "%s: cannot extend to %llu bytes: %s", p->path,
 				(unsigned long long)need, strerror(-ret));
+			if (p->kind == FILE_NEW)
+				unlink(p->path);	/* created just now: leave nothing */
 			goto out;
 		}
 	}
 	if (file_reads(j)) {
 		ret = file_fill(fd, p->real, need, ((uint64_t)p->jobnum << 32) ^ p->idx ^ 0x6c617967ull);
+		if (ret) {
+			/*
+			 * A half-filled file would pass for laid out next time (its
+			 * size is right) and be read as unwritten extents: put it
+			 * back as it was (best effort: the error below matters more).
+			 */
+			int undo = p->kind == FILE_NEW ? unlink(p->path) : ftruncate(fd, (off_t)p->real);
+
+			(void)undo;
+		}
+		if (ret == -EINTR) {
+			err_set(e, ret, EXIT_INTERRUPTED, "%s: interrupted by a signal while laying "
+				"out the file: no job ran", p->path);
+			goto out;
+		}
 		if (ret) {
 			err_set(e, ret, EXIT_TARGET, "%s: cannot lay out %llu bytes: %s", p->path,
 				(unsigned long long)(need - p->real), strerror(-ret));

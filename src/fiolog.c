@@ -9,6 +9,7 @@
  * of the I/O that closed them.
  */
 #include "fiolog.h"
+#include "safety.h"
 #include "vec.h"
 
 #include <errno.h>	/* ENOMEM, errno */
@@ -203,6 +204,27 @@ int fiolog_open(struct fiolog *l, const struct job *j, unsigned jobnum, struct e
 		err_set(e, ret, EXIT_INTERNAL, "%s: out of memory setting up logs", j->name);
 	if (ret)
 		fiolog_free(l);
+	return ret;
+}
+
+int fiolog_check_paths(const struct job *j, unsigned jobnum, int allow_device, struct err *e)
+{
+	static const char *const opt[FIOLOG_KINDS] = {
+		"write_bw_log", "write_iops_log", "write_lat_log", "write_lat_log",
+		"write_lat_log", "write_hist_log",
+	};
+	struct fiolog l;
+	int ret;
+
+	memset(&l, 0, sizeof(l));
+	l.append = !j->per_job_logs;
+	ret = setup(&l, j, jobnum);
+	if (ret)
+		err_set(e, ret, EXIT_INTERNAL, "%s: out of memory setting up logs", j->name);
+	for (int k = 0; k < FIOLOG_KINDS && !ret; k++)
+		if (l.files & (1u << k))
+			ret = safety_check_output(l.path[k], opt[k], allow_device, e);
+	fiolog_free(&l);
 	return ret;
 }
 

@@ -121,6 +121,14 @@ struct fiolog {
  */
 int fiolog_open(struct fiolog *l, const struct job *j, unsigned jobnum, struct err *e);
 
+/*
+ * Check every log path thread @jobnum of @j would write with
+ * safety_check_output() (a block device is refused unless @allow_device),
+ * without creating anything: called for every thread before any I/O.
+ * Returns 0, -ENOMEM or -EPERM with @e filled (EXIT_UNSAFE).
+ */
+int fiolog_check_paths(const struct job *j, unsigned jobnum, int allow_device, struct err *e);
+
 /* Slow paths of fiolog_io; not for direct use. */
 void fiolog_roll(struct fiolog *l, uint64_t t_ms);
 void fiolog_hist_roll(struct fiolog *l, uint64_t t_ms);

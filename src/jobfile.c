@@ -178,6 +178,12 @@ static int jf_finish_job(struct jf *p)
 		job_free(&p->job);
 		return 0;
 	}
+	if (p->out->jobs_nr >= JOBFILE_JOBS_MAX) {
+		err_set(p->e, -E2BIG, EXIT_USAGE, "%s: job '%s': more than %d jobs (the limit)",
+			p->job.origin, p->job.name, JOBFILE_JOBS_MAX);
+		job_free(&p->job);
+		return -E2BIG;
+	}
 	n = realloc(p->out->jobs, (p->out->jobs_nr + 1) * sizeof(*n));
 	if (!n) {
 		job_free(&p->job);

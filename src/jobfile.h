@@ -28,6 +28,12 @@
 #define JOBFILE_LINE_MAX 8192
 #define JOBFILE_INCLUDE_DEPTH 16
 #define JOBFILE_SIZE_MAX (16u << 20)
+/*
+ * Jobs (sections kept) over all job files and the command line: each costs
+ * about 9 KiB parsed, and a 12 MB file of empty sections would otherwise ask
+ * for ~29 GB.  fio's own default limit (--max-jobs) is the same.
+ */
+#define JOBFILE_JOBS_MAX 4096
 
 /* What parsing appends to; the caller owns it (jobfile_out_free). */
 struct jobfile_out {

@@ -114,6 +114,47 @@ static int validate_logs(struct job *j, struct err *e)
 	return 0;
 }
 
+/*
+ * Offsets and sizes that can only fail once files exist, refused now so that
+ * --parse-only catches them and a real run creates nothing: the last clone's
+ * offset (offset + (numjobs-1) x offset_increment) must neither wrap past 2^64
+ * nor, with size, reach 2^63 (the largest file offset is 2^63-1); and a size
+ * smaller than the block size leaves no room for one I/O.
+ */
+static int validate_offsets(const struct job *j, struct err *e)
+{
+	const uint64_t limit = 1ull << 63;
+	uint64_t last, end, need = 0, len;
+	unsigned d, dirs = 0;
+
+	if (__builtin_mul_overflow(j->offset_increment, (uint64_t)(j->numjobs - 1), &last) ||
+	    __builtin_add_overflow(last, j->offset, &last))
+		return job_err(e, j, "offset %llu + %u x offset_increment %llu overflows 64 bits",
+			       (unsigned long long)j->offset, j->numjobs - 1,
+			       (unsigned long long)j->offset_increment);
+	if (last >= limit)
+		return job_err(e, j, "offset %llu%s is at or above 2^63, the largest file offset",
+			       (unsigned long long)last, j->numjobs > 1 ? " (of the last clone)" : "");
+	if (j->size && !j->size_pct && (__builtin_add_overflow(last, j->size, &end) || end > limit))
+		return job_err(e, j, "offset %llu + size %llu reaches past 2^63, the largest file offset",
+			       (unsigned long long)last, (unsigned long long)j->size);
+	if (!j->size || j->size_pct || j->filesize_max)
+		return 0;
+	if (j->rw & RW_TRIMWRITE)
+		dirs = (1u << DDIR_TRIM) | (1u << DDIR_WRITE);
+	dirs |= (j->rw & RW_READ ? 1u << DDIR_READ : 0) | (j->rw & RW_WRITE ? 1u << DDIR_WRITE : 0) |
+		(j->rw & RW_TRIM ? 1u << DDIR_TRIM : 0);
+	for (d = 0; d < DDIR_NR; d++)
+		if ((dirs & (1u << d)) && j->bs_min[d] > need)
+			need = j->bs_min[d];
+	len = j->size / j->nrfiles;
+	if (len < need)
+		return job_err(e, j, "size %llu%s is smaller than bs=%llu: no room for one I/O",
+			       (unsigned long long)len, j->nrfiles > 1 ? " per file" : "",
+			       (unsigned long long)need);
+	return 0;
+}
+
 int opt_job_validate(struct job *j, struct err *e)
 {
 	char where[JOB_NAME_MAX + sizeof(j->origin) + 16];
@@ -147,6 +188,9 @@ int opt_job_validate(struct job *j, struct err *e)
 		return job_err(e, j, "filesize range is reversed");
 	if (j->interval_us < 1000)
 		return job_err(e, j, "series_interval is below 1ms");
+	ret = validate_offsets(j, e);
+	if (ret)
+		return ret;
 	ret = validate_steady(j, e);
 	return ret ? ret : validate_logs(j, e);
 }

@@ -112,6 +112,37 @@ int outfile_open(struct outfile *o, const char *path, struct err *e)
 	return 0;
 }
 
+int outfile_check(const char *path, struct err *e)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash;
+	struct stat st;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (!*path)
+		return err_set(e, -EINVAL, EXIT_OUTPUT, "cannot write results: empty file name");
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return err_set(e, -EISDIR, EXIT_OUTPUT, "cannot write results to %s: %s",
+				       path, strerror(EISDIR));
+		if (access(path, W_OK))
+			return err_set(e, -errno, EXIT_OUTPUT, "cannot write results to %s: %s",
+				       path, strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return 0;	/* written in place */
+		if (realpath(path, real))
+			path = real;	/* the temporary file goes next to the real file */
+	}
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	if (access(dir, W_OK | X_OK))
+		return err_set(e, -errno, EXIT_OUTPUT, "cannot write results to %s: directory %s: %s",
+			       path, dir, strerror(errno));
+	return 0;
+}
+
 /* fsync the directory holding @path so the rename itself is durable. */
 static void sync_dir(const char *path)
 {

@@ -42,6 +42,17 @@ int outfile_open(struct outfile *o, const char *path, struct err *e);
  */
 int outfile_commit(struct outfile *o, struct err *e);
 
+/*
+ * Can a document be written to @path (NULL or "-": stdout, always yes)?
+ * Checked before a run so that a bad --output fails before any I/O rather
+ * than after the whole run: the directory must exist and be writable (the
+ * document goes to a temporary file there), an existing regular file must be
+ * writable, a FIFO or device must be openable for writing (checked with
+ * access(), nothing is opened), and the path must not be a directory.
+ * Returns 0, or -errno with @e filled (EXIT_OUTPUT) naming the path.
+ */
+int outfile_check(const char *path, struct err *e);
+
 /* Drop the document: remove the temporary file, free the buffer.  Idempotent. */
 void outfile_abort(struct outfile *o);
 

@@ -11,6 +11,7 @@
 #include "opt.h"
 #include "series.h"
 #include "steady.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <math.h>	/* isfinite, llround */
@@ -31,35 +32,17 @@ static void jset(json_t *o, const char *k, json_t *v, int *bad)
 }
 
 /*
- * A copy of @s with every byte outside ASCII replaced by '?': jansson takes
- * only valid UTF-8, and job names, option values and error texts come from
- * users and file systems in any encoding.  NULL when out of memory.
+ * A JSON string of @s, which need not be valid UTF-8: job names, option
+ * values, file names and error texts come from users and file systems in any
+ * encoding, and jansson takes only UTF-8.  Invalid bytes become U+FFFD
+ * (utf8.h) rather than losing the report.
  */
-static char *ascii_copy(const char *s)
-{
-	char *c = strdup(s);
-
-	for (char *p = c; p && *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	return c;
-}
-
-/* A JSON string of @s, which need not be valid UTF-8. */
 static json_t *jstr(const char *s)
 {
-	json_t *v = json_string(s);
-	char *c;
-
-	if (v || !s)
-		return v;
-	c = ascii_copy(s);
-	v = c ? json_string(c) : NULL;
-	free(c);
-	return v;
+	return s ? utf8_json(s) : NULL;
 }
 
-/* obj[key] = v where @key comes from the user (see ascii_copy). */
+/* obj[key] = v where @key comes from the user (see jstr). */
 static void jset_user(json_t *o, const char *k, json_t *v, int *bad)
 {
 	char *c;
@@ -68,7 +51,7 @@ static void jset_user(json_t *o, const char *k, json_t *v, int *bad)
 		json_decref(v);
 		return;
 	}
-	c = ascii_copy(k);
+	c = utf8_fix(k);
 	jset(o, c ? c : "", v, bad);
 	if (!c)
 		*bad = 1;
@@ -326,8 +309,7 @@ static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int
 		json_t *o = json_object();
 
 		for (i = 0; o && i < nr; i++)
-			if (json_object_set_new(o, kv[i].key, kv[i].val ? json_string(kv[i].val) : json_null()))
-				*bad = 1;
+			jset_user(o, kv[i].key, kv[i].val ? jstr(kv[i].val) : json_null(), bad);
 		opt_kv_free(kv, nr);
 		if (!o || json_object_set_new(iot, "job", o))
 			*bad = 1;

@@ -7,6 +7,7 @@
 
 #include <dirent.h>	/* scandir */
 #include <errno.h>
+#include <limits.h>	/* INT_MAX, UINT_MAX */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,45 @@ static double jnum(const json_t *o, const char *key, double dflt)
 	const json_t *v = json_object_get(o, key);
 
 	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+/*
+ * A count read from @o's @key into *@out: absent or not a number gives 0; a
+ * number must be finite and lie in [@lo, @hi], else the file is refused
+ * naming the key (a double outside an integer type's range is undefined
+ * behaviour when cast, and a negative count is a misread).  @where is the
+ * object's place ("read", "lat_ns"), NULL at the job's top level.
+ */
+static int jrange(struct load_ctx *c, const json_t *o, const char *key, const char *where,
+		  double lo, double hi, double *out, size_t job)
+{
+	const json_t *v = json_object_get(o, key);
+	double x;
+
+	*out = 0;
+	if (!json_is_number(v))
+		return 0;
+	x = json_number_value(v);
+	if (isfinite(x) && x >= lo && x <= hi) {
+		*out = x;
+		return 0;
+	}
+	return err_set(c->e, -ERANGE, EXIT_USAGE, "%s: job %zu: \"%s%s%s\" = %.15g is out of range "
+		       "(%.15g to %.15g)", c->name, job, where ? where : "", where ? "." : "", key,
+		       x, lo, hi);
+}
+
+/* 2^64 is exactly representable; a uint64_t holds values strictly below it. */
+#define RR_U64_LIMIT 18446744073709549568.0	/* the largest double below 2^64 */
+
+static int ju64(struct load_ctx *c, const json_t *o, const char *key, const char *where,
+		uint64_t *out, size_t job)
+{
+	double x;
+	int ret = jrange(c, o, key, where, 0, RR_U64_LIMIT, &x, job);
+
+	*out = (uint64_t)x;
+	return ret;
 }
 
 static void copy_str(char *dst, size_t sz, const char *src)
@@ -176,14 +216,20 @@ static double find_p99(const json_t *pct)
 	return NAN;
 }
 
-static int add_bins(struct dir_acc *a, const json_t *bins)
+static int add_bins(struct load_ctx *c, struct dir_acc *a, const json_t *bins, size_t job)
 {
 	const char *key;
 	json_t *v;
 
 	json_object_foreach((json_t *)bins, key, v) {
+		uint64_t n;
+		int ret;
+
 		if (!json_is_number(v))
 			continue;
+		ret = ju64(c, bins, key, "bins", &n, job);
+		if (ret)
+			return ret;
 		if (a->nbins == a->cap) {
 			size_t cap = a->cap ? 2 * a->cap : 256;
 			struct rr_bin *nb = realloc(a->bins, cap * sizeof(*nb));
@@ -194,25 +240,30 @@ static int add_bins(struct dir_acc *a, const json_t *bins)
 			a->cap = cap;
 		}
 		a->bins[a->nbins].v = strtod(key, NULL);
-		a->bins[a->nbins].n = (uint64_t)json_number_value(v);
+		a->bins[a->nbins].n = n;
 		a->nbins++;
 	}
 	return 0;
 }
 
 /* Latency mean, p99 and bins of one job's direction into the accumulator. */
-static int acc_latency(struct dir_acc *a, const json_t *d, uint64_t ios, double *mean)
+static int acc_latency(struct load_ctx *c, struct dir_acc *a, const json_t *d, uint64_t ios,
+		       double *mean, size_t job)
 {
 	const json_t *lat = json_object_get(d, "lat_ns");
 	const json_t *clat = json_object_get(d, "clat_ns");
 	const json_t *src;
-	uint64_t n = (uint64_t)jnum(lat, "N", 0);
+	uint64_t n;
 	double p99;
+	int ret;
 
-	if (n == 0) {		/* lat disabled: completion latency is next best */
+	ret = ju64(c, lat, "N", "lat_ns", &n, job);
+	if (!ret && n == 0) {	/* lat disabled: completion latency is next best */
 		lat = clat;
-		n = (uint64_t)jnum(lat, "N", 0);
+		ret = ju64(c, lat, "N", "clat_ns", &n, job);
 	}
+	if (ret)
+		return ret;
 	*mean = NAN;
 	if (n > 0) {
 		*mean = jnum(lat, "mean", NAN);
@@ -230,8 +281,8 @@ static int acc_latency(struct dir_acc *a, const json_t *d, uint64_t ios, double 
 	}
 	if (!json_is_object(json_object_get(src, "bins")))
 		a->bins_missing = 1;
-	else if (add_bins(a, json_object_get(src, "bins")))
-		return -ENOMEM;
+	else
+		return add_bins(c, a, json_object_get(src, "bins"), job);
 	return 0;
 }
 
@@ -278,8 +329,9 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 {
 	const json_t *d = json_object_get(job, dir_names[k]);
 	struct resultread_dir *rd = &r->dir[k];
-	uint64_t ios, rt;
+	uint64_t ios, rt, bytes;
 	double cv, iops_mean;
+	int ret;
 
 	if (!d) {
 		if (k == 2)	/* trim is optional in older outputs */
@@ -289,7 +341,13 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	if (!json_is_object(d) || !json_is_number(json_object_get(d, "iops")) ||
 	    !json_is_number(json_object_get(d, "total_ios")))
 		return bad(c, "\"%s\" lacks numeric iops/total_ios", dir_names[k], idx);
-	ios = (uint64_t)jnum(d, "total_ios", 0);
+	ret = ju64(c, d, "total_ios", dir_names[k], &ios, idx);
+	if (!ret)
+		ret = ju64(c, d, "io_bytes", dir_names[k], &bytes, idx);
+	if (!ret)
+		ret = ju64(c, d, "runtime", dir_names[k], &rt, idx);
+	if (ret)
+		return ret;
 	j->ios[k] = ios;
 	j->iops[k] = jnum(d, "iops", 0);
 	j->lat_mean_ns[k] = NAN;
@@ -297,22 +355,27 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	if (ios == 0)
 		return 0;
 	rd->ios += ios;
-	rd->bytes += (uint64_t)jnum(d, "io_bytes", 0);
+	rd->bytes += bytes;
 	rd->iops += j->iops[k];
 	rd->bw_bytes += jnum(d, "bw_bytes", jnum(d, "bw", 0) * 1024);
-	rt = (uint64_t)jnum(d, "runtime", 0);
 	if (rt > rd->runtime_ms)
 		rd->runtime_ms = rt;
-	if (acc_latency(&c->acc[k], d, ios, &j->lat_mean_ns[k]))
+	ret = acc_latency(c, &c->acc[k], d, ios, &j->lat_mean_ns[k], idx);
+	if (ret == -ENOMEM)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (ret)
+		return ret;
 	if (json_is_array(json_object_get(job, "intervals"))) {
 		uint64_t n;
 
 		interval_stats(json_object_get(job, "intervals"), dir_names[k], &cv, &n);
 		merge_samples(rd, cv, n);
 	} else {
-		uint64_t n = (uint64_t)jnum(d, "iops_samples", 0);
+		uint64_t n;
 
+		ret = ju64(c, d, "iops_samples", dir_names[k], &n, idx);
+		if (ret)
+			return ret;
 		iops_mean = jnum(d, "iops_mean", 0);
 		cv = n >= 2 && iops_mean > 0 ? jnum(d, "iops_stddev", NAN) / iops_mean : NAN;
 		merge_samples(rd, cv, n);
@@ -345,6 +408,7 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 {
 	struct resultread_job *j = &r->jobs[idx];
 	json_t *opts;
+	double x;
 	int k, ret;
 
 	if (!json_is_object(job))
@@ -352,8 +416,14 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 	if (json_object_get(job, "mixed") && !json_object_get(job, "read"))
 		return bad(c, "%s", "unified_rw_reporting (\"mixed\") results are not supported", idx);
 	copy_str(j->name, sizeof(j->name), json_string_value(json_object_get(job, "jobname")));
-	j->groupid = (unsigned)jnum(job, "groupid", 0);
-	j->error = (int)jnum(job, "error", 0);
+	ret = jrange(c, job, "groupid", NULL, 0, UINT_MAX, &x, idx);
+	if (ret)
+		return ret;
+	j->groupid = (unsigned)x;
+	ret = jrange(c, job, "error", NULL, INT_MIN, INT_MAX, &x, idx);
+	if (ret)
+		return ret;
+	j->error = (int)x;
 	opts = merge_options(json_object_get(root, "global options"),
 			     json_object_get(job, "job options"));
 	if (!opts)
@@ -368,7 +438,9 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 		if (ret)
 			return ret;
 	}
-	j->job_runtime_ms = (uint64_t)jnum(job, "job_runtime", 0);
+	ret = ju64(c, job, "job_runtime", NULL, &j->job_runtime_ms, idx);
+	if (ret)
+		return ret;
 	j->cpu_pct = jnum(job, "usr_cpu", NAN) + jnum(job, "sys_cpu", NAN);
 	if (!isnan(j->cpu_pct) && j->job_runtime_ms > 0) {
 		c->cpu_ns += j->cpu_pct / 100 * (double)j->job_runtime_ms * 1e6;
@@ -556,6 +628,38 @@ int resultread_from_json(const json_t *root, const char *name, struct resultread
 	return 0;
 }
 
+/*
+ * What follows the JSON document.  fio's --output-format=json,normal puts its
+ * text report on the lines after it: accepted.  Anything else on the line of
+ * the closing brace is garbage, and a second document (a line starting with
+ * '{': fio's --status-interval writes one per interval) would otherwise be
+ * silently ignored: both are refused.
+ */
+static int check_rest(const char *rest, size_t len, const char *name, struct err *e)
+{
+	size_t i = 0;
+
+	while (i < len && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '\r'))
+		i++;
+	if (i < len && rest[i] != '\n')
+		return err_set(e, -EINVAL, EXIT_USAGE,
+			       "%s: unexpected data after the JSON document's closing brace", name);
+	while (i < len) {
+		size_t j = i + 1;
+
+		while (j < len && (rest[j] == ' ' || rest[j] == '\t' || rest[j] == '\r'))
+			j++;
+		if (j < len && (rest[j] == '{' || rest[j] == '['))
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "%s: holds more than one JSON document (fio --status-interval "
+				       "output?): keep only the final one", name);
+		while (j < len && rest[j] != '\n')
+			j++;
+		i = j;
+	}
+	return 0;
+}
+
 int resultread_parse(const char *text, size_t len, const char *name,
 		     struct resultread **out, struct err *e)
 {
@@ -576,7 +680,10 @@ int resultread_parse(const char *text, size_t len, const char *name,
 		return err_set(e, -EINVAL, EXIT_USAGE,
 			       "%s: invalid or truncated JSON at line %d: %s",
 			       name, jerr.line + skipped, jerr.text);
-	ret = resultread_from_json(root, name, out, e);
+	ret = check_rest(start + jerr.position, len - (size_t)(start - text) - jerr.position,
+			 name, e);
+	if (!ret)
+		ret = resultread_from_json(root, name, out, e);
 	json_decref(root);
 	return ret;
 }
@@ -592,6 +699,12 @@ int resultread_load(const char *path, struct resultread **out, struct err *e)
 	if (!f)
 		return err_set(e, -errno, EXIT_USAGE, "%s: cannot open: %s", path, strerror(errno));
 	do {
+		if (len > RESULTREAD_SIZE_MAX) {
+			fclose(f);
+			free(buf);
+			return err_set(e, -EFBIG, EXIT_USAGE, "%s: larger than %u MiB: not a result file "
+				       "(the limit)", path, RESULTREAD_SIZE_MAX >> 20);
+		}
 		if (cap - len < 65536) {
 			char *nb = realloc(buf, cap + 65536 + 1);
 

@@ -95,6 +95,13 @@ struct resultread {
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */
+/*
+ * The largest result file read: fio's json+ of hundreds of jobs stays far
+ * below it, and parsing takes several times the file's size in memory, so a
+ * larger file (or /dev/zero) is refused rather than read until memory runs out.
+ */
+#define RESULTREAD_SIZE_MAX (256u << 20)
+
 int resultread_load(const char *path, struct resultread **out, struct err *e);
 
 /* The same from a buffer; @name is used in error messages and as path. */

@@ -89,6 +89,19 @@ static int run_prepare(struct run_state *s, struct err *e)
 
 		if (!(w->ops->flags & ENGINE_F_NOFILES)) {
 			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files, &w->nr_files, e);
+			/*
+			 * A full disk or an I/O error while laying out one job's file
+			 * is that job's error, as it would be during its I/O: the
+			 * other jobs run and their results are kept.  The thread is
+			 * not started (run_threads) and the job reports no I/O.
+			 */
+			if ((r == -ENOSPC || r == -EIO || r == -EDQUOT || r == -EFBIG) &&
+			    e->exit_code == EXIT_TARGET) {
+				w->error = -r;
+				snprintf(w->first_error, sizeof(w->first_error), "%.255s", e->msg);
+				err_clear(e);
+				r = 0;
+			}
 			if (r)
 				return r;
 		}
@@ -529,6 +542,10 @@ static int run_threads(struct run_state *s, struct err *e)
 			pthread_attr_t attr;
 			int r;
 
+			if (s->w[i].error) {	/* its layout failed (run_prepare) */
+				atomic_store(&s->w[i].done, 1);
+				continue;
+			}
 			pthread_attr_init(&attr);
 			run_affinity(&s->w[i], &attr);
 			r = pthread_create(&s->w[i].tid, &attr, worker_main, &s->w[i]);

@@ -417,3 +417,32 @@ int safety_check(const char *path, int writes, const struct job *j, int readonly
 	free(t.devs);
 	return ret;
 }
+
+int safety_check_output(const char *path, const char *what, int allow_device, struct err *e)
+{
+	char resolved[PATH_MAX], who[PATH_MAX * 2 + 80];
+	const char *sep = what[0] == '-' ? "=" : " ";	/* "--output=X", "log file X" */
+	struct stat st;
+
+	if (!path || !strcmp(path, "-") || !*path)
+		return 0;	/* stdout, or an empty name refused by the writer */
+	if (stat(path, &st))
+		return 0;	/* a new file (or an unreachable one: its writer says why) */
+	if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
+	    S_ISDIR(st.st_mode))
+		return 0;
+	if (realpath(path, resolved) && strcmp(resolved, path))
+		snprintf(who, sizeof(who), "%s%s%s (%s)", what, sep, path, resolved);
+	else
+		snprintf(who, sizeof(who), "%s%s%s", what, sep, path);
+	if (S_ISBLK(st.st_mode)) {
+		if (allow_device)
+			return 0;
+		return err_set(e, -EPERM, EXIT_UNSAFE,
+			       "%s: is a block device: writing the output there would overwrite "
+			       "its data; use --allow-output-device to override", who);
+	}
+	return err_set(e, -EPERM, EXIT_UNSAFE, "%s: is not a regular file, FIFO or character "
+		       "device (%s): refusing to write output there", who,
+		       S_ISSOCK(st.st_mode) ? "a socket" : "a special file");
+}

@@ -32,4 +32,17 @@
  */
 int safety_check(const char *path, int writes, const struct job *j, int readonly, struct err *e);
 
+/*
+ * May the run write a report or log to @path?  @what names the output in the
+ * message ("--output", "--status-output", "log file").  Symlinks are followed;
+ * a path that does not exist yet, a regular file, a FIFO and a character
+ * device (a terminal, /dev/null) pass.  A block device is refused unless
+ * @allow_device (--allow-output-device): writing a report over it destroys
+ * what it holds.  A socket or other special file is always refused.  A
+ * directory passes here (writing to it fails later with EXIT_OUTPUT).
+ * Returns 0, or -EPERM with @e filled (EXIT_UNSAFE, one line naming the path
+ * as typed, what it resolved to and the reason).  Does no I/O on @path.
+ */
+int safety_check_output(const char *path, const char *what, int allow_device, struct err *e);
+
 #endif

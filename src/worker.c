@@ -58,25 +58,42 @@ static unsigned batch_bucket(unsigned n)
 	return 6;
 }
 
-static void worker_fail(struct worker *w, int err, const struct io_u *io)
+/*
+ * Record the job's first error.  @io: the I/O it happened on (NULL when
+ * none); @op: the engine step that failed ("submit", "reap"), NULL for the
+ * I/O's own completion.  The message names the operation, file and offset.
+ */
+static void worker_fail_op(struct worker *w, int err, const struct io_u *io, const char *op)
 {
 	char buf[128];
-	const char *what;
+	const char *what, *why;
 
 	if (w->error)
 		return;
 	w->error = err;
-	if (strerror_r(err, buf, sizeof(buf)))
-		snprintf(buf, sizeof(buf), "errno %d", err);
+	/* GNU strerror_r returns the text, which need not be in @buf */
+	why = strerror_r(err, buf, sizeof(buf));
+	if (!io && op) {
+		snprintf(w->first_error, sizeof(w->first_error), "%s %s failed on %s: %s",
+			 w->job->ioengine ? w->job->ioengine : "engine", op,
+			 w->nr_files ? w->files[0].path : "(no file)", why);
+		return;
+	}
 	if (!io) {
-		snprintf(w->first_error, sizeof(w->first_error), "%s", buf);
+		snprintf(w->first_error, sizeof(w->first_error), "%s", why);
 		return;
 	}
 	what = io->ddir == DDIR_READ ? "read" : io->ddir == DDIR_WRITE ? "write" :
 	       io->ddir == DDIR_TRIM ? "trim" : "sync";
-	snprintf(w->first_error, sizeof(w->first_error), "%s on %s at offset %llu, length %u: %s",
-		 what, w->nr_files ? w->files[io->file].path : "(none)",
-		 (unsigned long long)io->offset, io->len, buf);
+	snprintf(w->first_error, sizeof(w->first_error), "%s%s%s on %s at offset %llu, length %u: %s",
+		 op ? op : "", op ? " of a " : "", what,
+		 w->nr_files ? w->files[io->file].path : "(none)",
+		 (unsigned long long)io->offset, io->len, why);
+}
+
+static void worker_fail(struct worker *w, int err, const struct io_u *io)
+{
+	worker_fail_op(w, err, io, NULL);
 }
 
 static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_done)
@@ -489,7 +506,7 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 	int r = wait_min ? w->ops->commit_wait(&w->ctx, wait_min) : w->ops->commit(&w->ctx);
 
 	if (r < 0) {
-		worker_fail(w, -r, NULL);
+		worker_fail_op(w, -r, nq ? queued[0] : NULL, "submit");
 		return r;
 	}
 	t = clock_ticks(c);
@@ -530,7 +547,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
 	if (n < 0) {
 		if (n == -EINTR)
 			return 0;
-		worker_fail(w, -n, NULL);
+		worker_fail_op(w, -n, NULL, "reap");
 		return n;
 	}
 	*now = clock_ticks(w->clk);

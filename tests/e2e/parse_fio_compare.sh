@@ -24,7 +24,7 @@ cases = [
     ("ss_ramp", "30", []), ("blockalign", "8k", []), ("offset_increment", "1m", []),
     ("nrfiles", "1k", []), ("fsync", "1k", []), ("loops", "1k", []), ("log_avg_msec", "100", []),
     ("rwmixread", "70", []), ("numjobs", "0x4", []), ("log_avg_msec", "2k", []),
-    ("log_hist_msec", "1k", []), ("size", "0x10b", []), ("runtime", "2S", []),
+    ("log_hist_msec", "1k", []), ("size", "0x10b", ["--bs=16"]), ("runtime", "2S", []),
 ]
 # Values fio 3.33 reads in a way iotrial will not copy (it refuses them):
 # a unit after hex is ignored, a hex time is microseconds, "sec" and "min"

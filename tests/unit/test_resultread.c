@@ -260,6 +260,71 @@ TEST(bad_buffers)
 	CHECK_STR(e.msg, "v.json: not a fio result: no \"fio version\" or \"iotrial\" object");
 }
 
+/* @text must be refused (EXIT_USAGE, one line) with a message holding @what. */
+static void expect_bad_text(const char *text, const char *what)
+{
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_parse(text, strlen(text), "t.json", &r, &e) < 0);
+	CHECK(r == NULL);
+	CHECK(e.exit_code == EXIT_USAGE);
+	CHECK(strstr(e.msg, what) != NULL);
+	CHECK(strchr(e.msg, '\n') == NULL);
+	if (!strstr(e.msg, what))
+		printf("  wanted '%s', got: %s\n", what, e.msg);
+	resultread_free(r);
+}
+
+#define RR_JOB(extra, dir) "{\"fio version\":\"x\",\"jobs\":[{" extra "\"read\":{" dir \
+	"\"iops\":1,\"total_ios\":1},\"write\":{\"iops\":0,\"total_ios\":0}}]}"
+
+/* Doubles outside an integer field's range: refused naming the key, never UB. */
+TEST(out_of_range)
+{
+	static const char ok[] = RR_JOB("\"error\":5,", "");
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_parse(ok, sizeof(ok) - 1, "ok.json", &r, &e) == 0);
+	if (r)
+		CHECK_EQ_U(r->jobs[0].error, 5);
+	resultread_free(r);
+	expect_bad_text(RR_JOB("\"error\":7136848347,", ""), "\"error\" = 7136848347 is out of range");
+	expect_bad_text(RR_JOB("\"error\":1e12,", ""), "\"error\" = 1000000000000 is out of range");
+	expect_bad_text(RR_JOB("\"groupid\":-1,", ""), "\"groupid\" = -1 is out of range");
+	expect_bad_text(RR_JOB("\"job_runtime\":1e300,", ""), "\"job_runtime\" = 1e+300");
+	expect_bad_text("{\"fio version\":\"x\",\"jobs\":[{\"read\":{\"iops\":1,\"total_ios\":-5},"
+			"\"write\":{\"iops\":0,\"total_ios\":0}}]}", "\"read.total_ios\" = -5");
+	expect_bad_text(RR_JOB("", "\"io_bytes\":2e19,"), "\"read.io_bytes\" = 2e+19");
+	expect_bad_text(RR_JOB("", "\"runtime\":-1,"), "\"read.runtime\"");
+	expect_bad_text(RR_JOB("", "\"iops_samples\":1e30,"), "\"read.iops_samples\"");
+	expect_bad_text(RR_JOB("", "\"lat_ns\":{\"N\":-3},"), "\"lat_ns.N\" = -3");
+	expect_bad_text(RR_JOB("", "\"clat_ns\":{\"N\":1e40},"), "\"clat_ns.N\"");
+	expect_bad_text(RR_JOB("", "\"clat_ns\":{\"N\":1,\"bins\":{\"100\":-1}},"),
+			"\"bins.100\" = -1");
+	CHECK_EQ_U(resultread_size("1e30"), 0);
+	CHECK_EQ_U(resultread_size("100000000P"), 0);
+	CHECK_EQ_U(resultread_size("inf"), 0);
+}
+
+/* A second document or garbage after the first is refused, fio's text after it is not. */
+TEST(trailing_data)
+{
+	static const char text_after[] = RR_JOB("", "") "\n\nx: (groupid=0, jobs=1): err= 0\n";
+	struct resultread *r = NULL;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_parse(text_after, sizeof(text_after) - 1, "n.json", &r, &e) == 0);
+	resultread_free(r);
+	expect_bad_text(RR_JOB("", "") "\n" RR_JOB("", "") "\n", "more than one JSON document");
+	expect_bad_text(RR_JOB("", "") RR_JOB("", ""), "unexpected data after the JSON document");
+	expect_bad_text(RR_JOB("", "") " garbage\n", "unexpected data after the JSON document");
+}
+
 TEST(sizes)
 {
 	CHECK_EQ_U(resultread_size("10G", 1024), 10ull << 30);
@@ -317,6 +382,8 @@ int main(void)
 	RUN(leading_lines);
 	RUN(bad_files);
 	RUN(bad_buffers);
+	RUN(out_of_range);
+	RUN(trailing_data);
 	RUN(sizes);
 	RUN(expand_dirs);
 	return CHECK_DONE();
