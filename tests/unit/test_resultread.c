@@ -305,9 +305,9 @@ TEST(out_of_range)
 	expect_bad_text(RR_JOB("", "\"clat_ns\":{\"N\":1e40},"), "\"clat_ns.N\"");
 	expect_bad_text(RR_JOB("", "\"clat_ns\":{\"N\":1,\"bins\":{\"100\":-1}},"),
 			"\"bins.100\" = -1");
-	CHECK_EQ_U(resultread_size("1e30"), 0);
-	CHECK_EQ_U(resultread_size("100000000P"), 0);
-	CHECK_EQ_U(resultread_size("inf"), 0);
+	CHECK_EQ_U(resultread_size("1e30", 1024), 0);
+	CHECK_EQ_U(resultread_size("100000000P", 1024), 0);
+	CHECK_EQ_U(resultread_size("inf", 1024), 0);
 }
 
 /* A second document or garbage after the first is refused, fio's text after it is not. */
