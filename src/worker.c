@@ -1,9 +1,9 @@
 /*
  * worker: the per-thread I/O loop (see worker.h for the threading contract).
  *
- * The loop is written for speed on purpose.  A refill queues every free
- * io_u and commits them at once (fio's default iodepth_batch_submit=1 would
- * commit each: docs/performance.md).  Per batch it reads the clock once
+ * The loop is written for speed on purpose.  A refill queues free io_us and
+ * commits every iodepth_batch_submit of them (fio's default 1: each I/O goes
+ * to the kernel as soon as it is prepared).  Per batch it reads the clock once
  * before queueing (every io_u of the batch starts then), once after commit
  * (they were issued then) and once after each reap (they completed then),
  * like fio does for completions.  Sync engines read it once per I/O (the end
@@ -402,12 +402,14 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	struct io_u *io;
 
 	/*
-	 * iodepth_batch_submit=1 (fio's default) submits, here, everything one
-	 * refill queues in one commit: fio enters the kernel once per I/O, we once
-	 * per refill; the depth in flight is the same (docs/performance.md).
-	 * A larger value keeps fio's meaning: commit every that many.
+	 * iodepth_batch_submit=1 (fio's default) commits each I/O as soon as it
+	 * is prepared: a refill of the whole depth in one commit made every I/O
+	 * of it wait for the preparation of all the others, and the device saw
+	 * fewer in flight than asked (docs/performance.md, "What the device
+	 * sees").  A larger value keeps fio's meaning: commit every that many;
+	 * 0 means the whole depth.
 	 */
-	if (limit <= 1)
+	if (!limit)
 		limit = w->ctx.depth;
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;
