@@ -115,7 +115,7 @@ static int engine_deviceless(const char *e)
 }
 
 /* Depth one job thread can really keep, and why when it is not iodepth. */
-static unsigned depth_kept(const struct resultread_job *j, const char **why)
+unsigned check_depth_kept(const struct resultread_job *j, const char **why)
 {
 	*why = NULL;
 	if (engine_sync(j->ioengine)) {
@@ -183,7 +183,7 @@ static void little_gather(const struct resultread *r, unsigned gid, struct littl
 		t = threads_of(r, i, &first);
 		if (!first)
 			continue;
-		kept = depth_kept(j, &why);
+		kept = check_depth_kept(j, &why);
 		if (why)
 			g->why = why;
 		g->defs++;
@@ -462,7 +462,7 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 		const char *why;
 		size_t k;
 
-		if (j->iodepth <= 1 || depth_kept(j, &why) >= j->iodepth || !why)
+		if (j->iodepth <= 1 || check_depth_kept(j, &why) >= j->iodepth || !why)
 			continue;
 		for (k = 0; k < i; k++)		/* once per job name */
 			if (!strcmp(r->jobs[k].name, j->name))

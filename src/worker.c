@@ -246,6 +246,9 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 		worker_fail(w, -r, NULL);
 	w->interval_nr++;
 	pthread_mutex_unlock(&w->lock);
+	/* the device's view of the same interval (read after the join: no lock) */
+	if (!r && devwatch_interval(&w->dw, t_ms, clock_now_ns(w->clk), ramp) && !w->error)
+		worker_fail(w, ENOMEM, NULL);
 	worker_mark(w, &w->mark_interval, now);
 	/* the series is only written by this thread: reading it needs no lock */
 	if (w->ss_on && !ramp && steady_check(&w->ss_cfg, &w->series, &w->ss) == 0 &&
@@ -288,6 +291,7 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	w->t_rate_base = now;
 	rate_reset(&w->rate);
 	getrusage(RUSAGE_THREAD, &w->ru_start);
+	devwatch_measure(&w->dw, clock_now_ns(w->clk));
 	worker_mark(w, &w->mark_sample, now);
 	worker_mark(w, &w->mark_interval, now);
 	w->t_next_sample = now + w->ticks_sample;
@@ -651,6 +655,7 @@ void *worker_main(void *arg)
 		w->st.dir[d].iv_lat_max = 0;
 	}
 	worker_mark(w, &w->mark_interval, now);
+	devwatch_begin(&w->dw, clock_now_ns(w->clk));
 	if (!atomic_load(&w->stop))
 		worker_loop(w);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
@@ -660,6 +665,7 @@ void *worker_main(void *arg)
 	}
 	if (now > w->mark_interval.ticks)
 		worker_interval(w, now, 0);
+	devwatch_end(&w->dw, clock_now_ns(w->clk));
 	getrusage(RUSAGE_THREAD, &w->ru_end);
 	w->measure_ns = clock_ticks_to_ns(w->clk, now - w->t_measure);
 	w->elapsed_ns = clock_ticks_to_ns(w->clk, now - w->t_begin);
@@ -714,6 +720,24 @@ static void worker_fill_buffers(void *buf, uint64_t len, uint64_t seed)
 		x ^= x << 17;
 		p[i] = x;
 	}
+}
+
+/* The devices under this thread's files, for the device view (issue 7). */
+static int worker_devwatch_init(struct worker *w, struct err *e)
+{
+	const char **paths;
+	int r;
+
+	if (!w->nr_files)
+		return 0;
+	paths = calloc(w->nr_files, sizeof(*paths));
+	if (!paths)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", w->job->name);
+	for (unsigned i = 0; i < w->nr_files; i++)
+		paths[i] = w->files[i].path;
+	r = devwatch_init(&w->dw, paths, w->nr_files, e);
+	free(paths);
+	return r;
 }
 
 int worker_prepare(struct worker *w, struct err *e)
@@ -797,6 +821,9 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	w->ctx_ready = 1;
+	r = worker_devwatch_init(w, e);
+	if (r)
+		return r;
 	/* submit and wait in one step only when the time between them is not measured */
 	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
 	return 0;
@@ -867,6 +894,7 @@ void worker_release(struct worker *w)
 	series_free(&w->series);
 	steady_free(&w->ss);
 	fiolog_free(&w->log);
+	devwatch_free(&w->dw);
 	free(w->ctx.buf_base);
 	free(w->ctx.ios);
 	free(w->free_list);
