@@ -79,7 +79,7 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 	} else if (in->has_dev && !in->deviceless && in->job_amount > 0 &&
 		   in->dev_amount < BOTTLENECK_CACHE * in->job_amount) {
 		verdict_set(o, "page_cache");
-		why = "the device did far less than the job: the page cache served it";
+		why = "the device did far less than the job: the page cache (or a sparse file's holes) served it";
 	} else if (cpu_bound) {
 		verdict_set(o, "tool");
 		why = "the job's thread was CPU-bound";
@@ -244,24 +244,28 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 	/* the group's jobs ran together on the same devices */
 	for (size_t k = 0; k < r->nr_jobs; k++) {
 		const struct resultread_job *o = &r->jobs[k];
-		unsigned per;
+		const char *why = NULL;
+		unsigned t;
+		int first;
 
 		if (o->groupid != j->groupid)
 			continue;
-		const char *why = NULL;
-
-		per = check_depth_kept(o, &why);
-		/* a group_reporting entry stands for numjobs threads */
-		in.req_depth += (double)per * (o->numjobs ? o->numjobs : 1);
-		threads += o->numjobs ? o->numjobs : 1;
+		t = check_threads_of(r, k, &first);
+		if (first)
+			in.req_depth += (double)t * check_depth_kept(o, &why);
 		for (int d = 0; d < RESULTREAD_NDIR; d++)
 			in.job_amount += (double)o->ios[d];
 		if ((double)o->job_runtime_ms > rt_ms)
 			rt_ms = (double)o->job_runtime_ms;
+		if (k == i)
+			threads = t;
 	}
-	/* fio's CPU figures are per job entry: a group_reporting entry sums threads */
-	in.cpu_pct = isnan(j->cpu_pct) ? 0 : j->cpu_pct / (j->numjobs ? j->numjobs : 1);
-	(void)threads;
+	/* fio's CPU figures are per entry: a group_reporting entry sums its threads */
+	for (size_t k = 0, same = 0; k < r->nr_jobs; k++)
+		if (r->jobs[k].groupid == j->groupid && !strcmp(r->jobs[k].name, j->name) &&
+		    ++same >= threads)
+			threads = 1;	/* one entry per thread */
+	in.cpu_pct = isnan(j->cpu_pct) ? 0 : j->cpu_pct / (threads ? threads : 1);
 	/* the busiest device stands for the target (fio lists the partition's parent too) */
 	for (size_t k = 0; k < r->nr_du; k++)
 		if (!dk || r->du[k].read_ios + r->du[k].write_ios > dk->read_ios + dk->write_ios)

@@ -3,6 +3,7 @@
  * thresholds and why each one matters).
  */
 #include "check.h"
+#include "bottleneck.h"
 
 #include <errno.h>
 #include <math.h>
@@ -139,7 +140,7 @@ struct little {
 };
 
 /* Threads of the definition that job @i belongs to, counted once per name. */
-static unsigned threads_of(const struct resultread *r, size_t i, int *first)
+unsigned check_threads_of(const struct resultread *r, size_t i, int *first)
 {
 	const struct resultread_job *j = &r->jobs[i];
 	unsigned k = 0;
@@ -180,7 +181,7 @@ static void little_gather(const struct resultread *r, unsigned gid, struct littl
 		}
 		g->rate_limited |= j->rate_limited;
 		g->deviceless |= engine_deviceless(j->ioengine);
-		t = threads_of(r, i, &first);
+		t = check_threads_of(r, i, &first);
 		if (!first)
 			continue;
 		kept = check_depth_kept(j, &why);
@@ -478,6 +479,32 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 	return 0;
 }
 
+/*
+ * [bottleneck] who limited each job (bottleneck.h), from the result's own
+ * disk_util: the way to see from fio's output how much of the depth asked
+ * for the device really had, and how much of each I/O's time was the tool's.
+ * iotrial's results carry the verdict per job already (and print it under
+ * the job), so only results without one are judged here.
+ */
+static int check_bottleneck(const struct resultread *r, struct check_list *l)
+{
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+		struct bottleneck_verdict v;
+		int first;
+
+		check_threads_of(r, i, &first);
+		if (j->bottleneck[0] || !first || bottleneck_from_read(r, i, &v))
+			continue;
+		if (check_add(l, "bottleneck",
+			      strcmp(v.verdict, "tool") && strcmp(v.verdict, "page_cache") ?
+			      CHECK_SEV_INFO : CHECK_SEV_WARN,
+			      "job '%s': bottleneck %s: %s", j->name, v.verdict, v.evidence))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int check_result(const struct resultread *r, struct check_list *out)
 {
 	int ret;
@@ -493,5 +520,7 @@ int check_result(const struct resultread *r, struct check_list *out)
 		ret = check_cache(r, out);
 	if (!ret)
 		ret = check_time(r, out);
+	if (!ret)
+		ret = check_bottleneck(r, out);
 	return ret;
 }
