@@ -216,6 +216,17 @@ void bottleneck_run(struct run_result *r)
 				}
 }
 
+/* The busiest device stands for the target (fio lists the partition's parent too). */
+static const struct resultread_disk *busiest(const struct resultread *r)
+{
+	const struct resultread_disk *dk = NULL;
+
+	for (size_t k = 0; k < r->nr_du; k++)
+		if (!dk || r->du[k].read_ios + r->du[k].write_ios > dk->read_ios + dk->write_ios)
+			dk = &r->du[k];
+	return dk;
+}
+
 int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck_verdict *out)
 {
 	const struct resultread_job *j = &r->jobs[i];
@@ -266,10 +277,7 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 		    ++same >= threads)
 			threads = 1;	/* one entry per thread */
 	in.cpu_pct = isnan(j->cpu_pct) ? 0 : j->cpu_pct / (threads ? threads : 1);
-	/* the busiest device stands for the target (fio lists the partition's parent too) */
-	for (size_t k = 0; k < r->nr_du; k++)
-		if (!dk || r->du[k].read_ios + r->du[k].write_ios > dk->read_ios + dk->write_ios)
-			dk = &r->du[k];
+	dk = busiest(r);
 	if (dk && rt_ms > 0) {
 		double dios = (double)(dk->read_ios + dk->write_ios);
 
@@ -288,4 +296,42 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 	}
 	bottleneck_judge(&in, out);
 	return 0;
+}
+
+int bottleneck_device_figures(const struct resultread *r, double *lat_ns, double *queue_depth)
+{
+	const struct resultread_disk *dk = busiest(r);
+	double rt_ms = 0, ios;
+
+	*lat_ns = *queue_depth = NAN;
+	for (size_t k = 0; k < r->nr_jobs; k++)
+		if ((double)r->jobs[k].job_runtime_ms > rt_ms)
+			rt_ms = (double)r->jobs[k].job_runtime_ms;
+	if (!dk || !(ios = (double)(dk->read_ios + dk->write_ios)) || rt_ms <= 0)
+		return -ENOENT;
+	if (dk->has_view) {
+		*lat_ns = (dk->read_lat_ns * (double)dk->read_ios + dk->write_lat_ns * (double)dk->write_ios) / ios;
+		*queue_depth = dk->read_qd + dk->write_qd;
+	} else {
+		*lat_ns = (double)(dk->read_ticks + dk->write_ticks) * 1e6 / ios;
+		*queue_depth = (double)(dk->read_ticks + dk->write_ticks) / rt_ms;
+	}
+	return 0;
+}
+
+int bottleneck_of_result(const struct resultread *r, char *buf, size_t sz)
+{
+	struct bottleneck_verdict v;
+
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		if (r->jobs[i].bottleneck[0]) {
+			snprintf(buf, sz, "%s", r->jobs[i].bottleneck);
+			return 0;
+		}
+		if (!bottleneck_from_read(r, i, &v)) {
+			snprintf(buf, sz, "%s", v.verdict);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

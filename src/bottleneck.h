@@ -71,4 +71,15 @@ void bottleneck_run(struct run_result *r);
  */
 int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck_verdict *out);
 
+/*
+ * The device side of a loaded result, for compare: the busiest disk_util
+ * device's mean latency per I/O (ns) and mean number in flight (over the
+ * longest job_runtime; iotrial's measured-time view when present).  Returns
+ * 0, or -ENOENT when the result has no device with I/O.
+ */
+int bottleneck_device_figures(const struct resultread *r, double *lat_ns, double *queue_depth);
+
+/* The verdict of a loaded result's first job with I/O into @buf; -ENOENT if none. */
+int bottleneck_of_result(const struct resultread *r, char *buf, size_t sz);
+
 #endif
