@@ -76,14 +76,18 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 	    (isnan(in->rate_share) || in->rate_share >= BOTTLENECK_RATE)) {
 		verdict_set(o, "rate_limit");
 		why = "a rate limit is set and was reached";
-	} else if (in->has_dev && !in->deviceless && in->job_amount > 0 &&
+	} else if (in->deviceless) {
+		/* nothing but the tool (and the CPU it was given) does the work */
+		verdict_set(o, "tool");
+		why = "the engine touches no device: only the tool is measured";
+	} else if (in->has_dev && in->job_amount > 0 &&
 		   in->dev_amount < BOTTLENECK_CACHE * in->job_amount) {
 		verdict_set(o, "page_cache");
 		why = "the device did far less than the job: the page cache (or a sparse file's holes) served it";
 	} else if (cpu_bound) {
 		verdict_set(o, "tool");
 		why = "the job's thread was CPU-bound";
-	} else if (!in->has_dev || in->deviceless) {
+	} else if (!in->has_dev) {
 		verdict_set(o, "unknown");
 		why = "nothing to compare the job with";
 	} else if (!in->direct) {

@@ -7,6 +7,7 @@
  * device saw over the same time (diskutil/devwatch), in this order:
  *   rate_limit  rate= / rate_iops= set and reached (>= 90% of the limit),
  *               with the thread not CPU-bound;
+ *   tool        an engine that touches no device (null): nothing else works;
  *   page_cache  the device moved far fewer bytes than the job did (< 50%):
  *               the page cache served the rest;
  *   tool        the thread used >= 90% of one CPU, or the device saw < 90% of
