@@ -12,7 +12,8 @@
 # The depth sweep (bench/bench.sh sweep, not in the default set) runs 4k
 # randread O_DIRECT at QD 1 4 8 16 32 64, numjobs 1 and 4, io_uring and libaio,
 # on a RAM loop device and on a file on the root disk (SWEEP_TARGETS,
-# SWEEP_QD, SWEEP_NJ, SWEEP_ENGINES narrow it), and prints per case both
+# SWEEP_QD, SWEEP_NJ, SWEEP_ENGINES narrow it; SWEEP_IT_ARGS adds options to
+# iotrial's runs only, e.g. --iodepth_batch_submit=0), and prints per case both
 # tools' IOPS, the device-depth ratio (the device's average number of I/Os in
 # flight, read ticks / run time from the disk_util each tool reports, over
 # iodepth x numjobs) and CPU per I/O.  RT defaults to 2 s there.
@@ -96,7 +97,7 @@ sweep_case() {
 	for _ in $(seq "$REPS"); do
 		read -r i c n q <<<"$(srun "$dev" "$FIO" "$@")"
 		echo "$i $(per_io "$c" "$n") $q" >>"$W/s.fio"
-		read -r i c n q <<<"$(srun "$dev" "$IOTRIAL" "$@")"
+		read -r i c n q <<<"$(srun "$dev" "$IOTRIAL" "$@" ${SWEEP_IT_ARGS:-})"
 		echo "$i $(per_io "$c" "$n") $q" >>"$W/s.it"
 	done
 	awk -v l="$label" -v r="$req" -v F="$W/s.fio" -v I="$W/s.it" '

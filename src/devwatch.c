@@ -35,16 +35,15 @@ void devwatch_measure(struct devwatch *w, uint64_t t_ns)
 		diskutil_sample(&w->du, i, t_ns, &w->start[i]);
 }
 
-int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t t_ns, int ramp)
+int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur, uint64_t t_ns, int ramp)
 {
 	struct diskutil_snap now;
 	struct disk_view_iv *last = w->nr_iv ? &w->iv[w->nr_iv - 1] : NULL;
-	uint64_t dur;
 
 	if (!w->du.nr)
 		return 0;
 	diskutil_sample(&w->du, 0, t_ns, &now);
-	dur = t_ns > w->iv_from.t_ns ? t_ns - w->iv_from.t_ns : 0;
+	/* the same lengths series.c compares, so both fold the same slivers */
 	if (last && last->t_ms < t_ms && w->last_ramp == ramp &&
 	    dur * SERIES_SLIVER < w->last_dur_ns) {
 		/* a sliver: series.c folds it into the last interval, so do we */
@@ -78,12 +77,19 @@ void devwatch_end(struct devwatch *w, uint64_t t_ns)
 {
 	size_t k = 0;
 
+	if (!w->view && w->du.nr)	/* taken already: a second measured period */
+		w->view = calloc(w->du.nr, sizeof(*w->view));
+	if (!w->view)
+		return;
+
 	for (size_t i = 0; i < w->du.nr; i++) {
 		struct diskutil_snap now;
 
 		diskutil_sample(&w->du, i, t_ns, &now);
-		if (diskutil_view(w->du.dev[i].name, &w->start[i], &now, &w->view[k]))
-			continue;	/* vanished, or no measured time */
+		/* vanished, or ended inside the ramp (under 1 ms measured: no view) */
+		if (now.t_ns < w->start[i].t_ns + 1000000 ||
+		    diskutil_view(w->du.dev[i].name, &w->start[i], &now, &w->view[k]))
+			continue;
 		w->view[k].nr_requests = diskutil_nr_requests(&w->du, i);
 		k++;
 	}

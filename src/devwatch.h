@@ -43,11 +43,12 @@ void devwatch_begin(struct devwatch *w, uint64_t t_ns);
 void devwatch_measure(struct devwatch *w, uint64_t t_ns);
 
 /*
- * A series interval ended at @t_ns, stamped @t_ms (series.h), in the ramp or
- * not: keep the first device's view over it.  May allocate (once per
- * interval).  Returns 0 or -ENOMEM.
+ * A series interval of @dur_ns (the length handed to series_add) ended at
+ * @t_ns, stamped @t_ms (series.h), in the ramp or not: keep the first
+ * device's view over it.  May allocate (once per interval).  Returns 0 or
+ * -ENOMEM.
  */
-int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t t_ns, int ramp);
+int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur_ns, uint64_t t_ns, int ramp);
 
 /* The measured time ended at @t_ns: the per-device views over it. */
 void devwatch_end(struct devwatch *w, uint64_t t_ns);

@@ -247,7 +247,7 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 	w->interval_nr++;
 	pthread_mutex_unlock(&w->lock);
 	/* the device's view of the same interval (read after the join: no lock) */
-	if (!r && devwatch_interval(&w->dw, t_ms, clock_now_ns(w->clk), ramp) && !w->error)
+	if (!r && devwatch_interval(&w->dw, t_ms, dur_ns, clock_now_ns(w->clk), ramp) && !w->error)
 		worker_fail(w, ENOMEM, NULL);
 	worker_mark(w, &w->mark_interval, now);
 	/* the series is only written by this thread: reading it needs no lock */
