@@ -176,8 +176,8 @@ void bottleneck_run(struct run_result *r)
 		double rt_us = (double)jr->job_runtime_ms * 1000.0;
 
 		memset(&in, 0, sizeof(in));
-		in.cpu_pct = rt_us > 0 ? 100.0 * (double)(jr->usr_us + jr->sys_us) / rt_us /
-					 (jr->nr_threads ? jr->nr_threads : 1) : 0;
+		/* job_runtime adds up the threads' (as fio's): this is per thread */
+		in.cpu_pct = rt_us > 0 ? 100.0 * (double)(jr->usr_us + jr->sys_us) / rt_us : 0;
 		in.req_depth = job_depth(jr);
 		in.job_amount = (double)job_bytes(jr);
 		in.job_clat_ns = mean_clat(jr->dir);
@@ -220,6 +220,20 @@ void bottleneck_run(struct run_result *r)
 				}
 }
 
+/*
+ * The run's length: the longest direction runtime (a job's job_runtime adds
+ * up its threads' under group_reporting, a direction's runtime does not).
+ */
+static double wall_ms(const struct resultread *r)
+{
+	double m = 0;
+
+	for (int k = 0; k < RESULTREAD_NDIR; k++)
+		if ((double)r->dir[k].runtime_ms > m)
+			m = (double)r->dir[k].runtime_ms;
+	return m;
+}
+
 /* The busiest device stands for the target (fio lists the partition's parent too). */
 static const struct resultread_disk *busiest(const struct resultread *r)
 {
@@ -236,8 +250,7 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 	const struct resultread_job *j = &r->jobs[i];
 	const struct resultread_disk *dk = NULL;
 	struct bottleneck_in in;
-	double rt_ms = 0, clat_s = 0, clat_n = 0, ios = 0;
-	unsigned threads = 0;
+	double rt_ms, clat_s = 0, clat_n = 0, ios = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < RESULTREAD_NDIR; k++) {
@@ -270,17 +283,10 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 			in.req_depth += (double)t * check_depth_kept(o, &why);
 		for (int d = 0; d < RESULTREAD_NDIR; d++)
 			in.job_amount += (double)o->ios[d];
-		if ((double)o->job_runtime_ms > rt_ms)
-			rt_ms = (double)o->job_runtime_ms;
-		if (k == i)
-			threads = t;
 	}
-	/* fio's CPU figures are per entry: a group_reporting entry sums its threads */
-	for (size_t k = 0, same = 0; k < r->nr_jobs; k++)
-		if (r->jobs[k].groupid == j->groupid && !strcmp(r->jobs[k].name, j->name) &&
-		    ++same >= threads)
-			threads = 1;	/* one entry per thread */
-	in.cpu_pct = isnan(j->cpu_pct) ? 0 : j->cpu_pct / (threads ? threads : 1);
+	/* usr_cpu/sys_cpu are over job_runtime, which adds up the threads: per thread */
+	in.cpu_pct = isnan(j->cpu_pct) ? 0 : j->cpu_pct;
+	rt_ms = wall_ms(r);
 	dk = busiest(r);
 	if (dk && rt_ms > 0) {
 		double dios = (double)(dk->read_ios + dk->write_ios);
@@ -305,12 +311,9 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 int bottleneck_device_figures(const struct resultread *r, double *lat_ns, double *queue_depth)
 {
 	const struct resultread_disk *dk = busiest(r);
-	double rt_ms = 0, ios;
+	double rt_ms = wall_ms(r), ios;
 
 	*lat_ns = *queue_depth = NAN;
-	for (size_t k = 0; k < r->nr_jobs; k++)
-		if ((double)r->jobs[k].job_runtime_ms > rt_ms)
-			rt_ms = (double)r->jobs[k].job_runtime_ms;
 	if (!dk || !(ios = (double)(dk->read_ios + dk->write_ios)) || rt_ms <= 0)
 		return -ENOENT;
 	if (dk->has_view) {

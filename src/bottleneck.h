@@ -67,7 +67,7 @@ void bottleneck_run(struct run_result *r);
 /*
  * The same verdict from a loaded result (fio's JSON or iotrial's), for job
  * @i: fio's disk_util covers the whole run, so the device depth is its ticks
- * over the longest job_runtime of the group.  Returns 0, or -ENOENT when the
+ * over the run's longest direction runtime.  Returns 0, or -ENOENT when the
  * job has no I/O to judge.
  */
 int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck_verdict *out);

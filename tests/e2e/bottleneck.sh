@@ -99,7 +99,7 @@ d = json.load(open(sys.argv[1]))
 out = open(sys.argv[2]).read()
 j = d["jobs"][0]
 du = [x for x in d["disk_util"] if x["name"] == sys.argv[3]][0]
-want = du["read_ticks"] / j["job_runtime"]
+want = du["read_ticks"] / j["read"]["runtime"]
 m = re.search(r"\[bottleneck\] job 'f': bottleneck (\w+): .*device depth ([0-9.]+) of 8 requested", out)
 if not m:
     print("FAIL fio_check: no bottleneck line in: %s" % out[:600])
