@@ -34,6 +34,7 @@ RT=${RT:-5}
 REPS=${REPS:-3}
 VERBOSE=${VERBOSE:-1}
 if [ "${1:-}" = "--quick" ]; then RT=2; REPS=1; shift; fi
+[ "${*:-}" = sweep ] && RT=${RT_SWEEP:-2}	# only for the header: sweep() uses RT_SWEEP
 CASES=${*:-null-qd1 null-qd32 ramloop-qd32 disk-qd32 disk-qd4}
 command -v "$FIO" >/dev/null || { echo "bench: fio not found" >&2; exit 1; }
 [ -x "$IOTRIAL" ] || make -s || exit 1
@@ -81,7 +82,8 @@ if out.returncode != 0:
 d = json.loads(out.stdout[out.stdout.index("{"):])
 ios = sum(j[k]["total_ios"] for j in d["jobs"] for k in ("read", "write"))
 iops = sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write"))
-rt = max(j["job_runtime"] for j in d["jobs"]) or 1
+# a direction's runtime is the wall time; job_runtime adds up numjobs threads
+rt = max(j[k]["runtime"] for j in d["jobs"] for k in ("read", "write")) or 1
 depth = 0.0
 for du in d.get("disk_util", []):
     if du["name"] == dev:
