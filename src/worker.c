@@ -1,9 +1,10 @@
 /*
  * worker: the per-thread I/O loop (see worker.h for the threading contract).
  *
- * The loop is written for speed on purpose.  A refill queues free io_us and
- * commits every iodepth_batch_submit of them (fio's default 1: each I/O goes
- * to the kernel as soon as it is prepared).  Per batch it reads the clock once
+ * The loop is written for speed on purpose.  A refill queues every free
+ * io_u and commits them at once (fio's default iodepth_batch_submit=1 would
+ * commit each; the device sees more depth this way: docs/performance.md).
+ * Per batch it reads the clock once
  * before queueing (every io_u of the batch starts then), once after commit
  * (they were issued then) and once after each reap (they completed then),
  * like fio does for completions.  Sync engines read it once per I/O (the end
@@ -406,14 +407,16 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	struct io_u *io;
 
 	/*
-	 * iodepth_batch_submit=1 (fio's default) commits each I/O as soon as it
-	 * is prepared: a refill of the whole depth in one commit made every I/O
-	 * of it wait for the preparation of all the others, and the device saw
-	 * fewer in flight than asked (docs/performance.md, "What the device
-	 * sees").  A larger value keeps fio's meaning: commit every that many;
-	 * 0 means the whole depth.
+	 * iodepth_batch_submit=1 (fio's default) commits, here, everything one
+	 * refill queued in one commit, where fio enters the kernel once per I/O.
+	 * Measured by the device's own counters (docs/performance.md, "What the
+	 * device sees"), one commit per refill keeps MORE I/Os in flight at the
+	 * device than one per I/O (0.58-0.86 of the depth against 0.51-0.64 in
+	 * 8 of 8 cases): preparing an I/O costs far less than a kernel entry, and
+	 * the kernel hands each I/O of the batch to the device as it goes.
+	 * A larger value keeps fio's meaning: commit every that many.
 	 */
-	if (!limit)
+	if (limit <= 1)
 		limit = w->ctx.depth;
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;

@@ -1,7 +1,5 @@
-# The worker's batched paths keep every I/O counted: by default each I/O is
-# committed as soon as it is prepared (fio's iodepth_batch_submit=1: all
-# commits in the 1-4 bucket), with iodepth_batch_submit=0 a refill goes at
-# once (iodepth_submit 17-32), I/Os reaped together are accounted as runs (counts,
+# The worker's batched paths keep every I/O counted: a refill is committed at
+# once (iodepth_submit 17-32; by default and with iodepth_batch_submit=0), I/Os reaped together are accounted as runs (counts,
 # bytes and histogram totals still match I/O for I/O, mixed directions
 # included), and io_uring's submit-and-wait step (disable_slat=1
 # disable_clat=1) issues exactly the job.
@@ -60,8 +58,8 @@ run null_qd32_runs 16384 67108864 32 lat_ns,clat_ns,slat_ns --name=n --ioengine=
 # directions drawn per I/O: runs break at every change, every I/O still counted once
 run null_qd32_mixed 16384 67108864 32 lat_ns,clat_ns,slat_ns --name=m --ioengine=null --rw=randrw --rwmixread=70 \
 	--bs=4k --size=16m --io_size=64m --iodepth=32 --iodepth_batch_submit=0
-# the default: one commit per I/O, every I/O counted
-run null_qd32_each 16384 67108864 4 lat_ns,clat_ns,slat_ns --name=e --ioengine=null --rw=randread --bs=4k \
+# the default: a refill per commit, as with 0
+run null_qd32_default 16384 67108864 32 lat_ns,clat_ns,slat_ns --name=e --ioengine=null --rw=randread --bs=4k \
 	--size=16m --io_size=64m --iodepth=32
 # an explicit batch keeps fio's meaning: commits of 8 (bucket 5-8), none of 32
 "$IOTRIAL" --name=b --ioengine=null --rw=read --bs=4k --size=4m --iodepth=32 \
