@@ -5,8 +5,10 @@
  */
 #include "check.h"
 #include "bottleneck.h"
+#include "compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A direct job at QD32 on a device that kept 31 of 32, thread at 30%. */
@@ -157,6 +159,74 @@ TEST(from_fio_result)
 	resultread_free(r);
 }
 
+/* A fio-shaped result at QD32 whose device had @ticks ms of reads in 2 s. */
+static struct resultread *fio_like(double iops, unsigned ticks, int rate)
+{
+	char doc[1400];
+	struct resultread *r = NULL;
+	struct err e = { 0 };
+
+	snprintf(doc, sizeof(doc),
+		 "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"t\", \"groupid\": 0,"
+		 " \"error\": 0, \"job options\": {\"rw\": \"randread\", \"iodepth\": \"32\","
+		 " \"ioengine\": \"io_uring\", \"direct\": \"1\"%s},"
+		 " \"read\": {\"io_bytes\": %.0f, \"total_ios\": %.0f, \"iops\": %f, \"runtime\": 2000,"
+		 "   \"clat_ns\": {\"N\": %.0f, \"mean\": 440000}, \"lat_ns\": {\"N\": %.0f, \"mean\": 445000}},"
+		 " \"write\": {\"io_bytes\": 0, \"total_ios\": 0, \"iops\": 0},"
+		 " \"job_runtime\": 2000, \"usr_cpu\": 10, \"sys_cpu\": 20}],"
+		 " \"disk_util\": [{\"name\": \"vda\", \"read_ios\": %.0f, \"write_ios\": 0,"
+		 "  \"read_ticks\": %u, \"write_ticks\": 0, \"in_queue\": %u, \"util\": 99}]}",
+		 rate ? ", \"rate_iops\": \"100000\"" : "", iops * 8192, iops * 2, iops, iops * 2,
+		 iops * 2, iops * 2, ticks, ticks);
+	CHECK(resultread_parse(doc, strlen(doc), "fio.json", &r, &e) == 0);
+	return r;
+}
+
+/* compare shows the device's figures beside the tool's and warns on different verdicts. */
+TEST(compare_device_rows_and_warning)
+{
+	struct resultread *a[2], *b[2];
+	struct compare_opts o;
+	struct compare_report rep;
+	const struct compare_metric *m = NULL;
+	const char *warned = NULL;
+	size_t i;
+	json_t *w;
+
+	a[0] = fio_like(50000, 43200, 0);	/* 21.6 of 32: tool */
+	a[1] = fio_like(51000, 44000, 0);
+	b[0] = fio_like(50000, 63000, 0);	/* 31.5 of 32: device */
+	b[1] = fio_like(50500, 63400, 0);
+	if (!a[0] || !a[1] || !b[0] || !b[1])
+		return;
+	compare_opts_init(&o);
+	o.fail_regression_pct = 1;	/* the device's rows never count as one */
+	CHECK(compare_run(a, 2, b, 2, &o, &rep, NULL) == 0);
+	for (i = 0; i < rep.nm; i++)
+		if (!strcmp(rep.m[i].name, "device.queue_depth"))
+			m = &rep.m[i];
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_NEAR(m->a.mean, (21.6 + 22.0) / 2, 1e-9);
+		CHECK_NEAR(m->b.mean, (31.5 + 31.7) / 2, 1e-9);
+		CHECK(!m->regression);
+	}
+	json_array_foreach(rep.warnings, i, w)
+		if (!strcmp(json_string_value(json_object_get(w, "id")), "bottleneck_differs"))
+			warned = json_string_value(json_object_get(w, "message"));
+	CHECK(warned && strstr(warned, "A was limited by tool, B by device"));
+	compare_report_free(&rep);
+	/* the same verdict on both sides: no warning */
+	CHECK(compare_run(a, 2, a, 2, &o, &rep, NULL) == 0);
+	json_array_foreach(rep.warnings, i, w)
+		CHECK(strcmp(json_string_value(json_object_get(w, "id")), "bottleneck_differs") != 0);
+	compare_report_free(&rep);
+	for (i = 0; i < 2; i++) {
+		resultread_free(a[i]);
+		resultread_free(b[i]);
+	}
+}
+
 int main(void)
 {
 	RUN(device_when_depth_kept);
@@ -166,5 +236,6 @@ int main(void)
 	RUN(page_cache_when_device_did_little);
 	RUN(no_device);
 	RUN(from_fio_result);
+	RUN(compare_device_rows_and_warning);
 	return CHECK_DONE();
 }
