@@ -64,6 +64,7 @@ int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur, uint64_t 
 	}
 	last = &w->iv[w->nr_iv++];
 	last->t_ms = t_ms;
+	last->ramp = ramp;
 	diskutil_view(w->du.dev[0].name, &w->iv_from, &now, &last->v);
 	last->v.nr_requests = diskutil_nr_requests(&w->du, 0);
 	w->last_from = w->iv_from;

@@ -338,19 +338,28 @@ static json_t *json_disk_view(const struct disk_view *v, int with_name)
 	return o;
 }
 
-/* intervals[k].device: the first device's view of the interval with that t_ms. */
+/*
+ * intervals[k].device: the first device's view of the interval.  The views
+ * are the first thread's, one per its series interval (devwatch.h); merged
+ * group series align intervals by index within ramp and measured phases
+ * (series_merge), so the views are matched the same way, not by t_ms.
+ */
 static void json_intervals_device(json_t *ivs, const struct job_result *jr, int *bad)
 {
-	size_t k, m = 0;
+	size_t k, nr_ramp = 0, seen[2] = { 0, 0 };
 	json_t *e;
 
+	/* ramp views come first, as ramp intervals do */
+	while (nr_ramp < jr->nr_dev_iv && jr->dev_iv[nr_ramp].ramp)
+		nr_ramp++;
 	json_array_foreach(ivs, k, e) {
-		json_int_t t = json_integer_value(json_object_get(e, "t_ms"));
+		int ramp = json_is_true(json_object_get(e, "ramp"));
+		size_t m = ramp ? seen[1] : nr_ramp + seen[0];
 
-		while (m < jr->nr_dev_iv && (json_int_t)jr->dev_iv[m].t_ms < t)
-			m++;
-		if (m < jr->nr_dev_iv && (json_int_t)jr->dev_iv[m].t_ms == t && jr->dev_iv[m].v.dur_ns)
-			jset(e, "device", json_disk_view(&jr->dev_iv[m].v, 1), bad);
+		seen[ramp]++;
+		if (ramp ? m < nr_ramp : m < jr->nr_dev_iv)
+			if (jr->dev_iv[m].v.dur_ns)
+				jset(e, "device", json_disk_view(&jr->dev_iv[m].v, 1), bad);
 	}
 }
 

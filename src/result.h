@@ -51,9 +51,13 @@ struct disk_view {
 	uint64_t nr_requests;			/* the queue's capacity, 0 unknown */
 };
 
-/* Per-interval device view of a job's first device (t_ms as in series.h). */
+/*
+ * Per-interval device view of a job's first device (t_ms as in series.h),
+ * one per series interval of the job's first thread, in the same order.
+ */
 struct disk_view_iv {
 	uint64_t t_ms;
+	int ramp;			/* inside ramp_time */
 	struct disk_view v;
 };
 

@@ -8,6 +8,7 @@
 #    that (2 shared CPUs) -- the verdict says "tool" with evidence whose depth
 #    is the device view's own figure and below 0.9 x 8.  A shortfall is thus
 #    never silent: it is accepted only when the result itself names the tool.
+#    With group_reporting and a ramp, every interval still has its device.
 #  - fio_check: `iotrial check` on fio's JSON (fio run here on the same
 #    device) draws the verdict from fio's disk_util: its depth figure is
 #    fio's read ticks over its job runtime.
@@ -75,7 +76,7 @@ verdict() {
 
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 || [ ! -e /dev/loop-control ] ||
 	[ ! -d /dev/shm ]; then
-	for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text fio_check; do
+	for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals fio_check; do
 		skip $n "needs root, losetup and /dev/shm"
 	done
 else
@@ -88,6 +89,15 @@ else
 			--output-format=normal,json >"$T/ram.out" 2>"$T/err" ||
 			fail ramloop_reads "exit $?: $(head -c 300 "$T/err")"
 		python3 "$T/ram.py" "$T/ram.out" "${LOOP#/dev/}"
+		# group_reporting with a ramp: every interval, ramp ones too, has its device view
+		"$IOTRIAL" --name=g --filename="$LOOP" --rw=randread --bs=4k --ioengine=libaio \
+			--iodepth=4 --direct=1 --numjobs=2 --group_reporting --ramp_time=1 --runtime=1 \
+			--time_based --series_interval=500ms --output-format=json >"$T/grp.json" 2>"$T/err" &&
+			pyjson "import json; ivs = json.load(open('$T/grp.json'))['jobs'][0]['iotrial']['intervals']
+assert len(ivs) >= 3 and any(iv.get('ramp') for iv in ivs), ivs
+assert all(iv['device']['name'] == '${LOOP#/dev/}' for iv in ivs), ivs" 2>"$T/perr" &&
+			pass ramloop_group_intervals ||
+			fail ramloop_group_intervals "$(head -c 400 "$T/perr" "$T/err")"
 		if command -v fio >/dev/null 2>&1; then
 			fio --name=f --filename="$LOOP" --rw=randread --bs=4k --ioengine=libaio \
 				--iodepth=8 --direct=1 --runtime=1 --time_based \
@@ -114,7 +124,7 @@ PY
 			skip fio_check "fio is not installed"
 		fi
 	else
-		for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text fio_check; do
+		for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals fio_check; do
 			skip $n "losetup could not attach a loop device"
 		done
 	fi
