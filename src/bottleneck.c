@@ -140,12 +140,14 @@ static uint64_t job_bytes(const struct job_result *jr)
 static double rate_share(const struct job_result *jr)
 {
 	const struct job *j = jr->job;
-	double secs = (double)jr->job_runtime_ms / 1000.0, best = NAN;
+	double n = jr->nr_threads ? jr->nr_threads : 1, best = NAN;
+	/* job_runtime adds up the threads': the wall time is its mean */
+	double secs = (double)jr->job_runtime_ms / 1000.0 / n;
 
 	if (!j || secs <= 0)
 		return NAN;
 	for (int k = 0; k < DDIR_NR; k++) {
-		double n = jr->nr_threads ? jr->nr_threads : 1, s = NAN;
+		double s = NAN;
 
 		if (j->rate_iops[k])
 			s = (double)jr->dir[k].total_ios / secs / ((double)j->rate_iops[k] * n);
