@@ -9,6 +9,15 @@
 #   bench/bench.sh [--quick] [CASE...]      (root needed for the loop device)
 #   REPS=5 RT=5 bench/bench.sh ramloop-qd32
 #
+# The depth sweep (bench/bench.sh sweep, not in the default set) runs 4k
+# randread O_DIRECT at QD 1 4 8 16 32 64, numjobs 1 and 4, io_uring and libaio,
+# on a RAM loop device and on a file on the root disk (SWEEP_TARGETS,
+# SWEEP_QD, SWEEP_NJ, SWEEP_ENGINES narrow it; SWEEP_IT_ARGS adds options to
+# iotrial's runs only, e.g. --iodepth_batch_submit=0), and prints per case both
+# tools' IOPS, the device-depth ratio (the device's average number of I/Os in
+# flight, read ticks / run time from the disk_util each tool reports, over
+# iodepth x numjobs) and CPU per I/O.  RT defaults to 2 s there.
+#
 # Cases (all by default):
 #   null-qd1, null-qd32   ioengine=null, latency recorded for every I/O
 #   ramloop-qd32          io_uring 4k randread QD32, loop device over /dev/shm
@@ -25,6 +34,7 @@ RT=${RT:-5}
 REPS=${REPS:-3}
 VERBOSE=${VERBOSE:-1}
 if [ "${1:-}" = "--quick" ]; then RT=2; REPS=1; shift; fi
+[ "${*:-}" = sweep ] && RT=${RT_SWEEP:-2}	# only for the header: sweep() uses RT_SWEEP
 CASES=${*:-null-qd1 null-qd32 ramloop-qd32 disk-qd32 disk-qd4}
 command -v "$FIO" >/dev/null || { echo "bench: fio not found" >&2; exit 1; }
 [ -x "$IOTRIAL" ] || make -s || exit 1
@@ -53,6 +63,90 @@ ios = sum(j[k]["total_ios"] for j in d["jobs"] for k in ("read", "write"))
 iops = sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write"))
 print(iops, ru.ru_utime + ru.ru_stime, ios)
 PY
+}
+
+# srun DEV TOOL ARGS... -> "iops cpu_seconds total_ios device_depth": the
+# device's mean in flight = (read + write ticks) / the longest job runtime,
+# from the tool's own disk_util entry for DEV (both tools sample it around
+# the run, so setup is outside and the figure is the device's own view).
+srun() {
+	python3 - "$@" <<'PY'
+import json, resource, subprocess, sys
+dev = sys.argv[1]
+out = subprocess.run(sys.argv[2:] + ["--output-format=json"], capture_output=True, text=True)
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+if out.returncode != 0:
+    sys.stderr.write(out.stderr)
+    print("0 0 0 0")
+    sys.exit(0)
+d = json.loads(out.stdout[out.stdout.index("{"):])
+ios = sum(j[k]["total_ios"] for j in d["jobs"] for k in ("read", "write"))
+iops = sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write"))
+# a direction's runtime is the wall time; job_runtime adds up numjobs threads
+rt = max(j[k]["runtime"] for j in d["jobs"] for k in ("read", "write")) or 1
+depth = 0.0
+for du in d.get("disk_util", []):
+    if du["name"] == dev:
+        depth = (du["read_ticks"] + du["write_ticks"]) / rt
+print(iops, ru.ru_utime + ru.ru_stime, ios, depth)
+PY
+}
+
+# sweep_case LABEL DEV REQ ARGS...: alternate both tools REPS times; one line.
+sweep_case() {
+	label=$1 dev=$2 req=$3; shift 3
+	: >"$W/s.fio"; : >"$W/s.it"
+	for _ in $(seq "$REPS"); do
+		read -r i c n q <<<"$(srun "$dev" "$FIO" "$@")"
+		echo "$i $(per_io "$c" "$n") $q" >>"$W/s.fio"
+		read -r i c n q <<<"$(srun "$dev" "$IOTRIAL" "$@" ${SWEEP_IT_ARGS:-})"
+		echo "$i $(per_io "$c" "$n") $q" >>"$W/s.it"
+	done
+	awk -v l="$label" -v r="$req" -v F="$W/s.fio" -v I="$W/s.it" '
+	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		return a[int((n + 1) / 2)] }
+	function rng(a, n,   i, lo, hi) { lo = hi = a[1]; for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+		return sprintf("%.2f-%.2f", lo / r, hi / r) }
+	BEGIN {
+		n = 0; while ((getline line < F) > 0) { split(line, f, " "); n++; fi[n] = f[1]; fc[n] = f[2]; fq[n] = f[3] }
+		m = 0; while ((getline line < I) > 0) { split(line, f, " "); m++; ii[m] = f[1]; ic[m] = f[2]; iq[m] = f[3] }
+		fr = rng(fq, n); ir = rng(iq, m)
+		a = med(fi, n); b = med(ii, m); c = med(fc, n); e = med(ic, m); x = med(fq, n); y = med(iq, m)
+		printf "%-24s fio %8.0f IOPS depth %5.2f (%s) %7.0f ns-cpu/io | iotrial %8.0f IOPS depth %5.2f (%s) %7.0f ns-cpu/io | IOPS x%.2f CPU/io x%.2f\n",
+			l, a, x / r, fr, c, b, y / r, ir, e, (a > 0 ? b / a : 0), (c > 0 ? e / c : 0)
+	}'
+}
+
+# The depth sweep of issue 7 (see the top).
+sweep() {
+	local rt=${RT_SWEEP:-2} tgt eng nj qd dev args
+	for tgt in ${SWEEP_TARGETS:-ramloop disk}; do
+		if [ "$tgt" = ramloop ]; then
+			if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
+				echo "sweep ramloop skipped: needs root and losetup"; continue
+			fi
+			if [ -z "$LOOP" ]; then
+				dd if=/dev/zero of="$SHM" bs=1M count=1024 status=none
+				LOOP=$(losetup --find --show --direct-io=on "$SHM")
+			fi
+			dev=${LOOP#/dev/}; args="--filename=$LOOP"
+		else
+			[ -f "$W/disk.img" ] || dd if=/dev/zero of="$W/disk.img" bs=1M count=1024 status=none conv=fsync
+			dev=$(lsblk -no PKNAME "$(df --output=source "$W" | tail -1)" 2>/dev/null | head -1)
+			[ -n "$dev" ] || dev=$(basename "$(df --output=source "$W" | tail -1)")
+			args="--filename=$W/disk.img --size=1g"
+		fi
+		for eng in ${SWEEP_ENGINES:-io_uring libaio}; do
+			for nj in ${SWEEP_NJ:-1 4}; do
+				for qd in ${SWEEP_QD:-1 4 8 16 32 64}; do
+					sweep_case "$tgt $eng nj$nj qd$qd" "$dev" $((qd * nj)) \
+						--name=s --rw=randread --bs=4k --runtime="$rt" --time_based \
+						--ioengine="$eng" --direct=1 --iodepth="$qd" --numjobs="$nj" \
+						--group_reporting $args
+				done
+			done
+		done
+	done
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -105,3 +199,5 @@ fi
 want disk-qd32 && bench_case disk-qd32 $common --ioengine=io_uring --iodepth=32 --direct=1 --size=1g --filename="$W/disk.img"
 # QD4: the disk, not fio's CPU, is the limit, so both tools should agree
 want disk-qd4 && bench_case disk-qd4 $common --ioengine=io_uring --iodepth=4 --direct=1 --size=1g --filename="$W/disk.img"
+want sweep && sweep
+exit 0

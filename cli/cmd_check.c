@@ -22,6 +22,8 @@ static const char usage[] =
 	"  interval_cv   IOPS CV across intervals above 10%\n"
 	"  steady_state  a steady-state criterion not attained\n"
 	"  clock         TSC timing without constant_tsc/nonstop_tsc\n"
+	"  bottleneck    device, tool, rate_limit, page_cache or unknown, from\n"
+	"                disk_util: device depth vs requested, clat vs device latency\n"
 	"  job_error, partial\n"
 	"exit codes: 0 checked (warnings or not), 2 bad option or result file,\n"
 	"7 output could not be written.\n";

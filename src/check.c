@@ -3,6 +3,7 @@
  * thresholds and why each one matters).
  */
 #include "check.h"
+#include "bottleneck.h"
 
 #include <errno.h>
 #include <math.h>
@@ -115,7 +116,7 @@ static int engine_deviceless(const char *e)
 }
 
 /* Depth one job thread can really keep, and why when it is not iodepth. */
-static unsigned depth_kept(const struct resultread_job *j, const char **why)
+unsigned check_depth_kept(const struct resultread_job *j, const char **why)
 {
 	*why = NULL;
 	if (engine_sync(j->ioengine)) {
@@ -139,7 +140,7 @@ struct little {
 };
 
 /* Threads of the definition that job @i belongs to, counted once per name. */
-static unsigned threads_of(const struct resultread *r, size_t i, int *first)
+unsigned check_threads_of(const struct resultread *r, size_t i, int *first)
 {
 	const struct resultread_job *j = &r->jobs[i];
 	unsigned k = 0;
@@ -180,10 +181,10 @@ static void little_gather(const struct resultread *r, unsigned gid, struct littl
 		}
 		g->rate_limited |= j->rate_limited;
 		g->deviceless |= engine_deviceless(j->ioengine);
-		t = threads_of(r, i, &first);
+		t = check_threads_of(r, i, &first);
 		if (!first)
 			continue;
-		kept = depth_kept(j, &why);
+		kept = check_depth_kept(j, &why);
 		if (why)
 			g->why = why;
 		g->defs++;
@@ -462,7 +463,7 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 		const char *why;
 		size_t k;
 
-		if (j->iodepth <= 1 || depth_kept(j, &why) >= j->iodepth || !why)
+		if (j->iodepth <= 1 || check_depth_kept(j, &why) >= j->iodepth || !why)
 			continue;
 		for (k = 0; k < i; k++)		/* once per job name */
 			if (!strcmp(r->jobs[k].name, j->name))
@@ -474,6 +475,32 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 			"keeps 1 I/O in flight; use an asynchronous engine (io_uring, libaio with "
 			"direct=1) for a queue depth", j->name, j->iodepth, j->ioengine,
 			j->ioengine_given ? "" : " (fio's default)", why);
+	}
+	return 0;
+}
+
+/*
+ * [bottleneck] who limited each job (bottleneck.h), from the result's own
+ * disk_util: the way to see from fio's output how much of the depth asked
+ * for the device really had, and how much of each I/O's time was the tool's.
+ * iotrial's results carry the verdict per job already (and print it under
+ * the job), so only results without one are judged here.
+ */
+static int check_bottleneck(const struct resultread *r, struct check_list *l)
+{
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+		struct bottleneck_verdict v;
+		int first;
+
+		check_threads_of(r, i, &first);
+		if (j->bottleneck[0] || !first || bottleneck_from_read(r, i, &v))
+			continue;
+		if (check_add(l, "bottleneck",
+			      strcmp(v.verdict, "tool") && strcmp(v.verdict, "page_cache") ?
+			      CHECK_SEV_INFO : CHECK_SEV_WARN,
+			      "job '%s': bottleneck %s: %s", j->name, v.verdict, v.evidence))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -493,5 +520,7 @@ int check_result(const struct resultread *r, struct check_list *out)
 		ret = check_cache(r, out);
 	if (!ret)
 		ret = check_time(r, out);
+	if (!ret)
+		ret = check_bottleneck(r, out);
 	return ret;
 }

@@ -20,6 +20,8 @@
  *   [few_samples]  under 10 interval samples per job.
  *   [interval_cv]  IOPS coefficient of variation across intervals above 10%.
  *   [steady_state] a steady-state criterion that was not attained.
+ *   [bottleneck]   who limited each job, from disk_util (bottleneck.h): results
+ *                  without iotrial's own per-job verdict (fio's).
  *   [clock]        TSC timing on a CPU without constant_tsc / nonstop_tsc.
  *   [job_error], [partial]  the run itself failed or was cut short.
  * compare adds its own ([single_run], [few_runs], [job_differs], ...).
@@ -64,6 +66,19 @@ int check_add(struct check_list *l, const char *id, enum check_sev sev,
 int check_result(const struct resultread *r, struct check_list *out);
 
 const char *check_sev_name(enum check_sev s);
+
+/*
+ * I/Os in flight one thread of @j can keep: iodepth, or 1 for synchronous
+ * engines and libaio without direct=1 (*@why then says which).
+ */
+unsigned check_depth_kept(const struct resultread_job *j, const char **why);
+
+/*
+ * Threads of the job definition that entry @i belongs to (one entry per
+ * thread, or one group_reporting entry for numjobs); *@first is 1 for the
+ * definition's first entry, so that each definition is counted once.
+ */
+unsigned check_threads_of(const struct resultread *r, size_t i, int *first);
 
 /* [{"id", "severity", "message"}, ...]; NULL on allocation failure. */
 json_t *check_list_json(const struct check_list *l);

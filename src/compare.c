@@ -3,6 +3,7 @@
  * the verdict rules and the warnings).
  */
 #include "compare.h"
+#include "bottleneck.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +14,7 @@
 #include "env.h"
 #include "utf8.h"
 
-enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU };
+enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD };
 
 struct mdef {
 	const char *name;
@@ -37,6 +38,9 @@ static const struct mdef mdefs[] = {
 	{ "write.lat_p99_ns", MK_P99, 1, 1 },
 	{ "trim.lat_p99_ns", MK_P99, 2, 1 },
 	{ "cpu_per_io_ns", MK_CPU, -1, 1 },
+	/* the device's own view beside the tool's (issue 7, bottleneck.h) */
+	{ "device.lat_mean_ns", MK_DEV_LAT, -1, 1 },
+	{ "device.queue_depth", MK_DEV_QD, -1, 0 },
 };
 
 #define NR_MDEFS (sizeof(mdefs) / sizeof(mdefs[0]))
@@ -191,6 +195,13 @@ static int value_of(const struct resultread *r, const struct mdef *d, double *ou
 	case MK_P99:
 		v = x->ios ? x->lat_p99_ns : NAN;
 		break;
+	case MK_DEV_LAT:
+	case MK_DEV_QD: {
+		double lat, qd;
+
+		v = bottleneck_device_figures(r, &lat, &qd) ? NAN : d->kind == MK_DEV_LAT ? lat : qd;
+		break;
+	}
 	default:
 		v = r->cpu_per_io_ns;
 		break;
@@ -618,6 +629,24 @@ static void run_warnings(struct resultread *const *a, size_t na, struct resultre
 		     a[0]->env ? "A" : "B");
 }
 
+/*
+ * When A and B were limited by different things (bottleneck.h), the
+ * comparison measures that change of limit (often the tool), not the
+ * configurations: say so.  The verdict of each side is its first result's.
+ */
+static void bottleneck_warning(struct resultread *const *a, struct resultread *const *b,
+			       json_t *warnings)
+{
+	char va[16], vb[16];
+
+	if (bottleneck_of_result(a[0], va, sizeof(va)) || bottleneck_of_result(b[0], vb, sizeof(vb)) ||
+	    !strcmp(va, vb))
+		return;
+	warn(warnings, "bottleneck_differs", "warning", NULL,
+	     "A was limited by %s, B by %s: the comparison measures that change of bottleneck, "
+	     "not only the configurations", va, vb);
+}
+
 static int build_diff(struct compare_report *r, struct resultread *const *a,
 		      struct resultread *const *b, struct err *e)
 {
@@ -673,11 +702,15 @@ int compare_run(struct resultread *const *a, size_t na, struct resultread *const
 			compare_report_free(out);
 			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 		}
+		/* the device's figures referee, they never count as a regression */
+		if (mdefs[i].kind == MK_DEV_LAT || mdefs[i].kind == MK_DEV_QD)
+			out->m[out->nm].regression = 0;
 		out->regressed |= out->m[out->nm++].regression;
 	}
 	ret = build_diff(out, a, b, e);
 	if (!ret) {
 		run_warnings(a, na, b, nb, out->warnings);
+		bottleneck_warning(a, b, out->warnings);
 		diff_warnings(out->env_diff, o, out->warnings);
 		side_mixed(a, na, "a", out->warnings);
 		side_mixed(b, nb, "b", out->warnings);

@@ -91,6 +91,8 @@ static void fmt_value(const char *metric, double v, char *buf, size_t sz)
 		snprintf(buf, sz, "-");
 	else if (n > 3 && !strcmp(metric + n - 3, "_ns"))
 		check_fmt_ns(buf, sz, v);
+	else if (strstr(metric, "queue_depth"))	/* I/Os in flight: fractions matter */
+		snprintf(buf, sz, "%.1f", v);
 	else if (strstr(metric, "bw_bytes"))
 		snprintf(buf, sz, v >= 1073741824.0 ? "%.2f GiB/s" : "%.1f MiB/s",
 			 v >= 1073741824.0 ? v / 1073741824.0 : v / 1048576.0);

@@ -210,7 +210,79 @@ int diskutil_start(struct diskutil *d, const char *const *paths, size_t n, struc
 
 static uint64_t delta(uint64_t now, uint64_t then)
 {
-	return now >= then ? now - then : 0;
+	return diskutil_delta(now, then);
+}
+
+uint64_t diskutil_delta(uint64_t now, uint64_t then)
+{
+	if (now >= then)
+		return now - then;
+	if (then <= UINT32_MAX)
+		return (now + (UINT32_MAX - then) + 1) & UINT32_MAX;
+	return 0;
+}
+
+int diskutil_sample(const struct diskutil *d, size_t i, uint64_t t_ns, struct diskutil_snap *s)
+{
+	int r;
+
+	s->t_ns = t_ns;
+	s->ok = 0;
+	if (i >= d->nr)
+		return -ENODEV;
+	r = read_stat(d->dev[i].dir, s->v);
+	s->ok = !r;
+	return r;
+}
+
+int diskutil_view(const char *name, const struct diskutil_snap *a, const struct diskutil_snap *b,
+		  struct disk_view *v)
+{
+	double secs, ms;
+	uint64_t rt, wt;
+
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s", name ? name : "");
+	if (!a->ok || !b->ok || b->t_ns <= a->t_ns)
+		return -ENODEV;
+	v->dur_ns = b->t_ns - a->t_ns;
+	secs = (double)v->dur_ns / 1e9;
+	ms = (double)v->dur_ns / 1e6;
+	v->read_ios = delta(b->v[ST_READ_IOS], a->v[ST_READ_IOS]);
+	v->write_ios = delta(b->v[ST_WRITE_IOS], a->v[ST_WRITE_IOS]);
+	v->read_bytes = 512 * delta(b->v[ST_READ_SECTORS], a->v[ST_READ_SECTORS]);
+	v->write_bytes = 512 * delta(b->v[ST_WRITE_SECTORS], a->v[ST_WRITE_SECTORS]);
+	rt = delta(b->v[ST_READ_TICKS], a->v[ST_READ_TICKS]);
+	wt = delta(b->v[ST_WRITE_TICKS], a->v[ST_WRITE_TICKS]);
+	v->read_iops = (double)v->read_ios / secs;
+	v->write_iops = (double)v->write_ios / secs;
+	v->read_lat_ns_mean = v->read_ios ? (double)rt * 1e6 / (double)v->read_ios : 0;
+	v->write_lat_ns_mean = v->write_ios ? (double)wt * 1e6 / (double)v->write_ios : 0;
+	v->read_queue_depth = (double)rt / ms;
+	v->write_queue_depth = (double)wt / ms;
+	v->queue_depth = (double)delta(b->v[ST_TIME_IN_QUEUE], a->v[ST_TIME_IN_QUEUE]) / ms;
+	v->util = 100.0 * (double)delta(b->v[ST_IO_TICKS], a->v[ST_IO_TICKS]) / ms;
+	if (v->util > 100.0)
+		v->util = 100.0;	/* tick accounting overshoots a little */
+	return 0;
+}
+
+uint64_t diskutil_nr_requests(const struct diskutil *d, size_t i)
+{
+	char path[PATH_MAX], line[64];
+	unsigned long long n = 0;
+	FILE *f;
+
+	if (i >= d->nr || snprintf(path, sizeof(path), "%s/queue/nr_requests", d->dev[i].dir) >=
+			  (int)sizeof(path))
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f))
+		n = strtoull(line, NULL, 10);
+	fclose(f);
+	return n;
 }
 
 int diskutil_end(struct diskutil *d, uint64_t wall_ms, struct disk_util **out, size_t *nr)

@@ -52,6 +52,44 @@ int diskutil_start(struct diskutil *d, const char *const *paths, size_t n, struc
  */
 int diskutil_end(struct diskutil *d, uint64_t wall_ms, struct disk_util **out, size_t *nr);
 
+/*
+ * The device view (issue 7): snapshots of a device's counters taken at the
+ * start and end of a job's measured time and at every series interval, and
+ * the arithmetic that turns two snapshots into what the device saw.
+ */
+struct diskutil_snap {
+	uint64_t v[DISKUTIL_STAT_NR];
+	uint64_t t_ns;			/* when it was read (any monotonic origin) */
+	int ok;				/* 0: the device could not be read */
+};
+
+/*
+ * Snapshot device @i of @d at time @t_ns.  A device that cannot be read any
+ * more (removed mid-run) gives s->ok = 0 and -errno.
+ */
+int diskutil_sample(const struct diskutil *d, size_t i, uint64_t t_ns, struct diskutil_snap *s);
+
+/*
+ * now - then for one counter.  The kernel prints the tick counters (and on
+ * 32-bit kernels all of them) as 32-bit values that wrap: a smaller @now
+ * with @then below 2^32 is taken as one wrap.  A smaller @now with a larger
+ * @then (the counters were reset: the device was re-created) gives 0.
+ */
+uint64_t diskutil_delta(uint64_t now, uint64_t then);
+
+/*
+ * What the device saw from @a to @b (@name copied in): I/Os, bytes, IOPS,
+ * mean latency per direction (ticks / I/Os), queue depth per direction
+ * (ticks / window) and overall (time in queue / window), util (busy /
+ * window, capped at 100).  Returns 0, or -ENODEV when either snapshot is
+ * missing or the window is empty (@v then has dur_ns 0).
+ */
+int diskutil_view(const char *name, const struct diskutil_snap *a, const struct diskutil_snap *b,
+		  struct disk_view *v);
+
+/* The capacity of device @i's request queue (queue/nr_requests), 0 if unknown. */
+uint64_t diskutil_nr_requests(const struct diskutil *d, size_t i);
+
 /* Release what @d holds; @d may then be reused after zeroing. */
 void diskutil_free(struct diskutil *d);
 

@@ -299,6 +299,65 @@ static void json_job_steadystate(json_t *o, const struct job_result *jr, int *ba
  * them to @iot, the job's "iotrial" object.  With json+ (@plus) each
  * interval carries its histogram "bins" too, as the job's latencies do.
  */
+/* A device view (issue 7): the keys of disk_util[].iotrial and intervals[].device. */
+static json_t *json_disk_view(const struct disk_view *v, int with_name)
+{
+	json_t *o = json_object();
+	int bad = 0;
+
+	if (with_name)
+		jset(o, "name", jstr(v->name), &bad);
+	jset(o, "read_iops", jreal(v->read_iops), &bad);
+	jset(o, "write_iops", jreal(v->write_iops), &bad);
+	jset(o, "read_lat_ns_mean", jreal(v->read_lat_ns_mean), &bad);
+	jset(o, "write_lat_ns_mean", jreal(v->write_lat_ns_mean), &bad);
+	jset(o, "read_queue_depth", jreal(v->read_queue_depth), &bad);
+	jset(o, "write_queue_depth", jreal(v->write_queue_depth), &bad);
+	jset(o, "queue_depth", jreal(v->queue_depth), &bad);
+	jset(o, "util", jreal(v->util), &bad);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/*
+ * intervals[k].device: the first device's view of the interval.  The views
+ * are the first thread's, one per its series interval (devwatch.h); merged
+ * group series align intervals by index within ramp and measured phases
+ * (series_merge), so the views are matched the same way, not by t_ms.
+ */
+static void json_intervals_device(json_t *ivs, const struct job_result *jr, int *bad)
+{
+	size_t k, nr_ramp = 0, seen[2] = { 0, 0 };
+	json_t *e;
+
+	/* ramp views come first, as ramp intervals do */
+	while (nr_ramp < jr->nr_dev_iv && jr->dev_iv[nr_ramp].ramp)
+		nr_ramp++;
+	json_array_foreach(ivs, k, e) {
+		int ramp = json_is_true(json_object_get(e, "ramp"));
+		size_t m = ramp ? seen[1] : nr_ramp + seen[0];
+
+		seen[ramp]++;
+		if (ramp ? m < nr_ramp : m < jr->nr_dev_iv)
+			if (jr->dev_iv[m].v.dur_ns)
+				jset(e, "device", json_disk_view(&jr->dev_iv[m].v, 1), bad);
+	}
+}
+
+/* jobs[i].iotrial.bottleneck (issue 7). */
+static void json_bottleneck(json_t *iot, const struct job_result *jr, int *bad)
+{
+	const struct bottleneck_verdict *b = &jr->bottleneck;
+
+	if (!b->verdict[0])
+		return;
+	jset(iot, "bottleneck", json_pack("{s:s, s:s}", "verdict", b->verdict, "evidence", b->evidence),
+	     bad);
+}
+
 static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int plus, int *bad)
 {
 	struct job_kv *kv = NULL;
@@ -319,7 +378,10 @@ static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int
 		if (series_to_json(jr->series, plus ? SERIES_JSON_HIST : 0, &v) ||
 		    json_object_set_new(iot, "intervals", v))
 			*bad = 1;
+		else
+			json_intervals_device(v, jr, bad);
 	}
+	json_bottleneck(iot, jr, bad);
 	if (jr->steady) {
 		v = NULL;
 		if (steady_to_json(jr->steady, &v) || json_object_set_new(iot, "steady", v))
@@ -394,6 +456,8 @@ static json_t *json_disk(const struct disk_util *du)
 	jset(o, "write_ticks", jint(du->write_ticks), &bad);
 	jset(o, "in_queue", jint(du->in_queue), &bad);
 	jset(o, "util", jreal(du->util), &bad);
+	if (du->view.dur_ns)
+		jset(o, "iotrial", json_disk_view(&du->view, 0), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;

@@ -332,6 +332,8 @@ static void text_job(FILE *f, const struct job_result *jr, time_t when)
 	text_sync(f, jr);
 	text_job_tail(f, jr);
 	text_job_steady(f, jr);
+	if (jr->bottleneck.verdict[0])	/* issue 7: who limited the job */
+		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
 	fputc('\n', f);
 }
 
@@ -437,6 +439,17 @@ static void text_disks(FILE *f, const struct run_result *r)
 			(unsigned long long)d->read_merges, (unsigned long long)d->write_merges,
 			(unsigned long long)d->read_ticks, (unsigned long long)d->write_ticks,
 			(unsigned long long)d->in_queue, d->util);
+	}
+	/* what each device saw over the jobs' measured time (issue 7) */
+	for (size_t i = 0; i < r->nr_du; i++) {
+		const struct disk_view *v = &r->du[i].view;
+
+		if (!v->dur_ns)
+			continue;
+		fprintf(f, "  %s device view over %.2f s: iops=%.0f/%.0f, lat=%.1f/%.1f us, "
+			"depth=%.2f/%.2f (queue %.2f), util=%.2f%%\n", v->name, (double)v->dur_ns / 1e9,
+			v->read_iops, v->write_iops, v->read_lat_ns_mean / 1000, v->write_lat_ns_mean / 1000,
+			v->read_queue_depth, v->write_queue_depth, v->queue_depth, v->util);
 	}
 }
 

@@ -154,6 +154,11 @@ void result_job_clear(struct job_result *r)
 		free(r->steady);
 		r->steady = NULL;
 	}
+	free(r->dev);
+	free(r->dev_iv);
+	r->dev = NULL;
+	r->dev_iv = NULL;
+	r->nr_dev = r->nr_dev_iv = 0;
 }
 
 void result_free(struct run_result *r)

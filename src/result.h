@@ -33,6 +33,44 @@ struct dir_result {
 	double bw_agg_pct;		/* this job's share of its group's bw */
 };
 
+/*
+ * What a block device saw over a window (diskutil_view): rates per second of
+ * the window, mean latency per I/O from the device's own tick counters, and
+ * the average number of I/Os in flight (ticks / window).  dur_ns 0: no view.
+ */
+struct disk_view {
+	char name[64];
+	uint64_t dur_ns;			/* the window */
+	uint64_t read_ios, write_ios;
+	uint64_t read_bytes, write_bytes;	/* from sectors */
+	double read_iops, write_iops;
+	double read_lat_ns_mean, write_lat_ns_mean;	/* 0 without I/O */
+	double read_queue_depth, write_queue_depth;	/* read/write ticks / window */
+	double queue_depth;			/* time_in_queue / window */
+	double util;				/* % of the window busy */
+	uint64_t nr_requests;			/* the queue's capacity, 0 unknown */
+};
+
+/*
+ * Per-interval device view of a job's first device (t_ms as in series.h),
+ * one per series interval of the job's first thread, in the same order.
+ */
+struct disk_view_iv {
+	uint64_t t_ms;
+	int ramp;			/* inside ramp_time */
+	struct disk_view v;
+};
+
+/* A job's bottleneck verdict (bottleneck.h). */
+struct bottleneck_verdict {
+	char verdict[16];		/* "" when not judged */
+	char evidence[400];		/* one line of the figures that decided it */
+	double cpu_pct;			/* per thread, % of one CPU */
+	double req_depth, dev_depth;	/* requested, seen at the device (-1 unknown) */
+	double dev_io_share;		/* device bytes / job bytes (-1 unknown) */
+	double tool_minus_dev_ns;	/* job mean latency - device mean latency (NAN unknown) */
+};
+
 struct job_result {
 	const struct job *job;		/* the definition (first clone) */
 	char name[JOB_NAME_MAX];
@@ -54,6 +92,12 @@ struct job_result {
 	uint64_t depth_complete[RESULT_DEPTH_NR + 1];
 	uint64_t total_submit, total_complete;
 	struct series *series;		/* NULL when not sampled */
+	/* what the devices under the job saw over its measured time (issue 7) */
+	struct disk_view *dev;		/* malloc'ed, nr_dev entries, or NULL */
+	size_t nr_dev;
+	struct disk_view_iv *dev_iv;	/* per series interval, first device */
+	size_t nr_dev_iv;
+	struct bottleneck_verdict bottleneck;
 	struct steady *steady;		/* NULL when no criterion */
 	int partial;			/* ended early (signal or error) */
 };
@@ -66,6 +110,7 @@ struct disk_util {
 	uint64_t in_queue;			/* ms */
 	uint64_t io_ticks;			/* ms busy */
 	double util;				/* % of the run's wall time */
+	struct disk_view view;			/* over the jobs' measured time; dur_ns 0: none */
 };
 
 struct run_result {

@@ -11,6 +11,7 @@
 #include <errno.h>	/* ENOMEM */
 #include <jansson.h>
 
+#include "bottleneck.h"
 #include "check.h"
 #include "report_json.h"
 #include "resultread.h"
@@ -22,6 +23,7 @@ int result_check(struct run_result *r, struct err *e)
 	json_t *doc, *arr;
 	int ret;
 
+	bottleneck_run(r);	/* who limited each job: in the JSON read back below */
 	doc = report_json_build(r, 0, e);
 	if (!doc)
 		return e && e->code ? e->code : -ENOMEM;

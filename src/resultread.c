@@ -351,6 +351,8 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	j->ios[k] = ios;
 	j->iops[k] = jnum(d, "iops", 0);
 	j->lat_mean_ns[k] = NAN;
+	j->clat_mean_ns[k] = ios ? jnum(json_object_get(d, "clat_ns"), "mean", NAN) : NAN;
+	j->io_bytes += (uint64_t)jnum(d, "io_bytes", 0);
 	c->all_ios += ios;
 	if (ios == 0)
 		return 0;
@@ -447,6 +449,8 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 		c->cpu_known = 1;
 	}
 	read_steady(job, j);
+	copy_str(j->bottleneck, sizeof(j->bottleneck), json_string_value(json_object_get(
+		json_object_get(json_object_get(job, "iotrial"), "bottleneck"), "verdict")));
 	return 0;
 }
 
@@ -533,6 +537,44 @@ static void read_disks(struct resultread *r, const json_t *du)
 	}
 }
 
+/* disk_util's counters, and iotrial's measured-time view when present (issue 7). */
+static int read_devices(struct resultread *r, const json_t *du)
+{
+	size_t i, n = json_array_size(du);
+	json_t *d;
+
+	if (!n)
+		return 0;
+	r->du = calloc(n, sizeof(*r->du));
+	if (!r->du)
+		return -ENOMEM;
+	json_array_foreach((json_t *)du, i, d) {
+		struct resultread_disk *x = &r->du[r->nr_du];
+		const json_t *v = json_object_get(d, "iotrial");
+
+		if (!json_is_object(d))
+			continue;
+		copy_str(x->name, sizeof(x->name), json_string_value(json_object_get(d, "name")));
+		x->read_ios = (uint64_t)jnum(d, "read_ios", 0);
+		x->write_ios = (uint64_t)jnum(d, "write_ios", 0);
+		x->read_ticks = (uint64_t)jnum(d, "read_ticks", 0);
+		x->write_ticks = (uint64_t)jnum(d, "write_ticks", 0);
+		x->in_queue = (uint64_t)jnum(d, "in_queue", 0);
+		x->util = jnum(d, "util", 0);
+		if (json_is_object(v)) {
+			x->has_view = 1;
+			x->read_lat_ns = jnum(v, "read_lat_ns_mean", 0);
+			x->write_lat_ns = jnum(v, "write_lat_ns_mean", 0);
+			x->read_qd = jnum(v, "read_queue_depth", 0);
+			x->write_qd = jnum(v, "write_queue_depth", 0);
+			x->qd = jnum(v, "queue_depth", 0);
+			x->view_util = jnum(v, "util", 0);
+		}
+		r->nr_du++;
+	}
+	return 0;
+}
+
 static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 {
 	const json_t *jobs = json_object_get(root, "jobs");
@@ -571,6 +613,8 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 	}
 	finish(c, r);
 	read_disks(r, json_object_get(root, "disk_util"));
+	if (read_devices(r, json_object_get(root, "disk_util")))
+		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	return 0;
 }
 
@@ -737,6 +781,7 @@ void resultread_free(struct resultread *r)
 		return;
 	free(r->path);
 	free(r->jobs);
+	free(r->du);
 	json_decref(r->options);
 	json_decref(r->env);
 	free(r);

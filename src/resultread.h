@@ -74,8 +74,24 @@ struct resultread_job {
 	double lat_mean_ns[RESULTREAD_NDIR];	/* NAN when no I/O */
 	uint64_t job_runtime_ms;
 	double cpu_pct;		/* usr + sys */
+	/* the device view (issue 7): completion latency, bytes, the verdict stored */
+	double clat_mean_ns[RESULTREAD_NDIR];	/* NAN when no I/O */
+	uint64_t io_bytes;
+	char bottleneck[16];	/* iotrial's jobs[].iotrial.bottleneck.verdict, "" if none */
 	int steady;		/* -1 no criterion, 0 not attained, 1 attained */
 	char steady_what[64];	/* the criterion as recorded */
+};
+
+/*
+ * One disk_util entry: fio's counters over the whole run, and iotrial's view
+ * over the measured time when the result has one (has_view).
+ */
+struct resultread_disk {
+	char name[64];
+	uint64_t read_ios, write_ios, read_ticks, write_ticks, in_queue;	/* ms */
+	double util;
+	int has_view;
+	double read_lat_ns, write_lat_ns, read_qd, write_qd, qd, view_util;
 };
 
 struct resultread {
@@ -92,6 +108,8 @@ struct resultread {
 	json_t *options;	/* first job's resolved options: {"rw": "randrw", ...} */
 	json_t *env;		/* iotrial.environment, or NULL */
 	char disks[128];	/* fio's disk_util names, "vda,vdb"; "" if none */
+	struct resultread_disk *du;	/* disk_util entries, nr_du of them */
+	size_t nr_du;
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */

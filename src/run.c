@@ -653,6 +653,7 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 		if (!w->t_begin && !w->done)
 			continue;	/* never started (interrupted before its group) */
 		worker_result(w, &r);
+		devwatch_take(&w->dw, &r);
 		r.series = malloc(sizeof(*r.series));
 		if (!r.series)
 			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for results");

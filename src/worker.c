@@ -3,7 +3,8 @@
  *
  * The loop is written for speed on purpose.  A refill queues every free
  * io_u and commits them at once (fio's default iodepth_batch_submit=1 would
- * commit each: docs/performance.md).  Per batch it reads the clock once
+ * commit each; the device sees more depth this way: docs/performance.md).
+ * Per batch it reads the clock once
  * before queueing (every io_u of the batch starts then), once after commit
  * (they were issued then) and once after each reap (they completed then),
  * like fio does for completions.  Sync engines read it once per I/O (the end
@@ -263,6 +264,9 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 		worker_fail(w, -r, NULL);
 	w->interval_nr++;
 	pthread_mutex_unlock(&w->lock);
+	/* the device's view of the same interval (read after the join: no lock) */
+	if (!r && devwatch_interval(&w->dw, t_ms, dur_ns, clock_now_ns(w->clk), ramp) && !w->error)
+		worker_fail(w, ENOMEM, NULL);
 	worker_mark(w, &w->mark_interval, now);
 	/* the series is only written by this thread: reading it needs no lock */
 	if (w->ss_on && !ramp && steady_check(&w->ss_cfg, &w->series, &w->ss) == 0 &&
@@ -305,6 +309,7 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	w->t_rate_base = now;
 	rate_reset(&w->rate);
 	getrusage(RUSAGE_THREAD, &w->ru_start);
+	devwatch_measure(&w->dw, clock_now_ns(w->clk));
 	worker_mark(w, &w->mark_sample, now);
 	worker_mark(w, &w->mark_interval, now);
 	w->t_next_sample = now + w->ticks_sample;
@@ -419,9 +424,13 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	struct io_u *io;
 
 	/*
-	 * iodepth_batch_submit=1 (fio's default) submits, here, everything one
-	 * refill queues in one commit: fio enters the kernel once per I/O, we once
-	 * per refill; the depth in flight is the same (docs/performance.md).
+	 * iodepth_batch_submit=1 (fio's default) commits, here, everything one
+	 * refill queued in one commit, where fio enters the kernel once per I/O.
+	 * Measured by the device's own counters (docs/performance.md, "What the
+	 * device sees"), one commit per refill keeps MORE I/Os in flight at the
+	 * device than one per I/O (0.58-0.86 of the depth against 0.51-0.64 in
+	 * 8 of 8 cases): preparing an I/O costs far less than a kernel entry, and
+	 * the kernel hands each I/O of the batch to the device as it goes.
 	 * A larger value keeps fio's meaning: commit every that many.
 	 */
 	if (limit <= 1)
@@ -666,6 +675,7 @@ void *worker_main(void *arg)
 		w->st.dir[d].iv_lat_max = 0;
 	}
 	worker_mark(w, &w->mark_interval, now);
+	devwatch_begin(&w->dw, clock_now_ns(w->clk));
 	if (!atomic_load(&w->stop))
 		worker_loop(w);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
@@ -675,6 +685,7 @@ void *worker_main(void *arg)
 	}
 	if (now > w->mark_interval.ticks)
 		worker_interval(w, now, 0);
+	devwatch_end(&w->dw, clock_now_ns(w->clk));
 	getrusage(RUSAGE_THREAD, &w->ru_end);
 	w->measure_ns = clock_ticks_to_ns(w->clk, now - w->t_measure);
 	w->elapsed_ns = clock_ticks_to_ns(w->clk, now - w->t_begin);
@@ -729,6 +740,24 @@ static void worker_fill_buffers(void *buf, uint64_t len, uint64_t seed)
 		x ^= x << 17;
 		p[i] = x;
 	}
+}
+
+/* The devices under this thread's files, for the device view (issue 7). */
+static int worker_devwatch_init(struct worker *w, struct err *e)
+{
+	const char **paths;
+	int r;
+
+	if (!w->nr_files)
+		return 0;
+	paths = calloc(w->nr_files, sizeof(*paths));
+	if (!paths)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", w->job->name);
+	for (unsigned i = 0; i < w->nr_files; i++)
+		paths[i] = w->files[i].path;
+	r = devwatch_init(&w->dw, paths, w->nr_files, e);
+	free(paths);
+	return r;
 }
 
 int worker_prepare(struct worker *w, struct err *e)
@@ -812,6 +841,9 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	w->ctx_ready = 1;
+	r = worker_devwatch_init(w, e);
+	if (r)
+		return r;
 	/* submit and wait in one step only when the time between them is not measured */
 	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
 	return 0;
@@ -882,6 +914,7 @@ void worker_release(struct worker *w)
 	series_free(&w->series);
 	steady_free(&w->ss);
 	fiolog_free(&w->log);
+	devwatch_free(&w->dw);
 	free(w->ctx.buf_base);
 	free(w->ctx.ios);
 	free(w->free_list);

@@ -18,6 +18,7 @@
 #include <sys/resource.h>	/* struct rusage */
 
 #include "clock.h"
+#include "devwatch.h"
 #include "engine.h"
 #include "fiolog.h"
 #include "err.h"
@@ -130,6 +131,8 @@ struct worker {
 	int error;			/* positive errno of the first failure */
 	char first_error[256];
 	int interrupted;
+
+	struct devwatch dw;		/* what the devices under the files saw (issue 7) */
 };
 
 /*

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "diskutil.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,132 @@ TEST(fake_sysfs_dm_partition_members)
 	}
 	u = find(du, nr, "vdb");
 	CHECK(u && u->read_ios == 0 && u->util == 0.0);
+	free(du);
+	diskutil_free(&d);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
+}
+
+/* Two fixed snapshots 2 s apart: every figure of the device view, exactly. */
+TEST(view_from_fixed_snapshots)
+{
+	struct diskutil_snap a = { .ok = 1, .t_ns = 1000000000ull }, b = { .ok = 1, .t_ns = 3000000000ull };
+	struct disk_view v;
+	/* reads, merges, sectors, ticks; writes ...; in flight, io_ticks, in_queue */
+	const uint64_t s0[DISKUTIL_STAT_NR] = { 100, 0, 800, 40, 50, 0, 400, 10, 0, 1000, 2000 };
+	const uint64_t s1[DISKUTIL_STAT_NR] = { 20100, 0, 160800, 16040, 1050, 0, 8400, 1010, 3, 2900, 36000 };
+
+	memcpy(a.v, s0, sizeof(s0));
+	memcpy(b.v, s1, sizeof(s1));
+	CHECK(diskutil_view("vda", &a, &b, &v) == 0);
+	CHECK_STR(v.name, "vda");
+	CHECK_EQ_U(v.dur_ns, 2000000000ull);
+	CHECK_EQ_U(v.read_ios, 20000);
+	CHECK_EQ_U(v.write_ios, 1000);
+	CHECK_EQ_U(v.read_bytes, 160000ull * 512);
+	CHECK_EQ_U(v.write_bytes, 8000ull * 512);
+	CHECK_NEAR(v.read_iops, 10000.0, 1e-9);
+	CHECK_NEAR(v.write_iops, 500.0, 1e-9);
+	CHECK_NEAR(v.read_lat_ns_mean, 800000.0, 1e-6);	/* 16000 ms / 20000 */
+	CHECK_NEAR(v.write_lat_ns_mean, 1000000.0, 1e-6);	/* 1000 ms / 1000 */
+	CHECK_NEAR(v.read_queue_depth, 8.0, 1e-9);		/* 16000 ms in 2000 ms */
+	CHECK_NEAR(v.write_queue_depth, 0.5, 1e-9);
+	CHECK_NEAR(v.queue_depth, 17.0, 1e-9);			/* 34000 / 2000 */
+	CHECK_NEAR(v.util, 95.0, 1e-9);				/* 1900 / 2000 */
+	/* an empty window or a missing snapshot is no view, not a division by 0 */
+	CHECK(diskutil_view("vda", &a, &a, &v) == -ENODEV && v.dur_ns == 0);
+	b.ok = 0;
+	CHECK(diskutil_view("vda", &a, &b, &v) == -ENODEV);
+}
+
+/* The kernel's 32-bit tick counters wrap; a reset (re-created device) gives 0. */
+TEST(counter_wrap)
+{
+	struct diskutil_snap a = { .ok = 1, .t_ns = 0 }, b = { .ok = 1, .t_ns = 1000000000ull };
+	struct disk_view v;
+
+	CHECK_EQ_U(diskutil_delta(5, 3), 2);
+	CHECK_EQ_U(diskutil_delta(10, 4294967290ull), 16);	/* 2^32 - 6 -> 10 */
+	CHECK_EQ_U(diskutil_delta(0, 4294967295ull), 1);
+	CHECK_EQ_U(diskutil_delta(7, 1ull << 40), 0);		/* 64-bit counter went back */
+	a.v[3] = 4294967000ull;		/* read ticks just before the wrap */
+	b.v[3] = 704;			/* 1000 ms later */
+	a.v[0] = 10;
+	b.v[0] = 1010;
+	a.v[10] = 4294967295ull;
+	b.v[10] = 999;
+	a.v[9] = 4294966796ull;
+	b.v[9] = 500;
+	CHECK(diskutil_view("loop0", &a, &b, &v) == 0);
+	CHECK_NEAR(v.read_queue_depth, 1.0, 1e-9);
+	CHECK_NEAR(v.read_lat_ns_mean, 1000000.0, 1e-6);
+	CHECK_NEAR(v.queue_depth, 1.0, 1e-9);
+	CHECK_NEAR(v.util, 100.0, 1e-9);
+}
+
+/*
+ * A file on a partition watches the partition and its parent disk, each
+ * sampled on its own; a device whose stat file vanishes mid-run (removed
+ * loop or dm device) gives no snapshot and no view, and the others go on.
+ */
+TEST(partition_parent_and_vanishing_device)
+{
+	char root[] = "/tmp/iotrial-du-XXXXXX", file[600], link[600], dir[600], cmd[700], pdir[600];
+	const char *paths[1];
+	struct diskutil d = { 0 };
+	struct diskutil_snap s0[2], s1[2];
+	struct disk_view v;
+	struct disk_util *du = NULL;
+	struct err e = { 0 };
+	struct stat st;
+	size_t nr = 0;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(file, sizeof(file), "%s/target", root);
+	put(root, "target", "x");
+	CHECK(stat(file, &st) == 0);
+	mkdirs(root, "sys/dev/block");
+	mkdirs(root, "sys/devices/pci/block/vdb/vdb2");
+	snprintf(link, sizeof(link), "%s/sys/dev/block/%u:%u", root, major(st.st_dev), minor(st.st_dev));
+	CHECK(symlink("../../devices/pci/block/vdb/vdb2", link) == 0);
+	snprintf(dir, sizeof(dir), "%s/sys/devices/pci/block/vdb", root);
+	put(dir, "stat", "1000 0 8000 500 0 0 0 0 0 900 600\n");
+	snprintf(pdir, sizeof(pdir), "%s/sys/devices/pci/block/vdb/vdb2", root);
+	put(pdir, "stat", "400 0 3200 200 0 0 0 0 0 300 200\n");
+	put(pdir, "partition", "2\n");
+	snprintf(dir, sizeof(dir), "%s/sys", root);
+	d.sysfs = dir;
+	paths[0] = file;
+	CHECK(diskutil_start(&d, paths, 1, &e) == 0);
+	CHECK_EQ_U(d.nr, 2);
+	CHECK_STR(d.nr > 0 ? d.dev[0].name : "", "vdb2");	/* the target's own device first */
+	CHECK_STR(d.nr > 1 ? d.dev[1].name : "", "vdb");	/* then its parent */
+	for (size_t i = 0; i < 2 && i < d.nr; i++)
+		CHECK(diskutil_sample(&d, i, 0, &s0[i]) == 0 && s0[i].ok);
+
+	/* 1 s later: the partition did 1000 reads, the disk those and 500 more */
+	put(pdir, "stat", "1400 0 11200 1200 0 0 0 0 0 1300 1200\n");
+	snprintf(dir, sizeof(dir), "%s/sys/devices/pci/block/vdb", root);
+	put(dir, "stat", "2500 0 20000 2500 0 0 0 0 0 1900 2600\n");
+	CHECK(diskutil_sample(&d, 0, 1000000000ull, &s1[0]) == 0);
+	CHECK(diskutil_view("vdb2", &s0[0], &s1[0], &v) == 0);
+	CHECK_EQ_U(v.read_ios, 1000);
+	CHECK_NEAR(v.read_queue_depth, 1.0, 1e-9);
+	CHECK(diskutil_sample(&d, 1, 1000000000ull, &s1[1]) == 0);
+	CHECK(diskutil_view("vdb", &s0[1], &s1[1], &v) == 0);
+	CHECK_EQ_U(v.read_ios, 1500);
+	CHECK_NEAR(v.read_queue_depth, 2.0, 1e-9);
+
+	/* the partition disappears: no snapshot, no view, no crash; the disk stays */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", pdir);
+	CHECK(system(cmd) == 0);
+	CHECK(diskutil_sample(&d, 0, 2000000000ull, &s1[0]) < 0);
+	CHECK(!s1[0].ok);
+	CHECK(diskutil_view("vdb2", &s0[0], &s1[0], &v) == -ENODEV);
+	CHECK(diskutil_sample(&d, 5, 0, &s1[0]) == -ENODEV);	/* out of range */
+	CHECK(diskutil_end(&d, 2000, &du, &nr) == 0);
+	CHECK_EQ_U(nr, 1);
+	CHECK_STR(nr ? du[0].name : "", "vdb");
 	free(du);
 	diskutil_free(&d);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
@@ -283,6 +410,9 @@ TEST(loop_device_is_itself)
 int main(void)
 {
 	RUN(fake_sysfs_dm_partition_members);
+	RUN(view_from_fixed_snapshots);
+	RUN(counter_wrap);
+	RUN(partition_parent_and_vanishing_device);
 	RUN(file_under_tmp_finds_its_disk);
 	RUN(missing_file_uses_its_directory);
 	RUN(tmpfs_gives_no_entry);

@@ -1,0 +1,122 @@
+/*
+ * devwatch: a worker's device views (see devwatch.h).
+ */
+#include "devwatch.h"
+#include "series.h"	/* SERIES_SLIVER */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int devwatch_init(struct devwatch *w, const char *const *paths, size_t n, struct err *e)
+{
+	int r = diskutil_start(&w->du, paths, n, e);
+
+	if (r)
+		return r;
+	if (!w->du.nr)
+		return 0;
+	w->start = calloc(w->du.nr, sizeof(*w->start));
+	w->view = calloc(w->du.nr, sizeof(*w->view));
+	if (!w->start || !w->view)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for the device view");
+	return 0;
+}
+
+void devwatch_begin(struct devwatch *w, uint64_t t_ns)
+{
+	if (w->du.nr)
+		diskutil_sample(&w->du, 0, t_ns, &w->iv_from);
+}
+
+void devwatch_measure(struct devwatch *w, uint64_t t_ns)
+{
+	for (size_t i = 0; i < w->du.nr; i++)
+		diskutil_sample(&w->du, i, t_ns, &w->start[i]);
+}
+
+int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur, uint64_t t_ns, int ramp)
+{
+	struct diskutil_snap now;
+	struct disk_view_iv *last = w->nr_iv ? &w->iv[w->nr_iv - 1] : NULL;
+
+	if (!w->du.nr)
+		return 0;
+	diskutil_sample(&w->du, 0, t_ns, &now);
+	/* the same lengths series.c compares, so both fold the same slivers */
+	if (last && last->t_ms < t_ms && w->last_ramp == ramp &&
+	    dur * SERIES_SLIVER < w->last_dur_ns) {
+		/* a sliver: series.c folds it into the last interval, so do we */
+		diskutil_view(w->du.dev[0].name, &w->last_from, &now, &last->v);
+		last->t_ms = t_ms;
+		w->last_dur_ns += dur;
+		w->iv_from = now;
+		return 0;
+	}
+	if (w->nr_iv == w->cap_iv) {
+		size_t cap = w->cap_iv ? 2 * w->cap_iv : 16;
+		void *p = realloc(w->iv, cap * sizeof(*w->iv));
+
+		if (!p)
+			return -ENOMEM;
+		w->iv = p;
+		w->cap_iv = cap;
+	}
+	last = &w->iv[w->nr_iv++];
+	last->t_ms = t_ms;
+	last->ramp = ramp;
+	diskutil_view(w->du.dev[0].name, &w->iv_from, &now, &last->v);
+	last->v.nr_requests = diskutil_nr_requests(&w->du, 0);
+	w->last_from = w->iv_from;
+	w->last_ramp = ramp;
+	w->last_dur_ns = dur;
+	w->iv_from = now;
+	return 0;
+}
+
+void devwatch_end(struct devwatch *w, uint64_t t_ns)
+{
+	size_t k = 0;
+
+	if (!w->view && w->du.nr)	/* taken already: a second measured period */
+		w->view = calloc(w->du.nr, sizeof(*w->view));
+	if (!w->view)
+		return;
+
+	for (size_t i = 0; i < w->du.nr; i++) {
+		struct diskutil_snap now;
+
+		diskutil_sample(&w->du, i, t_ns, &now);
+		/* vanished, or ended inside the ramp (under 1 ms measured: no view) */
+		if (now.t_ns < w->start[i].t_ns + 1000000 ||
+		    diskutil_view(w->du.dev[i].name, &w->start[i], &now, &w->view[k]))
+			continue;
+		w->view[k].nr_requests = diskutil_nr_requests(&w->du, i);
+		k++;
+	}
+	w->nr_view = k;
+}
+
+void devwatch_take(struct devwatch *w, struct job_result *r)
+{
+	r->dev = w->nr_view ? w->view : NULL;
+	r->nr_dev = w->nr_view;
+	if (!w->nr_view)
+		free(w->view);
+	r->dev_iv = w->nr_iv ? w->iv : NULL;
+	r->nr_dev_iv = w->nr_iv;
+	if (!w->nr_iv)
+		free(w->iv);
+	w->view = NULL;
+	w->iv = NULL;
+	w->nr_view = w->nr_iv = w->cap_iv = 0;
+}
+
+void devwatch_free(struct devwatch *w)
+{
+	diskutil_free(&w->du);
+	free(w->start);
+	free(w->view);
+	free(w->iv);
+	memset(w, 0, sizeof(*w));
+}

@@ -1,0 +1,61 @@
+/*
+ * devwatch: what the block devices under one worker's files saw, over the
+ * worker's measured time (ramp excluded) and over each series interval
+ * (issue 7).  The worker calls it at its ramp end, at each interval boundary
+ * and at its end: a few reads of /sys/block/<dev>/stat per interval, never
+ * per I/O.  Per-interval views are kept for the first device only (the one
+ * directly under the target: the loop device, the partition, the dm device),
+ * and fold a sliver interval into the one before it exactly as series.h
+ * does, so that they line up with the series intervals by t_ms.
+ */
+#ifndef IOTRIAL_DEVWATCH_H
+#define IOTRIAL_DEVWATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "diskutil.h"
+#include "err.h"
+#include "result.h"
+
+struct devwatch {
+	struct diskutil du;		/* the devices, target's own first */
+	struct diskutil_snap *start;	/* per device, at the start of measurement */
+	struct diskutil_snap iv_from;	/* first device, start of the open interval */
+	struct diskutil_snap last_from;	/* first device, start of the last kept interval */
+	int last_ramp;
+	uint64_t last_dur_ns;
+	struct disk_view_iv *iv;	/* per interval, first device */
+	size_t nr_iv, cap_iv;
+	struct disk_view *view;		/* per device, over the measured time */
+	size_t nr_view;
+};
+
+/*
+ * Find the devices behind @paths[0..n).  @w must be zeroed.  Paths without a device give none (not an
+ * error).  Returns 0 or -ENOMEM (@e filled).
+ */
+int devwatch_init(struct devwatch *w, const char *const *paths, size_t n, struct err *e);
+
+/* The worker starts its I/O at @t_ns: the first interval starts there. */
+void devwatch_begin(struct devwatch *w, uint64_t t_ns);
+
+/* The measured time starts at @t_ns (after ramp_time): snapshot every device. */
+void devwatch_measure(struct devwatch *w, uint64_t t_ns);
+
+/*
+ * A series interval of @dur_ns (the length handed to series_add) ended at
+ * @t_ns, stamped @t_ms (series.h), in the ramp or not: keep the first
+ * device's view over it.  May allocate (once per interval).  Returns 0 or
+ * -ENOMEM.
+ */
+int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur_ns, uint64_t t_ns, int ramp);
+
+/* The measured time ended at @t_ns: the per-device views over it. */
+void devwatch_end(struct devwatch *w, uint64_t t_ns);
+
+/* Hand the views over to @r (job_result's dev and dev_iv); @w keeps none. */
+void devwatch_take(struct devwatch *w, struct job_result *r);
+
+void devwatch_free(struct devwatch *w);
+
+#endif
