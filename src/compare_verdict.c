@@ -49,7 +49,7 @@ const char *compare_method_name(enum compare_method m)
 static long runs_for(double h, size_t n, double df, double level, double target)
 {
 	double t0, q = 1 - (1 - level) / 2;
-	long k;
+	long k, lo;
 
 	if (!(target > 0) || !(h > 0) || !(df > 0) || n < 2)
 		return -1;
@@ -59,15 +59,18 @@ static long runs_for(double h, size_t n, double df, double level, double target)
 	k = (long)ceil((double)n * (h / target) * (h / target));
 	if (k > COMPARE_RUNS_CAP)
 		return -1;
-	/* the t quantile shrinks too: step back while the smaller n still does */
-	while (k > (long)n) {
-		double dfk = df + 2.0 * (double)(k - 1 - (long)n);
-		double hk = h * sqrt((double)n / (double)(k - 1)) *
-			    abstat_t_quantile(q, dfk) / t0;
+	/* the t quantile shrinks too: the fewest runs in (n, k] that still do,
+	 * by bisection (the half-width falls monotonically with the runs) */
+	lo = (long)n;
+	while (k - lo > 1) {
+		long mid = lo + (k - lo) / 2;
+		double hm = h * sqrt((double)n / (double)mid) *
+			    abstat_t_quantile(q, df + 2.0 * (double)(mid - (long)n)) / t0;
 
-		if (hk > target)
-			break;
-		k--;
+		if (hm > target)
+			lo = mid;
+		else
+			k = mid;
 	}
 	return k;
 }
