@@ -23,7 +23,8 @@ assert abs(r["diff_pct"] - 10) < 1e-9
 lo, hi = r["ci"]
 assert 0 < lo < 10 < hi, r["ci"]
 assert r["ci_level"] == 0.95 and r["ci_method"] == "fieller"   # the fixture timestamps tie
-assert r["ci_bootstrap"] is None        # bootstrap-t from 8 runs a side
+blo, bhi = r["ci_bootstrap"]
+assert 0 < blo < 10 < bhi and r["ci_bootstrap_method"] == "bootstrap_t", r["ci_bootstrap"]
 assert r["p_value"] < 0.001 and abs(r["p_mann_whitney"] - 2 / 252) < 1e-9
 assert r["verdict"] == "B is 7.5..12.6% faster" and r["test"] == "welch_t"
 assert r["verdict_kind"] == "better" and r["order_known"] is False

@@ -237,7 +237,7 @@ TEST(until_ci_false_positives)
 {
 	const struct scen sc = { "until-ci", 30, 1.00, 0.05, 0, ORD_RANDOM };
 	struct abrun_stop stop = { .runs = 3, .max_runs = 30, .until_ci_pct = 5 };
-	unsigned trials = trials_default(250), k, fp = 0, pairs = 0;
+	unsigned trials = trials_default(250), k, fp = 0, pairs = 0, sig = 0;
 	struct compare_opts o;
 	struct abstat_rng rng;
 
@@ -265,14 +265,17 @@ TEST(until_ci_false_positives)
 		pairs += (unsigned)s.na;
 		if (!compare_one(s.a, s.na, s.b, s.nb, "read.iops", &o, &m)) {
 			fp += m.verdict == COMPARE_BETTER || m.verdict == COMPARE_WORSE;
+			sig += m.ci_lo > 0 || m.ci_hi < 0;	/* "significant": the CI excludes 0 */
 			compare_metric_free(&m);
 		}
 		sides_free(&s);
 	}
 	if (getenv("IOTRIAL_SIM_TRIALS"))
-		printf("  until-ci=5 A=B cv5%%: false positives %.1f%%, %.1f pairs on average\n",
-		       100 * rate(fp, trials), (double)pairs / trials);
+		printf("  until-ci=5 A=B cv5%%: false positives %.1f%% (CI excluding 0: %.1f%%), "
+		       "%.1f pairs on average\n", 100 * rate(fp, trials), 100 * rate(sig, trials),
+		       (double)pairs / trials);
 	CHECK(rate(fp, trials) <= 0.085);
+	CHECK(rate(sig, trials) <= 0.09);
 }
 
 int main(void)
