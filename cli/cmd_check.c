@@ -21,6 +21,7 @@ static const char usage[] =
 	"  interval_cv   IOPS CV across intervals above 10%\n"
 	"  steady_state  a steady-state criterion not attained\n"
 	"  clock         TSC timing without constant_tsc/nonstop_tsc\n"
+	"  no_io         the run did no I/O at all (compare counts it as failed)\n"
 	"  job_error, partial\n"
 	"exit codes: 0 checked (warnings or not), 2 bad option or result file,\n"
 	"7 output could not be written.\n";

@@ -16,9 +16,12 @@ static const char usage[] =
 	"Compare result files (iotrial's JSON, or fio 3.x --output-format=json/json+).\n"
 	"Each side is one or more files or directories of *.json files, one file per run;\n"
 	"with exactly two files the first is A and the second B.  For every metric it\n"
-	"prints each side's mean, sd and n, the difference (B - A) / A with its 95%\n"
-	"confidence interval (Fieller), the p-value of Welch's t-test (and Mann-Whitney U),\n"
-	"and a verdict; then what differs between the sides and plausibility warnings.\n"
+	"prints each side's mean, sd and n, the confidence interval of (B - A) / A at\n"
+	"level 1 - alpha (with run order as a covariate when the results' timestamps give\n"
+	"it; a rank interval for tied values), the ratio of means, a p-value, and a\n"
+	"verdict read off the interval: faster/slower when it lies beyond +-noise,\n"
+	"negligible within, else inconclusive with the runs likely needed; then each\n"
+	"run's value in run order, what differs between the sides, and warnings.\n"
 	"options:\n";
 
 static const char exits[] =
