@@ -17,12 +17,17 @@ int abdrift_fit(const struct abdrift_run *runs, size_t n, struct abdrift_fit *ou
 
 	out->n = n;
 	out->switches = 0;
+	out->corr = 0;
+	out->blocky = out->confounded = 0;
+	/* the design first, so that a caller learns about blocks even on -EINVAL */
 	for (i = 0; i < n; i++) {
-		if (!(runs[i].value > 0) || isinf(runs[i].value))
-			return -EINVAL;
 		nb += runs[i].is_b != 0;
 		if (i && !runs[i].is_b != !runs[i - 1].is_b)
 			out->switches++;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(runs[i].value > 0) || isinf(runs[i].value))
+			return -EINVAL;
 		ms += runs[i].is_b != 0;
 		mt += (double)i;
 		my += log(runs[i].value);

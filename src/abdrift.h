@@ -46,7 +46,8 @@ struct abdrift_fit {
 };
 
 /*
- * Fit @runs, given in run order (@n of them, both sides mixed).  -EINVAL when
+ * Fit @runs, given in run order (@n of them, both sides mixed).  out->switches
+ * is set even on error.  -EINVAL when
  * a side has fewer than 2 runs, n < 5 (no residual freedom worth having) or
  * a value is not positive; -ERANGE when side and order are exactly collinear.
  */

@@ -275,22 +275,22 @@ static int degenerate(const double *va, size_t na, const double *vb, size_t nb,
 		      const struct compare_metric *m, char *why, size_t sz)
 {
 	size_t n = na + nb, i, distinct = 1;
-	double v[64];
+	double *v;
 
 	if (m->a.sd == 0 || m->b.sd == 0) {
 		snprintf(why, sz, "%s's %zu runs are all equal", m->a.sd == 0 ? "A" : "B",
 			 m->a.sd == 0 ? na : nb);
 		return 1;
 	}
-	if (n > 64)
+	v = malloc(sizeof(*v) * n);
+	if (!v)
 		return 0;
-	for (i = 0; i < na; i++)
-		v[i] = va[i];
-	for (i = 0; i < nb; i++)
-		v[na + i] = vb[i];
+	memcpy(v, va, sizeof(*v) * na);
+	memcpy(v + na, vb, sizeof(*v) * nb);
 	qsort(v, n, sizeof(v[0]), cmp_dbl);
 	for (i = 1; i < n; i++)
 		distinct += v[i] != v[i - 1];
+	free(v);
 	if (2 * distinct > n)
 		return 0;
 	snprintf(why, sz, "only %zu distinct values in %zu runs (quantised)", distinct, n);
