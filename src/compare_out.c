@@ -203,6 +203,8 @@ static void write_strip(FILE *f, const struct compare_metric *m)
 	for (i = 0; i < m->nruns && i < 24; i++) {
 		double d = 100 * (m->runs[i].value / m->a.mean - 1);
 
+		if (fabs(d) < 0.05)
+			d = 0;	/* no "-0.0" */
 		if (isfinite(d))
 			fprintf(f, " %c%+.1f%s", m->runs[i].side, d, m->runs[i].outlier ? "!" : "");
 		else
