@@ -232,6 +232,29 @@ TEST(run_order)
 	set_free(&s);
 }
 
+/* resultread: the run's start from "timestamp_ms", else "timestamp" (s), else unknown. */
+TEST(timestamps)
+{
+	const char *ms = "{\"fio version\": \"fio-3.33\", \"timestamp\": 1700000001, "
+		"\"timestamp_ms\": 1700000001234, \"jobs\": [{\"jobname\": \"x\"}]}";
+	const char *sec = "{\"fio version\": \"fio-3.33\", \"timestamp\": 1700000001, "
+		"\"jobs\": [{\"jobname\": \"x\"}]}";
+	const char *none = "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"x\"}]}";
+	struct resultread *r;
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_parse(ms, strlen(ms), "ms.json", &r, &e) == 0);
+	CHECK(r && r->timestamp_ms == 1700000001234LL);
+	resultread_free(r);
+	CHECK(resultread_parse(sec, strlen(sec), "s.json", &r, &e) == 0);
+	CHECK(r && r->timestamp_ms == 1700000001000LL);
+	resultread_free(r);
+	CHECK(resultread_parse(none, strlen(none), "n.json", &r, &e) == 0);
+	CHECK(r && r->timestamp_ms == -1);
+	resultread_free(r);
+}
+
 /* 5: constant or bucketed values: a rank test, never p = 0 or a zero-width interval. */
 TEST(tied_values)
 {
@@ -473,6 +496,7 @@ int main(void)
 	RUN(interval_decides);
 	RUN(cv_never_hides);
 	RUN(run_order);
+	RUN(timestamps);
 	RUN(tied_values);
 	RUN(level_label);
 	RUN(zero_io_run);
