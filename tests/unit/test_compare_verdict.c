@@ -235,11 +235,12 @@ TEST(run_order)
 /* resultread: the run's start from "timestamp_ms", else "timestamp" (s), else unknown. */
 TEST(timestamps)
 {
+#define TS_JOBS "\"jobs\": [{\"jobname\": \"x\", \"read\": {\"iops\": 1, \"total_ios\": 1}, " \
+	"\"write\": {\"iops\": 0, \"total_ios\": 0}}]}"
 	const char *ms = "{\"fio version\": \"fio-3.33\", \"timestamp\": 1700000001, "
-		"\"timestamp_ms\": 1700000001234, \"jobs\": [{\"jobname\": \"x\"}]}";
-	const char *sec = "{\"fio version\": \"fio-3.33\", \"timestamp\": 1700000001, "
-		"\"jobs\": [{\"jobname\": \"x\"}]}";
-	const char *none = "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"x\"}]}";
+		"\"timestamp_ms\": 1700000001234, " TS_JOBS;
+	const char *sec = "{\"fio version\": \"fio-3.33\", \"timestamp\": 1700000001, " TS_JOBS;
+	const char *none = "{\"fio version\": \"fio-3.33\", " TS_JOBS;
 	struct resultread *r;
 	struct err e;
 
