@@ -9,6 +9,49 @@
 #include <math.h>
 #include "abstat.h"	/* abstat_t_quantile, abstat_t_cdf */
 
+/*
+ * The side effect's standard error allowing each side its own variance (as
+ * Welch does for two means): b_side = sum c_i y_i, so its variance is
+ * sum c_i^2 sigma_side(i)^2, each side's sigma^2 from its residuals (the
+ * three parameters' degrees of freedom shared between the sides), with
+ * Satterthwaite's degrees of freedom.  The fit keeps the larger standard
+ * error and the smaller df of the two: with equal variances they agree, and
+ * a side 5 times noisier than the other no longer makes the interval too
+ * narrow (92.6% coverage of a nominal 95% at 5 runs a side without this).
+ */
+static void unequal_variances(const struct abdrift_run *runs, size_t n, double ms, double mt,
+			      double my, double stt, double sst, double det,
+			      struct abdrift_fit *out)
+{
+	double rss[2] = { 0, 0 }, cc[2] = { 0, 0 }, cnt[2] = { 0, 0 }, v[2], var = 0, den = 0;
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		double s = (runs[i].is_b != 0) - ms, t = (double)i - mt;
+		double e = log(runs[i].value) - my - out->effect * s - out->drift * t;
+		double c = (stt * s - sst * t) / det;
+
+		k = runs[i].is_b != 0;
+		rss[k] += e * e;
+		cc[k] += c * c;
+		cnt[k] += 1;
+	}
+	for (k = 0; k < 2; k++) {
+		double dfk = cnt[k] - 1.5;
+
+		v[k] = rss[k] / dfk * cc[k];
+		var += v[k];
+		den += v[k] * v[k] / dfk;
+	}
+	if (!(var > 0) || !(den > 0))
+		return;
+	if (sqrt(var) > out->se)
+		out->se = sqrt(var);
+	if (var * var / den < out->df)
+		out->df = var * var / den;
+}
+
 int abdrift_fit(const struct abdrift_run *runs, size_t n, struct abdrift_fit *out)
 {
 	double ms = 0, mt = 0, my = 0, sss = 0, stt = 0, sst = 0, ssy = 0, sty = 0, syy = 0;
@@ -61,6 +104,7 @@ int abdrift_fit(const struct abdrift_run *runs, size_t n, struct abdrift_fit *ou
 	s2 = rss > 0 ? rss / out->df : 0;
 	out->se = sqrt(s2 * stt / det);
 	out->drift_se = sqrt(s2 * sss / det);
+	unequal_variances(runs, n, ms, mt, my, stt, sst, det, out);
 	return 0;
 }
 

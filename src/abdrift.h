@@ -14,8 +14,9 @@
  * runs were made in blocks: one switch from A to B, or |corr(side, order)|
  * >= ABDRIFT_CONFOUNDED) the effect cannot be told from a step in time:
  * abdrift says so (confounded = 1) and the caller must not decide from it.
- * Assumes equal run-to-run variance on both sides (what interleaved runs of
- * one job on one machine give); values must be positive.
+ * The side effect's standard error and degrees of freedom are the more
+ * cautious of the equal-variance fit's and a Welch-like one that lets each
+ * side have its own variance.  Values must be positive.
  */
 #ifndef IOTRIAL_ABDRIFT_H
 #define IOTRIAL_ABDRIFT_H
@@ -35,8 +36,8 @@ struct abdrift_run {
 struct abdrift_fit {
 	size_t n;
 	double effect;		/* b_side (log scale): B / A = exp(effect) */
-	double se;		/* its standard error */
-	double df;		/* n - 3 */
+	double se;		/* its standard error (the larger of equal/unequal variances) */
+	double df;		/* n - 3, or Satterthwaite's when smaller */
 	double drift;		/* b_order: log change per run */
 	double drift_se;
 	double corr;		/* corr(side, order) */
