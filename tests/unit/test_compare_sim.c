@@ -4,7 +4,8 @@
  * compare` takes) with a known truth, many trials, and the rates that matter:
  *   - false positives ("faster"/"slower" when A = B), interleaved, in blocks
  *     under a drift, and without timestamps;
- *   - coverage of the interval (does it contain the true difference?);
+ *   - coverage of the interval (does it contain the true difference?), also
+ *     when one side is much noisier than the other;
  *   - coverage of the bootstrap-t interval;
  *   - power under a drift with interleaved runs;
  *   - false positives of ab's --until-ci stopping rule (abrun_decide).
@@ -30,6 +31,7 @@ struct scen {
 	double cv;		/* run-to-run noise */
 	double drift;		/* per run, over the whole sequence */
 	enum order order;
+	double cv_b;		/* B's noise when not 0 (else cv) */
 };
 
 struct tally {
@@ -100,7 +102,7 @@ static void add_run(struct sides *s, const struct scen *sc, struct abstat_rng *r
 {
 	char side = side_of(sc->order, seed, i, sc->n);
 	double v = 1000 * (side == 'B' ? sc->ratio : 1) * pow(1 + sc->drift, (double)i) *
-		   (1 + sc->cv * abstat_rng_normal(rng));
+		   (1 + (side == 'B' && sc->cv_b > 0 ? sc->cv_b : sc->cv) * abstat_rng_normal(rng));
 	struct resultread *r = make_run(v > 1 ? v : 1,
 					sc->order == ORD_NONE ? -1 : 1700000000000LL + 60000LL * (long long)i);
 
@@ -169,19 +171,20 @@ static void print_row(const struct scen *sc, const struct tally *t)
 TEST(false_positives_and_coverage)
 {
 	static const struct scen sc[] = {
-		{ "A=B cv5% random order", 5, 1.00, 0.05, 0, ORD_RANDOM },
-		{ "A=B cv5% no timestamps (Fieller)", 5, 1.00, 0.05, 0, ORD_NONE },
-		{ "A=B cv5% blocks, drift -10%", 5, 1.00, 0.05, -0.10 / 9, ORD_BLOCKS },
-		{ "A=B cv5% alternate, drift -10%", 5, 1.00, 0.05, -0.10 / 9, ORD_ALTERNATE },
-		{ "+5% cv5% random order", 5, 1.05, 0.05, 0, ORD_RANDOM },
-		{ "+5% cv5% no timestamps (Fieller)", 5, 1.05, 0.05, 0, ORD_NONE },
-		{ "+5% cv5% random, n=8 (bootstrap)", 8, 1.05, 0.05, 0, ORD_RANDOM },
+		{ "A=B cv5% random order", 5, 1.00, 0.05, 0, ORD_RANDOM, 0 },
+		{ "A=B cv5% no timestamps (Fieller)", 5, 1.00, 0.05, 0, ORD_NONE, 0 },
+		{ "A=B cv5% blocks, drift -10%", 5, 1.00, 0.05, -0.10 / 9, ORD_BLOCKS, 0 },
+		{ "A=B cv5% alternate, drift -10%", 5, 1.00, 0.05, -0.10 / 9, ORD_ALTERNATE, 0 },
+		{ "+5% cv5% random order", 5, 1.05, 0.05, 0, ORD_RANDOM, 0 },
+		{ "+5% cv5% no timestamps (Fieller)", 5, 1.05, 0.05, 0, ORD_NONE, 0 },
+		{ "+5% cv5% random, n=8 (bootstrap)", 8, 1.05, 0.05, 0, ORD_RANDOM, 0 },
+		{ "+5% cv A 2% B 10% random order", 5, 1.05, 0.02, 0, ORD_RANDOM, 0.10 },
 	};
 	unsigned trials = trials_default(400), i;
-	struct tally t[7];
+	struct tally t[8];
 	int verbose = getenv("IOTRIAL_SIM_TRIALS") != NULL;
 
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 8; i++) {
 		simulate(&sc[i], trials, 1000 + i, &t[i]);
 		if (verbose)
 			print_row(&sc[i], &t[i]);
@@ -190,7 +193,7 @@ TEST(false_positives_and_coverage)
 	for (i = 0; i < 4; i++)
 		CHECK(rate(t[i].better + t[i].worse, t[i].trials) <= 0.085);
 	/* coverage of the 95% interval: 95% nominal */
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 8; i++)
 		if (i != 2)	/* blocks: confounded, the interval is not the verdict's */
 			CHECK(rate(t[i].covered, t[i].with_ci) >= 0.92);
 	CHECK(t[6].boot_n == trials);
@@ -204,14 +207,14 @@ TEST(power_under_drift)
 	/* +10% at CV 3%, alternate order, a drift of -10% over the trial: the
 	 * run-order fit removes the drift; a two-sample test counted it as noise */
 	static const struct scen sc[] = {
-		{ "+10% cv3% alternate, drift -10%", 5, 1.10, 0.03, -0.10 / 9, ORD_ALTERNATE },
-		{ "+10% cv3% random, drift -10%", 5, 1.10, 0.03, -0.10 / 9, ORD_RANDOM },
-		{ "+5% cv5% random order, n=10", 10, 1.05, 0.05, 0, ORD_RANDOM },
-		{ "+18% cv10% random order, n=10", 10, 1.18, 0.10, 0, ORD_RANDOM },
-		{ "+5% cv5% random order, n=5", 5, 1.05, 0.05, 0, ORD_RANDOM },
-		{ "+18% cv10% random order, n=5", 5, 1.18, 0.10, 0, ORD_RANDOM },
-		{ "+2% cv1% random order, n=5", 5, 1.02, 0.01, 0, ORD_RANDOM },
-		{ "+5% cv2% random order, n=5", 5, 1.05, 0.02, 0, ORD_RANDOM },
+		{ "+10% cv3% alternate, drift -10%", 5, 1.10, 0.03, -0.10 / 9, ORD_ALTERNATE, 0 },
+		{ "+10% cv3% random, drift -10%", 5, 1.10, 0.03, -0.10 / 9, ORD_RANDOM, 0 },
+		{ "+5% cv5% random order, n=10", 10, 1.05, 0.05, 0, ORD_RANDOM, 0 },
+		{ "+18% cv10% random order, n=10", 10, 1.18, 0.10, 0, ORD_RANDOM, 0 },
+		{ "+5% cv5% random order, n=5", 5, 1.05, 0.05, 0, ORD_RANDOM, 0 },
+		{ "+18% cv10% random order, n=5", 5, 1.18, 0.10, 0, ORD_RANDOM, 0 },
+		{ "+2% cv1% random order, n=5", 5, 1.02, 0.01, 0, ORD_RANDOM, 0 },
+		{ "+5% cv2% random order, n=5", 5, 1.05, 0.02, 0, ORD_RANDOM, 0 },
 	};
 	unsigned trials = trials_default(150), i;
 	int verbose = getenv("IOTRIAL_SIM_TRIALS") != NULL;
@@ -235,7 +238,7 @@ TEST(power_under_drift)
  */
 TEST(until_ci_false_positives)
 {
-	const struct scen sc = { "until-ci", 30, 1.00, 0.05, 0, ORD_RANDOM };
+	const struct scen sc = { "until-ci", 30, 1.00, 0.05, 0, ORD_RANDOM, 0 };
 	struct abrun_stop stop = { .runs = 3, .max_runs = 30, .until_ci_pct = 5 };
 	unsigned trials = trials_default(250), k, fp = 0, pairs = 0, sig = 0;
 	struct compare_opts o;
