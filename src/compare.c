@@ -295,6 +295,9 @@ int compare_one(struct resultread *const *a, size_t na, struct resultread *const
 	if (seq_build(a, na, b, nb, &s))
 		return -ENOMEM;
 	ret = compare_def(&s, d, o, NULL, out);
+	/* the per-run values are for reports (compare_run); callers of compare_one
+	 * (ab's progress, suites) take the figures, and owe nothing back */
+	compare_metric_free(out);
 	free(s.v);
 	return ret;
 }

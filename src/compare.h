@@ -168,11 +168,16 @@ int compare_metric_known(const char *name);
 /* @name's value in result @r; 0 when present, -ENOENT when not. */
 int compare_metric_value(const struct resultread *r, const char *name, double *out);
 
-/* One metric over the two sides (what ab uses for its running CI); free with compare_metric_free. */
+/*
+ * One metric over the two sides (what ab uses for its running CI): every
+ * figure of compare_run's metric except the per-run values (@out->runs is
+ * NULL; nothing to free).
+ */
 int compare_one(struct resultread *const *a, size_t na, struct resultread *const *b,
 		size_t nb, const char *name, const struct compare_opts *o,
 		struct compare_metric *out);
 
+/* Free @m's per-run values (compare_report_free does it for a report). */
 void compare_metric_free(struct compare_metric *m);
 
 /*
