@@ -193,7 +193,7 @@ static void write_metric(FILE *f, const struct compare_metric *m)
  * Each run's value in run order, as % from A's mean, side letter first;
  * '!' marks an outlier.  At most 24 runs, then "...".
  */
-static void write_strip(FILE *f, const struct compare_metric *m)
+static void write_strip(FILE *f, const struct compare_metric *m, double noise)
 {
 	size_t i;
 
@@ -210,18 +210,24 @@ static void write_strip(FILE *f, const struct compare_metric *m)
 		else
 			fprintf(f, " %c-", m->runs[i].side);
 	}
-	fprintf(f, "%s\n", m->nruns > 24 ? " ..." : "");
+	fprintf(f, "%s", m->nruns > 24 ? " ..." : "");
+	if (m->runs_for_noise > 0)
+		fprintf(f, "  [+-%.1f%% resolvable at ~%ld runs a side]", noise, m->runs_for_noise);
+	else if (m->runs_for_noise < 0)
+		fprintf(f, "  [+-%.1f%% not resolvable with this noise]", noise);
+	fputc('\n', f);
 }
 
 static void write_strips(FILE *f, const struct compare_report *r)
 {
 	size_t i;
 
-	fprintf(f, "\nruns %s, each as %% from A's mean (! outlier):\n", r->order_known ?
+	fprintf(f, "\nruns %s, each as %% from A's mean (! outlier; [the runs a side at which the "
+		"interval's half-width would reach the noise threshold]):\n", r->order_known ?
 		"in run order (from the result timestamps)" :
 		"of A then B (run order unknown: timestamps missing or equal)");
 	for (i = 0; i < r->nm; i++)
-		write_strip(f, &r->m[i]);
+		write_strip(f, &r->m[i], r->noise_pct);
 }
 
 static void write_diff(FILE *f, const struct compare_report *r)
