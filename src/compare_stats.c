@@ -57,6 +57,10 @@ static int degenerate(const double *va, size_t na, const double *vb, size_t nb,
 	size_t n = na + nb, i, distinct = 1;
 	double *v;
 
+	if (m->a.sd == 0 && m->b.sd == 0) {
+		snprintf(why, sz, "the runs of each side are all equal");
+		return 1;
+	}
 	if (m->a.sd == 0 || m->b.sd == 0) {
 		snprintf(why, sz, "%s's %zu runs are all equal", m->a.sd == 0 ? "A" : "B",
 			 m->a.sd == 0 ? na : nb);
