@@ -1,7 +1,8 @@
 # compare on degenerate inputs, end to end: a zero-I/O run (check warns,
 # compare drops it and says so), p99 that is one histogram bucket in every run
 # (no p = 0, no zero-width interval, no exit 6 from 3 runs a side), the level's
-# label from --alpha, and no "nan" anywhere.  Result files are written here.
+# label from --alpha, and no "nan" anywhere; then run order read from the
+# files' timestamps (blocks, and a drift).  Result files are written here.
 . "$(dirname "$0")/lib.sh"
 
 res() {	# res FILE READ_IOPS P99_NS
@@ -42,3 +43,39 @@ assert m["ci"] is None or m["ci"][1] - m["ci"][0] > 0, m["ci"]
 assert d["settings"]["failed_runs_a"] == 1 and d["a"]["n"] == 2
 assert [r["side"] for r in m["runs"]] == ["A", "A", "B", "B", "B"]
 ' "$T/json"; then pass compare_degenerate_json; else fail compare_degenerate_json "$(head -c 600 "$T/json") $(cat "$T/err")"; fi
+
+# run order from the files' timestamps: A = B made in blocks (all A, then all
+# B) while the system slowed 10% is inconclusive with a run_order warning;
+# the same drift with interleaved runs and B 10% faster is found
+ts() {	# ts FILE READ_IOPS TIMESTAMP_MS
+	ios=$(awk -v i="$2" 'BEGIN { printf "%d", i * 60 }')
+	cat >"$1" <<JSON
+{"fio version": "fio-3.33", "timestamp": $(($3 / 1000)), "timestamp_ms": $3, "jobs": [{"jobname": "d",
+ "job options": {"rw": "randread"}, "read": {"iops": $2, "total_ios": $ios, "runtime": 60000,
+ "lat_ns": {"mean": 1000, "N": $ios}}, "write": {"iops": 0, "total_ios": 0}}]}
+JSON
+}
+mkdir "$T/blk" "$T/alt"
+i=0
+for v in 1003 990 978 970 955 945 931 922 913 899; do
+	i=$((i + 1)); side=A; [ $i -gt 5 ] && side=B
+	ts "$T/blk/$i-$side.json" $v $((1700000000000 + i * 60000))
+done
+"$IOTRIAL" compare "$T"/blk/*-A.json -- "$T"/blk/*-B.json >"$T/out" 2>"$T/err"
+if [ $? -eq 0 ] && grep -qE '^read\.iops .* inconclusive \(side and run order are confounded' "$T/out" &&
+   grep -q '\[run_order\] the sides ran in blocks (AAAAABBBBB' "$T/out" &&
+   grep -q '^runs in run order (from the result timestamps)' "$T/out"
+then pass compare_blocks_confounded; else fail compare_blocks_confounded "$(cat "$T/out" "$T/err")"; fi
+i=0
+for v in 1003 1089 978 1067 955 1040 931 1014 913 989; do
+	i=$((i + 1)); side=A; [ $((i % 2)) -eq 0 ] && side=B
+	ts "$T/alt/$i-$side.json" $v $((1700000000000 + i * 60000))
+done
+"$IOTRIAL" compare --output-format=json "$T"/alt/*-A.json -- "$T"/alt/*-B.json >"$T/json" 2>"$T/err"
+if [ $? -eq 0 ] && pyjson '
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"][0]
+assert m["ci_method"] == "run_order" and m["verdict_kind"] == "better", m
+assert m["ci"][0] < 10 < m["ci"][1] and m["drift_pct_per_run"] < -1, m
+assert "".join(r["side"] for r in m["runs"]) == "AB" * 5
+' "$T/json"; then pass compare_drift_interleaved; else fail compare_drift_interleaved "$(head -c 900 "$T/json") $(cat "$T/err")"; fi
