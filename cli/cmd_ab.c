@@ -30,7 +30,8 @@
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
 	"       iotrial ab --a A.fio --b B.fio [ab options]\n"
-	"Run the same job for two configurations, interleaved (A B A B ...), each run\n"
+	"Run the same job for two configurations, interleaved (pairs AB or BA in a\n"
+	"seeded random order, or A B A B ...), each run\n"
 	"saved as its own JSON result, then compare them (as iotrial compare).\n"
 	"  --a OPTS, --b OPTS   what differs: fio options, comma- or space-separated\n"
 	"                       key=value (\"rate_iops=1000\", \"ioengine=libaio,direct=1\"),\n"
@@ -40,13 +41,14 @@ static const char usage[] =
 	"                       file's own settings override.\n"
 	"  --preset=NAME        every run is the whole preset (a fio option like any\n"
 	"                       other); the report adds one row per test of the suite\n"
-	"  --runs=N             runs per side (default 5; with --until-ci the minimum, 3)\n"
-	"  --order=alternate|random  ABAB..., or each pair AB or BA from --seed\n"
+	"  --runs=N             runs per side (default 5; with --until-ci the minimum,\n"
+	"                       never below 5 before the CI may stop the trial)\n"
+	"  --order=random|alternate  each pair AB or BA from --seed (default), or ABAB...\n"
 	"  --seed=N             seed of the random order (default: drawn and recorded)\n"
 	"  --dir=DIR            where runs and manifest.json go (default: a new\n"
 	"                       ./iotrial-ab-YYYYmmdd-HHMMSS); must be new or empty\n"
 	"  --pause=T            pause between runs (30, 500ms, 2m)\n"
-	"  --until-ci=PCT       add pairs until the 95% CI half-width of --metric is\n"
+	"  --until-ci=PCT       add pairs until the CI half-width (level 1 - alpha) of --metric is\n"
 	"                       under PCT%, or a budget ends; says which ended it\n"
 	"  --metric=NAME        metric for --until-ci and progress (default total.iops;\n"
 	"                       read.iops, write.lat_mean_ns, read.lat_p99_ns, ...)\n"
@@ -117,7 +119,9 @@ static int ab_option(struct ab_args *ab, const char *name, const char *v, struct
 	if (!strcmp(name, "order")) {
 		if (v && !strcmp(v, "random"))
 			ab->order = ABRUN_RANDOM;
-		else if (!v || strcmp(v, "alternate"))
+		else if (v && !strcmp(v, "alternate"))
+			ab->order = ABRUN_ALTERNATE;
+		else
 			return err_set(e, -EINVAL, EXIT_USAGE, "--order=%s: expected alternate or "
 				       "random", v ? v : "");
 		return 0;
@@ -224,6 +228,9 @@ static void ab_defaults(struct ab_args *ab)
 	ab->stop.max_runs = 30;
 	ab->stop.until_ci_pct = -1;
 	ab->metric = "total.iops";
+	/* random pair order by default: a drift or a period in the system cannot line
+	 * up with the sides, and the seed is recorded so the order can be replayed */
+	ab->order = ABRUN_RANDOM;
 }
 
 static void ab_finish_defaults(struct ab_args *ab)
@@ -231,7 +238,7 @@ static void ab_finish_defaults(struct ab_args *ab)
 	uint32_t r;
 
 	if (ab->stop.until_ci_pct >= 0 && !ab->runs_given)
-		ab->stop.runs = 3;
+		ab->stop.runs = ABRUN_MIN_CI_PAIRS;
 	if (ab->stop.max_runs < ab->stop.runs)
 		ab->stop.max_runs = ab->stop.runs;
 	if (!ab->seed_given) {
@@ -494,21 +501,24 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 static double progress(struct trial *t)
 {
 	struct compare_metric m;
+	double half;
 
 	if (compare_one(t->res[0], t->nres[0], t->res[1], t->nres[1], t->ab->metric,
 			&t->ab->copts, &m))
 		return NAN;
-	if (isnan(m.diff_pct))
+	half = isfinite(m.ci_lo) && isfinite(m.ci_hi) ? (m.ci_hi - m.ci_lo) / 2 : NAN;
+	if (!isfinite(m.diff_pct))
 		fprintf(stderr, "ab: %zu A + %zu B runs: %s not measured\n", t->nres[0], t->nres[1],
 			t->ab->metric);
-	else if (isnan(m.ci_lo))
+	else if (isnan(half))
 		fprintf(stderr, "ab: %zu A + %zu B runs: %s %+.2f%% (no CI yet)\n", t->nres[0],
 			t->nres[1], t->ab->metric, m.diff_pct);
 	else
-		fprintf(stderr, "ab: %zu A + %zu B runs: %s %+.2f%% (95%% CI %+.2f..%+.2f%%, "
-			"half-width %.2f%%)\n", t->nres[0], t->nres[1], t->ab->metric, m.diff_pct,
-			m.ci_lo, m.ci_hi, (m.ci_hi - m.ci_lo) / 2);
-	return isnan(m.ci_lo) ? NAN : (m.ci_hi - m.ci_lo) / 2;
+		fprintf(stderr, "ab: %zu A + %zu B runs: %s %g%% CI %+.2f..%+.2f%% (half-width "
+			"%.2f%%), %s\n", t->nres[0], t->nres[1], t->ab->metric, 100 * m.ci_level,
+			m.ci_lo, m.ci_hi, half, m.verdict_text);
+	compare_metric_free(&m);
+	return half;
 }
 
 /* Pairs until the stopping rule says so; returns the reason, or 0 with @e set. */

@@ -24,6 +24,7 @@ static const char usage[] =
 	"  clock         TSC timing without constant_tsc/nonstop_tsc\n"
 	"  bottleneck    device, tool, rate_limit, page_cache or unknown, from\n"
 	"                disk_util: device depth vs requested, clat vs device latency\n"
+	"  no_io         the run did no I/O at all (compare counts it as failed)\n"
 	"  job_error, partial\n"
 	"exit codes: 0 checked (warnings or not), 2 bad option or result file,\n"
 	"7 output could not be written.\n";

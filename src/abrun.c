@@ -174,7 +174,8 @@ enum abrun_reason abrun_decide(const struct abrun_stop *s, unsigned pairs_done,
 
 	if (!adaptive && pairs_done >= s->runs)
 		return ABRUN_DONE_RUNS;
-	if (adaptive && pairs_done >= s->runs && pairs_done >= 2 && !isnan(ci_half_pct) &&
+	if (adaptive && pairs_done >= s->runs && pairs_done >= ABRUN_MIN_CI_PAIRS &&
+	    !isnan(ci_half_pct) &&
 	    ci_half_pct < s->until_ci_pct)
 		return ABRUN_DONE_CI;
 	if (adaptive && pairs_done >= s->max_runs)

@@ -236,65 +236,11 @@ double abstat_rng_normal(struct abstat_rng *r)
 	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
-static double resample_mean(const double *x, size_t n, struct abstat_rng *r)
-{
-	double sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sum += x[(size_t)(abstat_rng_uniform(r) * (double)n)];
-	return sum / (double)n;
-}
-
 static int cmp_double(const void *pa, const void *pb)
 {
 	double x = *(const double *)pa, y = *(const double *)pb;
 
 	return (x > y) - (x < y);
-}
-
-/* Linear interpolation between order statistics (type 7 quantile). */
-static double sorted_quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t i = (size_t)pos;
-
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
-}
-
-int abstat_bootstrap_ci(const double *a, size_t na, const double *b, size_t nb,
-			unsigned iters, uint64_t seed, double level,
-			double *lo, double *hi)
-{
-	struct abstat_rng rng;
-	double *v;
-	size_t m = 0;
-	unsigned i;
-
-	if (na < 2 || nb < 2 || iters < 100 || !(level > 0) || !(level < 1))
-		return -EINVAL;
-	v = malloc(sizeof(*v) * iters);
-	if (!v)
-		return -ENOMEM;
-	abstat_rng_seed(&rng, seed);
-	for (i = 0; i < iters; i++) {
-		double ma = resample_mean(a, na, &rng);
-		double mb = resample_mean(b, nb, &rng);
-
-		if (ma != 0)
-			v[m++] = mb / ma - 1;
-	}
-	if (m < 2) {
-		free(v);
-		return -ERANGE;
-	}
-	qsort(v, m, sizeof(*v), cmp_double);
-	*lo = sorted_quantile(v, m, (1 - level) / 2);
-	*hi = sorted_quantile(v, m, 1 - (1 - level) / 2);
-	free(v);
-	return 0;
 }
 
 struct mwu_item {

@@ -16,8 +16,9 @@
  *     uncertainty into the denominator, and it excludes 0 exactly when the
  *     Welch test rejects at the same level, so the CI and the p-value never
  *     disagree.  With A's variance 0 both coincide;
- *   - a seeded percentile bootstrap over runs for the same relative
- *     difference (no normality assumption; undercovers for very small n);
+ *   - (the bootstrap-t for the same difference is in abstat_boot.h; the
+ *     percentile bootstrap that was here covered 88% for a nominal 95% at 5
+ *     runs a side and is gone);
  *   - Mann-Whitney U with mid-ranks for ties: exact two-sided p-value for
  *     small samples (the permutation distribution of the mid-ranks when there
  *     are ties, up to 20 values; without ties, up to 40), else the normal
@@ -25,7 +26,7 @@
  *     a rate-limited job often tie exactly, and the normal approximation is
  *     far too optimistic for 3 + 3 runs.
  * Functions return 0 or -errno (-EINVAL when a sample is too small) and never
- * allocate except the bootstrap and the exact Mann-Whitney distribution.
+ * allocate except the exact Mann-Whitney distribution.
  */
 #ifndef IOTRIAL_ABSTAT_H
 #define IOTRIAL_ABSTAT_H
@@ -85,15 +86,6 @@ void abstat_rng_seed(struct abstat_rng *r, uint64_t seed);
 uint64_t abstat_rng_next(struct abstat_rng *r);
 double abstat_rng_uniform(struct abstat_rng *r);	/* [0, 1) */
 double abstat_rng_normal(struct abstat_rng *r);		/* N(0, 1), Box-Muller */
-
-/*
- * Percentile bootstrap at @level for (mean B / mean A - 1): @iters resamples
- * of each side with replacement, independently.  -EINVAL when a side has
- * n < 2 or iters < 100, -ENOMEM.  Resamples whose mean A is 0 are dropped.
- */
-int abstat_bootstrap_ci(const double *a, size_t na, const double *b, size_t nb,
-			unsigned iters, uint64_t seed, double level,
-			double *lo, double *hi);
 
 struct abstat_mwu {
 	double u_a;	/* pairs (a, b) with a > b, ties counting 1/2 */

@@ -437,6 +437,10 @@ static int check_run(const struct resultread *r, struct check_list *l)
 			"job %s%s did not reach steady state (%s): the figures "
 			"average a still-changing workload", j->name, others,
 			j->steady_what[0] ? j->steady_what : "criterion not recorded");
+	if (!ret && !r->dir[0].ios && !r->dir[1].ios && !r->dir[2].ios)
+		ret = check_add(l, "no_io", CHECK_SEV_WARN,
+			"the run did no I/O at all: it failed or measured nothing, and compare "
+			"counts it as a failed run");
 	if (!ret && r->partial)
 		ret = check_add(l, "partial", CHECK_SEV_WARN,
 			"the run was cut short (signal or error): figures are partial");

@@ -3,16 +3,17 @@
  * the verdict rules and the warnings).
  */
 #include "compare.h"
-#include "bottleneck.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "abdrift.h"	/* order_warnings: blocks */
+#include "bottleneck.h"	/* device figures and the bottleneck_differs warning */
 #include "check.h"
+#include "compare_stats.h"
 #include "env.h"
-#include "utf8.h"
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD };
 
@@ -58,42 +59,15 @@ void compare_opts_init(struct compare_opts *o)
 
 const char compare_options_help[] =
 	"  --output-format=text|json  text table (default) or one JSON object on stdout\n"
-	"  --noise=PCT                differences within PCT% are \"negligible\" (default 2)\n"
-	"  --cv-limit=PCT             a side whose CV exceeds PCT% is \"high variance\" (default 10)\n"
-	"  --alpha=P                  significance level (default 0.05; CI level 1 - P)\n"
-	"  --fail-on-regression=PCT   exit 6 when a metric is significantly worse by more\n"
-	"                             than PCT% (p < alpha and the CI excludes 0)\n"
-	"  --bootstrap-seed=N         seed of the bootstrap interval (default 1)\n";
-
-/*
- * Is @s a plain decimal number ("2", "0.05", ".5", "1e-3"), optionally with
- * a trailing '%'?  strtod alone also takes hex ("0x10", "0x0.1p0"), "inf",
- * "nan" and leading blanks or signs, which would be silent misreads here.
- */
-static int plain_decimal(const char *s)
-{
-	int digits = 0;
-
-	while (*s >= '0' && *s <= '9')
-		s++, digits++;
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++)
-			digits++;
-	if (!digits)
-		return 0;
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!(*s >= '0' && *s <= '9'))
-			return 0;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	if (*s == '%')
-		s++;
-	return !*s;
-}
+	"  --noise=PCT                a difference whose whole interval lies within +-PCT% is\n"
+	"                             \"negligible\"; beyond it, \"faster\"/\"slower\"; else\n"
+	"                             \"inconclusive\" (default 2)\n"
+	"  --cv-limit=PCT             flag a side whose CV exceeds PCT% (default 10; a note,\n"
+	"                             never a verdict)\n"
+	"  --alpha=P                  the interval's level is 1 - P (default 0.05: 95%)\n"
+	"  --fail-on-regression=PCT   exit 6 when a metric is worse and its whole interval\n"
+	"                             lies beyond PCT% in the bad direction\n"
+	"  --bootstrap-seed=N         seed of the bootstrap-t interval (default 1)\n";
 
 static int parse_pct(const char *name, const char *value, double max, double *out,
 		     struct err *e)
@@ -103,9 +77,6 @@ static int parse_pct(const char *name, const char *value, double max, double *ou
 
 	if (!value || !*value)
 		return err_set(e, -EINVAL, EXIT_USAGE, "--%s needs a value", name);
-	if (!plain_decimal(value))
-		return err_set(e, -EINVAL, EXIT_USAGE, "--%s=%s: expected a number from 0 to %g",
-			       name, value, max);
 	v = strtod(value, &end);
 	if (*end == '%')
 		end++;
@@ -133,17 +104,12 @@ int compare_parse_option(const char *name, const char *value, struct compare_opt
 		return ret;
 	}
 	if (!strcmp(name, "bootstrap-seed")) {
-		unsigned long long v;
 		char *end;
 
-		/* decimal digits only: strtoull takes "-1" as 2^64-1 and "0x10" as 16 */
-		errno = 0;
-		v = value && *value >= '0' && *value <= '9' ? strtoull(value, &end, 10) : 0;
-		if (!value || !(*value >= '0' && *value <= '9') || *end || errno == ERANGE)
-			return err_set(e, -EINVAL, EXIT_USAGE, "--bootstrap-seed=%s: expected a "
-				       "decimal integer from 0 to 18446744073709551615",
+		o->boot_seed = strtoull(value ? value : "", &end, 0);
+		if (!value || !*value || *end)
+			return err_set(e, -EINVAL, EXIT_USAGE, "--bootstrap-seed=%s: expected an integer",
 				       value ? value : "");
-		o->boot_seed = v;
 		return 1;
 	}
 	if (!strcmp(name, "output-format")) {
@@ -218,167 +184,112 @@ int compare_metric_value(const struct resultread *r, const char *name, double *o
 	return d ? value_of(r, d, out) : -ENOENT;
 }
 
-/* The values of metric @d over @n results, skipping files without it. */
-static size_t gather(struct resultread *const *v, size_t n, const struct mdef *d, double *out)
-{
-	size_t i, k = 0;
+/*
+ * Both sides' runs in run order.  The order is known when every run has a
+ * distinct timestamp (iotrial's and fio's "timestamp_ms", else "timestamp");
+ * otherwise it is A's runs, then B's, as given, and nothing is inferred from it.
+ */
+struct seq_item {
+	struct resultread *r;
+	char side;
+};
 
-	for (i = 0; i < n; i++)
-		if (!value_of(v[i], d, &out[k]))
-			k++;
-	return k;
+struct seq {
+	struct seq_item *v;
+	size_t n;
+	int known;
+};
+
+static int cmp_item_ts(const void *pa, const void *pb)
+{
+	int64_t x = ((const struct seq_item *)pa)->r->timestamp_ms;
+	int64_t y = ((const struct seq_item *)pb)->r->timestamp_ms;
+
+	return (x > y) - (x < y);
 }
 
-/* Mann-Whitney p, or a note saying why there is none or why it cannot be small. */
-static void metric_mwu(const double *va, size_t na, const double *vb, size_t nb,
-		       double alpha, struct compare_metric *m)
+static void seq_fill(struct seq *s, struct resultread *const *a, size_t na,
+		     struct resultread *const *b, size_t nb)
 {
-	struct abstat_mwu u;
-	double min_p;
+	size_t i;
 
-	m->p_mwu = NAN;
-	if (na < 3 || nb < 3) {
-		snprintf(m->mwu_note, sizeof(m->mwu_note), "Mann-Whitney needs 3 runs a side");
-		return;
-	}
-	if (abstat_mwu(va, na, vb, nb, &u))
-		return;
-	m->p_mwu = u.p;
-	m->mwu_exact = u.exact;
-	/* the most extreme arrangement has exact p = 2 / C(na + nb, na) */
-	min_p = 2 / exp(lgamma((double)(na + nb + 1)) - lgamma((double)(na + 1)) -
-			lgamma((double)(nb + 1)));
-	if (min_p >= alpha)
-		snprintf(m->mwu_note, sizeof(m->mwu_note),
-			 "with %zu and %zu runs Mann-Whitney cannot go below p = %.3f",
-			 na, nb, min_p);
+	for (i = 0; i < na; i++)
+		s->v[i] = (struct seq_item){ a[i], 'A' };
+	for (i = 0; i < nb; i++)
+		s->v[na + i] = (struct seq_item){ b[i], 'B' };
 }
 
-static void metric_stats(const double *va, size_t na, const double *vb, size_t nb,
-			 const struct compare_opts *o, struct compare_metric *m)
+static int seq_build(struct resultread *const *a, size_t na, struct resultread *const *b,
+		     size_t nb, struct seq *s)
 {
-	struct abstat_welch w;
-	double lo, hi;
+	size_t i;
 
-	abstat_describe(va, na, &m->a);
-	abstat_describe(vb, nb, &m->b);
-	m->diff_pct = m->ci_lo = m->ci_hi = m->boot_lo = m->boot_hi = NAN;
-	m->p = m->df = m->p_mwu = NAN;
-	if (na && nb && m->a.mean != 0)
-		m->diff_pct = 100 * (m->b.mean / m->a.mean - 1);
-	if (na < 2 || nb < 2)
-		return;
-	if (!abstat_welch(va, na, vb, nb, &w)) {
-		m->p = w.p;
-		m->df = w.df;
+	s->n = na + nb;
+	s->v = malloc(sizeof(*s->v) * (s->n ? s->n : 1));
+	if (!s->v)
+		return -ENOMEM;
+	seq_fill(s, a, na, b, nb);
+	s->known = 1;
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].r->timestamp_ms < 0)
+			s->known = 0;
+	if (s->known) {
+		qsort(s->v, s->n, sizeof(*s->v), cmp_item_ts);
+		for (i = 1; i < s->n; i++)
+			if (s->v[i].r->timestamp_ms == s->v[i - 1].r->timestamp_ms)
+				s->known = 0;
+		if (!s->known)
+			seq_fill(s, a, na, b, nb);
 	}
-	if (!abstat_ratio_ci(va, na, vb, nb, 1 - o->alpha, &lo, &hi)) {
-		m->ci_lo = 100 * lo;
-		m->ci_hi = 100 * hi;
-	}
-	if (na >= 5 && nb >= 5 &&
-	    !abstat_bootstrap_ci(va, na, vb, nb, o->boot_iters, o->boot_seed, 1 - o->alpha,
-				 &lo, &hi)) {
-		m->boot_lo = 100 * lo;
-		m->boot_hi = 100 * hi;
-	}
-	metric_mwu(va, na, vb, nb, o->alpha, m);
+	return 0;
 }
 
-static void high_variance_note(const struct compare_metric *m, double limit, char *buf,
-			       size_t sz)
-{
-	int ha = !isnan(m->a.cv) && 100 * m->a.cv > limit;
-	int hb = !isnan(m->b.cv) && 100 * m->b.cv > limit;
-
-	if (ha && hb)
-		snprintf(buf, sz, "CV %.1f%% on A and %.1f%% on B (limit %.0f%%)",
-			 100 * m->a.cv, 100 * m->b.cv, limit);
-	else
-		snprintf(buf, sz, "CV %.1f%% on %s (limit %.0f%%)",
-			 100 * (ha ? m->a.cv : m->b.cv), ha ? "A" : "B", limit);
-}
-
-static void metric_verdict(struct compare_metric *m, const struct compare_opts *o)
-{
-	int better;
-
-	if (!m->a.n || !m->b.n) {
-		m->verdict = COMPARE_ABSENT;
-		snprintf(m->verdict_text, sizeof(m->verdict_text), "absent in %s",
-			 m->a.n ? "B" : "A");
-		return;
-	}
-	if (m->a.n < 2 || m->b.n < 2) {
-		m->verdict = COMPARE_SINGLE_RUN;
-		snprintf(m->verdict_text, sizeof(m->verdict_text),
-			 "single run: no significance can be claimed");
-		return;
-	}
-	if ((!isnan(m->a.cv) && 100 * m->a.cv > o->cv_limit_pct) ||
-	    (!isnan(m->b.cv) && 100 * m->b.cv > o->cv_limit_pct)) {
-		m->verdict = COMPARE_HIGH_VARIANCE;
-		snprintf(m->verdict_text, sizeof(m->verdict_text), "high variance");
-		high_variance_note(m, o->cv_limit_pct, m->note, sizeof(m->note));
-		return;
-	}
-	if (isnan(m->p) || m->p >= o->alpha || isnan(m->ci_lo) ||
-	    (m->ci_lo <= 0 && m->ci_hi >= 0)) {
-		m->verdict = COMPARE_NOT_SIGNIFICANT;
-		snprintf(m->verdict_text, sizeof(m->verdict_text), "no significant difference");
-		snprintf(m->note, sizeof(m->note), "p = %.3g, 95%% CI %+.1f..%+.1f%%",
-			 m->p, m->ci_lo, m->ci_hi);
-		return;
-	}
-	if (fabs(m->diff_pct) <= o->noise_pct) {
-		m->verdict = COMPARE_NEGLIGIBLE;
-		snprintf(m->verdict_text, sizeof(m->verdict_text), "negligible");
-		snprintf(m->note, sizeof(m->note), "%+.1f%% is within the %.1f%% noise threshold "
-			 "(p = %.3g)", m->diff_pct, o->noise_pct, m->p);
-		return;
-	}
-	better = m->lower_better ? m->diff_pct < 0 : m->diff_pct > 0;
-	m->verdict = better ? COMPARE_BETTER : COMPARE_WORSE;
-	snprintf(m->verdict_text, sizeof(m->verdict_text), "B is %.1f%% %s", fabs(m->diff_pct),
-		 m->lower_better ? (better ? "better" : "worse") : (better ? "faster" : "slower"));
-	snprintf(m->note, sizeof(m->note), "95%% CI %+.1f..%+.1f%%, p = %.3g",
-		 m->ci_lo, m->ci_hi, m->p);
-}
-
-static void metric_regression(struct compare_metric *m, const struct compare_opts *o)
-{
-	int worse;
-
-	if (o->fail_regression_pct < 0 || isnan(m->p) || isnan(m->ci_lo) || m->p >= o->alpha ||
-	    (m->ci_lo <= 0 && m->ci_hi >= 0))
-		return;
-	worse = m->lower_better ? m->diff_pct > 0 : m->diff_pct < 0;
-	m->regression = worse && fabs(m->diff_pct) > o->fail_regression_pct;
-}
-
-static int compare_def(struct resultread *const *a, size_t na, struct resultread *const *b,
-		       size_t nb, const struct mdef *d, const struct compare_opts *o,
+static int compare_def(const struct seq *s, const struct mdef *d,
+		       const struct compare_opts *o, const char *block,
 		       struct compare_metric *m)
 {
-	double *va = malloc(sizeof(*va) * (na + 1)), *vb = malloc(sizeof(*vb) * (nb + 1));
-	size_t ka, kb;
+	double *va = malloc(sizeof(*va) * (s->n + 1)), *vb = malloc(sizeof(*vb) * (s->n + 1));
+	size_t ka = 0, kb = 0, i;
 
-	if (!va || !vb) {
+	memset(m, 0, sizeof(*m));
+	m->runs = calloc(s->n + 1, sizeof(*m->runs));
+	if (!va || !vb || !m->runs) {
 		free(va);
 		free(vb);
+		free(m->runs);
+		m->runs = NULL;
 		return -ENOMEM;
 	}
-	memset(m, 0, sizeof(*m));
 	m->name = d->name;
 	m->lower_better = d->lower_better;
-	ka = gather(a, na, d, va);
-	kb = gather(b, nb, d, vb);
-	metric_stats(va, ka, vb, kb, o, m);
-	metric_verdict(m, o);
-	metric_regression(m, o);
+	m->order_known = s->known;
+	for (i = 0; i < s->n; i++) {
+		double v;
+
+		if (value_of(s->v[i].r, d, &v))
+			continue;
+		m->runs[m->nruns++] = (struct compare_run){ s->v[i].r->path, s->v[i].side,
+			s->known ? (unsigned)i + 1 : 0, s->v[i].r->timestamp_ms, v, 0 };
+		if (s->v[i].side == 'A')
+			va[ka++] = v;
+		else
+			vb[kb++] = v;
+	}
+	/* fio's latency histogram: 64 buckets per power of 2 */
+	compare_stats_fill(va, ka, vb, kb, d->kind == MK_P99 ? 1.0 / 64 : 0.001, o, m);
+	compare_stats_outliers(m, 'A');
+	compare_stats_outliers(m, 'B');
+	compare_verdict_decide(m, o, block);
 	free(va);
 	free(vb);
 	return 0;
+}
+
+void compare_metric_free(struct compare_metric *m)
+{
+	free(m->runs);
+	m->runs = NULL;
+	m->nruns = 0;
 }
 
 int compare_one(struct resultread *const *a, size_t na, struct resultread *const *b,
@@ -386,22 +297,30 @@ int compare_one(struct resultread *const *a, size_t na, struct resultread *const
 		struct compare_metric *out)
 {
 	const struct mdef *d = mdef_find(name);
+	struct seq s;
+	int ret;
 
-	return d ? compare_def(a, na, b, nb, d, o, out) : -ENOENT;
+	memset(out, 0, sizeof(*out));
+	if (!d)
+		return -ENOENT;
+	if (seq_build(a, na, b, nb, &s))
+		return -ENOMEM;
+	ret = compare_def(&s, d, o, NULL, out);
+	/* the per-run values are for reports (compare_run); callers of compare_one
+	 * (ab's progress, suites) take the figures, and owe nothing back */
+	compare_metric_free(out);
+	free(s.v);
+	return ret;
 }
 
-/* Does any file on either side have metric @d? */
-static int metric_present(struct resultread *const *a, size_t na,
-			  struct resultread *const *b, size_t nb, const struct mdef *d)
+/* Does any run on either side have metric @d? */
+static int metric_present(const struct seq_item *v, size_t n, const struct mdef *d)
 {
-	double v;
+	double x;
 	size_t i;
 
-	for (i = 0; i < na; i++)
-		if (!value_of(a[i], d, &v))
-			return 1;
-	for (i = 0; i < nb; i++)
-		if (!value_of(b[i], d, &v))
+	for (i = 0; i < n; i++)
+		if (!value_of(v[i].r, d, &x))
 			return 1;
 	return 0;
 }
@@ -412,7 +331,7 @@ static json_t *side_json(struct resultread *const *v, size_t n)
 	size_t i;
 
 	for (i = 0; files && i < n; i++)
-		json_array_append_new(files, utf8_json(v[i]->path));	/* any bytes */
+		json_array_append_new(files, json_string(v[i]->path));
 	return json_pack("{s:I, s:o, s:s, s:O, s:O}", "n", (json_int_t)n, "files", files,
 			 "version", v[0]->version, "job", v[0]->options,
 			 "environment", v[0]->env ? v[0]->env : json_null());
@@ -536,10 +455,33 @@ static void diff_warnings(const json_t *diff, const struct compare_opts *o, json
 	     "attributed to one of them", list);
 }
 
-/* Files of one side that come from different jobs. */
-static void side_mixed(struct resultread *const *v, size_t n, const char *side,
-		       json_t *warnings)
+/* Directions with I/O in @r, as a bit mask (1 read, 2 write, 4 trim). */
+static unsigned dir_mask(const struct resultread *r)
 {
+	unsigned m = 0;
+	int k;
+
+	for (k = 0; k < RESULTREAD_NDIR; k++)
+		if (r->dir[k].ios)
+			m |= 1u << k;
+	return m;
+}
+
+static void mask_text(unsigned m, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s%s%s%s", m & 1 ? "r" : "", m & 2 ? "w" : "", m & 4 ? "t" : "",
+		 m ? "" : "none");
+}
+
+/*
+ * Files of one side that come from different jobs, hold a different number
+ * of jobs, or did I/O in different directions: the side is not one
+ * configuration, and no metric of it gets a verdict.  Returns 1 when mixed.
+ */
+static int side_mixed(struct resultread *const *v, size_t n, const char *side,
+		      json_t *warnings)
+{
+	char ma[8], mb[8];
 	size_t i;
 
 	for (i = 1; i < n; i++) {
@@ -552,13 +494,49 @@ static void side_mixed(struct resultread *const *v, size_t n, const char *side,
 
 			warn(warnings, "side_mixed", "warning", side,
 			     "%s and %s come from different jobs (%s): the side is not one "
-			     "configuration", v[0]->path, v[i]->path,
+			     "configuration; no verdicts", v[0]->path, v[i]->path,
 			     json_string_value(json_object_get(first, "key")));
 			json_decref(d);
-			return;
+			return 1;
 		}
 		json_decref(d);
+		if (v[i]->nr_jobs != v[0]->nr_jobs || dir_mask(v[i]) != dir_mask(v[0])) {
+			mask_text(dir_mask(v[0]), ma, sizeof(ma));
+			mask_text(dir_mask(v[i]), mb, sizeof(mb));
+			warn(warnings, "side_mixed", "warning", side,
+			     "%s and %s differ in jobs (%zu vs %zu) or directions with I/O (%s vs "
+			     "%s): the side is not one configuration; no verdicts", v[0]->path,
+			     v[i]->path, v[0]->nr_jobs, v[i]->nr_jobs, ma, mb);
+			return 1;
+		}
 	}
+	return 0;
+}
+
+/*
+ * The same job options on both sides but a different number of jobs (a job
+ * file holding the job twice) or different directions with I/O: what was
+ * measured differs in a way the options do not show.  Returns 1 when so.
+ */
+static int jobs_differ(const struct resultread *a, const struct resultread *b,
+		       const json_t *diff, json_t *warnings)
+{
+	char ma[8], mb[8];
+	size_t i;
+	json_t *it;
+
+	json_array_foreach((json_t *)diff, i, it)
+		if (!strncmp(json_string_value(json_object_get(it, "key")), "job.", 4))
+			return 0;	/* job_differs says what changed */
+	if (a->nr_jobs == b->nr_jobs && dir_mask(a) == dir_mask(b))
+		return 0;
+	mask_text(dir_mask(a), ma, sizeof(ma));
+	mask_text(dir_mask(b), mb, sizeof(mb));
+	warn(warnings, "jobs_differ", "warning", NULL,
+	     "the job options are the same but A has %zu job%s doing I/O in %s and B %zu "
+	     "doing %s: the sides ran different workloads; no verdicts", a->nr_jobs,
+	     a->nr_jobs == 1 ? "" : "s", ma, b->nr_jobs, mb);
+	return 1;
 }
 
 struct agg {
@@ -609,6 +587,24 @@ static int side_checks(struct resultread *const *v, size_t n, const char *side,
 	return ret;
 }
 
+/*
+ * When A and B were limited by different things (bottleneck.h), the
+ * comparison measures that change of limit (often the tool), not the
+ * configurations: say so.  The verdict of each side is its first result's.
+ */
+static void bottleneck_warning(struct resultread *const *a, struct resultread *const *b,
+			       json_t *warnings)
+{
+	char va[16], vb[16];
+
+	if (bottleneck_of_result(a[0], va, sizeof(va)) || bottleneck_of_result(b[0], vb, sizeof(vb)) ||
+	    !strcmp(va, vb))
+		return;
+	warn(warnings, "bottleneck_differs", "warning", NULL,
+	     "A was limited by %s, B by %s: the comparison measures that change of bottleneck, "
+	     "not only the configurations", va, vb);
+}
+
 static void run_warnings(struct resultread *const *a, size_t na, struct resultread *const *b,
 			 size_t nb, json_t *warnings)
 {
@@ -627,24 +623,6 @@ static void run_warnings(struct resultread *const *a, size_t na, struct resultre
 		warn(warnings, "env_missing", "info", NULL,
 		     "the environment is recorded for %s only: what else differed is unknown",
 		     a[0]->env ? "A" : "B");
-}
-
-/*
- * When A and B were limited by different things (bottleneck.h), the
- * comparison measures that change of limit (often the tool), not the
- * configurations: say so.  The verdict of each side is its first result's.
- */
-static void bottleneck_warning(struct resultread *const *a, struct resultread *const *b,
-			       json_t *warnings)
-{
-	char va[16], vb[16];
-
-	if (bottleneck_of_result(a[0], va, sizeof(va)) || bottleneck_of_result(b[0], vb, sizeof(vb)) ||
-	    !strcmp(va, vb))
-		return;
-	warn(warnings, "bottleneck_differs", "warning", NULL,
-	     "A was limited by %s, B by %s: the comparison measures that change of bottleneck, "
-	     "not only the configurations", va, vb);
 }
 
 static int build_diff(struct compare_report *r, struct resultread *const *a,
@@ -672,61 +650,218 @@ static int build_diff(struct compare_report *r, struct resultread *const *a,
 	return 0;
 }
 
-int compare_run(struct resultread *const *a, size_t na, struct resultread *const *b,
-		size_t nb, const struct compare_opts *o, struct compare_report *out,
-		struct err *e)
+/* Drop runs without any I/O (failed runs), with a warning naming them. */
+static int drop_zero_io(struct resultread *const *v, size_t n, const char *side,
+			struct resultread ***out, size_t *nout, json_t *warnings)
 {
-	size_t i;
-	int ret;
+	char names[400] = "";
+	size_t i, off = 0, dropped = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (!na || !nb)
-		return err_set(e, -EINVAL, EXIT_USAGE, "nothing to compare: side %s has no results",
-			       na ? "B" : "A");
-	out->na = na;
-	out->nb = nb;
-	out->noise_pct = o->noise_pct;
-	out->fail_regression_pct = o->fail_regression_pct;
-	out->m = calloc(NR_MDEFS, sizeof(*out->m));
-	out->warnings = json_array();
-	out->side_a = side_json(a, na);
-	out->side_b = side_json(b, nb);
-	if (!out->m || !out->warnings || !out->side_a || !out->side_b) {
-		compare_report_free(out);
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	}
-	for (i = 0; i < NR_MDEFS; i++) {
-		if (!metric_present(a, na, b, nb, &mdefs[i]))
+	*out = malloc(sizeof(**out) * (n ? n : 1));
+	if (!*out)
+		return -ENOMEM;
+	*nout = 0;
+	for (i = 0; i < n; i++) {
+		if (dir_mask(v[i])) {
+			(*out)[(*nout)++] = v[i];
 			continue;
-		if (compare_def(a, na, b, nb, &mdefs[i], o, &out->m[out->nm])) {
-			compare_report_free(out);
-			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 		}
+		if (off < sizeof(names))
+			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+						dropped ? ", " : "", v[i]->path);
+		dropped++;
+	}
+	if (dropped)
+		warn(warnings, "zero_io", "warning", side,
+		     "%zu of %zu runs did no I/O (%s): counted as failed runs and left out; "
+		     "the figures are over the other %zu", dropped, n, names, *nout);
+	return 0;
+}
+
+/* Why metric @d may not get a verdict (a side has it in only some runs), or NULL. */
+static const char *partial_block(const struct seq *s, const struct mdef *d, char *buf,
+				 size_t sz, json_t *warnings)
+{
+	size_t have[2] = { 0, 0 }, all[2] = { 0, 0 }, i;
+	double v;
+	int k;
+
+	for (i = 0; i < s->n; i++) {
+		k = s->v[i].side == 'B';
+		all[k]++;
+		have[k] += !value_of(s->v[i].r, d, &v);
+	}
+	for (k = 0; k < 2; k++)
+		if (have[k] && have[k] < all[k]) {
+			snprintf(buf, sz, "%s is in only %zu of %c's %zu runs", d->name, have[k],
+				 "AB"[k], all[k]);
+			warn(warnings, "partial_direction", "warning", k ? "b" : "a",
+			     "%s: runs of one side differ in what they measured; no verdict", buf);
+			return buf;
+		}
+	return NULL;
+}
+
+/* Run order: unknown, or made in blocks (warned; the verdicts say inconclusive). */
+static void order_warnings(const struct seq *s, json_t *warnings)
+{
+	struct abdrift_run r[256];
+	struct abdrift_fit f;
+	char strip[80];
+	size_t i;
+
+	if (!s->known) {
+		warn(warnings, "run_order", "info", NULL, "the run order is unknown (timestamps "
+		     "missing or equal): a drift in time cannot be separated from the effect");
+		return;
+	}
+	if (s->n > 256)
+		return;
+	for (i = 0; i < s->n; i++)
+		r[i] = (struct abdrift_run){ 1, s->v[i].side == 'B' };
+	if (abdrift_fit(r, s->n, &f) == -EINVAL && f.switches > 1)
+		return;
+	if (!f.blocky && f.switches > 1)
+		return;
+	for (i = 0; i < s->n && i < sizeof(strip) - 4; i++)
+		strip[i] = s->v[i].side;
+	snprintf(strip + i, sizeof(strip) - i, "%s", i < s->n ? "..." : "");
+	warn(warnings, "run_order", "warning", NULL,
+	     "the sides ran in blocks (%s, order/side correlation %.2f): a drift in time "
+	     "would read as a difference; %s", strip, f.corr,
+	     f.confounded ? "side and order are confounded, verdicts are inconclusive" :
+	     "the interval allows for a linear drift only");
+}
+
+/* One warning per run flagged as an outlier, listing the metrics. */
+static void outlier_warnings(const struct compare_report *r, const struct seq *s)
+{
+	size_t i, k, j;
+
+	for (i = 0; i < s->n; i++) {
+		char list[300] = "";
+		size_t off = 0, nf = 0;
+
+		for (k = 0; k < r->nm; k++)
+			for (j = 0; j < r->m[k].nruns; j++)
+				if (r->m[k].runs[j].outlier &&
+				    r->m[k].runs[j].file == s->v[i].r->path && off < sizeof(list)) {
+					off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+								nf++ ? ", " : "", r->m[k].name);
+				}
+		if (nf)
+			warn(r->warnings, "outlier", "warning", s->v[i].side == 'A' ? "a" : "b",
+			     "%s is an outlier in %s (robust z above %.1f: its distance from "
+			     "the side's median over 1.4826 x MAD): check what happened during it",
+			     s->v[i].r->path, list, COMPARE_OUTLIER_Z);
+	}
+}
+
+static int compare_metrics(struct compare_report *out, const struct seq *s,
+			   const struct compare_opts *o, const char *block_all)
+{
+	char buf[160];
+	size_t i;
+
+	for (i = 0; i < NR_MDEFS; i++) {
+		const char *block = block_all;
+
+		if (!metric_present(s->v, s->n, &mdefs[i]))
+			continue;
+		if (!block)
+			block = partial_block(s, &mdefs[i], buf, sizeof(buf), out->warnings);
+		if (compare_def(s, &mdefs[i], o, block, &out->m[out->nm]))
+			return -ENOMEM;
 		/* the device's figures referee, they never count as a regression */
 		if (mdefs[i].kind == MK_DEV_LAT || mdefs[i].kind == MK_DEV_QD)
 			out->m[out->nm].regression = 0;
 		out->regressed |= out->m[out->nm++].regression;
 	}
-	ret = build_diff(out, a, b, e);
-	if (!ret) {
-		run_warnings(a, na, b, nb, out->warnings);
-		bottleneck_warning(a, b, out->warnings);
-		diff_warnings(out->env_diff, o, out->warnings);
-		side_mixed(a, na, "a", out->warnings);
-		side_mixed(b, nb, "b", out->warnings);
-		ret = side_checks(a, na, "a", out->warnings);
+	outlier_warnings(out, s);
+	return 0;
+}
+
+int compare_run(struct resultread *const *a0, size_t na0, struct resultread *const *b0,
+		size_t nb0, const struct compare_opts *o, struct compare_report *out,
+		struct err *e)
+{
+	struct resultread **a = NULL, **b = NULL;
+	const char *block = NULL;
+	struct seq s = { 0 };
+	size_t na = 0, nb = 0;
+	int ret, mixed;
+
+	memset(out, 0, sizeof(*out));
+	if (!na0 || !nb0)
+		return err_set(e, -EINVAL, EXIT_USAGE, "nothing to compare: side %s has no results",
+			       na0 ? "B" : "A");
+	out->warnings = json_array();
+	if (!out->warnings || drop_zero_io(a0, na0, "a", &a, &na, out->warnings) ||
+	    drop_zero_io(b0, nb0, "b", &b, &nb, out->warnings)) {
+		ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+		goto fail;
 	}
+	if (!na || !nb) {
+		ret = err_set(e, -EINVAL, EXIT_USAGE, "nothing to compare: no run of side %s did "
+			      "any I/O (%zu failed runs)", na ? "B" : "A", na ? nb0 : na0);
+		goto fail;
+	}
+	out->na = na;
+	out->nb = nb;
+	out->failed_a = na0 - na;
+	out->failed_b = nb0 - nb;
+	out->noise_pct = o->noise_pct;
+	out->fail_regression_pct = o->fail_regression_pct;
+	out->ci_level = 1 - o->alpha;
+	out->m = calloc(NR_MDEFS, sizeof(*out->m));
+	out->side_a = side_json(a, na);
+	out->side_b = side_json(b, nb);
+	if (!out->m || !out->side_a || !out->side_b || seq_build(a, na, b, nb, &s)) {
+		ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+		goto fail;
+	}
+	out->order_known = s.known;
+	ret = build_diff(out, a, b, e);
+	if (ret)
+		goto fail;
+	run_warnings(a, na, b, nb, out->warnings);
+	bottleneck_warning(a, b, out->warnings);
+	diff_warnings(out->env_diff, o, out->warnings);
+	order_warnings(&s, out->warnings);
+	mixed = side_mixed(a, na, "a", out->warnings);
+	mixed |= side_mixed(b, nb, "b", out->warnings);
+	if (mixed)
+		block = "a side mixes different jobs or directions (warning side_mixed)";
+	else if (jobs_differ(a[0], b[0], out->env_diff, out->warnings))
+		block = "the sides ran different job sets under the same options (warning "
+			"jobs_differ)";
+	ret = compare_metrics(out, &s, o, block);
+	if (!ret)
+		ret = side_checks(a, na, "a", out->warnings);
 	if (!ret)
 		ret = side_checks(b, nb, "b", out->warnings);
 	if (ret) {
-		compare_report_free(out);
-		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
+		ret = err_set(e, ret, EXIT_INTERNAL, "out of memory");
+		goto fail;
 	}
+	free(s.v);
+	free(a);
+	free(b);
 	return 0;
+fail:
+	free(s.v);
+	free(a);
+	free(b);
+	compare_report_free(out);
+	return ret;
 }
 
 void compare_report_free(struct compare_report *r)
 {
+	size_t i;
+
+	for (i = 0; r->m && i < r->nm; i++)
+		compare_metric_free(&r->m[i]);
 	free(r->m);
 	json_decref(r->side_a);
 	json_decref(r->side_b);

@@ -4,25 +4,39 @@
  * Input: two sets of loaded results (resultread), one file per run.  Per
  * metric (read/write/trim/total IOPS, bandwidth, mean and p99 latency, CPU
  * per I/O; a metric absent from every file is skipped) it reports each
- * side's mean, sd and n; the relative difference (B - A) / A; its 95%
- * confidence interval (Fieller's interval for a ratio of means with Welch's
- * degrees of freedom, see abstat.h; a seeded percentile bootstrap too when
- * both sides have 5 runs or more); the p-value of Welch's t-test (and of
- * Mann-Whitney U, with a note when the sample is too small for it to ever
- * reach significance); and a verdict, decided in this order:
- *   "single run: no significance can be claimed"   a side has one run;
- *   "high variance"              CV of either side above the limit (10%);
- *   "no significant difference"  p >= alpha (0.05) or the CI spans 0;
- *   "negligible"                 |diff| within the noise threshold (2%);
- *   "B is X% faster|slower"      IOPS and bandwidth (higher is better),
- *   "B is X% better|worse"       latency and CPU per I/O (lower is better).
- * A regression (for --fail-on-regression) is a difference in the bad
- * direction, beyond the given percentage, with p < alpha and a CI excluding
- * 0, whatever the variance label says.
+ * side's mean, sd and n, every run's value in run order, the relative
+ * difference (B - A) / A and an interval for it at level 1 - alpha, by the
+ * first method that applies:
+ *   "rank"       the values are tied or constant (fio's percentiles are
+ *                bucket values; rate-limited IOPS repeat exactly): the
+ *                Hodges-Lehmann interval of the ratio, widened by the
+ *                values' quantum, with Mann-Whitney's p (abstat_rank.h);
+ *   "run_order"  every run has a distinct timestamp: least squares of
+ *                log(value) on side and run order, so a drift in time is
+ *                not taken for the effect (abdrift.h);
+ *   "fieller"    otherwise: Fieller's interval with Welch's df (abstat.h).
+ * The verdict is read off the interval (as criterion.rs does), never off
+ * the point estimate:
+ *   "B is L..H% faster|slower|better|worse"  the whole interval lies beyond
+ *                                            +-noise (default 2%);
+ *   "negligible"      the whole interval lies within +-noise;
+ *   "inconclusive"    otherwise, or no interval, or side and run order
+ *                     confounded (runs in blocks), with about how many runs
+ *                     a side would likely settle it;
+ *   "no verdict"      the sides are not comparable for this metric (a side
+ *                     mixes jobs, directions present in only some runs, the
+ *                     job sets differ under the same options): a warning
+ *                     says why;
+ *   "single run: ..." a side has one run.
+ * A CV above --cv-limit is a flag and a note, never a verdict: it cannot hide
+ * what the interval establishes.  A regression (--fail-on-regression=T) is a
+ * "worse" verdict whose whole interval lies beyond T in the bad direction.
+ * Runs without any I/O are dropped as failed runs, with a warning.
  * It also lists what differs between the sides (job options as "job.<key>",
  * environment as flattened keys), repeats each file's plausibility checks
  * (grouped per side and id), and adds its own: single_run, few_runs,
- * job_differs, many_differences, side_mixed, env_missing.
+ * job_differs, many_differences, side_mixed, env_missing, zero_io,
+ * jobs_differ, partial_direction, run_order, outlier.
  * The library never prints: the caller picks text (compare_write_text) or
  * JSON (compare_json).
  */
@@ -50,28 +64,60 @@ struct compare_opts {
 enum compare_verdict {
 	COMPARE_ABSENT,		/* one side lacks the metric */
 	COMPARE_SINGLE_RUN,
-	COMPARE_HIGH_VARIANCE,
-	COMPARE_NOT_SIGNIFICANT,
-	COMPARE_NEGLIGIBLE,
-	COMPARE_BETTER,		/* faster for IOPS/bw */
+	COMPARE_BLOCKED,	/* the sides are not comparable for this metric */
+	COMPARE_INCONCLUSIVE,	/* the interval straddles a noise bound, or none */
+	COMPARE_NEGLIGIBLE,	/* the interval lies within +-noise */
+	COMPARE_BETTER,		/* ... beyond it: faster for IOPS/bw */
 	COMPARE_WORSE,		/* slower for IOPS/bw */
 };
+
+enum compare_method {
+	COMPARE_CI_NONE,
+	COMPARE_CI_FIELLER,	/* ratio of means, Welch df, order unknown */
+	COMPARE_CI_RUN_ORDER,	/* log value on side + run order (abdrift) */
+	COMPARE_CI_RANK,	/* Hodges-Lehmann on tied values (abstat_rank) */
+};
+
+/* One run's value of a metric. */
+struct compare_run {
+	const char *file;	/* borrowed from the resultread */
+	char side;		/* 'A' or 'B' */
+	unsigned order;		/* 1-based place in the run order of both sides; 0 unknown */
+	int64_t timestamp_ms;	/* -1 unknown */
+	double value;
+	int outlier;		/* robust z (median, MAD) above COMPARE_OUTLIER_Z in its side */
+};
+
+#define COMPARE_OUTLIER_Z 3.5
+#define COMPARE_RUNS_CAP 10000	/* runs a side beyond which "runs needed" is not given */
 
 struct compare_metric {
 	const char *name;		/* "read.iops" */
 	int lower_better;
 	struct abstat_desc a, b;
 	double diff_pct;		/* NAN when not computable */
-	double ci_lo, ci_hi;		/* % (Fieller), NAN when not computable */
-	double boot_lo, boot_hi;	/* % (bootstrap), NAN when not computed */
-	double p;			/* Welch, NAN when a side has n < 2 */
-	double df;
+	double ci_lo, ci_hi;		/* % at ci_level by @method, NAN when none */
+	double ci_level;		/* 1 - alpha */
+	enum compare_method method;
+	char method_note[192];		/* why this method ("A's 5 runs are all equal: ...") */
+	double boot_lo, boot_hi;	/* % (bootstrap-t), NAN when not computed */
+	double p;			/* of @method's test; NAN when none */
+	double p_welch;			/* Welch's t-test, NAN when a side has n < 2 */
+	double df;			/* of the interval's t (Welch's, or n - 3) */
+	int order_known;		/* every run has a distinct timestamp */
+	int confounded;			/* side and run order cannot be separated */
+	double drift_pct;		/* fitted drift per run in %, NAN unless run_order */
+	int high_variance;		/* a side's CV is above the limit (a flag only) */
+	long runs_needed;		/* per side, to likely settle "inconclusive"; 0 n/a, -1 too many */
+	long runs_for_noise;		/* per side, for a half-width <= noise; 0 n/a, -1 too many */
+	struct compare_run *runs;	/* in run order (A's then B's when unknown) */
+	size_t nruns;
 	double p_mwu;			/* NAN when not computed */
 	int mwu_exact;
 	char mwu_note[96];
 	enum compare_verdict verdict;
-	char verdict_text[64];		/* "B is 17.9% faster", "negligible", ... */
-	char note[128];			/* the numbers behind the verdict */
+	char verdict_text[96];		/* "B is 17.9% faster", "negligible", ... */
+	char note[320];			/* the numbers behind the verdict */
 	int regression;
 };
 
@@ -84,6 +130,9 @@ struct compare_report {
 	json_t *warnings;		/* [{"id", "severity", "message", "side"}] */
 	int regressed;			/* some metric is a regression */
 	double noise_pct, fail_regression_pct;
+	double ci_level;		/* 1 - alpha */
+	int order_known;		/* every run has a distinct timestamp */
+	size_t failed_a, failed_b;	/* runs dropped for having no I/O */
 };
 
 void compare_opts_init(struct compare_opts *o);
@@ -119,9 +168,30 @@ int compare_metric_known(const char *name);
 /* @name's value in result @r; 0 when present, -ENOENT when not. */
 int compare_metric_value(const struct resultread *r, const char *name, double *out);
 
-/* One metric over the two sides (what ab uses for its running CI). */
+/*
+ * One metric over the two sides (what ab uses for its running CI): every
+ * figure of compare_run's metric except the per-run values (@out->runs is
+ * NULL; nothing to free).
+ */
 int compare_one(struct resultread *const *a, size_t na, struct resultread *const *b,
 		size_t nb, const char *name, const struct compare_opts *o,
 		struct compare_metric *out);
+
+/* Free @m's per-run values (compare_report_free does it for a report). */
+void compare_metric_free(struct compare_metric *m);
+
+/*
+ * compare_verdict.c: decide @m's verdict, note, regression and runs needed
+ * from its interval (ci_lo, ci_hi, method, confounded already filled);
+ * @block, when not NULL, is why no verdict may be given.
+ */
+void compare_verdict_decide(struct compare_metric *m, const struct compare_opts *o,
+			    const char *block);
+
+/* "inconclusive", "better", ... (the JSON "verdict_kind"). */
+const char *compare_verdict_kind(enum compare_verdict v);
+
+/* "fieller", "run_order", "rank", "none". */
+const char *compare_method_name(enum compare_method m);
 
 #endif

@@ -575,6 +575,18 @@ static int read_devices(struct resultread *r, const json_t *du)
 	return 0;
 }
 
+/* When the run happened, so that compare can put the runs of both sides in order. */
+static void read_timestamp(struct resultread *r, const json_t *root)
+{
+	double ms = jnum(root, "timestamp_ms", NAN), s = jnum(root, "timestamp", NAN);
+
+	r->timestamp_ms = -1;
+	if (ms > 0 && ms < 9e15)
+		r->timestamp_ms = (int64_t)ms;
+	else if (s > 0 && s < 9e12)
+		r->timestamp_ms = (int64_t)s * 1000;
+}
+
 static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 {
 	const json_t *jobs = json_object_get(root, "jobs");
@@ -615,6 +627,7 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 	read_disks(r, json_object_get(root, "disk_util"));
 	if (read_devices(r, json_object_get(root, "disk_util")))
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	read_timestamp(r, root);
 	return 0;
 }
 

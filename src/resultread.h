@@ -110,6 +110,7 @@ struct resultread {
 	char disks[128];	/* fio's disk_util names, "vda,vdb"; "" if none */
 	struct resultread_disk *du;	/* disk_util entries, nr_du of them */
 	size_t nr_du;
+	int64_t timestamp_ms;	/* run start ("timestamp_ms", else "timestamp" x 1000); -1 unknown */
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */

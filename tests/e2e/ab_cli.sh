@@ -16,7 +16,7 @@ expect_exit ab_no_output 2 '--output is not allowed' \
 "$IOTRIAL" ab --runner=/nonexistent/runner --a rate_iops=1 --b rate_iops=2 --dir "$T/d" --name=x \
 	>"$T/out" 2>"$T/err"
 rc=$?
-if [ $rc -eq 2 ] && tail -n 1 "$T/err" | grep -q '^iotrial: error: ab: run 1 (A) exited with 127: .*cannot run /nonexistent/runner'
+if [ $rc -eq 2 ] && tail -n 1 "$T/err" | grep -q '^iotrial: error: ab: run 1 ([AB]) exited with 127: .*cannot run /nonexistent/runner'
 then pass ab_bad_runner; else fail ab_bad_runner "rc $rc: $(cat "$T/err")"; fi
 "$IOTRIAL" ab --help >"$T/out" 2>&1
 if [ $? -eq 0 ] && grep -q -- '--until-ci=PCT' "$T/out" && grep -q -- '--fail-on-regression=PCT' "$T/out"

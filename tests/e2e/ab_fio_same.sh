@@ -1,4 +1,4 @@
-# The same configuration twice with fio as the runner: no significant
+# The same configuration twice with fio as the runner: negligible
 # difference, or negligible.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ab.lib"

@@ -22,7 +22,7 @@ iops=$(awk -v r="$rate" -v n="$n" 'BEGIN { printf "%.3f", r * (1 + ((n * 37) % 1
 ios=$(awk -v i="$iops" 'BEGIN { printf "%d", i * 10 }')
 [ -n "$nap" ] && sleep "$nap"
 cat >"$out" <<JSON
-{"fio version": "fio-3.33", "jobs": [{"jobname": "$name",
+{"fio version": "fio-3.33", "timestamp_ms": $((1700000000000 + n * 1000)), "jobs": [{"jobname": "$name",
  "job options": {"name": "$name", "rate_iops": "$rate"},
  "read": {"iops": $iops, "total_ios": $ios, "io_bytes": $((ios * 4096)), "bw_bytes": $((ios * 4096 / 10)),
   "runtime": 10000, "lat_ns": {"mean": 1000000, "N": $ios}},
@@ -33,7 +33,7 @@ chmod +x "$T/fake"
 ab() { "$IOTRIAL" ab --runner="$T/fake" "$@"; }
 
 # fixed runs, alternate order: ABABAB, one file each, manifest complete
-ab --runs 3 --a rate_iops=1000 --b rate_iops=1180 --dir "$T/fixed" --name=x \
+ab --runs 3 --order=alternate --a rate_iops=1000 --b rate_iops=1180 --dir "$T/fixed" --name=x \
 	--output-format=json >"$T/json" 2>"$T/err"
 rc=$?
 if [ $rc -eq 0 ] && pyjson '
@@ -41,7 +41,9 @@ import json, os, sys
 d = json.load(open(sys.argv[1]))
 m = {x["name"]: x for x in d["metrics"]}
 r = m["read.iops"]
-assert 17 < r["diff_pct"] < 19 and r["ci95"][0] < 18 < r["ci95"][1] and r["ci95"][0] > 0, r
+assert 17 < r["diff_pct"] < 19 and r["ci"][0] < 18 < r["ci"][1] and r["ci"][0] > 0, r
+assert r["ci_method"] == "run_order" and [x["order"] for x in r["runs"]] == [1, 2, 3, 4, 5, 6]
+assert "".join(x["side"] for x in r["runs"]) == "ABABAB" and r["runs"][0]["file"].endswith("run-001-A.json")
 assert d["ab"]["stopped_by"] == "runs" and d["ab"]["runs_per_side"] == 3
 assert "job_differs" not in [w["id"] for w in d["warnings"]], d["warnings"]
 man = json.load(open(os.path.join(sys.argv[2], "manifest.json")))
@@ -52,7 +54,7 @@ assert man["order"] == "alternate" and man["stopped_by"] == "runs"
 assert man["a"] == "rate_iops=1000" and man["common_args"] == ["--name=x"]
 assert sorted(os.listdir(sys.argv[2])) == ["manifest.json", "report.html"] + ["run-%03d-%s.json" % (i + 1, "AB"[i % 2]) for i in range(6)]
 ' "$T/json" "$T/fixed"; then pass ab_fixed_runs; else fail ab_fixed_runs "rc $rc: $(cat "$T/err") $(head -c 300 "$T/json")"; fi
-if grep -q '^ab: run 6 of 6: B' "$T/err" && grep -qE '^ab: 3 A \+ 3 B runs: total\.iops \+1[78]\.[0-9]+% \(95% CI' "$T/err"
+if grep -q '^ab: run 6 of 6: B' "$T/err" && grep -qE '^ab: 3 A \+ 3 B runs: total\.iops 95% CI \+1[0-9]\.[0-9]+\.\.\+[12][0-9]\.[0-9]+% \(half-width' "$T/err"
 then pass ab_progress; else fail ab_progress "$(cat "$T/err")"; fi
 
 # random order: every pair has one A and one B; the seed reproduces it
@@ -66,16 +68,30 @@ assert all(sorted(s[0][i:i + 2]) == ["A", "B"] for i in range(0, 12, 2)), s
 assert s[0] != "AB" * 6, s   # seed 7 starts some pair with B
 assert json.load(open(sys.argv[1] + "/manifest.json"))["seed"] == 7
 ' "$T/r1" "$T/r2"; then pass ab_random_order; else fail ab_random_order "$(cat "$T/out")"; fi
-if grep -qE '^read\.iops .*(no significant difference|negligible)' "$T/out"
+if grep -qE '^read\.iops .* negligible' "$T/out"
 then pass ab_same_config; else fail ab_same_config "$(cat "$T/out")"; fi
+
+# the default order is random, its seed drawn and recorded
+ab --runs 4 --a rate_iops=1000 --b rate_iops=1000 --dir "$T/def" --name=x >/dev/null 2>"$T/err"
+if pyjson '
+import json, sys
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+assert m["order"] == "random" and isinstance(m["seed"], int), m
+' "$T/def" && grep -q '^ab: random order, seed [0-9]' "$T/err"
+then pass ab_default_random; else fail ab_default_random "$(cat "$T/err")"; fi
+
+# --until-ci never stops before 5 pairs, however wide the target
+ab --until-ci=50 --runs=2 --a rate_iops=1000 --b rate_iops=1180 --dir "$T/min" --name=x >"$T/out" 2>"$T/err"
+if grep -q '^ab: stopped by ci after 5 runs of each side' "$T/err"
+then pass ab_until_ci_min_pairs; else fail ab_until_ci_min_pairs "$(cat "$T/err")"; fi
 
 # adaptive: the CI gets under 1% quickly; a target of 0.001% runs into the budget
 ab --until-ci=1 --metric=read.iops --a rate_iops=1000 --b rate_iops=1180 --dir "$T/ci" --name=x >"$T/out" 2>"$T/err"
 if grep -qE '^ab: stopped by ci after [0-9]+ runs of each side' "$T/err" &&
    grep -qE 'stopped by ci' "$T/out" && grep -q 'run 1 of at most 60' "$T/err"
 then pass ab_until_ci; else fail ab_until_ci "$(cat "$T/err")"; fi
-ab --until-ci=0.001 --max-runs=4 --a rate_iops=1000 --b rate_iops=1180 --dir "$T/mr" --name=x >"$T/out" 2>"$T/err"
-if grep -q '^ab: stopped by max-runs after 4 runs of each side' "$T/err"
+ab --until-ci=0.001 --max-runs=6 --a rate_iops=1000 --b rate_iops=1180 --dir "$T/mr" --name=x >"$T/out" 2>"$T/err"
+if grep -q '^ab: stopped by max-runs after 6 runs of each side' "$T/err"
 then pass ab_max_runs; else fail ab_max_runs "$(cat "$T/err")"; fi
 ab --until-ci=0.001 --max-time=1 --a rate_iops=1000,fake_sleep=0.2 --b rate_iops=1180,fake_sleep=0.2 \
 	--dir "$T/mt" --name=x >"$T/out" 2>"$T/err"
@@ -92,7 +108,7 @@ if [ "$ms" -ge 1000 ]; then pass ab_pause; else fail ab_pause "took $ms ms"; fi
 # a failing run stops the trial with its exit code and log line
 "$IOTRIAL" ab --runner=false --a rate_iops=1 --b rate_iops=2 --dir "$T/f" --name=x >"$T/out" 2>"$T/err"
 rc=$?
-if [ $rc -eq 1 ] && tail -n 1 "$T/err" | grep -qE '^iotrial: error: ab: run 1 \(A\) exited with 1: .*run-001-A\.log'
+if [ $rc -eq 1 ] && tail -n 1 "$T/err" | grep -qE '^iotrial: error: ab: run 1 \([AB]\) exited with 1: .*run-001-[AB]\.log'
 then pass ab_run_fails; else fail ab_run_fails "rc $rc: $(cat "$T/err")"; fi
 if pyjson 'import json, sys; m = json.load(open(sys.argv[1])); assert m["stopped_by"] == "error" and m["runs"][0]["exit_code"] == 1' "$T/f/manifest.json"
 then pass ab_failure_recorded; else fail ab_failure_recorded "$(cat "$T/f/manifest.json")"; fi

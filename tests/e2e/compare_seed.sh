@@ -34,7 +34,7 @@ r = m["read.iops"]
 assert abs(r["diff_pct"] - 100 * (92000 / 78000 - 1)) < 1e-6, r["diff_pct"]
 assert r["a"] == {"mean": 78000.0, "sd": None, "n": 1, "cv": None}, r["a"]
 assert r["b"]["mean"] == 92000 and r["b"]["n"] == 1
-assert r["ci95"] is None and r["p_value"] is None
+assert r["ci"] is None and r["p_value"] is None
 assert r["verdict"] == "single run: no significance can be claimed", r["verdict"]
 assert abs(m["read.lat_mean_ns"]["diff_pct"] - 100 * (350 / 410 - 1)) < 1e-6
 assert m["read.lat_mean_ns"]["lower_is_better"] is True

@@ -58,7 +58,8 @@ else
 fi
 
 # --- ab, compare and check as documented --------------------------------------
-"$IOTRIAL" ab --runs=2 --dir="$T/trial" --a ioengine=psync --b ioengine=libaio \
+# alternate order (the default is random pairs) so that the file names below are known
+"$IOTRIAL" ab --runs=2 --order=alternate --dir="$T/trial" --a ioengine=psync --b ioengine=libaio \
 	--name=t --rw=randread --size=4M --runtime=1 --time_based --filename="$T/t" >"$T/ab.txt" 2>"$T/ab.err"
 rc=$?
 if [ $rc -eq 0 ] && [ -f "$T/trial/manifest.json" ] && [ -f "$T/trial/run-004-B.json" ] &&

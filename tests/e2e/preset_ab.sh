@@ -13,7 +13,7 @@ mkdir -p "$W"
 # null engine (an override like any other) keeps the disk and the machine's
 # load out of it: the rate limit alone sets each side's IOPS.
 "$IOTRIAL" ab --preset=cdm --section=SEQ1M_Q1T1_read,RND4K_Q1T1_write --directory="$W" \
-	--size=4M --runtime=400ms --startdelay=0 --ioengine=null --runs=3 --dir="$T/ab" \
+	--size=4M --runtime=400ms --startdelay=0 --ioengine=null --runs=5 --dir="$T/ab" \
 	--a rate_iops=50 --b rate_iops=100 --output-format=json >"$T/ab.json" 2>"$T/err"
 rc=$?
 if [ $rc -eq 0 ] && pyjson '
@@ -23,7 +23,7 @@ t = d["tests"]
 assert [r["test"] for r in t] == ["SEQ1M_Q1T1_read", "RND4K_Q1T1_write"], t
 assert [r["metric"] for r in t] == ["read.iops", "write.iops"], t
 for r in t:
-    assert r["n_a"] == 3 and r["n_b"] == 3, r
+    assert r["n_a"] == 5 and r["n_b"] == 5, r
     assert 80 < r["diff_pct"] < 120, r
     assert r["ci_lo"] is not None and r["ci_lo"] > 0, r
     assert r["verdict"].startswith("B is") and "faster" in r["verdict"], r
@@ -34,7 +34,7 @@ else fail preset_ab_rows_per_test "rc $rc: $(tail -c 400 "$T/ab.json") $(tail -3
 "$IOTRIAL" compare "$T"/ab/run-*-A.json -- "$T"/ab/run-*-B.json >"$T/cmp.txt" 2>"$T/err"
 rc=$?
 if [ $rc -eq 0 ] && grep -q "^per test (the table above adds up every test of a run; here the tests are paired by job name" "$T/cmp.txt" &&
-   grep -Eq "^SEQ1M_Q1T1_read +read.iops .* 3 .* 3 +\+[0-9.]+% .*B is" "$T/cmp.txt" &&
+   grep -Eq "^SEQ1M_Q1T1_read +read.iops .* 5 .* 5 +\+[0-9.]+% .*B is" "$T/cmp.txt" &&
    grep -Eq "^RND4K_Q1T1_write +write.iops " "$T/cmp.txt"; then pass preset_compare_text_rows
 else fail preset_compare_text_rows "rc $rc: $(tail -5 "$T/cmp.txt") $(cat "$T/err")"; fi
 

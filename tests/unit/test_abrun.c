@@ -135,8 +135,11 @@ TEST(stop_adaptive)
 	struct abrun_stop s = { .runs = 3, .max_runs = 10, .until_ci_pct = 2 };
 
 	CHECK(abrun_decide(&s, 2, 20, 1.0) == ABRUN_CONTINUE);	/* below the minimum */
-	CHECK(abrun_decide(&s, 3, 30, 1.5) == ABRUN_DONE_CI);
-	CHECK(abrun_decide(&s, 3, 30, 2.0) == ABRUN_CONTINUE);	/* strictly under */
+	/* --runs=3 asks for less, but the CI never stops before 5 pairs */
+	CHECK(abrun_decide(&s, 3, 30, 1.5) == ABRUN_CONTINUE);
+	CHECK(abrun_decide(&s, 4, 40, 0.1) == ABRUN_CONTINUE);
+	CHECK(abrun_decide(&s, ABRUN_MIN_CI_PAIRS, 50, 1.5) == ABRUN_DONE_CI);
+	CHECK(abrun_decide(&s, 5, 50, 2.0) == ABRUN_CONTINUE);	/* strictly under */
 	CHECK(abrun_decide(&s, 6, 60, NAN) == ABRUN_CONTINUE);	/* no CI yet */
 	CHECK(abrun_decide(&s, 10, 100, 3.0) == ABRUN_DONE_MAX_RUNS);
 	CHECK(abrun_decide(&s, 10, 100, 1.0) == ABRUN_DONE_CI);	/* the target wins a tie */

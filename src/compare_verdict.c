@@ -1,0 +1,188 @@
+/*
+ * compare_verdict: a metric's verdict read off its interval (criterion.rs'
+ * rule): beyond +-noise as a whole, "better"/"worse"; within it as a whole,
+ * "negligible"; anything else "inconclusive", with about how many runs a side
+ * would likely settle it.  The point estimate never decides: with few runs,
+ * the significant ones overstate the effect (the winner's curse), so the
+ * text leads with the interval.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "abstat.h"	/* abstat_t_quantile */
+#include "compare.h"
+
+const char *compare_verdict_kind(enum compare_verdict v)
+{
+	static const char *const kind[] = {
+		[COMPARE_ABSENT] = "absent",
+		[COMPARE_SINGLE_RUN] = "single_run",
+		[COMPARE_BLOCKED] = "blocked",
+		[COMPARE_INCONCLUSIVE] = "inconclusive",
+		[COMPARE_NEGLIGIBLE] = "negligible",
+		[COMPARE_BETTER] = "better",
+		[COMPARE_WORSE] = "worse",
+	};
+
+	return kind[v];
+}
+
+const char *compare_method_name(enum compare_method m)
+{
+	static const char *const name[] = {
+		[COMPARE_CI_NONE] = "none",
+		[COMPARE_CI_FIELLER] = "fieller",
+		[COMPARE_CI_RUN_ORDER] = "run_order",
+		[COMPARE_CI_RANK] = "rank",
+	};
+
+	return name[m];
+}
+
+/*
+ * Runs a side for the interval's half-width to fall to @target (in %), from
+ * the current half-width @h at @n runs a side: the standard error shrinks as
+ * 1 / sqrt(n) and the t quantile with the degrees of freedom.  An estimate
+ * from the observed noise, not a promise.  -1 beyond COMPARE_RUNS_CAP or
+ * when @target is 0.
+ */
+static long runs_for(double h, size_t n, double df, double level, double target)
+{
+	double t0, q = 1 - (1 - level) / 2;
+	long k, lo;
+
+	if (!(target > 0) || !(h > 0) || !(df > 0) || n < 2)
+		return -1;
+	if (h <= target)
+		return (long)n;
+	t0 = abstat_t_quantile(q, df);
+	k = (long)ceil((double)n * (h / target) * (h / target));
+	if (k > COMPARE_RUNS_CAP)
+		return -1;
+	/* the t quantile shrinks too: the fewest runs in (n, k] that still do,
+	 * by bisection (the half-width falls monotonically with the runs) */
+	lo = (long)n;
+	while (k - lo > 1) {
+		long mid = lo + (k - lo) / 2;
+		double hm = h * sqrt((double)n / (double)mid) *
+			    abstat_t_quantile(q, df + 2.0 * (double)(mid - (long)n)) / t0;
+
+		if (hm > target)
+			lo = mid;
+		else
+			k = mid;
+	}
+	return k;
+}
+
+static void fmt_ci(char *buf, size_t sz, double lo, double hi)
+{
+	snprintf(buf, sz, "%+.1f..%+.1f%%", lo, hi);
+}
+
+static void decide_from_ci(struct compare_metric *m, const struct compare_opts *o)
+{
+	double lo = m->ci_lo, hi = m->ci_hi, nz = o->noise_pct, c, target;
+	size_t n = m->a.n < m->b.n ? m->a.n : m->b.n;
+	char ci[48];
+	int up;
+
+	fmt_ci(ci, sizeof(ci), lo, hi);
+	if (lo > nz || hi < -nz) {
+		up = lo > nz;	/* B's value is higher */
+		m->verdict = up != m->lower_better ? COMPARE_BETTER : COMPARE_WORSE;
+		snprintf(m->verdict_text, sizeof(m->verdict_text), "B is %.1f..%.1f%% %s",
+			 up ? lo : -hi, up ? hi : -lo,
+			 m->lower_better ? (up ? "worse" : "better") : (up ? "faster" : "slower"));
+		snprintf(m->note, sizeof(m->note), "the whole %g%% CI %s lies beyond %+.1f%%",
+			 100 * m->ci_level, ci, up ? nz : -nz);
+		return;
+	}
+	if (lo >= -nz && hi <= nz) {
+		m->verdict = COMPARE_NEGLIGIBLE;
+		snprintf(m->verdict_text, sizeof(m->verdict_text), "negligible");
+		snprintf(m->note, sizeof(m->note), "the whole %g%% CI %s lies within +-%.1f%%",
+			 100 * m->ci_level, ci, nz);
+		return;
+	}
+	m->verdict = COMPARE_INCONCLUSIVE;
+	snprintf(m->verdict_text, sizeof(m->verdict_text), "inconclusive");
+	c = (lo + hi) / 2;
+	target = fabs(fabs(c) - nz);
+	m->runs_needed = runs_for((hi - lo) / 2, n, m->df, m->ci_level, target);
+	if (m->runs_needed > 0)
+		snprintf(m->note, sizeof(m->note), "the %g%% CI %s straddles %+.1f%%; about %ld "
+			 "runs a side would likely settle it", 100 * m->ci_level, ci,
+			 c >= 0 ? nz : -nz, m->runs_needed);
+	else
+		snprintf(m->note, sizeof(m->note), "the %g%% CI %s straddles %+.1f%%; the "
+			 "difference sits on the noise threshold: more runs may never settle it",
+			 100 * m->ci_level, ci, c >= 0 ? nz : -nz);
+}
+
+/* Which side's CV is above the limit: a flag on the note, never a verdict. */
+static void high_variance_note(struct compare_metric *m, double limit)
+{
+	int ha = !isnan(m->a.cv) && 100 * m->a.cv > limit;
+	int hb = !isnan(m->b.cv) && 100 * m->b.cv > limit;
+	size_t len = strlen(m->note);
+
+	if (ha && hb)
+		snprintf(m->note + len, sizeof(m->note) - len, "; high variance: CV %.1f%% on A "
+			 "and %.1f%% on B (limit %.0f%%)", 100 * m->a.cv, 100 * m->b.cv, limit);
+	else if (ha || hb)
+		snprintf(m->note + len, sizeof(m->note) - len, "; high variance: CV %.1f%% on %s "
+			 "(limit %.0f%%)", 100 * (ha ? m->a.cv : m->b.cv), ha ? "A" : "B", limit);
+}
+
+void compare_verdict_decide(struct compare_metric *m, const struct compare_opts *o,
+			    const char *block)
+{
+	size_t n = m->a.n < m->b.n ? m->a.n : m->b.n;
+
+	m->runs_needed = m->runs_for_noise = 0;
+	m->regression = 0;
+	m->note[0] = 0;
+	if (!m->a.n || !m->b.n) {
+		m->verdict = COMPARE_ABSENT;
+		snprintf(m->verdict_text, sizeof(m->verdict_text), "absent in %s",
+			 m->a.n ? "B" : "A");
+		return;
+	}
+	if (block) {
+		m->verdict = COMPARE_BLOCKED;
+		snprintf(m->verdict_text, sizeof(m->verdict_text), "no verdict");
+		snprintf(m->note, sizeof(m->note), "%s", block);
+		return;
+	}
+	if (m->a.n < 2 || m->b.n < 2) {
+		m->verdict = COMPARE_SINGLE_RUN;
+		snprintf(m->verdict_text, sizeof(m->verdict_text),
+			 "single run: no significance can be claimed");
+		return;
+	}
+	if (!isnan(m->ci_lo) && !isnan(m->ci_hi))
+		m->runs_for_noise = runs_for((m->ci_hi - m->ci_lo) / 2, n, m->df, m->ci_level,
+					     o->noise_pct);
+	if (m->confounded) {
+		m->verdict = COMPARE_INCONCLUSIVE;
+		snprintf(m->verdict_text, sizeof(m->verdict_text), "inconclusive");
+		snprintf(m->note, sizeof(m->note), "side and run order are confounded (the runs "
+			 "were made in blocks): a drift in time cannot be told from B; "
+			 "interleave the runs (iotrial ab)");
+		m->runs_needed = -1;
+	} else if (isnan(m->ci_lo) || isnan(m->ci_hi)) {
+		m->verdict = COMPARE_INCONCLUSIVE;
+		snprintf(m->verdict_text, sizeof(m->verdict_text), "inconclusive");
+		snprintf(m->note, sizeof(m->note), "no %g%% interval: %s", 100 * m->ci_level,
+			 m->method_note[0] ? m->method_note : "A's mean is not distinguishable from 0");
+		m->runs_needed = -1;
+	} else {
+		decide_from_ci(m, o);
+	}
+	if (m->high_variance)
+		high_variance_note(m, o->cv_limit_pct);
+	if (o->fail_regression_pct >= 0 && m->verdict == COMPARE_WORSE)
+		m->regression = m->lower_better ? m->ci_lo > o->fail_regression_pct :
+						  m->ci_hi < -o->fail_regression_pct;
+}
