@@ -572,7 +572,7 @@ static int run_steady(struct job_result *jr)
 	if (!jr->steady)
 		return -ENOMEM;
 	steady_init(jr->steady);
-	return steady_find(&cfg, jr->series, jr->steady);
+	return steady_analyse(&cfg, jr->series, jr->steady);
 }
 
 /*
