@@ -22,6 +22,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "err.h"
+#include "resultwindow.h"
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -46,6 +47,8 @@ static const char usage[] =
 	"                       read.iops, write.lat_mean_ns, read.lat_p99_ns, ...)\n"
 	"  --max-runs=N         run budget per side with --until-ci (default 30)\n"
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
+	"  --window=all|steady|auto  compare whole runs or each run's steady tail;\n"
+	"                       auto (default): the tails when every run has one\n"
 	"  --runner=PROG        program run for each run (default: this iotrial); e.g.\n"
 	"                       --runner=fio runs the trial with fio itself\n"
 	"compare options:\n";
@@ -69,6 +72,7 @@ struct ab_args {
 	const char *metric;
 	int json;
 	struct compare_opts copts;
+	enum resultwindow window;
 };
 
 static int parse_uint(const char *name, const char *v, unsigned *out, struct err *e)
@@ -130,6 +134,8 @@ static int ab_option(struct ab_args *ab, const char *name, const char *v, struct
 	}
 	if (!strcmp(name, "pause"))
 		return parse_time(name, v, &ab->pause_s, e);
+	if (!strcmp(name, "window"))
+		return resultwindow_parse(v, &ab->window, e);
 	if (!strcmp(name, "max-time"))
 		return parse_time(name, v, &ab->stop.max_time_s, e);
 	if (!strcmp(name, "metric")) {
@@ -155,7 +161,7 @@ static int is_ab_option(const char *name)
 {
 	static const char *const names[] = { "a", "b", "runs", "max-runs", "order", "seed",
 		"dir", "runner", "pause", "max-time", "metric", "until-ci", "noise", "cv-limit", "alpha",
-		"fail-on-regression", "bootstrap-seed", "output-format", NULL };
+		"fail-on-regression", "bootstrap-seed", "output-format", "window", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)
@@ -453,7 +459,11 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 static double progress(struct trial *t)
 {
 	struct compare_metric m;
+	struct resultwindow_note wn;
+	struct err e;
 
+	if (resultwindow_apply(t->ab->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, &e))
+		return NAN;
 	if (compare_one(t->res[0], t->nres[0], t->res[1], t->nres[1], t->ab->metric,
 			&t->ab->copts, &m))
 		return NAN;
@@ -503,8 +513,11 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 {
 	struct compare_report rep;
 	struct compare_opts o = t->ab->copts;
+	struct resultwindow_note wn;
 	int ret = 0;
 
+	if (resultwindow_apply(t->ab->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, e))
+		return -EINVAL;
 	o.expected = (const char *const *)t->keys;
 	o.nr_expected = t->nkeys;
 	if (compare_run(t->res[0], t->nres[0], t->res[1], t->nres[1], &o, &rep, e))
@@ -516,6 +529,9 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 				    "order", t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
 				    "seed", (json_int_t)t->ab->seed, "stopped_by",
 				    abrun_reason_name(why), "runs_per_side", (json_int_t)t->nres[0]));
+		json_object_set_new(j, "window", json_pack("{s:s, s:s, s:s?}", "used",
+				    wn.steady ? "steady" : "all", "note", wn.what,
+				    "warning", wn.warning[0] ? wn.warning : NULL));
 		if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			       JSON_REAL_PRECISION(10)) || fputc('\n', stdout) == EOF)
 			ret = -EIO;
@@ -526,6 +542,7 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 		       t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
 		       (unsigned long long)t->ab->seed, abrun_reason_name(why), t->dir);
 		ret = compare_write_text(&rep, stdout);
+		printf("%s\n%s%s", wn.what, wn.warning, wn.warning[0] ? "\n" : "");
 	}
 	if (fflush(stdout) || ferror(stdout))
 		ret = -EIO;

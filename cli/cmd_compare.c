@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "err.h"
+#include "resultwindow.h"
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"
@@ -19,7 +20,10 @@ static const char usage[] =
 	"prints each side's mean, sd and n, the difference (B - A) / A with its 95%\n"
 	"confidence interval (Fieller), the p-value of Welch's t-test (and Mann-Whitney U),\n"
 	"and a verdict; then what differs between the sides and plausibility warnings.\n"
-	"options:\n";
+	"options:\n"
+	"  --window=all|steady|auto  whole runs, or each run's steady tail (iotrial results:\n"
+	"                       from the steady start to the end); auto (default) uses the\n"
+	"                       tails when every result has one; the output says which\n";
 
 static const char exits[] =
 	"exit codes: 0 compared, 2 bad option or result file, 6 regression\n"
@@ -31,6 +35,7 @@ struct compare_args {
 	int saw_sep;
 	int json;
 	struct compare_opts opts;
+	enum resultwindow window;
 };
 
 /* "--name=value" or "--name value"; returns argv entries used, 0 if not ours, -1 on error. */
@@ -49,6 +54,12 @@ static int take_option(int argc, char **argv, int i, struct compare_args *ca, st
 	if (!eq && i + 1 < argc) {
 		value = argv[i + 1];
 		used = 2;
+	}
+	if (!strcmp(name, "window")) {
+		if (!eq)	/* never a following argument: it may be a file */
+			return err_set(e, -1, EXIT_USAGE, "compare: --window needs a value: "
+				       "--window=all|steady|auto"), -1;
+		return resultwindow_parse(value, &ca->window, e) ? -1 : 1;
 	}
 	ret = compare_parse_option(name, value, &ca->opts, &ca->json, e);
 	if (ret < 0)
@@ -96,12 +107,18 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 	return 0;
 }
 
-static int print_report(const struct compare_report *r, int json)
+static int print_report(const struct compare_report *r, int json,
+			const struct resultwindow_note *wn)
 {
 	int ret = 0;
 
 	if (json) {
 		json_t *o = compare_json(r);
+
+		if (o && json_object_set_new(o, "window", json_pack("{s:s, s:s, s:s?}",
+				"used", wn->steady ? "steady" : "all", "note", wn->what,
+				"warning", wn->warning[0] ? wn->warning : NULL)))
+			ret = -1;
 
 		if (!o || json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ||
 		    fputc('\n', stdout) == EOF)
@@ -109,6 +126,7 @@ static int print_report(const struct compare_report *r, int json)
 		json_decref(o);
 	} else {
 		ret = compare_write_text(r, stdout);
+		printf("%s\n%s%s", wn->what, wn->warning, wn->warning[0] ? "\n" : "");
 	}
 	if (fflush(stdout) || ferror(stdout))
 		ret = -1;
@@ -130,6 +148,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args ca = { 0 };
 	struct resultread **a = NULL, **b = NULL;
 	struct compare_report rep;
+	struct resultwindow_note wn;
 	size_t na = 0, nb = 0;
 	struct err e;
 	int rc = EXIT_OK;
@@ -144,12 +163,13 @@ int cmd_compare(int argc, char **argv)
 	if (parse_args(argc, argv, &ca, &e) ||
 	    resultread_load_set(ca.a, ca.na, &a, &na, &e) ||
 	    resultread_load_set(ca.b, ca.nb, &b, &nb, &e) ||
+	    resultwindow_apply(ca.window, a, na, b, nb, &wn, &e) ||
 	    compare_run(a, na, b, nb, &ca.opts, &rep, &e)) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;
 		goto out;
 	}
-	if (print_report(&rep, ca.json)) {
+	if (print_report(&rep, ca.json, &wn)) {
 		fprintf(stderr, "iotrial: error: compare: writing the report failed\n");
 		rc = EXIT_OUTPUT;
 	} else if (rep.regressed) {

@@ -20,6 +20,8 @@
  *   [few_samples]  under 10 interval samples per job.
  *   [interval_cv]  IOPS coefficient of variation across intervals above 10%.
  *   [steady_state] a steady-state criterion that was not attained.
+ *   [steady_lost]  steady state reached, then a later round left the
+ *                  window's band (steady.h: held / lost_ms).
  *   [clock]        TSC timing on a CPU without constant_tsc / nonstop_tsc.
  *   [job_error], [partial]  the run itself failed or was cut short.
  * compare adds its own ([single_run], [few_runs], [job_differs], ...).
