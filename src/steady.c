@@ -205,6 +205,23 @@ static void window_stats(struct steady *st)
 	}
 }
 
+int steady_judge(const struct steady_cfg *c, const double *y, unsigned n, double *mean)
+{
+	struct steady st;
+
+	if (!n)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	st.cfg = *c;
+	st.nr = n;
+	st.evaluated = 1;
+	/* window_stats only reads the metric's values: the cast is for the struct */
+	st.iops = st.bw = st.lat = (double *)y;
+	window_stats(&st);
+	*mean = st.mean;
+	return st.attained;
+}
+
 /* The per-direction figures of an attained window. */
 static int fill_dirs(struct steady *st, const struct series *s)
 {

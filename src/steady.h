@@ -160,6 +160,13 @@ int steady_analyse(const struct steady_cfg *c, const struct series *s, struct st
  */
 double steady_band(const struct steady_cfg *c, double mean);
 
+/*
+ * The criterion of @c over @n round values @y of its metric (oldest first):
+ * 1 when they make a steady window, with their mean in *@mean.  For the
+ * streaming tracker (steady_live.h); steady_find uses the same test.
+ */
+int steady_judge(const struct steady_cfg *c, const double *y, unsigned n, double *mean);
+
 /* First interval that counts for @c: after ramp_time and ss_ramp. */
 size_t steady_first_eligible(const struct steady_cfg *c, const struct series *s);
 

@@ -5,7 +5,10 @@
 #    after the window, the level fell), MSER-5 truncates after the cut, the
 #    steady tail starts there at the lower rate, the text says "lost at ...
 #    (IOPS fell N%)" and the plausibility check warns steady_lost;
-#  - the same job unthrottled: held, tail from the window, no warning;
+#  - the same job unthrottled (2 threads, group_reporting): held, tail from
+#    the window, no warning;
+#  - the status lines say "steady since 0 s", then (throttled) "steady lost
+#    at" the same time as the report;
 #  - compare uses the steady tails by default and says so, warns that the
 #    steady parts differ, uses whole runs with --window=all or with a fio
 #    result (and says which), and --window=steady with a fio result is a
@@ -31,14 +34,16 @@ if [ -n "$why" ]; then
 fi
 trap 'rmdir "$CG" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 
-JOB="--ioengine=null --bs=4k --size=1g --time_based --rw=randread --rate_iops=1m
-     --runtime=10 --series_interval=500ms --output-format=normal,json"
+JOB="--ioengine=null --bs=4k --size=1g --time_based --rw=randread
+     --runtime=10 --series_interval=500ms --status-interval=500ms --output-format=normal,json"
 # shellcheck disable=SC2086
-"$IOTRIAL" --name=thr $JOB >"$T/thr.out" 2>"$T/thr.err" &
+"$IOTRIAL" --name=thr $JOB --rate_iops=1m >"$T/thr.out" 2>"$T/thr.err" &
 p1=$!
 echo "$p1" >"$CG/cgroup.procs"
+# the control: two threads reported as one group
 # shellcheck disable=SC2086
-"$IOTRIAL" --name=flat $JOB >"$T/flat.out" 2>"$T/flat.err" &
+"$IOTRIAL" --name=flat $JOB --rate_iops=200k --numjobs=2 --group_reporting \
+	>"$T/flat.out" 2>"$T/flat.err" &
 p2=$!
 sleep 4
 echo 1000 >"$CG/cpu.cfs_quota_us"
@@ -112,6 +117,12 @@ else:
         errs.append("text lacks the steady tail line")
 if "[steady_lost]" not in text:
     errs.append("no steady_lost warning in the text")
+status = open("%s/thr.err" % T).read()
+m = re.search(r"; steady lost at ([\d.]+) s", status)
+if "; steady since 0 s" not in status or not m:
+    errs.append("status lines lack 'steady since 0 s' then 'steady lost at'")
+elif st.get("lost_ms") is not None and abs(float(m.group(1)) * 1000 - st["lost_ms"]) > 1:
+    errs.append("live: lost at %s s, report: %d ms" % (m.group(1), st["lost_ms"]))
 report("steady_lost_throttled", errs)
 
 text, d = load("flat")
@@ -122,10 +133,14 @@ if st.get("attained") is not True or st.get("held") is not True or "lost_ms" in 
     errs.append("attained %s held %s" % (st.get("attained"), st.get("held")))
 elif tail.get("from") != "window" or tail.get("start_ms") != st["start_ms"]:
     errs.append("tail %s, window starts %d" % (tail, st["start_ms"]))
-elif abs(tail["iops"] - 1048576) > 0.05 * 1048576 or len(tail.get("iops_ci95", [])) != 2:
+elif abs(tail["iops"] - 400000) > 0.05 * 400000 or len(tail.get("iops_ci95", [])) != 2:
     errs.append("tail %.0f IOPS, ci %s" % (tail["iops"], tail.get("iops_ci95")))
 if "held to the end" not in text or "[steady_lost]" in text:
     errs.append("text: held line missing or a steady_lost warning")
+if d["jobs"][0]["iotrial"]["nr_threads"] != 2 or "(2 threads)" not in open("%s/flat.err" % T).read():
+    errs.append("the control is not one group of 2 threads")
+elif "; steady since 0 s" not in open("%s/flat.err" % T).read():
+    errs.append("the group's status lines lack 'steady since 0 s'")
 report("steady_lost_held", errs)
 
 errs = ["compare exits %s" % c[:4]] if c[:4] != ["0", "0", "0", "0"] else []
