@@ -142,9 +142,10 @@ int steady_analyse(const struct steady_cfg *c, const struct series *s, struct st
 	return tail_build(s, first, out->attained && out->held, &out->tail);
 }
 
+/* [lo, hi]; lo held at 0: with few batches t x sd can exceed a rate that cannot go negative */
 static json_t *ci_json(double mean, double half)
 {
-	return json_pack("[f, f]", mean - half, mean + half);
+	return json_pack("[f, f]", mean - half > 0 ? mean - half : 0.0, mean + half);
 }
 
 static int mser_json(const struct steady *st, json_t *o)
