@@ -718,6 +718,11 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 	for (i = 0; i < n; i++) {
 		int r = run_steady(&out->jobs[i]);
 
+		/* analysed at full resolution; the result keeps at most series_max
+		 * intervals (exact pairs, series_bound): steady's interval indexes are
+		 * not used after this, only its times and figures */
+		if (!r && out->jobs[i].series)
+			r = series_bound(out->jobs[i].series, out->jobs[i].job->series_max);
 		if (r)
 			return err_set(e, r, EXIT_INTERNAL, "steady-state analysis failed: %s", strerror(-r));
 	}
