@@ -86,11 +86,27 @@ def load(n):
     i = out.index("\n{")
     return out[:i + 1], json.loads(out[i + 1:])
 
+def flat(v):
+    m = sum(v) / len(v)
+    return m > 0 and all(abs(x - m) <= 0.15 * m for x in v)
+
+def skip(name, why):
+    print("SKIP %s: %s" % (name, why))
+
+# the machine is shared: a rate-limited job holds its rate only when it gets
+# the CPU in time.  A job that was not flat where it should be is a SKIP (with
+# the intervals), not a verdict on the code.
 text, d = load("thr")
 errs = [] if r1 == "0" else ["exit %s" % r1]
 st = d["jobs"][0]["iotrial"]["steady"]
-ivs = [round(iv["read"]["iops"]) for iv in d["jobs"][0]["iotrial"]["intervals"]]
-if st.get("attained") is not True or st.get("held") is not False:
+iv = d["jobs"][0]["iotrial"]["intervals"]
+ivs = [round(x["read"]["iops"]) for x in iv]
+pre = [x["read"]["iops"] for x in iv if x["t_ms"] <= 3000]
+if not flat(pre):
+    skip("steady_lost_throttled", "machine too loaded: the job was not flat before the "
+         "throttle (interval IOPS %s)" % ivs)
+    errs = None
+elif st.get("attained") is not True or st.get("held") is not False:
     errs.append("attained %s held %s (intervals %s)" % (st.get("attained"), st.get("held"), ivs))
 else:
     if not (st["end_ms"] <= st["lost_ms"] <= 7000):
@@ -103,54 +119,72 @@ else:
     m = re.search(r"reached at [\d.]+-[\d.]+ s, lost at ([\d.]+) s \(IOPS fell (\d+)%\)", text)
     if not m or abs(float(m.group(1)) * 1000 - st["lost_ms"]) > 1:
         errs.append("text lacks 'lost at %.3f s (IOPS fell N%%)'" % (st["lost_ms"] / 1000))
-ms, tail = st.get("mser"), st.get("tail")
-if not ms or not tail:
-    errs.append("no mser %s or tail %s" % (ms, tail))
-else:
-    if tail["from"] != "mser" or tail["start_ms"] != ms["truncate_ms"]:
-        errs.append("tail from %s at %d, mser at %d" % (tail["from"], tail["start_ms"], ms["truncate_ms"]))
-    if st.get("held") is False and not ms["truncate_ms"] >= st["lost_ms"] - 500:
-        errs.append("MSER truncates at %d, before the cut at %d" % (ms["truncate_ms"], st["lost_ms"]))
-    if not tail["iops"] < 0.8 * st["mean"] or abs(tail["read"]["iops"] - tail["iops"]) > 1e-6 * tail["iops"]:
-        errs.append("tail %.0f IOPS vs window %.0f" % (tail["iops"], st["mean"]))
-    if "steady tail" not in text or "from the MSER-5 truncation" not in text:
-        errs.append("text lacks the steady tail line")
-if "[steady_lost]" not in text:
-    errs.append("no steady_lost warning in the text")
-status = open("%s/thr.err" % T).read()
-m = re.search(r"; steady lost at ([\d.]+) s", status)
-if "; steady since 0 s" not in status or not m:
-    errs.append("status lines lack 'steady since 0 s' then 'steady lost at'")
-elif st.get("lost_ms") is not None and abs(float(m.group(1)) * 1000 - st["lost_ms"]) > 1:
-    errs.append("live: lost at %s s, report: %d ms" % (m.group(1), st["lost_ms"]))
-report("steady_lost_throttled", errs)
+    ms, tail = st.get("mser"), st.get("tail")
+    if not ms or not tail:
+        errs.append("no mser %s or tail %s" % (ms, tail))
+    else:
+        if tail["from"] != "mser" or tail["start_ms"] != ms["truncate_ms"]:
+            errs.append("tail from %s at %d, mser at %d" % (tail["from"], tail["start_ms"], ms["truncate_ms"]))
+        if not ms["truncate_ms"] >= st["lost_ms"] - 500:
+            errs.append("MSER truncates at %d, before the cut at %d" % (ms["truncate_ms"], st["lost_ms"]))
+        if not tail["iops"] < 0.8 * st["mean"] or abs(tail["read"]["iops"] - tail["iops"]) > 1e-6 * tail["iops"]:
+            errs.append("tail %.0f IOPS vs window %.0f" % (tail["iops"], st["mean"]))
+        if "steady tail" not in text or "from the MSER-5 truncation" not in text:
+            errs.append("text lacks the steady tail line")
+    if "[steady_lost]" not in text:
+        errs.append("no steady_lost warning in the text")
+    status = open("%s/thr.err" % T).read()
+    m = re.search(r"; steady lost at ([\d.]+) s", status)
+    if "; steady since 0 s" not in status or not m:
+        errs.append("status lines lack 'steady since 0 s' then 'steady lost at'")
+    elif abs(float(m.group(1)) * 1000 - st["lost_ms"]) > 1:
+        errs.append("live: lost at %s s, report: %d ms" % (m.group(1), st["lost_ms"]))
+if errs is not None:
+    report("steady_lost_throttled", errs)
 
 text, d = load("flat")
 errs = [] if r2 == "0" else ["exit %s" % r2]
 st = d["jobs"][0]["iotrial"]["steady"]
 tail = st.get("tail") or {}
-if st.get("attained") is not True or st.get("held") is not True or "lost_ms" in st:
+iv = [x["read"]["iops"] for x in d["jobs"][0]["iotrial"]["intervals"]]
+if d["jobs"][0]["iotrial"]["nr_threads"] != 2 or "(2 threads)" not in open("%s/flat.err" % T).read():
+    errs.append("the control is not one group of 2 threads")
+elif not flat(iv):
+    skip("steady_lost_held", "machine too loaded: the unthrottled group was not flat "
+         "(interval IOPS %s)" % [round(x) for x in iv])
+    errs = None
+elif st.get("attained") is not True or st.get("held") is not True or "lost_ms" in st:
     errs.append("attained %s held %s" % (st.get("attained"), st.get("held")))
 elif tail.get("from") != "window" or tail.get("start_ms") != st["start_ms"]:
     errs.append("tail %s, window starts %d" % (tail, st["start_ms"]))
 elif abs(tail["iops"] - 400000) > 0.05 * 400000 or len(tail.get("iops_ci95", [])) != 2:
     errs.append("tail %.0f IOPS, ci %s" % (tail["iops"], tail.get("iops_ci95")))
-if "held to the end" not in text or "[steady_lost]" in text:
+elif "held to the end" not in text or "[steady_lost]" in text:
     errs.append("text: held line missing or a steady_lost warning")
-if d["jobs"][0]["iotrial"]["nr_threads"] != 2 or "(2 threads)" not in open("%s/flat.err" % T).read():
-    errs.append("the control is not one group of 2 threads")
 elif "; steady since 0 s" not in open("%s/flat.err" % T).read():
     errs.append("the group's status lines lack 'steady since 0 s'")
-report("steady_lost_held", errs)
+if errs is not None:
+    report("steady_lost_held", errs)
 
+# compare: whatever the verdicts, both runs have a tail (a held window, or
+# MSER over 20 intervals), and the warning follows the documented rule
+tails = []
+for n in ("flat", "thr"):
+    tl = load(n)[1]["jobs"][0]["iotrial"]["steady"].get("tail")
+    tails.append(tl and (tl["start_ms"] / 1000, (tl["end_ms"] - tl["start_ms"]) / 1000))
 errs = ["compare exits %s" % c[:4]] if c[:4] != ["0", "0", "0", "0"] else []
 auto = open("%s/cmp_auto.txt" % T).read()
 if "window: steady tails" not in auto:
     errs.append("default compare does not say it used the steady tails")
-if "warning: the steady parts differ" not in auto:
-    errs.append("no warning that the steady parts differ")
+if None in tails:
+    errs.append("a run without a tail: %s" % tails)
+else:
+    (sa, la), (sb, lb) = tails
+    differ = la > 1.5 * lb or lb > 1.5 * la or abs(sa - sb) > max(sa + la, sb + lb) / 4
+    if differ != ("warning: the steady parts differ" in auto):
+        errs.append("tails %s: differ=%s but the output %s" % (tails, differ, auto[-300:]))
 j = json.load(open("%s/cmp_auto.json" % T))
-if j.get("window", {}).get("used") != "steady" or "warning" not in j["window"]:
+if j.get("window", {}).get("used") != "steady" or ("warning" in j["window"]) != ("warning:" in auto):
     errs.append("JSON window %s" % j.get("window"))
 if "window: whole runs (--window=all)" not in open("%s/cmp_all.txt" % T).read():
     errs.append("--window=all does not say whole runs")
