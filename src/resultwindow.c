@@ -90,7 +90,8 @@ int resultwindow_apply(enum resultwindow w, struct resultread **a, size_t na,
 	else
 		snprintf(note->what, sizeof(note->what), "window: whole runs: %zu of %zu results "
 			 "have no steady tail%s", without, na + nb,
-			 fio ? " (fio results have no time series)" : "");
+			 fio ? " (fio results have no time series)" :
+			 " (no held steady window, and under 15 intervals for MSER-5)");
 	if (steady)
 		check_alike(a, na, b, nb, note);
 	return 0;
