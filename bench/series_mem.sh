@@ -7,7 +7,9 @@
 # result: iotrial by default (series_max=512), iotrial with series_max=0 (every
 # interval kept, as before), fio without logs, and fio with bw/iops/lat logs
 # averaged over 10 ms (its time series).  The LONG runs go in parallel, nice'd:
-# they mostly sleep (rate limit), so the machine is not loaded.
+# they mostly sleep (rate limit), so the machine is not loaded.  On a loaded
+# machine a nice'd thread wakes late and closes fewer, longer intervals: the
+# "intervals" column counts what was really recorded (NICE=0 to not nice).
 #   bench/series_mem.sh                 # 3 s and 300 s
 #   SHORT=3 LONG=30 bench/series_mem.sh
 set -u
@@ -46,11 +48,19 @@ cases() {
 
 cases "$SHORT"
 cases "$LONG"
-printf '%-22s %14s %16s\n' "run" "peak RSS (MB)" "result (MB)"
+printf '%-22s %6s %12s %10s %14s %12s\n' "run" "exit" "runtime (s)" "intervals" "peak RSS (MB)" \
+	"result (MB)"
 for f in "$W"/*.time; do
 	name=$(basename "$f" .time)
 	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$f")
+	rc=$(awk -F': ' '/Exit status/ {print $2}' "$f")
 	bytes=$(cat "$W/$name"/* 2>/dev/null | wc -c)
-	printf '%-22s %14.1f %16.2f\n' "$name" "$(echo "$rss / 1024" | bc -l)" \
-		"$(echo "$bytes / 1048576" | bc -l)"
+	set -- $(python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+iv = j.get("iotrial", {}).get("intervals")
+print(j["job_runtime"] / 1000, sum(x.get("intervals", 1) for x in iv) if iv else "-")' \
+		"$W/$name/result.json" 2>/dev/null || echo "? ?")
+	printf '%-22s %6s %12s %10s %14.1f %12.2f\n' "$name" "$rc" "$1" "$2" \
+		"$(echo "$rss / 1024" | bc -l)" "$(echo "$bytes / 1048576" | bc -l)"
+	[ "$rc" = 0 ] || head -3 "$W/$name.err"
 done
