@@ -529,9 +529,7 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 				    "order", t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
 				    "seed", (json_int_t)t->ab->seed, "stopped_by",
 				    abrun_reason_name(why), "runs_per_side", (json_int_t)t->nres[0]));
-		json_object_set_new(j, "window", json_pack("{s:s, s:s, s:s?}", "used",
-				    wn.steady ? "steady" : "all", "note", wn.what,
-				    "warning", wn.warning[0] ? wn.warning : NULL));
+		json_object_set_new(j, "window", resultwindow_note_json(&wn));
 		if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			       JSON_REAL_PRECISION(10)) || fputc('\n', stdout) == EOF)
 			ret = -EIO;

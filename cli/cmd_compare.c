@@ -115,11 +115,8 @@ static int print_report(const struct compare_report *r, int json,
 	if (json) {
 		json_t *o = compare_json(r);
 
-		if (o && json_object_set_new(o, "window", json_pack("{s:s, s:s, s:s?}",
-				"used", wn->steady ? "steady" : "all", "note", wn->what,
-				"warning", wn->warning[0] ? wn->warning : NULL)))
+		if (o && json_object_set_new(o, "window", resultwindow_note_json(wn)))
 			ret = -1;
-
 		if (!o || json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ||
 		    fputc('\n', stdout) == EOF)
 			ret = -1;

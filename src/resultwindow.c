@@ -96,3 +96,16 @@ int resultwindow_apply(enum resultwindow w, struct resultread **a, size_t na,
 		check_alike(a, na, b, nb, note);
 	return 0;
 }
+
+json_t *resultwindow_note_json(const struct resultwindow_note *note)
+{
+	json_t *o = json_pack("{s:s, s:s}", "used", note->steady ? "steady" : "all",
+			      "note", note->what);
+
+	if (o && note->warning[0] &&
+	    json_object_set_new(o, "warning", json_string(note->warning))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}

@@ -21,6 +21,7 @@
 #define IOTRIAL_RESULTWINDOW_H
 
 #include <stddef.h>
+#include <jansson.h>	/* json_t */
 #include "err.h"
 #include "resultread.h"
 
@@ -43,5 +44,11 @@ int resultwindow_parse(const char *v, enum resultwindow *w, struct err *e);
 int resultwindow_apply(enum resultwindow w, struct resultread **a, size_t na,
 		       struct resultread **b, size_t nb, struct resultwindow_note *note,
 		       struct err *e);
+
+/*
+ * The note as JSON: {"used": "steady"|"all", "note": "...", ["warning": "..."]}
+ * ("warning" only when there is one).  A new reference, NULL when out of memory.
+ */
+json_t *resultwindow_note_json(const struct resultwindow_note *note);
 
 #endif

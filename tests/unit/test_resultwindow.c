@@ -75,6 +75,17 @@ TEST(differ_greatly)
 	CHECK_EQ_U(resultwindow_apply(RESULTWINDOW_AUTO, &a, 1, &b, 1, &n, &e), 0);
 	CHECK(n.steady);
 	CHECK(strstr(n.warning, "A's start at 0.0 s and last 20.0 s on average, B's at 12.0 s and 8.0 s") != NULL);
+	{
+		json_t *j = resultwindow_note_json(&n);
+
+		CHECK_STR(json_string_value(json_object_get(j, "used")), "steady");
+		CHECK(json_is_string(json_object_get(j, "warning")));
+		json_decref(j);
+		n.warning[0] = 0;
+		j = resultwindow_note_json(&n);
+		CHECK(j && !json_object_get(j, "warning"));
+		json_decref(j);
+	}
 	resultread_free(a);
 	resultread_free(b);
 }
