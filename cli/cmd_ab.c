@@ -26,6 +26,7 @@
 #include "err.h"
 #include "outfile.h"
 #include "report_html.h"
+#include "resultwindow.h"
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -54,6 +55,8 @@ static const char usage[] =
 	"                       read.iops, write.lat_mean_ns, read.lat_p99_ns, ...)\n"
 	"  --max-runs=N         run budget per side with --until-ci (default 30)\n"
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
+	"  --window=all|steady|auto  compare whole runs or each run's steady tail;\n"
+	"                       auto (default): the tails when every run has one\n"
 	"  --runner=PROG        program run for each run (default: this iotrial); e.g.\n"
 	"                       --runner=fio runs the trial with fio itself\n"
 	"At the end, and after SIGINT/SIGTERM from the runs completed, report.html (charts,\n"
@@ -79,6 +82,7 @@ struct ab_args {
 	const char *metric;
 	int json;
 	struct compare_opts copts;
+	enum resultwindow window;
 };
 
 static int parse_uint(const char *name, const char *v, unsigned *out, struct err *e)
@@ -142,6 +146,8 @@ static int ab_option(struct ab_args *ab, const char *name, const char *v, struct
 	}
 	if (!strcmp(name, "pause"))
 		return parse_time(name, v, &ab->pause_s, e);
+	if (!strcmp(name, "window"))
+		return resultwindow_parse(v, &ab->window, e);
 	if (!strcmp(name, "max-time"))
 		return parse_time(name, v, &ab->stop.max_time_s, e);
 	if (!strcmp(name, "metric")) {
@@ -167,7 +173,7 @@ static int is_ab_option(const char *name)
 {
 	static const char *const names[] = { "a", "b", "runs", "max-runs", "order", "seed",
 		"dir", "runner", "pause", "max-time", "metric", "until-ci", "noise", "cv-limit", "alpha",
-		"fail-on-regression", "bootstrap-seed", "output-format", NULL };
+		"fail-on-regression", "bootstrap-seed", "output-format", "window", NULL };
 	size_t i;
 
 	for (i = 0; names[i]; i++)
@@ -502,7 +508,11 @@ static double progress(struct trial *t)
 {
 	struct compare_metric m;
 	double half;
+	struct resultwindow_note wn;
+	struct err e;
 
+	if (resultwindow_apply(t->ab->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, &e))
+		return NAN;
 	if (compare_one(t->res[0], t->nres[0], t->res[1], t->nres[1], t->ab->metric,
 			&t->ab->copts, &m))
 		return NAN;
@@ -550,9 +560,12 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 	struct compare_report rep;
 	struct compare_suite suite = { 0 };
 	struct compare_opts o = t->ab->copts;
+	struct resultwindow_note wn;
 	int ret = 0;
 	size_t i;
 
+	if (resultwindow_apply(t->ab->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, e))
+		return -EINVAL;
 	o.expected = (const char *const *)t->keys;
 	o.nr_expected = t->nkeys;
 	if (compare_run(t->res[0], t->nres[0], t->res[1], t->nres[1], &o, &rep, e))
@@ -573,6 +586,7 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 				    abrun_reason_name(why), "runs_per_side", (json_int_t)t->nres[0]));
 		if (suite.nr)
 			json_object_set_new(j, "tests", compare_suite_json(&suite));
+		json_object_set_new(j, "window", resultwindow_note_json(&wn));
 		if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			       JSON_REAL_PRECISION(10)) || fputc('\n', stdout) == EOF)
 			ret = -EIO;
@@ -585,6 +599,7 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 		ret = compare_write_text(&rep, stdout);
 		if (!ret)
 			ret = compare_suite_write_text(&suite, stdout);
+		printf("%s\n%s%s", wn.what, wn.warning, wn.warning[0] ? "\n" : "");
 	}
 	if (fflush(stdout) || ferror(stdout))
 		ret = -EIO;

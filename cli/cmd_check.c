@@ -21,6 +21,7 @@ static const char usage[] =
 	"  short_run     under 10 s measured;  few_samples  under 10 interval samples\n"
 	"  interval_cv   IOPS CV across intervals above 10%\n"
 	"  steady_state  a steady-state criterion not attained\n"
+	"  steady_lost   steady state reached, then lost (a later round left the band)\n"
 	"  clock         TSC timing without constant_tsc/nonstop_tsc\n"
 	"  bottleneck    device, tool, rate_limit, page_cache or unknown, from\n"
 	"                disk_util: device depth vs requested, clat vs device latency\n"

@@ -12,6 +12,7 @@
 #include "err.h"
 #include "outfile.h"
 #include "report_html.h"
+#include "resultwindow.h"
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"
@@ -28,6 +29,9 @@ static const char usage[] =
 	"Results of several tests (a preset's, any stonewalled job file's) also get one\n"
 	"row per test, the tests paired by job name.\n"
 	"options:\n"
+	"  --window=all|steady|auto  whole runs, or each run's steady tail (iotrial results:\n"
+	"                       from the steady start to the end); auto (default) uses the\n"
+	"                       tails when every result has one; the output says which\n"
 	"  --output-format=html      a self-contained HTML report with charts instead\n"
 	"  -o FILE, --output=FILE    write the report to FILE (whole or not at all)\n";
 
@@ -43,6 +47,8 @@ struct compare_args {
 	int html;		/* --output-format=html */
 	const char *out;	/* -o/--output FILE; NULL: stdout */
 	struct compare_opts opts;
+	enum resultwindow window;
+	struct resultwindow_note wn;	/* which figures were compared (resultwindow.h) */
 };
 
 /* "--name=value" or "--name value"; returns argv entries used, 0 if not ours, -1 on error. */
@@ -124,7 +130,7 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 }
 
 static int print_report(const struct compare_report *r, const struct compare_suite *suite,
-			int json, FILE *f)
+			int json, const struct resultwindow_note *wn, FILE *f)
 {
 	int ret = 0;
 
@@ -134,6 +140,8 @@ static int print_report(const struct compare_report *r, const struct compare_sui
 		/* suites: one entry per test, paired by job name (compare_suite.h) */
 		if (o && suite->nr)
 			json_object_set_new(o, "tests", compare_suite_json(suite));
+		if (o && json_object_set_new(o, "window", resultwindow_note_json(wn)))
+			ret = -1;
 
 		if (!o || json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ||
 		    fputc('\n', f) == EOF)
@@ -143,6 +151,8 @@ static int print_report(const struct compare_report *r, const struct compare_sui
 		ret = compare_write_text(r, f);
 		if (!ret)
 			ret = compare_suite_write_text(suite, f);
+		if (!ret && fprintf(f, "%s\n%s%s", wn->what, wn->warning, wn->warning[0] ? "\n" : "") < 0)
+			ret = -1;
 	}
 	if (fflush(f) || ferror(f))
 		ret = -1;
@@ -180,7 +190,7 @@ static int write_report(const struct compare_args *ca, const struct compare_repo
 
 	if (outfile_open(&of, ca->out, e))
 		return -1;
-	ret = ca->html ? print_html(r, a, na, b, nb, of.f, e) : print_report(r, suite, ca->json, of.f);
+	ret = ca->html ? print_html(r, a, na, b, nb, of.f, e) : print_report(r, suite, ca->json, &ca->wn, of.f);
 	if (ret) {
 		outfile_abort(&of);
 		return err_set(e, -1, EXIT_OUTPUT, "compare: writing the report failed");
@@ -218,6 +228,7 @@ int cmd_compare(int argc, char **argv)
 	if (parse_args(argc, argv, &ca, &e) ||
 	    resultread_load_set(ca.a, ca.na, &a, &na, &e) ||
 	    resultread_load_set(ca.b, ca.nb, &b, &nb, &e) ||
+	    resultwindow_apply(ca.window, a, na, b, nb, &ca.wn, &e) ||
 	    compare_run(a, na, b, nb, &ca.opts, &rep, &e)) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;

@@ -83,13 +83,25 @@ static void fmt_lat(char *buf, size_t len, double ns)
 
 static const char *const dir_name[DDIR_NR] = { "read", "write", "trim" };
 
+/* "; steady since 12 s", "; steady lost at 8 s" or "" (steady_live.h). */
+static const char *status_steady(const struct run_progress_job *e, char *buf, size_t len)
+{
+	if (e->steady == 1)
+		snprintf(buf, len, "; steady since %g s", (double)e->steady_since_ms / 1000.0);
+	else if (e->steady == 2)
+		snprintf(buf, len, "; steady lost at %g s", (double)e->steady_lost_ms / 1000.0);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
 /*
  * One status line per job (or group) with new intervals:
  *   status: 3.0s 'seq' read: 2000 IOPS, 7.8MiB/s, lat mean 812ns p99 1.2us; write: ...
  */
 static void status_text(const struct run_progress *p, const struct run_progress_job *e)
 {
-	char who[300], dirs[4 * 160] = "";
+	char who[300], dirs[4 * 160] = "", steady[64];
 	size_t used = 0;
 
 	if (e->threads > 1)
@@ -114,7 +126,8 @@ static void status_text(const struct run_progress *p, const struct run_progress_
 		if (n > 0 && (size_t)n < sizeof(dirs) - used)
 			used += (size_t)n;
 	}
-	fprintf(stderr, "status: %.1fs %s%s %s\n", p->elapsed_s, who, e->ramp ? " (ramp)" : "", dirs);
+	fprintf(stderr, "status: %.1fs %s%s %s%s\n", p->elapsed_s, who, e->ramp ? " (ramp)" : "", dirs,
+		status_steady(e, steady, sizeof(steady)));
 }
 
 /* The same as one JSON object on one line (--status-output). */
@@ -131,6 +144,13 @@ static void status_json(FILE *f, const struct run_progress *p, const struct run_
 		return;
 	if (e->ramp)
 		json_object_set_new(o, "ramp", json_true());
+	if (e->steady >= 0) {
+		static const char *const state[] = { "searching", "steady", "lost" };
+
+		json_object_set_new(o, "steady", json_pack("{s:s, s:I, s:I}", "state", state[e->steady],
+				    "since_ms", (json_int_t)e->steady_since_ms,
+				    "lost_ms", (json_int_t)e->steady_lost_ms));
+	}
 	for (int d = 0; d < DDIR_NR; d++) {
 		const struct run_progress_dir *pd = &e->d[d];
 

@@ -412,6 +412,32 @@ static int job_unsteady(const struct resultread_job *j)
 	return j->steady == 0;
 }
 
+static int job_lost(const struct resultread_job *j)
+{
+	return j->steady == 1 && j->steady_held == 0;
+}
+
+/*
+ * [steady_lost]: the steady window was found, then a later round left its
+ * band.  The window's figures describe a level the job did not keep.
+ */
+static int check_lost(const struct resultread *r, struct check_list *l)
+{
+	size_t more;
+	const struct resultread_job *j = first_job(r, job_lost, &more);
+	char others[48] = "";
+
+	if (!j)
+		return 0;
+	if (more)
+		snprintf(others, sizeof(others), " (and %zu more)", more);
+	return check_add(l, "steady_lost", CHECK_SEV_WARN,
+		"job %s%s reached steady state but lost it at %.1f s (the level %s %.0f%%): "
+		"the steady window's figures describe a level the job left; see its steady tail",
+		j->name, others, (double)j->steady_lost_ms / 1000.0,
+		j->steady_lost_pct < 0 ? "fell" : "rose", fabs(j->steady_lost_pct));
+}
+
 static int check_run(const struct resultread *r, struct check_list *l)
 {
 	const json_t *flags = json_object_get(json_object_get(r->env, "cpu"), "flags");
@@ -441,6 +467,8 @@ static int check_run(const struct resultread *r, struct check_list *l)
 		ret = check_add(l, "no_io", CHECK_SEV_WARN,
 			"the run did no I/O at all: it failed or measured nothing, and compare "
 			"counts it as a failed run");
+	if (!ret)
+		ret = check_lost(r, l);
 	if (!ret && r->partial)
 		ret = check_add(l, "partial", CHECK_SEV_WARN,
 			"the run was cut short (signal or error): figures are partial");

@@ -22,6 +22,8 @@
  *   [steady_state] a steady-state criterion that was not attained.
  *   [bottleneck]   who limited each job, from disk_util (bottleneck.h): results
  *                  without iotrial's own per-job verdict (fio's).
+ *   [steady_lost]  steady state reached, then a later round left the
+ *                  window's band (steady.h: held / lost_ms).
  *   [clock]        TSC timing on a CPU without constant_tsc / nonstop_tsc.
  *   [job_error], [partial]  the run itself failed or was cut short.
  * compare adds its own ([single_run], [few_runs], [job_differs], ...).

@@ -51,6 +51,7 @@ void job_init(struct job *j)
 	j->kb_base = 1024;
 	j->clocksource = CLOCK_SRC_DEFAULT;
 	j->interval_us = 1000000;
+	j->series_max = 512;
 	j->per_job_logs = 1;
 	/* fio's steady-state default criterion; ss_metric stays NONE until ss= or ss_dur= */
 	j->ss_metric = SS_NONE;

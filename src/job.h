@@ -154,6 +154,7 @@ struct job {
 
 	/* time series and logs (issue 3) */
 	uint64_t interval_us;		/* iotrial: per-interval sample period */
+	uint64_t series_max;		/* iotrial: intervals kept in the result (0 = all) */
 	char *write_bw_log;
 	char *write_iops_log;
 	char *write_lat_log;

@@ -746,6 +746,9 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "series_interval", .type = OPT_TIME, .flags = OPT_F_IOTRIAL, F(interval_us),
 	  .unit_us = 1, .bare_us = SEC, .min = 1000,
 	  .help = "iotrial: period of the per-interval time series (at least 1ms)" },
+	{ .name = "series_max", .type = OPT_INT, .flags = OPT_F_IOTRIAL, F(series_max),
+	  .help = "iotrial: intervals kept in the result; longer series are merged in exact "
+		  "pairs until they fit (0 = keep all; default 512)" },
 	{ .name = "write_bw_log", .type = OPT_STR, .flags = OPT_F_OPTVAL, F(write_bw_log),
 	  .help = "write a bandwidth log with this prefix (bare: the job name)" },
 	{ .name = "write_iops_log", .type = OPT_STR, .flags = OPT_F_OPTVAL, F(write_iops_log),

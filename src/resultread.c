@@ -100,6 +100,17 @@ static int ju64(struct load_ctx *c, const json_t *o, const char *key, const char
 	return ret;
 }
 
+/*
+ * An iotrial per-job key: in the job's "iotrial" object, where the runner
+ * writes it, or on the job itself (results written before the move).
+ */
+static const json_t *iot_get(const json_t *job, const char *key)
+{
+	const json_t *v = json_object_get(json_object_get(job, "iotrial"), key);
+
+	return v ? v : json_object_get(job, key);
+}
+
 static void copy_str(char *dst, size_t sz, const char *src)
 {
 	snprintf(dst, sz, "%s", src ? src : "");
@@ -367,10 +378,10 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	if (ret)
 		return ret;
-	if (json_is_array(json_object_get(job, "intervals"))) {
+	if (json_is_array(iot_get(job, "intervals"))) {
 		uint64_t n;
 
-		interval_stats(json_object_get(job, "intervals"), dir_names[k], &cv, &n);
+		interval_stats(iot_get(job, "intervals"), dir_names[k], &cv, &n);
 		merge_samples(rd, cv, n);
 	} else {
 		uint64_t n;
@@ -385,9 +396,67 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	return 0;
 }
 
+/* iotrial's held/lost verdict after the steady window. */
+static void read_held(const json_t *ss, struct resultread_job *j)
+{
+	const json_t *h = json_object_get(ss, "held");
+	double mean = jnum(ss, "mean", 0);
+
+	j->steady_held = json_is_boolean(h) ? json_is_true(h) : -1;
+	j->steady_lost_ms = (uint64_t)jnum(ss, "lost_ms", 0);
+	j->steady_lost_pct = mean > 0 ? (jnum(ss, "lost_mean", mean) - mean) / mean * 100.0 : 0.0;
+}
+
+/*
+ * The job's steady tail (iotrial steady.tail) added into r->tail[], the way
+ * read_dir adds the whole-run figures into r->dir[]: counts and rates add,
+ * latencies are I/O-weighted means (p99: of the jobs' own p99s, exact for one
+ * job).  A job without a tail clears r->has_tail.
+ */
+static void read_tail(const json_t *job, struct resultread *r, size_t idx)
+{
+	const json_t *tail = json_object_get(iot_get(job, "steady"), "tail");
+	uint64_t start, len;
+
+	if (!json_is_object(tail)) {
+		r->has_tail = 0;
+		return;
+	}
+	if (idx == 0)
+		r->has_tail = 1;
+	r->nr_tails++;
+	start = (uint64_t)jnum(tail, "start_ms", 0);
+	len = (uint64_t)jnum(tail, "end_ms", 0) - start;
+	if (start > r->tail_start_ms)
+		r->tail_start_ms = start;
+	if (!r->tail_len_ms || len < r->tail_len_ms)
+		r->tail_len_ms = len;
+	for (int k = 0; k < RESULTREAD_NDIR; k++) {
+		const json_t *d = json_object_get(tail, dir_names[k]);
+		const json_t *lat = json_object_get(d, "lat_ns");
+		struct resultread_dir *rd = &r->tail[k];
+		uint64_t ios = (uint64_t)jnum(d, "ios", 0);
+		double w;
+
+		if (!ios)
+			continue;
+		w = (double)ios / (double)(rd->ios + ios);
+		rd->lat_mean_ns = isnan(rd->lat_mean_ns) ? jnum(lat, "mean", NAN) :
+				  rd->lat_mean_ns + (jnum(lat, "mean", NAN) - rd->lat_mean_ns) * w;
+		rd->lat_p99_ns = isnan(rd->lat_p99_ns) ? jnum(lat, "p99", NAN) :
+				 rd->lat_p99_ns + (jnum(lat, "p99", NAN) - rd->lat_p99_ns) * w;
+		rd->ios += ios;
+		rd->bytes += (uint64_t)jnum(d, "bytes", 0);
+		rd->iops += jnum(d, "iops", 0);
+		rd->bw_bytes += jnum(d, "bw_bytes", 0);
+		if (len > rd->runtime_ms)
+			rd->runtime_ms = len;
+	}
+}
+
 static void read_steady(const json_t *job, struct resultread_job *j)
 {
-	const json_t *ss = json_object_get(job, "steady");	/* iotrial */
+	const json_t *ss = iot_get(job, "steady");	/* iotrial */
 	const json_t *a;
 	char buf[64];
 	const char *what;
@@ -403,6 +472,7 @@ static void read_steady(const json_t *job, struct resultread_job *j)
 	if (json_object_get(ss, "ss"))
 		what = opt_text(ss, "ss", buf, sizeof(buf));
 	copy_str(j->steady_what, sizeof(j->steady_what), what);
+	read_held(ss, j);
 }
 
 static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root,
@@ -451,6 +521,7 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 	read_steady(job, j);
 	copy_str(j->bottleneck, sizeof(j->bottleneck), json_string_value(json_object_get(
 		json_object_get(json_object_get(job, "iotrial"), "bottleneck"), "verdict")));
+	read_tail(job, r, idx);
 	return 0;
 }
 
@@ -501,6 +572,16 @@ static void finish(struct load_ctx *c, struct resultread *r)
 	}
 	if (c->cpu_known && c->all_ios)
 		r->cpu_per_io_ns = c->cpu_ns / (double)c->all_ios;
+	/* the whole run kept apart, so that resultwindow can switch back and forth */
+	memcpy(r->whole, r->dir, sizeof(r->whole));
+	r->whole_total_iops = r->total_iops;
+	r->tail_total_iops = 0;
+	for (k = 0; k < RESULTREAD_NDIR; k++) {
+		/* the run's interval noise and sample count describe the tail too */
+		r->tail[k].interval_cv = r->dir[k].interval_cv;
+		r->tail[k].samples = r->dir[k].samples;
+		r->tail_total_iops += r->tail[k].iops;
+	}
 }
 
 static void read_iotrial(struct resultread *r, const json_t *it)
@@ -618,6 +699,10 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 		r->dir[k].interval_cv = NAN;
 	}
 	r->cpu_per_io_ns = NAN;
+	for (k = 0; k < RESULTREAD_NDIR; k++) {
+		r->tail[k].lat_mean_ns = NAN;
+		r->tail[k].lat_p99_ns = NAN;
+	}
 	for (i = 0; i < r->nr_jobs; i++) {
 		ret = read_job(c, r, root, json_array_get(jobs, i), i);
 		if (ret)

@@ -80,6 +80,9 @@ struct resultread_job {
 	char bottleneck[16];	/* iotrial's jobs[].iotrial.bottleneck.verdict, "" if none */
 	int steady;		/* -1 no criterion, 0 not attained, 1 attained */
 	char steady_what[64];	/* the criterion as recorded */
+	int steady_held;	/* -1 unknown, 0 lost after the window, 1 held */
+	uint64_t steady_lost_ms;	/* when lost: start of the first round outside */
+	double steady_lost_pct;	/* the level after the loss vs the window, % */
 };
 
 /*
@@ -111,6 +114,19 @@ struct resultread {
 	struct resultread_disk *du;	/* disk_util entries, nr_du of them */
 	size_t nr_du;
 	int64_t timestamp_ms;	/* run start ("timestamp_ms", else "timestamp" x 1000); -1 unknown */
+	/*
+	 * iotrial's steady tails (jobs[i].iotrial.steady.tail), summed over jobs
+	 * as dir[] is; interval_cv and samples are the whole run's.  whole[] keeps
+	 * the whole-run figures: resultwindow.h puts one or the other in dir[].
+	 */
+	int has_tail;		/* every job has a steady tail */
+	size_t nr_tails;	/* jobs with one */
+	uint64_t tail_start_ms;	/* the latest start of a job's tail */
+	uint64_t tail_len_ms;	/* the shortest job's tail */
+	struct resultread_dir tail[RESULTREAD_NDIR];
+	double tail_total_iops;
+	struct resultread_dir whole[RESULTREAD_NDIR];
+	double whole_total_iops;
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */

@@ -22,6 +22,8 @@
 #include "result_check.h"
 #include "series.h"
 #include "steady.h"
+#include "steady_live.h"	/* status lines: "steady since" */
+#include "vec.h"		/* vec_grow: the status scratch */
 #include "worker.h"
 
 struct run_state {
@@ -140,6 +142,9 @@ struct run_status {
 	int *caught_up;			/* -1 no running thread, 0 behind, 1 caught up */
 	struct hist *h;			/* DDIR_NR scratch histograms */
 	uint64_t last_data_ns;		/* when intervals were last delivered */
+	struct steady_live *live;	/* per entry: "steady since" (steady_live.h) */
+	struct steady_live_iv *acc;	/* scratch: one entry's intervals summed */
+	size_t acc_cap;
 };
 
 static void run_status_free(struct run_status *st)
@@ -152,6 +157,10 @@ static void run_status_free(struct run_status *st)
 	free(st->ready);
 	free(st->caught_up);
 	free(st->h);
+	for (size_t k = 0; st->live && k < st->nr; k++)
+		steady_live_free(&st->live[k]);
+	free(st->live);
+	free(st->acc);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -169,7 +178,9 @@ static void run_status_init(struct run_state *s, struct run_status *st, size_t f
 	st->ready = calloc(n ? n : 1, sizeof(*st->ready));
 	st->caught_up = calloc(n ? n : 1, sizeof(*st->caught_up));
 	st->h = malloc(DDIR_NR * sizeof(*st->h));
-	if (!st->e || !st->job || !st->done_nr || !st->of || !st->sent || !st->ready || !st->caught_up || !st->h) {
+	st->live = calloc(n ? n : 1, sizeof(*st->live));
+	if (!st->e || !st->job || !st->done_nr || !st->of || !st->sent || !st->ready || !st->caught_up || !st->h ||
+	    !st->live) {
 		run_status_free(st);
 		return;
 	}
@@ -193,6 +204,41 @@ static void run_status_init(struct run_state *s, struct run_status *st, size_t f
 				 ((rw & RW_TRIMWRITE) ? RW_WRITE | RW_TRIM : 0);
 		st->of[i - first] = k;
 	}
+	for (k = 0; k < st->nr; k++) {
+		struct steady_cfg c;
+
+		/* the reporting rule; a job without one (or on failure) tracks nothing */
+		if (!job_steady_cfg(st->job[k], 0, &c, NULL))
+			steady_live_init(&st->live[k], &c);
+	}
+}
+
+/*
+ * Feed entry @k's intervals [@lo, @hi), summed over its threads, to its live
+ * steady-state tracker (steady_live.h), and copy the verdict into @e.  Pass
+ * 1 (@w set): add worker @w's intervals into the scratch sums, under its
+ * lock.  Pass 2 (@w NULL): feed the sums.
+ */
+static void run_status_live(struct run_status *st, size_t k, const struct series *sr,
+			    size_t lo, size_t hi, struct run_progress_job *e)
+{
+	struct steady_live *l = &st->live[k];
+
+	if (l->cfg.rule == STEADY_OFF || hi <= lo) {
+		if (!sr)
+			e->steady = l->cfg.rule == STEADY_OFF ? -1 : (int)l->state;
+		return;
+	}
+	if (sr) {
+		for (size_t j = lo; j < hi && j < sr->nr; j++)
+			steady_live_pick(&l->cfg, &sr->iv[j], &st->acc[j - lo]);
+		return;
+	}
+	for (size_t j = lo; j < hi; j++)
+		steady_live_add(l, &st->acc[j - lo]);
+	e->steady = (int)l->state;
+	e->steady_since_ms = l->since_ms;
+	e->steady_lost_ms = l->lost_ms;
 }
 
 /*
@@ -303,6 +349,10 @@ static int run_status_fill(struct run_state *s, struct run_status *st, size_t fi
 		for (int d = 0; d < DDIR_NR; d++)
 			e->d[d].lat_min = UINT64_MAX;
 		memset(st->h, 0, DDIR_NR * sizeof(*st->h));
+		if (vec_grow((void **)&st->acc, &st->acc_cap, hi - lo, sizeof(*st->acc), 16))
+			steady_live_free(&st->live[k]);	/* no memory: no live verdict */
+		else
+			memset(st->acc, 0, (hi - lo) * sizeof(*st->acc));
 		for (size_t i = first; i < end; i++) {
 			struct worker *w = &s->w[i];
 
@@ -323,8 +373,10 @@ static int run_status_fill(struct run_state *s, struct run_status *st, size_t fi
 				phase_set = 1;
 			}
 			run_status_add(st, e, &w->series, lo, hi);
+			run_status_live(st, k, &w->series, lo, hi, e);
 			pthread_mutex_unlock(&w->lock);
 		}
+		run_status_live(st, k, NULL, lo, hi, e);
 		e->nr_iv = hi - lo;
 		st->sent[k] = hi;
 		for (int d = 0; d < DDIR_NR; d++) {
@@ -589,7 +641,7 @@ static int run_steady(struct job_result *jr)
 	if (!jr->steady)
 		return -ENOMEM;
 	steady_init(jr->steady);
-	return steady_find(&cfg, jr->series, jr->steady);
+	return steady_analyse(&cfg, jr->series, jr->steady);
 }
 
 /*
@@ -684,6 +736,11 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 	for (i = 0; i < n; i++) {
 		int r = run_steady(&out->jobs[i]);
 
+		/* analysed at full resolution; the result keeps at most series_max
+		 * intervals (exact pairs, series_bound): steady's interval indexes are
+		 * not used after this, only its times and figures */
+		if (!r && out->jobs[i].series)
+			r = series_bound(out->jobs[i].series, out->jobs[i].job->series_max);
 		if (r)
 			return err_set(e, r, EXIT_INTERNAL, "steady-state analysis failed: %s", strerror(-r));
 	}

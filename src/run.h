@@ -51,6 +51,9 @@ struct run_progress_job {
 	uint64_t dur_us;		/* their length (the longest thread's) */
 	int ramp;			/* inside ramp_time: not in the totals */
 	struct run_progress_dir d[DDIR_NR];
+	/* the reporting rule, live (steady_live.h): -1 none, 0 searching, 1 steady, 2 lost */
+	int steady;
+	uint64_t steady_since_ms, steady_lost_ms;	/* series clock */
 };
 
 /*

@@ -190,6 +190,7 @@ int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
 	iv->t_ms = t_ms;
 	iv->dur_us = dur_us;
 	iv->ramp = ramp ? 1 : 0;
+	iv->n = 1;
 	for (d = 0; d < DDIR_NR; d++) {
 		struct series_dir *sd = &iv->d[d];
 
@@ -229,9 +230,12 @@ static void merge_iv(struct series *m, const struct series *a, const struct seri
 	o->t_ms = any->t_ms;
 	o->dur_us = any->dur_us;
 	o->ramp = any->ramp;
+	o->n = series_iv_n(any);
 	if (x && y) {
 		o->t_ms = x->t_ms > y->t_ms ? x->t_ms : y->t_ms;
 		o->dur_us = x->dur_us > y->dur_us ? x->dur_us : y->dur_us;
+		if (series_iv_n(y) > o->n)
+			o->n = series_iv_n(y);
 	}
 	for (int d = 0; d < DDIR_NR; d++) {
 		struct series_dir *od = &o->d[d];
@@ -290,6 +294,87 @@ int series_merge(struct series *dst, const struct series *src)
 	free(h);
 	series_free(dst);
 	*dst = m;
+	return 0;
+}
+
+/* Merge intervals [@i, @i + @k) of @s (k = 1 or 2, one phase) into m's next one. */
+static void coarsen_iv(struct series *m, const struct series *s, size_t i, size_t k, struct hist *h)
+{
+	struct series_iv *o = &m->iv[m->nr];
+	const struct series_iv *last = &s->iv[i + k - 1];
+
+	memset(o, 0, sizeof(*o));
+	o->t_ms = last->t_ms;
+	o->ramp = last->ramp;
+	for (size_t j = i; j < i + k; j++) {
+		o->dur_us += s->iv[j].dur_us;
+		o->n += series_iv_n(&s->iv[j]);
+	}
+	for (int d = 0; d < DDIR_NR; d++) {
+		struct series_dir *od = &o->d[d];
+
+		od->lat_min = UINT64_MAX;
+		memset(h, 0, sizeof(*h));
+		for (size_t j = i; j < i + k; j++) {
+			const struct series_dir *sd = &s->iv[j].d[d];
+
+			od->ios += sd->ios;
+			od->bytes += sd->bytes;
+			od->lat_sum_ns += sd->lat_sum_ns;
+			if (sd->lat_min < od->lat_min)
+				od->lat_min = sd->lat_min;
+			if (sd->lat_max > od->lat_max)
+				od->lat_max = sd->lat_max;
+			series_hist_add(s, j, (enum ddir)d, h);
+		}
+		sparse_put(m, h, od);
+		set_pcts(od, h);
+	}
+	m->nr++;
+	if (o->ramp)
+		m->nr_ramp++;
+}
+
+int series_coarsen(struct series *s)
+{
+	struct series m;
+	struct hist *h;
+	size_t i;
+
+	series_init(&m);
+	h = malloc(sizeof(*h));
+	/* merged buckets never outnumber the inputs' */
+	if (!h || vec_grow((void **)&m.iv, &m.cap, s->nr / 2 + 2, sizeof(*m.iv), 16) ||
+	    vec_grow((void **)&m.b, &m.b_cap, s->b_nr + 1, sizeof(*m.b), 16)) {
+		free(h);
+		series_free(&m);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->nr;) {
+		/* a pair within one phase: the ramp ends at nr_ramp */
+		size_t end = i < s->nr_ramp ? s->nr_ramp : s->nr;
+		size_t k = i + 1 < end ? 2 : 1;
+
+		coarsen_iv(&m, s, i, k, h);
+		i += k;
+	}
+	free(h);
+	series_free(s);
+	*s = m;
+	return 0;
+}
+
+int series_bound(struct series *s, size_t max)
+{
+	while (max && s->nr > max) {
+		size_t before = s->nr;
+		int r = series_coarsen(s);
+
+		if (r)
+			return r;
+		if (s->nr == before)	/* one interval per phase: cannot shrink */
+			break;
+	}
 	return 0;
 }
 
@@ -445,6 +530,9 @@ int series_to_json(const struct series *s, unsigned flags, json_t **out)
 				      "dur_us", (json_int_t)iv->dur_us);
 
 		if (!e || (iv->ramp && json_object_set_new(e, "ramp", json_true())))
+			goto fail_e;
+		if (series_iv_n(iv) > 1 &&
+		    json_object_set_new(e, "intervals", json_integer((json_int_t)iv->n)))
 			goto fail_e;
 		for (int d = 0; d < DDIR_NR; d++) {
 			json_t *o = dir_json(s, iv, d, flags);

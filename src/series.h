@@ -80,7 +80,7 @@ struct series_iv {
 	uint64_t t_ms;			/* end of the interval, see the top */
 	uint64_t dur_us;		/* its real length */
 	uint32_t ramp;			/* 1: inside ramp_time */
-	uint32_t pad;
+	uint32_t n;			/* intervals merged into it by series_coarsen (0 or 1: none) */
 	struct series_dir d[DDIR_NR];
 };
 
@@ -154,6 +154,33 @@ double series_bw(const struct series *s, size_t i, int d);	/* bytes/s */
 /* Sum of ios of direction @d over the measured (non-ramp) intervals. */
 uint64_t series_total_ios(const struct series *s, enum ddir d);
 
+/*
+ * Coarsening (issue 16: results bounded in run length).  Adjacent intervals
+ * are merged in pairs, exactly: ios, bytes and latency sums add, histograms
+ * add bucket by bucket, min and max fold, percentiles are recomputed from the
+ * merged histogram; t_ms is the later end, dur_us the sum, n the sum.  A ramp
+ * interval is only merged with a ramp one (the first nr_ramp stay ramp), so
+ * "non-ramp ios add up to total_ios" still holds; an odd last interval of a
+ * phase is kept as it is.  Every merged interval says how many it holds (n),
+ * and its duration is its resolution.
+ *
+ * series_coarsen: one pass of pairing.  Returns 0 or -ENOMEM (@s unchanged).
+ */
+int series_coarsen(struct series *s);
+
+/*
+ * Coarsen until at most @max intervals remain (0: no bound).  Windows whose
+ * rounds are unions of the merged intervals give the same figures before and
+ * after.  Returns 0 or -ENOMEM.
+ */
+int series_bound(struct series *s, size_t max);
+
+/* Intervals merged into interval @i (1 when it is as measured). */
+static inline uint32_t series_iv_n(const struct series_iv *iv)
+{
+	return iv->n ? iv->n : 1;
+}
+
 /* Release what @s owns; @s is then empty and reusable.  NULL is fine. */
 void series_free(struct series *s);
 
@@ -168,10 +195,11 @@ enum {
 
 /*
  * The series as a JSON array in time order (jobs[i].iotrial.intervals):
- *   {"t_ms": N, "dur_us": N, ["ramp": true,]
+ *   {"t_ms": N, "dur_us": N, ["ramp": true,] ["intervals": n,]
  *    "read"|"write"|"trim": {"ios", "bytes", "iops", "bw_bytes",
  *       "lat_ns": {"mean", "min", "max", "p50", "p99", "p99.9"} [, "bins"]}}
- * "ramp" appears only on ramp intervals.  All three directions are always
+ * "ramp" appears only on ramp intervals, "intervals" only on merged ones
+ * (series_coarsen: how many measured intervals it holds).  All three directions are always
  * present so every element has one shape; an idle direction has zeros.
  * Returns 0 or -ENOMEM; *out is a new reference.
  */

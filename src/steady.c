@@ -8,6 +8,7 @@
  * deviation from the mean of the tracked metric.
  */
 #include "steady.h"
+#include "steady_tail.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <math.h>	/* fabs, floor */
@@ -79,6 +80,7 @@ void steady_free(struct steady *st)
 	free(st->lat);
 	for (int d = 0; d < DDIR_NR; d++)
 		free(st->dir[d]);
+	steady_tail_free(st->tail);
 	steady_init(st);
 }
 
@@ -89,8 +91,7 @@ static uint64_t iv_start_ms(const struct series *s, size_t i)
 	return s->iv[i].t_ms > d ? s->iv[i].t_ms - d : 0;
 }
 
-/* First interval that counts: after ramp_time and after ss_ramp. */
-static size_t first_eligible(const struct steady_cfg *c, const struct series *s)
+size_t steady_first_eligible(const struct steady_cfg *c, const struct series *s)
 {
 	size_t i = s->nr_ramp;
 	uint64_t m0;
@@ -103,14 +104,14 @@ static size_t first_eligible(const struct steady_cfg *c, const struct series *s)
 	return i;
 }
 
-/* The three round values of round starting at interval @i0. */
-static void round_values(const struct steady_cfg *c, const struct series *s, size_t i0,
-			 double *iops, double *bw, double *lat)
+/* The three values over intervals [@i0, @i0 + @n), exact. */
+static void span_values(const struct steady_cfg *c, const struct series *s, size_t i0, size_t n,
+			double *iops, double *bw, double *lat)
 {
 	uint64_t ios = 0, bytes = 0, dur = 0;
 	double lat_sum = 0;
 
-	for (size_t i = i0; i < i0 + c->round_intervals; i++) {
+	for (size_t i = i0; i < i0 + n; i++) {
 		dur += s->iv[i].dur_us;
 		for (int d = 0; d < DDIR_NR; d++) {
 			if (c->ddir >= 0 && c->ddir != d)
@@ -123,6 +124,21 @@ static void round_values(const struct steady_cfg *c, const struct series *s, siz
 	*iops = (double)ios * 1e6 / (double)dur;
 	*bw = (double)bytes * 1e6 / (double)dur;
 	*lat = ios ? lat_sum / (double)ios : 0.0;
+}
+
+double steady_metric(const struct steady_cfg *c, const struct series *s, size_t first, size_t n)
+{
+	double v[3];
+
+	span_values(c, s, first, n, &v[0], &v[1], &v[2]);
+	return c->metric == STEADY_BW ? v[1] : c->metric == STEADY_LAT ? v[2] : v[0];
+}
+
+/* The three round values of the round starting at interval @i0. */
+static void round_values(const struct steady_cfg *c, const struct series *s, size_t i0,
+			 double *iops, double *bw, double *lat)
+{
+	span_values(c, s, i0, c->round_intervals, iops, bw, lat);
 	if (c->rule == STEADY_FIO) {
 		/* whole numbers, as in fio's data arrays */
 		*iops = floor(*iops);
@@ -189,6 +205,23 @@ static void window_stats(struct steady *st)
 	}
 }
 
+int steady_judge(const struct steady_cfg *c, const double *y, unsigned n, double *mean)
+{
+	struct steady st;
+
+	if (!n)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	st.cfg = *c;
+	st.nr = n;
+	st.evaluated = 1;
+	/* window_stats only reads the metric's values: the cast is for the struct */
+	st.iops = st.bw = st.lat = (double *)y;
+	window_stats(&st);
+	*mean = st.mean;
+	return st.attained;
+}
+
 /* The per-direction figures of an attained window. */
 static int fill_dirs(struct steady *st, const struct series *s)
 {
@@ -234,7 +267,7 @@ static int prepare(const struct steady_cfg *c, const struct series *s, struct st
 	out->cfg = *c;
 	if (c->rule == STEADY_OFF || !c->window || !c->round_intervals)
 		return -EINVAL;
-	*e = first_eligible(c, s);
+	*e = steady_first_eligible(c, s);
 	*rounds = (s->nr - *e) / c->round_intervals;
 	out->iops = calloc(c->window, sizeof(double));
 	out->bw = calloc(c->window, sizeof(double));
@@ -262,6 +295,52 @@ int steady_check(const struct steady_cfg *c, const struct series *s, struct stea
 	return out->attained ? fill_dirs(out, s) : 0;
 }
 
+double steady_band(const struct steady_cfg *c, double mean)
+{
+	double lim;
+
+	if (c->rule != STEADY_FIO)
+		return c->range_pct / 100.0 * mean;
+	lim = c->fio_limit;
+	if (c->fio_slope)
+		lim *= (double)c->window * (double)c->round_us / 1e6;
+	return c->fio_pct ? lim / 100.0 * mean : lim;
+}
+
+/*
+ * Held or lost: the full rounds after the attained window (rounds from @r0,
+ * of @rounds), each checked against the band.  The first one outside gives
+ * lost_ms and, with all the rounds after it, lost_mean.
+ */
+static void steady_hold(struct steady *st, const struct series *s, size_t e, size_t r0,
+			size_t rounds)
+{
+	const struct steady_cfg *c = &st->cfg;
+	double half = steady_band(c, st->mean), sum = 0;
+	size_t r, n = 0;
+
+	st->held = 1;
+	st->band_lo = st->mean - half;
+	st->band_hi = st->mean + half;
+	st->after = (unsigned)(rounds - r0);
+	for (r = r0; r < rounds; r++) {
+		double v[3], y;
+
+		round_values(c, s, e + r * c->round_intervals, &v[0], &v[1], &v[2]);
+		y = c->metric == STEADY_BW ? v[1] : c->metric == STEADY_LAT ? v[2] : v[0];
+		if (st->held && (y < st->band_lo * (1 - STEADY_EPS) || y > st->band_hi * (1 + STEADY_EPS))) {
+			st->held = 0;
+			st->lost_ms = iv_start_ms(s, e + r * c->round_intervals);
+		}
+		if (!st->held) {
+			sum += y;
+			n++;
+		}
+	}
+	if (!st->held)
+		st->lost_mean = sum / (double)n;
+}
+
 int steady_find(const struct steady_cfg *c, const struct series *s, struct steady *out)
 {
 	size_t e, rounds, r0;
@@ -277,8 +356,10 @@ int steady_find(const struct steady_cfg *c, const struct series *s, struct stead
 	}
 	for (r0 = 0; r0 + c->window <= rounds; r0++) {
 		eval_window(out, s, e, r0, c->window, 1);
-		if (out->attained)
+		if (out->attained) {
+			steady_hold(out, s, e, r0 + c->window, rounds);
 			return fill_dirs(out, s);
+		}
 	}
 	return 0;	/* out holds the last window, not attained */
 }
@@ -373,6 +454,17 @@ int steady_to_json(const struct steady *st, json_t **out)
 	}
 	if (st->nr)
 		err |= measured_json(st, o);
+	if (st->attained) {
+		err |= json_object_set_new(o, "held", json_boolean(st->held));
+		err |= json_object_set_new(o, "rounds_after", json_integer(st->after));
+		err |= json_object_set_new(o, "band", json_pack("[f, f]", st->band_lo, st->band_hi));
+		if (!st->held) {
+			err |= json_object_set_new(o, "lost_ms", json_integer((json_int_t)st->lost_ms));
+			err |= json_object_set_new(o, "lost_mean", json_real(st->lost_mean));
+		}
+	}
+	if (!err)
+		err |= steady_tail_to_json(st, o);
 	for (int d = 0; d < DDIR_NR && !err; d++) {
 		json_t *w;
 
@@ -462,6 +554,22 @@ static void fmt_reason(char *buf, size_t len, const struct steady *st)
 	}
 }
 
+/* "held to the end (8 rounds after)" or "lost at 6.000 s (IOPS fell 70%)" */
+static void fmt_hold(char *buf, size_t len, const struct steady *st)
+{
+	static const char *const what[] = { "IOPS", "bandwidth", "latency" };
+	double ch;
+
+	if (st->held) {
+		snprintf(buf, len, "held to the end (%u round%s after)", st->after,
+			 st->after == 1 ? "" : "s");
+		return;
+	}
+	ch = st->mean > 0 ? (st->lost_mean - st->mean) / st->mean * 100.0 : 0.0;
+	snprintf(buf, len, "lost at %.3f s (%s %s %.0f%%)", (double)st->lost_ms / 1000.0,
+		 what[st->cfg.metric], ch < 0 ? "fell" : "rose", fabs(ch));
+}
+
 void steady_print_text(FILE *f, const struct steady *st)
 {
 	const struct steady_cfg *c = &st->cfg;
@@ -471,17 +579,19 @@ void steady_print_text(FILE *f, const struct steady *st)
 	if (!st->attained) {
 		fmt_reason(buf, sizeof(buf), st);
 		fprintf(f, "  steady state NOT reached (%s: %s)\n", spec, buf);
+		steady_tail_print_text(f, st);
 		return;
 	}
 	fmt_metric(mean, sizeof(mean), c->metric, st->mean);
 	fprintf(f, "  steady state reached (%s)\n", spec);
+	fmt_hold(buf, sizeof(buf), st);
+	fprintf(f, "    reached at %.3f-%.3f s, %s\n", (double)st->start_ms / 1000.0,
+		(double)st->end_ms / 1000.0, buf);
 	if (c->rule == STEADY_FIO)
-		fprintf(f, "    window %.3f-%.3f s: mean %s, %s %.6g%s\n",
-			(double)st->start_ms / 1000.0, (double)st->end_ms / 1000.0, mean,
+		fprintf(f, "    window: mean %s, %s %.6g%s\n", mean,
 			c->fio_slope ? "slope" : "max deviation", st->criterion, c->fio_pct ? "%" : "");
 	else
-		fprintf(f, "    window %.3f-%.3f s: mean %s, range %.2f%%, slope excursion %.2f%%\n",
-			(double)st->start_ms / 1000.0, (double)st->end_ms / 1000.0, mean,
+		fprintf(f, "    window: mean %s, range %.2f%%, slope excursion %.2f%%\n", mean,
 			st->range_pct, st->excursion_pct);
 	for (int d = 0; d < DDIR_NR; d++) {
 		const struct series_window *w = st->dir[d];
@@ -492,4 +602,5 @@ void steady_print_text(FILE *f, const struct steady *st)
 			steady_dir_key[d], w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
 			(double)w->p50 / 1000.0, (double)w->p99 / 1000.0, (double)w->p999 / 1000.0);
 	}
+	steady_tail_print_text(f, st);
 }

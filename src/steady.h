@@ -41,6 +41,7 @@
 #include <jansson.h>	/* json_t */
 #include "job.h"
 #include "series.h"
+#include "mser.h"
 
 enum steady_rule { STEADY_OFF = 0, STEADY_FIO, STEADY_SNIA };
 enum steady_metric { STEADY_IOPS = 0, STEADY_BW, STEADY_LAT };
@@ -80,6 +81,39 @@ struct steady {
 	double *iops, *bw, *lat;
 	/* the window's figures per direction (NULL unless attained) */
 	struct series_window *dir[DDIR_NR];
+	/*
+	 * Held or lost (steady_find, when attained): every full round after the
+	 * window is checked against the band [band_lo, band_hi] around the
+	 * window mean (steady_band()).  held = 1 when all of them lie inside
+	 * (also when none followed, as after a stop rule).
+	 */
+	int held;
+	unsigned after;			/* full rounds after the window, checked */
+	double band_lo, band_hi;	/* on the tracked metric */
+	uint64_t lost_ms;		/* start of the first round outside (when !held) */
+	double lost_mean;		/* mean of that round and the later ones */
+	/* steady_analyse: MSER-5 over the measured intervals, and the steady tail */
+	int mser_ok;			/* enough intervals for MSER (3 batches) */
+	struct mser mser;		/* on the tracked metric, batches of 5 intervals */
+	uint64_t mser_ms;		/* the truncation point, on the series' clock */
+	struct steady_tail *tail;	/* NULL when there is no steady part */
+};
+
+/*
+ * The steady tail: from the start of the steady part (the held window's
+ * start, else MSER's truncation point) to the end of the run, with the
+ * figures of its intervals merged (histograms added, so percentiles are the
+ * tail's own) and a batch-means confidence interval for the mean IOPS.
+ */
+struct steady_tail {
+	int from_window;		/* 1: the held window's start; 0: MSER's */
+	size_t first, last;		/* interval indexes */
+	uint64_t start_ms, end_ms;
+	size_t batch_intervals;		/* intervals per batch of the CI */
+	size_t batches;			/* full batches (the CI needs 2) */
+	double iops, iops_ci95;		/* all directions; half-width, 0 = none */
+	double dir_ci95[DDIR_NR];	/* per direction, same batches */
+	struct series_window *dir[DDIR_NR];	/* NULL for directions without I/O */
 };
 
 /*
@@ -109,6 +143,39 @@ int steady_check(const struct steady_cfg *c, const struct series *s, struct stea
 
 /* Reporting rule: the first qualifying window (see the top).  As steady_check. */
 int steady_find(const struct steady_cfg *c, const struct series *s, struct steady *out);
+
+/*
+ * The reporting rule with what follows it: steady_find, then MSER-5 over the
+ * measured intervals (after ramp and ss_ramp) and the steady tail.  As
+ * steady_check.  MSER and the tail are left out (mser_ok 0, tail NULL) when
+ * the series is too short for them.
+ */
+int steady_analyse(const struct steady_cfg *c, const struct series *s, struct steady *out);
+
+/*
+ * Half-width of the held/lost band around the window mean @mean: SNIA, the
+ * range limit (snia_range % of the mean); fio iops/bw, fio's own limit (or
+ * limit % of the mean); fio *_slope, the drift the slope limit allows across
+ * one window (limit x window seconds, or that % of the mean).
+ */
+double steady_band(const struct steady_cfg *c, double mean);
+
+/*
+ * The criterion of @c over @n round values @y of its metric (oldest first):
+ * 1 when they make a steady window, with their mean in *@mean.  For the
+ * streaming tracker (steady_live.h); steady_find uses the same test.
+ */
+int steady_judge(const struct steady_cfg *c, const double *y, unsigned n, double *mean);
+
+/* First interval that counts for @c: after ramp_time and ss_ramp. */
+size_t steady_first_eligible(const struct steady_cfg *c, const struct series *s);
+
+/*
+ * The tracked metric of @c over intervals [@first, @first + @n), exact
+ * (ios or bytes over the real durations; latency from the sums), not
+ * rounded to whole numbers.
+ */
+double steady_metric(const struct steady_cfg *c, const struct series *s, size_t first, size_t n);
 
 /* Release what @st owns; it is then initialised again.  NULL is fine. */
 void steady_free(struct steady *st);

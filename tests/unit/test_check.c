@@ -134,6 +134,33 @@ TEST(iotrial_null_engine)
 	check_list_free(&l);
 }
 
+/*
+ * [steady_lost]: a window found and then left (iotrial.steady.held false)
+ * warns with the time and the change; a held one does not.
+ */
+TEST(steady_lost)
+{
+	static const char fmt[] =
+		"{\"iotrial\": {\"version\": \"0.1.0\"}, \"jobs\": [{\"jobname\": \"thr\", "
+		"\"read\": {\"iops\": 400000, \"total_ios\": 4000000}, "
+		"\"write\": {\"iops\": 0, \"total_ios\": 0}, "
+		"\"iotrial\": {\"steady\": {\"criterion\": \"snia\", \"attained\": true, "
+		"\"mean\": 1000000, \"held\": %s, \"lost_ms\": 3500, \"lost_mean\": 300000}}}]}";
+	char text[1024];
+	struct check_list l;
+
+	snprintf(text, sizeof(text), fmt, "false");
+	CHECK(run_text(text, &l) == 0);
+	CHECK(says(&l, "steady_lost", "job thr reached steady state but lost it at 3.5 s",
+		   "(the level fell 70%)", NULL));
+	CHECK(find(&l, "steady_state") == NULL);
+	check_list_free(&l);
+	snprintf(text, sizeof(text), fmt, "true");
+	CHECK(run_text(text, &l) == 0);
+	CHECK(find(&l, "steady_lost") == NULL);
+	check_list_free(&l);
+}
+
 static char doc[4096];
 
 /* One job, read and write; @opts is the inside of "job options". */
@@ -294,6 +321,7 @@ TEST(fmt_ns)
 
 int main(void)
 {
+	RUN(steady_lost);
 	RUN(seed_virtio);
 	RUN(seed_passthrough);
 	RUN(real_fio_uring);

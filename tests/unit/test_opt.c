@@ -154,6 +154,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "snia_round", "5s", "snia_round", "5000000" },
 	{ "snia_metric", "lat", "snia_metric", "lat" },
 	{ "snia_stop", "1", "snia_stop", "1" },
+	{ "series_max", "64", "series_max", "64" },
 };
 
 /*
@@ -368,7 +369,7 @@ TEST(iotrial_flag)
 {
 	static const char *const ours[] = { "allow_signature_write", "series_interval",
 		"steady_report", "snia_window", "snia_range", "snia_slope", "snia_round",
-		"snia_metric", "snia_stop" };
+		"snia_metric", "snia_stop", "series_max" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {

@@ -1,0 +1,236 @@
+/*
+ * steady_tail: MSER-5 over the series and the steady tail (steady.h).
+ *
+ * The steady part starts at the held window's start when the reporting rule
+ * found a window and the level held to the end; otherwise (no window, or a
+ * window whose level was lost) at MSER-5's truncation point, which looks at
+ * the whole measured run.  The tail runs from there to the last interval.
+ *
+ * The tail's confidence interval for the mean IOPS uses batch means:
+ * consecutive intervals are correlated (a slow second is often followed by
+ * another), so the spread of single intervals understates the uncertainty
+ * of their mean.  The tail's intervals are cut into at most
+ * STEADY_TAIL_BATCHES batches of at least MSER_BATCH intervals each (a
+ * trailing partial batch is left out of the spread, not of the mean); the
+ * half-width is t(0.975, k-1) x sd(batch rates) / sqrt(k), centred on the
+ * tail's exact rate.  Fewer than 2 full batches: no interval.
+ */
+#include "steady_tail.h"
+
+#include <errno.h>	/* ENOMEM */
+#include <math.h>	/* sqrt */
+#include <stdlib.h>	/* calloc, free, malloc */
+
+#define STEADY_TAIL_BATCHES 20
+
+static const char *const tail_dir_key[DDIR_NR] = { "read", "write", "trim" };
+
+void steady_tail_free(struct steady_tail *t)
+{
+	if (!t)
+		return;
+	for (int d = 0; d < DDIR_NR; d++)
+		free(t->dir[d]);
+	free(t);
+}
+
+static uint64_t start_ms(const struct series *s, size_t i)
+{
+	uint64_t d = (s->iv[i].dur_us + 500) / 1000;
+
+	return s->iv[i].t_ms > d ? s->iv[i].t_ms - d : 0;
+}
+
+/* IOPS of direction @d (-1: all) over intervals [@i0, @i0 + @n). */
+static double span_iops(const struct series *s, size_t i0, size_t n, int d)
+{
+	uint64_t ios = 0, dur = 0;
+
+	for (size_t i = i0; i < i0 + n; i++) {
+		dur += s->iv[i].dur_us;
+		for (int k = 0; k < DDIR_NR; k++)
+			if (d < 0 || d == k)
+				ios += s->iv[i].d[k].ios;
+	}
+	return dur ? (double)ios * 1e6 / (double)dur : 0.0;
+}
+
+/* Batch-means 95% half-width of direction @d's IOPS over the tail. */
+static double batch_ci(const struct series *s, const struct steady_tail *t, int d)
+{
+	double sum = 0, ss = 0, m;
+
+	for (size_t b = 0; b < t->batches; b++)
+		sum += span_iops(s, t->first + b * t->batch_intervals, t->batch_intervals, d);
+	m = sum / (double)t->batches;
+	for (size_t b = 0; b < t->batches; b++) {
+		double v = span_iops(s, t->first + b * t->batch_intervals, t->batch_intervals, d) - m;
+
+		ss += v * v;
+	}
+	return mser_ci95(sqrt(ss / (double)(t->batches - 1)), t->batches);
+}
+
+static int tail_build(const struct series *s, size_t first, int from_window, struct steady_tail **out)
+{
+	struct steady_tail *t = calloc(1, sizeof(*t));
+	size_t n = s->nr - first;
+
+	if (!t)
+		return -ENOMEM;
+	t->from_window = from_window;
+	t->first = first;
+	t->last = s->nr - 1;
+	t->start_ms = start_ms(s, first);
+	t->end_ms = s->iv[t->last].t_ms;
+	for (int d = 0; d < DDIR_NR; d++) {
+		struct series_window *w = malloc(sizeof(*w));
+
+		if (!w) {
+			steady_tail_free(t);
+			return -ENOMEM;
+		}
+		if (series_window(s, first, t->last, (enum ddir)d, w) || !w->ios) {
+			free(w);
+			continue;
+		}
+		t->dir[d] = w;
+	}
+	t->iops = span_iops(s, first, n, -1);
+	t->batch_intervals = (n + STEADY_TAIL_BATCHES - 1) / STEADY_TAIL_BATCHES;
+	if (t->batch_intervals < MSER_BATCH)
+		t->batch_intervals = MSER_BATCH;
+	t->batches = n / t->batch_intervals;
+	if (t->batches >= 2) {
+		t->iops_ci95 = batch_ci(s, t, -1);
+		for (int d = 0; d < DDIR_NR; d++)
+			if (t->dir[d])
+				t->dir_ci95[d] = batch_ci(s, t, d);
+	}
+	*out = t;
+	return 0;
+}
+
+int steady_analyse(const struct steady_cfg *c, const struct series *s, struct steady *out)
+{
+	size_t e, k, first = SIZE_MAX;
+	int r = steady_find(c, s, out);
+	double *b;
+
+	if (r)
+		return r;
+	e = steady_first_eligible(c, s);
+	k = e < s->nr ? (s->nr - e) / MSER_BATCH : 0;
+	if (k >= 3) {
+		b = malloc(k * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		for (size_t j = 0; j < k; j++)
+			b[j] = steady_metric(c, s, e + j * MSER_BATCH, MSER_BATCH);
+		if (!mser_compute(b, k, &out->mser)) {
+			out->mser_ok = 1;
+			out->mser_ms = start_ms(s, e + out->mser.truncate * MSER_BATCH);
+		}
+		free(b);
+	}
+	if (out->attained && out->held)
+		first = out->first;
+	else if (out->mser_ok)
+		first = e + out->mser.truncate * MSER_BATCH;
+	if (first >= s->nr)
+		return 0;
+	return tail_build(s, first, out->attained && out->held, &out->tail);
+}
+
+/* [lo, hi]; lo held at 0: with few batches t x sd can exceed a rate that cannot go negative */
+static json_t *ci_json(double mean, double half)
+{
+	return json_pack("[f, f]", mean - half > 0 ? mean - half : 0.0, mean + half);
+}
+
+static int mser_json(const struct steady *st, json_t *o)
+{
+	const struct mser *m = &st->mser;
+	json_t *v = json_pack("{s:I, s:f, s:f, s:f, s:I, s:I, s:i}",
+			      "truncate_ms", (json_int_t)st->mser_ms, "mean", m->mean,
+			      "sd", m->sd, "ci95", m->ci95, "batches", (json_int_t)m->batches,
+			      "truncated_batches", (json_int_t)m->truncate,
+			      "batch_intervals", MSER_BATCH);
+
+	return v && !json_object_set_new(o, "mser", v) ? 0 : -ENOMEM;
+}
+
+int steady_tail_to_json(const struct steady *st, json_t *o)
+{
+	const struct steady_tail *t = st->tail;
+	json_t *v;
+	int err = 0;
+
+	if (st->mser_ok && mser_json(st, o))
+		return -ENOMEM;
+	if (!t)
+		return 0;
+	v = json_pack("{s:s, s:I, s:I, s:I, s:f}", "from", t->from_window ? "window" : "mser",
+		      "start_ms", (json_int_t)t->start_ms, "end_ms", (json_int_t)t->end_ms,
+		      "intervals", (json_int_t)(t->last - t->first + 1), "iops", t->iops);
+	if (!v)
+		return -ENOMEM;
+	if (t->batches >= 2) {
+		err |= json_object_set_new(v, "iops_ci95", ci_json(t->iops, t->iops_ci95));
+		err |= json_object_set_new(v, "batches", json_integer((json_int_t)t->batches));
+		err |= json_object_set_new(v, "batch_intervals",
+					   json_integer((json_int_t)t->batch_intervals));
+	}
+	for (int d = 0; d < DDIR_NR && !err; d++) {
+		json_t *w;
+
+		if (!t->dir[d])
+			continue;
+		err |= series_window_to_json(t->dir[d], &w);
+		if (err)
+			break;
+		if (t->batches >= 2)
+			err |= json_object_set_new(w, "iops_ci95", ci_json(t->dir[d]->iops, t->dir_ci95[d]));
+		err |= json_object_set_new(v, tail_dir_key[d], w);
+	}
+	err |= json_object_set_new(o, "tail", v);
+	return err ? -ENOMEM : 0;
+}
+
+/* " +- 0.31% (95%, 19 batches of 5 intervals)" or "" */
+static void fmt_ci(char *buf, size_t len, double mean, double half, size_t k, size_t b)
+{
+	if (k < 2 || mean <= 0)
+		snprintf(buf, len, " (too short for a confidence interval)");
+	else
+		snprintf(buf, len, " +- %.2f%% (95%%, %zu batches of %zu intervals)",
+			 half / mean * 100.0, k, b);
+}
+
+void steady_tail_print_text(FILE *f, const struct steady *st)
+{
+	static const char *const unit[] = { "IOPS", "B/s", "ns" };
+	const struct steady_tail *t = st->tail;
+	char ci[96];
+
+	if (st->mser_ok) {
+		fmt_ci(ci, sizeof(ci), st->mser.mean, st->mser.ci95, st->mser.batches, MSER_BATCH);
+		fprintf(f, "  warm-up (MSER-5): %.3f s; after it mean %.0f %s%s\n",
+			(double)st->mser_ms / 1000.0, st->mser.mean, unit[st->cfg.metric], ci);
+	}
+	if (!t)
+		return;
+	fmt_ci(ci, sizeof(ci), t->iops, t->iops_ci95, t->batches, t->batch_intervals);
+	fprintf(f, "  steady tail %.3f-%.3f s (from the %s): %.0f IOPS%s\n",
+		(double)t->start_ms / 1000.0, (double)t->end_ms / 1000.0,
+		t->from_window ? "held window" : "MSER-5 truncation", t->iops, ci);
+	for (int d = 0; d < DDIR_NR; d++) {
+		const struct series_window *w = t->dir[d];
+
+		if (!w)
+			continue;
+		fprintf(f, "    %-5s: iops=%.1f, bw=%.2f MiB/s, lat (usec): mean=%.2f, p50=%.2f, p99=%.2f, p99.9=%.2f\n",
+			tail_dir_key[d], w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
+			(double)w->p50 / 1000.0, (double)w->p99 / 1000.0, (double)w->p999 / 1000.0);
+	}
+}
