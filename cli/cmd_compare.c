@@ -77,6 +77,12 @@ static int take_option(int argc, char **argv, int i, struct compare_args *ca, st
 		ca->out = value;
 		return used;
 	}
+	if (!strcmp(name, "window")) {
+		if (!eq)	/* never a following argument: it may be a file */
+			return err_set(e, -1, EXIT_USAGE, "compare: --window needs a value: "
+				       "--window=all|steady|auto"), -1;
+		return resultwindow_parse(value, &ca->window, e) ? -1 : 1;
+	}
 	ret = compare_parse_option(name, value, &ca->opts, &ca->json, e);
 	if (ret < 0)
 		return -1;

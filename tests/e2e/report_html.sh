@@ -47,7 +47,7 @@ if [ $? -eq 0 ] && grep -q 'id="forest"' "$T/cmp.html" && grep -q 'per run' "$T/
 then pass compare_html; else fail compare_html "$(cat "$T/err")"; fi
 
 # Interrupted (SIGTERM to ab alone, passed on to the run): report.html from the completed runs.
-"$IOTRIAL" ab --runs=3 --dir="$T/int" --a bs=4k --b bs=8k --name=j --rw=randread --size=8M \
+"$IOTRIAL" ab --runs=3 --order=alternate --dir="$T/int" --a bs=4k --b bs=8k --name=j --rw=randread --size=8M \
 	--runtime=1 --time_based --directory="$T" >/dev/null 2>"$T/int.err" &
 pid=$!
 i=0	# the third run has started once its log exists: runs 1 and 2 are kept by then
