@@ -21,7 +21,6 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* posix_memalign */
 #include <string.h>	/* memset, strerror_r */
-#include <time.h>	/* nanosleep */
 #include <unistd.h>	/* fsync */
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -338,18 +337,15 @@ static void worker_sleep_until(struct worker *w, uint64_t until)
 {
 	for (;;) {
 		uint64_t now = clock_ticks(w->clk), ns;
-		struct timespec ts;
 
 		if (now >= until || atomic_load_explicit(&w->stop, memory_order_relaxed))
 			return;
 		ns = clock_ticks_to_ns(w->clk, until - now);
 		if (ns > SLEEP_SLICE_NS)
 			ns = SLEEP_SLICE_NS;
-		if (ns < 20000)
-			continue;	/* too short to sleep accurately: spin */
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)ns;
-		nanosleep(&ts, NULL);
+		/* through the clock (an injected one may be fake); too short to
+		 * sleep accurately, it returns at once and this loop spins */
+		clock_sleep_ns(w->clk, ns);
 	}
 }
 
