@@ -419,7 +419,9 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 				*pending = io;
 				break;
 			}
-			worker_sleep_until(w, io->t_issue);
+			/* wake for the next event too: a slow rate must not stretch
+			 * intervals, the ramp or the run (test_worker) */
+			worker_sleep_until(w, io->t_issue < w->t_next_event ? io->t_issue : w->t_next_event);
 			*now = clock_ticks(w->clk);
 			/* the run may have ended while we slept: issue nothing past it */
 			if (*now >= w->t_next_event ||
@@ -581,8 +583,16 @@ static void worker_loop(struct worker *w)
 	for (;;) {
 		unsigned nq, min;
 
-		if (now >= w->t_next_event && worker_event(w, now))
-			break;
+		if (now >= w->t_next_event) {
+			uint64_t rate_base = w->t_rate_base;
+
+			if (worker_event(w, now))
+				break;
+			/* the ramp ended and the rate schedule restarted: an I/O held
+			 * for its old slot takes the new schedule's first one */
+			if (pending && w->t_rate_base != rate_base)
+				pending->t_issue = 0;
+		}
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed) || w->error)
 			break;
 		nq = worker_fill(w, &now, &pending, &gen_done, queued);

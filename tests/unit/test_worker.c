@@ -464,6 +464,31 @@ TEST(rate_iops_exact)
 }
 
 /*
+ * The rate schedule restarts at the end of the ramp: rate_iops=1000 with a
+ * 100.5 ms ramp still gives exactly 1000 I/Os in the measured second (without
+ * the restart the schedule would carry the ramp's 101 I/Os over and leave a
+ * 101 ms hole).
+ */
+TEST(rate_restarts_after_ramp)
+{
+	static const uint64_t dev[] = { 10 * US };
+	struct tw *t = tw_new(1, 1 << 20, dev, 1);
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->j.time_based = 1;
+	t->j.ramp_time_us = 100500;
+	t->j.runtime_us = 1000000;
+	t->j.rate_iops[DDIR_READ] = 1000;
+	CHECK_EQ_U(tw_run(t), 0);
+	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 1000);
+	CHECK_EQ_U(t->w.measure_ns, 1000 * MS);
+	check_series_sums(t);
+	tw_free(t);
+}
+
+/*
  * A rate whose period is not a whole number of ns (3/s: 333333333.33 ns):
  * over T s the schedule's I/O number R x T falls due at T, the very end,
  * where the fixed-point period may put it 1 ns early (rate.h: ns per I/O is
@@ -495,6 +520,60 @@ TEST(rate_iops_fractional_period)
 	}
 }
 
+/*
+ * A slow rate (4 IOPS) with 100 ms intervals: a rate wait must not sleep
+ * through interval boundaries, so the intervals still end every 100 ms, each
+ * holding the I/Os due in it (1 in each 250 ms; 0 in the others).
+ */
+TEST(rate_wait_keeps_interval_boundaries)
+{
+	static const uint64_t dev[] = { 10 * US };
+	struct tw *t = tw_new(1, 1 << 20, dev, 1);
+	const struct series *s;
+	uint64_t ios = 0;
+	size_t i;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->j.time_based = 1;
+	t->j.runtime_us = 1000000;
+	t->j.interval_us = 100000;
+	t->j.rate_iops[DDIR_READ] = 4;
+	CHECK_EQ_U(tw_run(t), 0);
+	s = &t->w.series;
+	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 4);
+	CHECK_EQ_U(s->nr, 10);
+	for (i = 0; i < s->nr; i++) {
+		CHECK_EQ_U(s->iv[i].t_ms, 100 * (i + 1));
+		CHECK_EQ_U(s->iv[i].dur_us, 100000);
+		/* I/Os complete at 0, 250, 500, 750 ms (+10 us) */
+		CHECK_EQ_U(s->iv[i].d[DDIR_READ].ios, i == 0 || i == 2 || i == 5 || i == 7);
+		ios += s->iv[i].d[DDIR_READ].ios;
+	}
+	CHECK_EQ_U(ios, 4);
+	tw_free(t);
+}
+
+/* rate_iops=1 with runtime=1.5 s: the run ends at 1.5 s, not at the 2 s slot. */
+TEST(rate_wait_ends_on_time)
+{
+	static const uint64_t dev[] = { 10 * US };
+	struct tw *t = tw_new(1, 1 << 20, dev, 1);
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->j.time_based = 1;
+	t->j.runtime_us = 1500000;
+	t->j.rate_iops[DDIR_READ] = 1;
+	CHECK_EQ_U(tw_run(t), 0);
+	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 2);
+	CHECK_EQ_U(t->w.measure_ns, 1500 * MS);
+	CHECK_EQ_U(t->r.job_runtime_ms, 1500);
+	tw_free(t);
+}
+
 /* startdelay waits on the clock too: the fake time passes, no real time. */
 TEST(startdelay_sleeps_on_the_clock)
 {
@@ -522,7 +601,10 @@ int main(void)
 	RUN(batched_partial_reaps_match_per_io);
 	RUN(ramp_reset_exact);
 	RUN(rate_iops_exact);
+	RUN(rate_restarts_after_ramp);
 	RUN(rate_iops_fractional_period);
+	RUN(rate_wait_keeps_interval_boundaries);
+	RUN(rate_wait_ends_on_time);
 	RUN(startdelay_sleeps_on_the_clock);
 	return CHECK_DONE();
 }
