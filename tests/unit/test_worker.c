@@ -308,7 +308,10 @@ TEST(latency_moments_exact)
 /*
  * Depth 8 with whole batches: a commit takes 10 us, the device 50 us, so
  * every I/O has slat 10 us, clat 50 us, lat 60 us and a batch lasts 60 us;
- * 6 ms intervals hold 100 batches, 800 I/Os.
+ * 6 ms intervals hold 100 batches, 800 I/Os.  These figures follow from the
+ * worker's submission scheme (one commit per refill of the whole depth): if
+ * that changes, re-derive them; check_series_sums() and
+ * check_against_reference() hold whatever the scheme.
  */
 TEST(batched_accounting_exact)
 {
