@@ -43,8 +43,8 @@ struct tw {
 	unsigned dev_nr, dev_next;
 	uint64_t submit_ns;		/* time one commit takes */
 	/* reference: each I/O's latency accounted alone, from its own times */
-	struct lat_acc ref;
-	struct hist ref_hist;
+	struct lat_acc ref[DDIR_NR];
+	struct hist ref_hist[DDIR_NR];
 	struct job_result r;
 };
 
@@ -66,11 +66,11 @@ static void tw_ref(struct tw *t, const struct io_u *io)
 {
 	uint64_t lat;
 
-	if (!atomic_load(&t->w.measuring))
-		return;		/* ramp: not accounted */
+	if (!atomic_load(&t->w.measuring) || io->ddir >= DDIR_NR)
+		return;		/* ramp (not accounted), or a sync */
 	lat = t->fc.now - io->t_start;
-	lat_acc_add(&t->ref, lat);
-	hist_add(&t->ref_hist, lat);
+	lat_acc_add(&t->ref[io->ddir], lat);
+	hist_add(&t->ref_hist[io->ddir], lat);
 }
 
 static int tw_init(struct engine_ctx *ctx, struct err *e)
@@ -134,7 +134,8 @@ static struct tw *tw_new(unsigned depth, uint64_t size, const uint64_t *dev_ns, 
 	t->ops.exit = tw_exit;
 	t->dev_ns = dev_ns;
 	t->dev_nr = dev_nr;
-	lat_acc_init(&t->ref);
+	for (int d = 0; d < DDIR_NR; d++)
+		lat_acc_init(&t->ref[d]);
 	if (fake_clock_init(&t->fc, START_NS, 0)) {
 		free(t);
 		return NULL;
@@ -170,50 +171,61 @@ static void tw_free(struct tw *t)
 	free(t);
 }
 
-/* The series' measured intervals add up to the totals (reads only here). */
+/* The series' measured intervals add up to the totals, in every direction. */
 static void check_series_sums(const struct tw *t)
 {
 	const struct series *s = &t->w.series;
-	const struct worker_dir *wd = &t->w.st.dir[DDIR_READ];
-	uint64_t ios = 0, bytes = 0, lat_sum = 0, hn = 0, exact_sum;
-	size_t i;
-	unsigned b;
+	int d;
 
-	for (i = s->nr_ramp; i < s->nr; i++) {
-		ios += s->iv[i].d[DDIR_READ].ios;
-		bytes += s->iv[i].d[DDIR_READ].bytes;
-		lat_sum += s->iv[i].d[DDIR_READ].lat_sum_ns;
-		for (b = 0; b < s->iv[i].d[DDIR_READ].hist_nr; b++)
-			hn += s->b[s->iv[i].d[DDIR_READ].hist_off + b].count;
+	for (d = 0; d < DDIR_NR; d++) {
+		const struct worker_dir *wd = &t->w.st.dir[d];
+		const struct dir_result *dr = &t->r.dir[d];
+		uint64_t ios = 0, bytes = 0, lat_sum = 0, hn = 0, exact_sum;
+		size_t i;
+		unsigned b;
+
+		for (i = s->nr_ramp; i < s->nr; i++) {
+			ios += s->iv[i].d[d].ios;
+			bytes += s->iv[i].d[d].bytes;
+			lat_sum += s->iv[i].d[d].lat_sum_ns;
+			for (b = 0; b < s->iv[i].d[d].hist_nr; b++)
+				hn += s->b[s->iv[i].d[d].hist_off + b].count;
+		}
+		CHECK_EQ_U(ios, dr->total_ios);
+		CHECK_EQ_U(bytes, dr->io_bytes);
+		CHECK_EQ_U(hn, dr->total_ios);
+		/* the accumulator's exact integer sum of latencies */
+		exact_sum = (uint64_t)((int64_t)(wd->lat.n * wd->lat.shift) + wd->lat.sum);
+		CHECK_EQ_U(lat_sum, exact_sum);
+		CHECK_EQ_U(hist_total(&dr->lat_hist), dr->total_ios);
+		CHECK_EQ_U(dr->lat.n, dr->total_ios);
 	}
-	CHECK_EQ_U(ios, t->r.dir[DDIR_READ].total_ios);
-	CHECK_EQ_U(bytes, t->r.dir[DDIR_READ].io_bytes);
-	CHECK_EQ_U(hn, t->r.dir[DDIR_READ].total_ios);
-	/* the accumulator's exact integer sum of latencies */
-	exact_sum = (uint64_t)((int64_t)(wd->lat.n * wd->lat.shift) + wd->lat.sum);
-	CHECK_EQ_U(lat_sum, exact_sum);
-	CHECK_EQ_U(hist_total(&t->r.dir[DDIR_READ].lat_hist), t->r.dir[DDIR_READ].total_ios);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.n, t->r.dir[DDIR_READ].total_ios);
 }
 
-/* The worker's moments and histogram equal the per-I/O reference exactly. */
+/* The worker's moments and histograms equal the per-I/O reference exactly. */
 static void check_against_reference(const struct tw *t)
 {
-	const struct dir_result *d = &t->r.dir[DDIR_READ];
-	struct moments m;
-	unsigned b;
-	int same = 1;
+	int d;
 
-	lat_acc_moments(&t->ref, &m);
-	CHECK_EQ_U(d->lat.n, m.n);
-	CHECK_EQ_U(d->lat.min, m.min);
-	CHECK_EQ_U(d->lat.max, m.max);
-	CHECK_NEAR(d->lat.mean, m.mean, 1e-9 * m.mean);
-	CHECK_NEAR(d->lat.m2, m.m2, 1e-9 * (m.m2 + 1));
-	for (b = 0; b < HIST_NR; b++)
-		if (d->lat_hist.b[b] != t->ref_hist.b[b])
-			same = 0;
-	CHECK(same);
+	for (d = 0; d < DDIR_NR; d++) {
+		const struct dir_result *dr = &t->r.dir[d];
+		struct moments m;
+		unsigned b;
+		int same = 1;
+
+		lat_acc_moments(&t->ref[d], &m);
+		CHECK_EQ_U(dr->lat.n, m.n);
+		if (!m.n)
+			continue;
+		CHECK_EQ_U(dr->lat.min, m.min);
+		CHECK_EQ_U(dr->lat.max, m.max);
+		CHECK_NEAR(dr->lat.mean, m.mean, 1e-9 * m.mean);
+		CHECK_NEAR(dr->lat.m2, m.m2, 1e-9 * (m.m2 + 1));
+		for (b = 0; b < HIST_NR; b++)
+			if (dr->lat_hist.b[b] != t->ref_hist[d].b[b])
+				same = 0;
+		CHECK(same);
+	}
 }
 
 /*
@@ -382,6 +394,38 @@ TEST(batched_partial_reaps_match_per_io)
 	CHECK(t->w.series.nr > 5);
 	/* several distinct latencies: runs really were split */
 	CHECK(d->lat.min < d->lat.max);
+	check_series_sums(t);
+	check_against_reference(t);
+	tw_free(t);
+}
+
+/*
+ * randrw (50/50) at depth 16 with partial reaps: reads and writes reaped
+ * together are split by direction, each direction's figures equal its I/Os
+ * accounted alone, and reads + writes are every I/O issued.
+ */
+TEST(mixed_directions_match_per_io)
+{
+	static const uint64_t dev[] = { 20 * US, 90 * US, 35 * US, 5 * US, 60 * US };
+	struct tw *t = tw_new(16, 4096ull * 4096, dev, 5);
+	const struct dir_result *rd, *wr;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->j.rw = RW_READ | RW_WRITE | RW_RAND;
+	t->j.io_size = 4096ull * 20000;	/* loops over the 16 MiB region */
+	t->j.iodepth_batch_complete_max = 5;
+	t->submit_ns = 2 * US;
+	t->j.interval_us = 3000;
+	CHECK_EQ_U(tw_run(t), 0);
+	rd = &t->r.dir[DDIR_READ];
+	wr = &t->r.dir[DDIR_WRITE];
+	CHECK_EQ_U(rd->total_ios + wr->total_ios, 20000);
+	CHECK_EQ_U(rd->io_bytes + wr->io_bytes, 4096ull * 20000);
+	/* rwmixread=50: both directions well represented */
+	CHECK(rd->total_ios > 9000 && wr->total_ios > 9000);
+	CHECK(t->w.series.nr > 10);
 	check_series_sums(t);
 	check_against_reference(t);
 	tw_free(t);
@@ -602,6 +646,7 @@ int main(void)
 	RUN(latency_moments_exact);
 	RUN(batched_accounting_exact);
 	RUN(batched_partial_reaps_match_per_io);
+	RUN(mixed_directions_match_per_io);
 	RUN(ramp_reset_exact);
 	RUN(rate_iops_exact);
 	RUN(rate_restarts_after_ramp);
