@@ -568,6 +568,34 @@ TEST(rate_iops_fractional_period)
 }
 
 /*
+ * rate= in bytes per second, 4 KiB blocks over 2 s: I/O k is due at
+ * k x 4096 / rate, so the count is the number of k with k x 4096 < 2 x rate
+ * (1 MiB/s: 512; 1,000,000 B/s: 489, the last due at 1.998848 s).
+ */
+TEST(rate_bytes_exact)
+{
+	static const uint64_t dev[] = { 10 * US };
+	static const uint64_t rates[] = { 1048576, 1000000 }, want[] = { 512, 489 };
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		struct tw *t = tw_new(1, 1 << 20, dev, 1);
+
+		CHECK(t != NULL);
+		if (!t)
+			return;
+		t->j.time_based = 1;
+		t->j.runtime_us = 2000000;
+		t->j.rate[DDIR_READ] = rates[i];
+		CHECK_EQ_U(tw_run(t), 0);
+		CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, want[i]);
+		CHECK_EQ_U(t->r.dir[DDIR_READ].io_bytes, want[i] * 4096);
+		CHECK_EQ_U(t->w.measure_ns, 2000 * MS);
+		tw_free(t);
+	}
+}
+
+/*
  * A slow rate (4 IOPS) with 100 ms intervals: a rate wait must not sleep
  * through interval boundaries, so the intervals still end every 100 ms, each
  * holding the I/Os due in it (1 in each 250 ms; 0 in the others).
@@ -651,6 +679,7 @@ int main(void)
 	RUN(rate_iops_exact);
 	RUN(rate_restarts_after_ramp);
 	RUN(rate_iops_fractional_period);
+	RUN(rate_bytes_exact);
 	RUN(rate_wait_keeps_interval_boundaries);
 	RUN(rate_wait_ends_on_time);
 	RUN(startdelay_sleeps_on_the_clock);
