@@ -6,7 +6,8 @@
  * measurement start, and accounts the I/O.  The schedule is absolute, so a
  * worker that fell behind (a slow completion, a preemption) catches up by
  * issuing at once until it is back on schedule, and the long-run rate is
- * exact.
+ * exact.  No deadline is early (the fixed-point periods are rounded up), so
+ * over T seconds a linear schedule issues exactly the I/Os due before T.
  *   linear:  the I/O after B bytes and K I/Os of its direction goes at
  *            max(B / rate, K / rate_iops): evenly spaced.
  *   poisson: gaps are exponential with the same mean (len / rate or

@@ -22,7 +22,6 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* posix_memalign */
 #include <string.h>	/* memset, strerror_r */
-#include <time.h>	/* nanosleep */
 #include <unistd.h>	/* fsync */
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -360,18 +359,15 @@ static void worker_sleep_until(struct worker *w, uint64_t until)
 {
 	for (;;) {
 		uint64_t now = clock_ticks(w->clk), ns;
-		struct timespec ts;
 
 		if (now >= until || atomic_load_explicit(&w->stop, memory_order_relaxed))
 			return;
 		ns = clock_ticks_to_ns(w->clk, until - now);
 		if (ns > SLEEP_SLICE_NS)
 			ns = SLEEP_SLICE_NS;
-		if (ns < 20000)
-			continue;	/* too short to sleep accurately: spin */
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)ns;
-		nanosleep(&ts, NULL);
+		/* through the clock (an injected one may be fake); too short to
+		 * sleep accurately, it returns at once and this loop spins */
+		clock_sleep_ns(w->clk, ns);
 	}
 }
 
@@ -449,7 +445,9 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 				*pending = io;
 				break;
 			}
-			worker_sleep_until(w, io->t_issue);
+			/* wake for the next event too: a slow rate must not stretch
+			 * intervals, the ramp or the run (test_worker) */
+			worker_sleep_until(w, io->t_issue < w->t_next_event ? io->t_issue : w->t_next_event);
 			*now = clock_ticks(w->clk);
 			/* the run may have ended while we slept: issue nothing past it */
 			if (*now >= w->t_next_event ||
@@ -611,8 +609,16 @@ static void worker_loop(struct worker *w)
 	for (;;) {
 		unsigned nq, min;
 
-		if (now >= w->t_next_event && worker_event(w, now))
-			break;
+		if (now >= w->t_next_event) {
+			uint64_t rate_base = w->t_rate_base;
+
+			if (worker_event(w, now))
+				break;
+			/* the ramp ended and the rate schedule restarted: an I/O held
+			 * for its old slot takes the new schedule's first one */
+			if (pending && w->t_rate_base != rate_base)
+				pending->t_issue = 0;
+		}
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed) || w->error)
 			break;
 		nq = worker_fill(w, &now, &pending, &gen_done, queued);

@@ -1,13 +1,15 @@
 /*
  * test_clock: both sources measure a 100 ms interval within 1% of
  * CLOCK_MONOTONIC, conversions round-trip, and the TSC is refused where the
- * CPU does not flag it invariant.
+ * CPU does not flag it invariant; an injected source is read and slept
+ * through exactly, and a real clock_sleep_ns sleeps (or spins) as told.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <time.h>
 #include "check.h"
 #include "clock.h"
+#include "fake_clock.h"
 
 static void sleep_ms(long ms)
 {
@@ -87,10 +89,51 @@ TEST(auto_mode)
 	CHECK(clock_init(&c, 99, &e) < 0);
 }
 
+TEST(injected_source)
+{
+	struct fake_clock fc;
+	struct clock c;
+	struct clock_src bad = { 0 };
+	struct err e;
+	uint64_t t0;
+
+	err_clear(&e);
+	CHECK(clock_init_source(&c, &bad, &e) == -EINVAL);
+	CHECK(clock_init_source(&c, NULL, &e) == -EINVAL);
+	CHECK_EQ_U(fake_clock_init(&fc, 5000000000ull, 7), 0);
+	CHECK_STR(clock_source(&fc.clk), "injected");
+	CHECK_NEAR(clock_ghz(&fc.clk), 0, 0);
+	/* ticks are the source's ns: each read (init's included) moves the
+	 * fake by its step */
+	t0 = clock_ticks(&fc.clk);
+	CHECK_EQ_U(t0, 5000000007ull);
+	CHECK_EQ_U(clock_ticks(&fc.clk), t0 + 7);
+	CHECK_EQ_U(clock_now_ns(&fc.clk), t0 + 14);
+	CHECK_EQ_U(clock_ticks_to_ns(&fc.clk, 123456789), 123456789);
+	CHECK_EQ_U(clock_ns_to_ticks(&fc.clk, 1ull << 62), 1ull << 62);
+	/* sleeping goes to the source, however short: no real time passes */
+	t0 = clock_gettime_ns();
+	clock_sleep_ns(&fc.clk, 3600000000000ull);
+	clock_sleep_ns(&fc.clk, 5);
+	CHECK(clock_gettime_ns() - t0 < 1000000000ull);
+	CHECK_EQ_U(fc.sleeps, 2);
+	CHECK_EQ_U(clock_ticks(&fc.clk), 5000000028ull + 3600000000005ull);
+	/* a real clock really sleeps, and returns at once below the spin limit */
+	CHECK_EQ_U(clock_init(&c, CLOCK_MODE_GETTIME, &e), 0);
+	CHECK_STR(clock_source(&c), "clock_gettime");
+	t0 = clock_gettime_ns();
+	clock_sleep_ns(&c, 20000000);
+	CHECK(clock_gettime_ns() - t0 >= 20000000);
+	t0 = clock_gettime_ns();
+	clock_sleep_ns(&c, CLOCK_SPIN_NS - 1);
+	CHECK(clock_gettime_ns() - t0 < 20000000);	/* no sleep (generous: shared CPUs) */
+}
+
 int main(void)
 {
 	RUN(gettime_mode);
 	RUN(tsc_mode);
 	RUN(auto_mode);
+	RUN(injected_source);
 	return CHECK_DONE();
 }
