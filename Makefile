@@ -125,7 +125,7 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 .SECONDARY: $(FUZZ_LIB_OBJ)	# pattern-rule intermediates: keep them between builds
 
 fuzz-build:
-	@if sh tests/fuzz/run.sh probe "$(FUZZ_CC)"; then $(MAKE) -s --no-print-directory $(FUZZ_BIN); fi
+	@if sh tests/fuzz/run.sh probe "$(FUZZ_CC)" >/dev/null; then $(MAKE) -s --no-print-directory $(FUZZ_BIN); fi
 
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh run "$(FUZZ_CC)" $(FUZZ_BUILD) $${FUZZ_TIME:-60} $(FUZZ_NAMES)

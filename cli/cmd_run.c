@@ -322,8 +322,9 @@ int cmd_run(struct cmdline *cl)
 	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {
-			fprintf(stderr, "iotrial: error: --status-output=%.255s: %s\n", ps.status_path,
-				strerror(errno));
+			err_set(&e, -errno, EXIT_OUTPUT, "--status-output=%.255s: %s", ps.status_path,
+				strerror(errno));	/* err_set: one line whatever the path holds */
+			fprintf(stderr, "iotrial: error: %s\n", e.msg);
 			return EXIT_OUTPUT;
 		}
 	}
@@ -345,8 +346,12 @@ int cmd_run(struct cmdline *cl)
 	if (ps.drawn)
 		fprintf(stderr, "\r\033[K");
 	if (ps.status_json && fclose(ps.status_json)) {
-		fprintf(stderr, "iotrial: error: --status-output=%.255s: %s\n",
+		struct err se;
+
+		err_clear(&se);
+		err_set(&se, -errno, EXIT_OUTPUT, "--status-output=%.255s: %s",
 			ps.status_path ? ps.status_path : "", strerror(errno));
+		fprintf(stderr, "iotrial: error: %s\n", se.msg);
 		code = EXIT_OUTPUT;
 	}
 	if (r) {

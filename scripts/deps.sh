@@ -13,6 +13,7 @@ if [ "${1:-}" != "--build-only" ]; then
 PKGS="$PKGS fio python3 util-linux fdisk e2fsprogs mount procps strace"
 PKGS="$PKGS python3-numpy python3-pandas python3-six gnuplot-nox"
 PKGS="$PKGS man-db"  # the install test renders the man page
+PKGS="$PKGS clang libfuzzer-14-dev"  # make fuzz-smoke (tests/fuzz)
 PKGS="$PKGS chromium"  # renders the HTML reports in tests/e2e/report_html.sh
 fi
 missing=""

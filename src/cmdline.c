@@ -12,6 +12,7 @@
 #include <stdlib.h>	/* realloc, free */
 #include <string.h>	/* strcmp, strchr, strdup, strncmp */
 #include "jobfile.h"
+#include "vec.h"
 #include "num.h"
 #include "opt.h"
 #include "preset.h"
@@ -49,12 +50,9 @@ static int cl_push_str(char ***arr, size_t *nr, const char *s)
 /* Move a job into cl->jobs (ownership passes; @j is zeroed). */
 static int cl_push_job(struct cmdline *cl, struct job *j)
 {
-	struct job *n = realloc(cl->jobs, (cl->jobs_nr + 1) * sizeof(*n));
-
-	if (!n)
+	if (vec_grow((void **)&cl->jobs, &cl->jobs_cap, cl->jobs_nr + 1, sizeof(*cl->jobs), 16))
 		return -ENOMEM;
-	cl->jobs = n;
-	n[cl->jobs_nr++] = *j;
+	cl->jobs[cl->jobs_nr++] = *j;
 	memset(j, 0, sizeof(*j));
 	return 0;
 }

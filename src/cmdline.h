@@ -36,6 +36,7 @@ enum cmdline_eta { CMDLINE_ETA_AUTO, CMDLINE_ETA_ALWAYS, CMDLINE_ETA_NEVER };
 struct cmdline {
 	struct job *jobs;		/* validated jobs, in order (numjobs not expanded) */
 	size_t jobs_nr;
+	size_t jobs_cap;		/* allocated (doubling: see vec.h) */
 	struct job_kv *globals;		/* JSON "global options" as typed: the command line
 					 * before the first --name and --name=global sections,
 					 * then the job files' [global] sections */

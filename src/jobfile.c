@@ -15,6 +15,7 @@
 #include <stdlib.h>	/* malloc, realloc, free, getenv, realpath */
 #include <string.h>	/* strlen, strchr, memcpy, strerror */
 #include "opt.h"
+#include "vec.h"
 
 struct jf {
 	const struct job *defaults;
@@ -184,12 +185,12 @@ static int jf_finish_job(struct jf *p)
 		job_free(&p->job);
 		return -E2BIG;
 	}
-	n = realloc(p->out->jobs, (p->out->jobs_nr + 1) * sizeof(*n));
-	if (!n) {
+	if (vec_grow((void **)&p->out->jobs, &p->out->jobs_cap, p->out->jobs_nr + 1,
+		     sizeof(*p->out->jobs), 16)) {
 		job_free(&p->job);
 		return err_set(p->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
-	p->out->jobs = n;
+	n = p->out->jobs;
 	n[p->out->jobs_nr++] = p->job;	/* ownership moves to the array */
 	memset(&p->job, 0, sizeof(p->job));
 	return 0;

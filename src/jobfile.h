@@ -39,6 +39,7 @@
 struct jobfile_out {
 	struct job *jobs;		/* in file order */
 	size_t jobs_nr;
+	size_t jobs_cap;		/* allocated (doubling: see vec.h) */
 	struct job_kv *globals;		/* [global] options as typed, in order */
 	size_t globals_nr;
 };

@@ -848,7 +848,9 @@ int resultread_load(const char *path, struct resultread **out, struct err *e)
 				       "(the limit)", path, RESULTREAD_SIZE_MAX >> 20);
 		}
 		if (cap - len < 65536) {
-			char *nb = realloc(buf, cap + 65536 + 1);
+			/* doubling: growing by a constant step copies O(n^2) bytes */
+			size_t ncap = cap < 65536 ? 65536 : 2 * cap;
+			char *nb = realloc(buf, ncap + 1);
 
 			if (!nb) {
 				fclose(f);
@@ -856,7 +858,7 @@ int resultread_load(const char *path, struct resultread **out, struct err *e)
 				return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 			}
 			buf = nb;
-			cap += 65536;
+			cap = ncap;
 		}
 		got = fread(buf + len, 1, cap - len, f);
 		len += got;

@@ -17,7 +17,7 @@ results() { find "$data/results" "$data/series" -name '*.json' | sort; }
 jobfiles() { find "$data/jobs" -name '*.fio' ! -name 'include*' | sort; }
 
 # The "key=value" lines of the job files (no comments or section headers).
-job_values() { jobfiles | xargs cat | grep -v '^[;#[]' | grep '='; }
+job_values() { jobfiles | xargs cat | grep -av '^[;#[]' | grep -a '='; }
 
 case "$name" in
 resultread)
