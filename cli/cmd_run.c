@@ -6,6 +6,8 @@
  */
 #include <errno.h>	/* errno */
 #include <jansson.h>	/* --status-output lines */
+#include <pthread.h>	/* pthread_sigmask */
+#include <signal.h>	/* sigset_t */
 #include <stdio.h>	/* fprintf */
 #include <string.h>	/* memset, strerror */
 #include <unistd.h>	/* isatty */
@@ -13,6 +15,7 @@
 #include "cmd.h"
 #include "cmdline.h"
 #include "err.h"
+#include "mpirank.h"
 #include "outfile.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -237,7 +240,8 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 	return outfile_commit(&of, e);
 }
 
-int cmd_run(struct cmdline *cl)
+/* One run; under MPI (@mpi active) one rank of it: only rank 0 reports. */
+static int run_once(struct cmdline *cl, struct mpirank *mpi)
 {
 	struct progress_state ps;
 	struct run_req req;
@@ -252,7 +256,7 @@ int cmd_run(struct cmdline *cl)
 	ps.cl = cl;
 	ps.status = cl->status_interval_us > 0;
 	ps.status_path = cl->status_output;
-	if (ps.status && ps.status_path) {
+	if (ps.status && ps.status_path && !mpi->rank) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {
 			fprintf(stderr, "iotrial: error: --status-output=%.255s: %s\n", ps.status_path,
@@ -262,6 +266,8 @@ int cmd_run(struct cmdline *cl)
 	}
 	ps.eta_line = cl->eta == CMDLINE_ETA_ALWAYS ||
 		      (cl->eta == CMDLINE_ETA_AUTO && isatty(STDERR_FILENO));
+	if (mpi->rank)	/* MPI: rank 0 speaks for all (docs/mpi.md) */
+		ps.eta_line = ps.status = 0;
 	req.jobs = cl->jobs;
 	req.nr_jobs = cl->jobs_nr;
 	req.globals = cl->globals;
@@ -269,12 +275,32 @@ int cmd_run(struct cmdline *cl)
 	req.readonly = cl->readonly;
 	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
+	req.sync = mpi->active ? &mpi->sync : NULL;
+	for (i = 0; i < cl->jobs_nr; i++) {	/* per-rank default targets */
+		cl->jobs[i].rank = mpi->rank;
+		cl->jobs[i].nranks = mpi->nranks;
+	}
 	if (ps.status || ps.eta_line) {
 		req.progress = on_progress;
 		req.progress_arg = &ps;
 		req.progress_us = ps.status ? cl->status_interval_us : 1000000;
 	}
 	r = run_execute(&req, &res, &e);
+	if (mpi->started) {	/* every rank ran: merge on rank 0 */
+		struct err me;
+		int mr;
+
+		err_clear(&me);
+		mr = mpirank_gather(mpi, &res, cl->jobs, cl->jobs_nr, &me);
+		if (!r && mr) {
+			r = mr;
+			e = me;
+		}
+		if (mpi->rank) {	/* not reporting: its result is in rank 0's */
+			result_free(&res);
+			return r ? (e.exit_code ? e.exit_code : EXIT_INTERNAL) : EXIT_OK;
+		}
+	}
 	if (ps.drawn)
 		fprintf(stderr, "\r\033[K");
 	if (ps.status_json && fclose(ps.status_json)) {
@@ -283,7 +309,8 @@ int cmd_run(struct cmdline *cl)
 		code = EXIT_OUTPUT;
 	}
 	if (r) {
-		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		if (!mpi->rank)
+			fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		result_free(&res);
 		return e.exit_code ? e.exit_code : EXIT_INTERNAL;
 	}
@@ -305,5 +332,32 @@ int cmd_run(struct cmdline *cl)
 	}
 	if (sig)
 		return EXIT_INTERRUPTED;
+	return code;
+}
+
+int cmd_run(struct cmdline *cl)
+{
+	struct mpirank mpi;
+	struct err e;
+	int code;
+
+	err_clear(&e);
+	if (mpirank_launched()) {
+		sigset_t sigs;
+
+		/* before MPI_Init: its threads inherit the mask (mpirank.h) */
+		sigemptyset(&sigs);
+		sigaddset(&sigs, SIGINT);
+		sigaddset(&sigs, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	}
+	if (mpirank_init(&mpi, &e)) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		code = e.exit_code ? e.exit_code : EXIT_INTERNAL;
+	} else {
+		code = run_once(cl, &mpi);
+	}
+	code = mpirank_exit_code(&mpi, code);
+	mpirank_finalize(&mpi);
 	return code;
 }
