@@ -5,6 +5,7 @@
 #include "mpirank.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM */
+#include <jansson.h>	/* json_decref of rank 0's own warnings */
 #include <limits.h>	/* INT_MAX */
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* getenv, strtoul, calloc */
@@ -13,6 +14,7 @@
 #include <unistd.h>	/* gethostname */
 
 #include "mpimerge.h"
+#include "result_check.h"
 
 /* A launcher's rank/size variables: OpenMPI's mpirun, then PMI (MPICH's hydra). */
 static int env_pair(unsigned *rank, unsigned *nranks)
@@ -288,6 +290,12 @@ static int mr_merge(struct mpirank *m, struct run_result *res, const struct job 
 	}
 	r = mpimerge_merge(res, set, e);
 	set->merge_s = (double)(now_realtime_ns() - t0) / 1e9;
+	if (!r) {	/* the plausibility checks judge the merged run, not rank 0's */
+		if (res->warnings)
+			json_decref(res->warnings);
+		res->warnings = NULL;
+		r = result_check(res, e);
+	}
 	return r;
 }
 
