@@ -22,6 +22,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "err.h"
+#include "mpirank.h"	/* ab is not run under a launcher */
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -47,7 +48,9 @@ static const char usage[] =
 	"  --max-runs=N         run budget per side with --until-ci (default 30)\n"
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
 	"  --runner=PROG        program run for each run (default: this iotrial); e.g.\n"
-	"                       --runner=fio runs the trial with fio itself\n"
+	"                       --runner=fio runs the trial with fio itself; words split\n"
+	"                       on blanks: --runner=\"mpirun -n 4 iotrial\" runs each\n"
+	"                       run across 4 MPI ranks\n"
 	"compare options:\n";
 
 static const char exits[] =
@@ -334,15 +337,24 @@ static int prepare_sides(struct trial *t, char ***keys, size_t *nkeys, struct er
 static int run_child(struct trial *t, int s, const char *out, const char *log)
 {
 	size_t n = 0, i, cap = t->ab->ncommon + t->nside_args[s] + 4;
-	char **argv = calloc(cap, sizeof(*argv)), *fmt = "--output-format=json", *o = NULL;
+	char **argv, *fmt = "--output-format=json", *o = NULL, *words = NULL, *w, *save = NULL;
 	int status = 0, fd;
 	pid_t pid;
 
+	/* a runner with blanks is a command line: --runner="mpirun -n 4 -H a,b
+	 * iotrial" makes each run one whole MPI job (docs/mpi.md) */
+	if (t->ab->runner && strpbrk(t->ab->runner, " \t"))
+		cap += strlen(t->ab->runner);
+	argv = calloc(cap, sizeof(*argv));
 	if (!argv || asprintf(&o, "--output=%s", out) < 0) {
 		free(argv);
 		return EXIT_INTERNAL;
 	}
-	argv[n++] = (char *)(t->ab->runner ? t->ab->runner : "iotrial");
+	if (t->ab->runner && strpbrk(t->ab->runner, " \t") && (words = strdup(t->ab->runner)))
+		for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+			argv[n++] = w;
+	if (!n)
+		argv[n++] = (char *)(t->ab->runner ? t->ab->runner : "iotrial");
 	for (i = 0; i < t->ab->ncommon; i++)
 		argv[n++] = t->ab->common[i];
 	for (i = 0; i < t->nside_args[s]; i++)
@@ -357,7 +369,7 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 			dup2(fd, STDERR_FILENO);
 		}
 		if (t->ab->runner)
-			execvp(t->ab->runner, argv);
+			execvp(argv[0], argv);
 		else
 			execv("/proc/self/exe", argv);
 		fprintf(stderr, "iotrial: error: ab: cannot run %s: %s\n",
@@ -368,6 +380,7 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 		;
 	free(o);
 	free(argv);
+	free(words);
 	if (pid < 0)
 		return EXIT_INTERNAL;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -565,6 +578,17 @@ int cmd_ab(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("%s%s%s", usage, compare_options_help, exits);
 		return EXIT_OK;
+	}
+	if (mpirank_launched()) {
+		/* every rank would run its own trial, forking MPI processes:
+		 * the trial runs once, each run is the MPI job (docs/mpi.md) */
+		unsigned rank, nranks;
+
+		mpirank_env(&rank, &nranks);
+		if (!rank)
+			fprintf(stderr, "iotrial: error: ab under an MPI launcher: run ab once, with "
+					"--runner=\"mpirun -n N ... iotrial\" (docs/mpi.md)\n");
+		return EXIT_USAGE;
 	}
 	ab.common = calloc((size_t)argc, sizeof(*ab.common));
 	t.ab = &ab;

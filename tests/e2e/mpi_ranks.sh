@@ -1,0 +1,166 @@
+#!/bin/sh
+# MPI mode (docs/mpi.md) under OpenMPI on localhost: several ranks run one job
+# and rank 0 writes one merged result.  Checks: merged totals are the sum of
+# the ranks; R IOPS per rank gives N x R; merged histogram bins are the sum of
+# the ranks' bins; the start skew is recorded and under 100 ms; SIGINT to
+# mpirun leaves one valid partial result; a rank whose target cannot be
+# opened fails the run with one line naming rank and host; ${RANK} and
+# per-rank default file names; the MPI build started plainly runs as one
+# rank; compare and ab (--runner="mpirun ...") read and make multi-rank runs.
+# Each mpirun run is 1-2 s.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v mpirun >/dev/null 2>&1; then
+	skip mpi_ranks "mpirun is not installed (openmpi-bin)"
+	exit 0
+fi
+if ! grep -q MPI_Init "$IOTRIAL"; then
+	skip mpi_ranks "iotrial was built without MPI (libopenmpi-dev absent or MPI=0)"
+	exit 0
+fi
+# root needs OpenMPI's consent; 2 cores need --oversubscribe; OpenMPI's own
+# allocations are not ours to report under LeakSanitizer
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+MPIRUN="mpirun --oversubscribe"
+cd "$T" || exit 1
+
+# --- 3 ranks, 200 IOPS each: one merged result -----------------------------
+$MPIRUN -n 3 "$IOTRIAL" --name=m --ioengine=null --rw=randread --bs=4k --size=1m \
+	--rate_iops=200 --time_based --runtime=1 --output-format=normal,json+ \
+	--output="$T/m.out" >"$T/m.stdout" 2>"$T/m.err"
+rc=$?
+if [ "$rc" -ne 0 ]; then
+	fail mpi_run "mpirun exit $rc: $(head -c 400 "$T/m.err")"
+	exit 0
+fi
+awk 'f || /^{/ { f = 1; print }' "$T/m.out" >"$T/m.json"
+pyjson '
+import json, sys
+d = json.load(open(sys.argv[1]))
+fails = []
+def want(name, ok, why):
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + why))
+j = d["jobs"][0]["read"]
+ranks = [c for c in d["client_stats"] if c["jobname"] != "All clients"]
+allc = [c for c in d["client_stats"] if c["jobname"] == "All clients"]
+want("mpi_client_stats_shape", len(ranks) == 3 and len(allc) == 1 and
+     sorted(c["rank"] for c in ranks) == [0, 1, 2] and all(c["hostname"] for c in d["client_stats"]),
+     "client_stats: %r" % [(c["jobname"], c.get("rank"), c.get("hostname")) for c in d["client_stats"]])
+tot = sum(c["read"]["total_ios"] for c in ranks)
+byt = sum(c["read"]["io_bytes"] for c in ranks)
+want("mpi_totals_are_sums", j["total_ios"] == tot and j["io_bytes"] == byt and tot > 0 and
+     allc[0]["read"]["total_ios"] == tot and d["jobs"][0]["iotrial"]["nr_threads"] == 3,
+     "merged %d ios %d bytes, ranks %d ios %d bytes" % (j["total_ios"], j["io_bytes"], tot, byt))
+want("mpi_rate_n_times_r", abs(j["iops"] - 600) <= 60,
+     "3 ranks x 200 IOPS merged to %.1f IOPS" % j["iops"])
+bins = {}
+for c in ranks:
+    for k, v in c["read"]["clat_ns"]["bins"].items():
+        bins[k] = bins.get(k, 0) + v
+want("mpi_hist_bins_summed", bins == j["clat_ns"]["bins"] and sum(bins.values()) == tot,
+     "merged bins differ from the ranks summed")
+ivs = d["jobs"][0]["iotrial"]["intervals"]
+want("mpi_series_merged", sum(i["read"]["ios"] for i in ivs if not i.get("ramp")) == tot,
+     "merged intervals add up to %d, not %d" % (sum(i["read"]["ios"] for i in ivs), tot))
+rk = d["iotrial"]["ranks"]
+st = [r["start_ns"] for r in rk]
+skew = d["iotrial"]["mpi"]["start_skew_ns"]
+want("mpi_start_skew_recorded", len(rk) == 3 and skew == max(st) - min(st) and skew < 100e6 and
+     all(r["end_ns"] > r["start_ns"] and r["host"] and "kernel" in r["env"] for r in rk),
+     "ranks %r skew %r" % (rk, skew))
+want("mpi_not_partial", d["iotrial"]["partial"] is False, "partial without a signal")
+' "$T/m.json"
+if grep -q '^Per host (3 ranks' "$T/m.out" && [ "$(grep -cE '^ +[0-2] +[^ ]+ +m ' "$T/m.out")" -eq 3 ]; then
+	pass mpi_text_per_host
+else
+	fail mpi_text_per_host "no per-host table of 3 rows in the text output"
+fi
+# only rank 0 speaks: nothing on stdout (it went to --output), no rank chatter
+check mpi_quiet_ranks test ! -s "$T/m.stdout"
+
+# --- SIGINT to mpirun: one valid partial result -----------------------------
+$MPIRUN -n 2 "$IOTRIAL" --name=s --ioengine=null --rw=read --size=1m --rate_iops=500 \
+	--time_based --runtime=30 --output-format=json --output="$T/s.json" \
+	>/dev/null 2>"$T/s.err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+pyjson '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("FAIL mpi_sigint_partial: no valid result: %s" % e); sys.exit(0)
+ranks = [c for c in d["client_stats"] if c["jobname"] != "All clients"]
+ok = (d["iotrial"]["partial"] is True and len(ranks) == 2 and
+      d["jobs"][0]["read"]["total_ios"] == sum(c["read"]["total_ios"] for c in ranks) > 0 and
+      all(r["partial"] for r in d["iotrial"]["ranks"]))
+print("PASS mpi_sigint_partial" if ok else "FAIL mpi_sigint_partial: %r" % d["iotrial"])
+' "$T/s.json"
+
+# --- a rank whose target cannot be opened: one line naming rank and host ----
+mkdir -p "$T/d0" "$T/d2"
+printf '[t]\nioengine=psync\nrw=read\nsize=64k\ndirectory=%s/d${RANK}\n' "$T" >"$T/f.fio"
+$MPIRUN -n 3 "$IOTRIAL" "$T/f.fio" --output-format=json --output="$T/f.json" >/dev/null 2>"$T/f.err"
+rc=$?
+n=$(grep -c '^iotrial: error:' "$T/f.err")
+if [ "$rc" -eq 3 ] && [ "$n" -eq 1 ] &&
+   grep -qE "^iotrial: error: rank 1 \($(hostname | cut -c1-64)\): .*/d1/t\.0\.0\.rank1" "$T/f.err" &&
+   [ ! -e "$T/f.json" ]; then
+	pass mpi_rank_target_fails
+else
+	fail mpi_rank_target_fails "exit $rc, $n error lines: $(grep -v '^-' "$T/f.err" | head -c 400)"
+fi
+# ${RANK} chose each rank's directory; default names carry the rank
+check mpi_rank_default_names test -e "$T/d0/t.0.0.rank0" -a -e "$T/d2/t.0.0.rank2" -a ! -e "$T/d0/t.0.0"
+
+# --- the MPI build started plainly is one plain rank ------------------------
+"$IOTRIAL" --name=p --ioengine=null --size=64k --output-format=json >"$T/p.json" 2>"$T/p.err"
+pyjson '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = "client_stats" not in d and "ranks" not in d["iotrial"] and d["jobs"][0]["read"]["total_ios"] == 16
+print("PASS mpi_plain_start" if ok else "FAIL mpi_plain_start: %r" % list(d.keys()))
+' "$T/p.json"
+
+# --- compare reads multi-rank results; ab runs each run as an MPI job -------
+"$IOTRIAL" ab --runs=2 --dir="$T/ab" --runner="$MPIRUN -n 2 $IOTRIAL" \
+	--a rate_iops=100 --b rate_iops=200 --name=a --ioengine=null --rw=read --size=1m \
+	--time_based --runtime=1 >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+pyjson '
+import json, sys, glob
+runs = sorted(glob.glob(sys.argv[1] + "/run-*.json"))
+iops = {}
+for f in runs:
+    d = json.load(open(f))
+    side = f[-6]
+    nr = len([c for c in d.get("client_stats", []) if c["jobname"] != "All clients"])
+    iops.setdefault(side, []).append((nr, d["jobs"][0]["read"]["iops"]))
+ok = (len(runs) == 4 and all(n == 2 for s in iops.values() for n, _ in s) and
+      all(abs(v - 200) < 20 for _, v in iops.get("A", [])) and
+      all(abs(v - 400) < 40 for _, v in iops.get("B", [])))
+print("PASS mpi_ab_runs_are_mpi_jobs" if ok else "FAIL mpi_ab_runs_are_mpi_jobs: %r" % iops)
+' "$T/ab"
+if [ "$rc" -eq 0 ] && grep -qE '^total\.iops +200 .* 400 .*B is .*faster' "$T/ab.out"; then
+	pass mpi_ab_verdict
+else
+	fail mpi_ab_verdict "exit $rc: $(grep -E 'total.iops|error' "$T/ab.out" "$T/ab.err" | head -c 400)"
+fi
+"$IOTRIAL" compare "$T/ab/run-001-A.json" "$T/ab/run-002-B.json" >"$T/c.out" 2>"$T/c.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qE '^total\.iops +200 .* 400 ' "$T/c.out"; then
+	pass mpi_compare_merged
+else
+	fail mpi_compare_merged "exit $rc: $(grep -E 'total.iops|error' "$T/c.out" "$T/c.err" | head -c 400)"
+fi
+# ab itself under a launcher is refused with one line (from rank 0 only)
+$MPIRUN -n 2 "$IOTRIAL" ab --runs=2 --a rate_iops=1 --b rate_iops=2 --name=x >/dev/null 2>"$T/abm.err"
+if [ "$(grep -c '^iotrial: error: ab under an MPI launcher' "$T/abm.err")" -eq 1 ]; then
+	pass mpi_ab_under_launcher_refused
+else
+	fail mpi_ab_under_launcher_refused "$(head -c 300 "$T/abm.err")"
+fi
