@@ -259,8 +259,11 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 	if (ps.status && ps.status_path && !mpi->rank) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {
-			fprintf(stderr, "iotrial: error: --status-output=%.255s: %s\n", ps.status_path,
+			err_set(&e, -errno, EXIT_OUTPUT, "--status-output=%.255s: %s", ps.status_path,
 				strerror(errno));
+			/* MPI: the other ranks wait in the start barrier for this word */
+			mpirank_agree(mpi, -EIO, &e);
+			fprintf(stderr, "iotrial: error: %s\n", e.msg);
 			return EXIT_OUTPUT;
 		}
 	}
