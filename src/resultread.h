@@ -92,6 +92,7 @@ struct resultread {
 	json_t *options;	/* first job's resolved options: {"rw": "randrw", ...} */
 	json_t *env;		/* iotrial.environment, or NULL */
 	char disks[128];	/* fio's disk_util names, "vda,vdb"; "" if none */
+	unsigned nranks;	/* MPI ranks merged into each job (iotrial.mpi), else 1 */
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */

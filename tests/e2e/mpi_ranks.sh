@@ -51,9 +51,8 @@ if [ "$rc" -ne 0 ]; then
 fi
 awk 'f || /^{/ { f = 1; print }' "$T/m.out" >"$T/m.json"
 pyjson '
-import json, sys
+import json, re, sys
 d = json.load(open(sys.argv[1]))
-fails = []
 def want(name, ok, why):
     print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + why))
 j = d["jobs"][0]["read"]
@@ -85,6 +84,10 @@ want("mpi_start_skew_recorded", len(rk) == 3 and skew == max(st) - min(st) and s
      all(r["end_ns"] > r["start_ns"] and r["host"] and "kernel" in r["env"] for r in rk),
      "ranks %r skew %r" % (rk, skew))
 want("mpi_not_partial", d["iotrial"]["partial"] is False, "partial without a signal")
+# the plausibility checks judge the merged run: 3 ranks are 3 x the concurrency
+lit = [w["message"] for w in d["iotrial"].get("warnings", []) if w["id"] == "littles_law"]
+want("mpi_checks_count_ranks", len(lit) == 1 and "ranks x numjobs x iodepth = 3 x 1 x 1 = 3" in lit[0] and
+     re.search(r"read (5[4-9]\d|6[0-5]\d) IOPS", lit[0]) is not None, "littles_law: %r" % lit)
 ' "$T/m.json"
 if grep -q '^Per host (3 ranks' "$T/m.out" && [ "$(grep -cE '^ +[0-2] +[^ ]+ +m ' "$T/m.out")" -eq 3 ]; then
 	pass mpi_text_per_host
