@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "mpirank.h"	/* ab is not run under a launcher */
 #include "abrun.h"
 #include "cmd.h"
 #include "compare.h"
 #include "err.h"
-#include "mpirank.h"	/* ab is not run under a launcher */
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -47,10 +47,10 @@ static const char usage[] =
 	"                       read.iops, write.lat_mean_ns, read.lat_p99_ns, ...)\n"
 	"  --max-runs=N         run budget per side with --until-ci (default 30)\n"
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
-	"  --runner=PROG        program run for each run (default: this iotrial); e.g.\n"
-	"                       --runner=fio runs the trial with fio itself; words split\n"
-	"                       on blanks: --runner=\"mpirun -n 4 iotrial\" runs each\n"
-	"                       run across 4 MPI ranks\n"
+	"  --runner=PROG        program run for each run (default: this iotrial); with\n"
+	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
+	"                       run is one MPI job, docs/mpi.md); e.g.\n"
+	"                       --runner=fio runs the trial with fio itself\n"
 	"compare options:\n";
 
 static const char exits[] =
@@ -333,28 +333,53 @@ static int prepare_sides(struct trial *t, char ***keys, size_t *nkeys, struct er
 	return 0;
 }
 
+/*
+ * argv[0] onwards for the runner.  A runner with blanks is a command line:
+ * --runner="mpirun -n 4 -H a,b iotrial" makes each run one whole MPI job
+ * (docs/mpi.md).  Its words and a copy of the string go at the end of *argv's
+ * own allocation (grown from @cap pointers), so free(*argv) frees them.
+ * Returns 0 or -ENOMEM.
+ */
+static int runner_words(const struct ab_args *ab, char ***argv, size_t *n, size_t cap)
+{
+	size_t len, nw = 0, i;
+	char **v, *copy, *w, *save = NULL;
+
+	if (!ab->runner || !strpbrk(ab->runner, " \t")) {
+		(*argv)[(*n)++] = (char *)(ab->runner ? ab->runner : "iotrial");
+		return 0;
+	}
+	len = strlen(ab->runner);
+	for (i = 0; i < len; i++)
+		nw += ab->runner[i] != ' ' && ab->runner[i] != '\t';	/* a bound on the words */
+	v = realloc(*argv, (cap + nw) * sizeof(*v) + len + 1);
+	if (!v)
+		return -ENOMEM;
+	memset(v + cap, 0, nw * sizeof(*v));
+	copy = memcpy((char *)(v + cap + nw), ab->runner, len + 1);
+	*argv = v;
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		v[(*n)++] = w;
+	return 0;
+}
+
 /* Run the runner on one side; its output goes to @log.  Returns its exit code. */
 static int run_child(struct trial *t, int s, const char *out, const char *log)
 {
 	size_t n = 0, i, cap = t->ab->ncommon + t->nside_args[s] + 4;
-	char **argv, *fmt = "--output-format=json", *o = NULL, *words = NULL, *w, *save = NULL;
+	char **argv = calloc(cap, sizeof(*argv)), *fmt = "--output-format=json", *o = NULL;
 	int status = 0, fd;
 	pid_t pid;
 
-	/* a runner with blanks is a command line: --runner="mpirun -n 4 -H a,b
-	 * iotrial" makes each run one whole MPI job (docs/mpi.md) */
-	if (t->ab->runner && strpbrk(t->ab->runner, " \t"))
-		cap += strlen(t->ab->runner);
-	argv = calloc(cap, sizeof(*argv));
 	if (!argv || asprintf(&o, "--output=%s", out) < 0) {
 		free(argv);
 		return EXIT_INTERNAL;
 	}
-	if (t->ab->runner && strpbrk(t->ab->runner, " \t") && (words = strdup(t->ab->runner)))
-		for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-			argv[n++] = w;
-	if (!n)
-		argv[n++] = (char *)(t->ab->runner ? t->ab->runner : "iotrial");
+	if (runner_words(t->ab, &argv, &n, cap)) {
+		free(o);
+		free(argv);
+		return EXIT_INTERNAL;
+	}
 	for (i = 0; i < t->ab->ncommon; i++)
 		argv[n++] = t->ab->common[i];
 	for (i = 0; i < t->nside_args[s]; i++)
@@ -380,7 +405,6 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 		;
 	free(o);
 	free(argv);
-	free(words);
 	if (pid < 0)
 		return EXIT_INTERNAL;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
