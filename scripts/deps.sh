@@ -8,8 +8,8 @@ set -eu
 PKGS="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev \
 fio python3 util-linux fdisk e2fsprogs mount procps strace"
 [ "${1:-}" = "--test" ] && PKGS="$PKGS python3-numpy python3-pandas python3-six gnuplot-nox"
-[ "${1:-}" = "--test" ] && PKGS="$PKGS openmpi-bin libopenmpi-dev"  # MPI mode (docs/mpi.md): the build finds it, tests run it under mpirun
 missing=""
+[ "${1:-}" != "--build-only" ] && PKGS="$PKGS openmpi-bin libopenmpi-dev"  # MPI mode (docs/mpi.md): the build finds it, tests/e2e/mpi_ranks.sh runs it
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
