@@ -13,9 +13,9 @@
 #include <unistd.h>	/* isatty */
 
 #include "cmd.h"
+#include "mpirank.h"	/* MPI mode: one rank of a run (docs/mpi.md) */
 #include "cmdline.h"
 #include "err.h"
-#include "mpirank.h"
 #include "outfile.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -359,6 +359,13 @@ int cmd_run(struct cmdline *cl)
 		code = e.exit_code ? e.exit_code : EXIT_INTERNAL;
 	} else {
 		code = run_once(cl, &mpi);
+	}
+	if (mpi.active && !mpi.agreed) {
+		/* it failed before the start barrier: the other ranks wait there */
+		err_clear(&e);
+		err_set(&e, -ECANCELED, code ? code : EXIT_INTERNAL,
+			"failed before the run (its own message above)");
+		mpirank_agree(&mpi, -ECANCELED, &e);
 	}
 	code = mpirank_exit_code(&mpi, code);
 	mpirank_finalize(&mpi);

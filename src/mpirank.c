@@ -200,6 +200,7 @@ int mpirank_agree(struct mpirank *m, int r, struct err *e)
 
 	if (!m->active)
 		return r;
+	m->agreed = 1;
 	MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	if (!any) {
 		m->start_ns = now_realtime_ns();

@@ -41,6 +41,7 @@
 struct mpirank {
 	unsigned rank, nranks;		/* 0 and 1 when not active */
 	int active;			/* MPI initialised: launched, MPI build */
+	int agreed;			/* mpirank_agree was called (once per run) */
 	int started;			/* mpirank_agree let I/O start */
 	char host[256];
 	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME: I/O start, run end */
