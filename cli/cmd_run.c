@@ -254,9 +254,9 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 	memset(&req, 0, sizeof(req));
 	err_clear(&e);
 	ps.cl = cl;
-	ps.status = cl->status_interval_us > 0;
+	ps.status = cl->status_interval_us > 0 && !mpi->rank;	/* MPI: rank 0 speaks */
 	ps.status_path = cl->status_output;
-	if (ps.status && ps.status_path && !mpi->rank) {
+	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {
 			err_set(&e, -errno, EXIT_OUTPUT, "--status-output=%.255s: %s", ps.status_path,
@@ -270,7 +270,7 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 	ps.eta_line = cl->eta == CMDLINE_ETA_ALWAYS ||
 		      (cl->eta == CMDLINE_ETA_AUTO && isatty(STDERR_FILENO));
 	if (mpi->rank)	/* MPI: rank 0 speaks for all (docs/mpi.md) */
-		ps.eta_line = ps.status = 0;
+		ps.eta_line = 0;
 	req.jobs = cl->jobs;
 	req.nr_jobs = cl->jobs_nr;
 	req.globals = cl->globals;
