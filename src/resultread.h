@@ -84,6 +84,7 @@ struct resultread {
 	char version[64];	/* "fio-3.33" or "iotrial-x.y.z" */
 	char clock_source[32];	/* iotrial only, "" when not recorded */
 	int partial;		/* iotrial: the run was cut short */
+	unsigned nranks;	/* MPI ranks merged into each job (iotrial.mpi), else 1 */
 	struct resultread_dir dir[RESULTREAD_NDIR];
 	double total_iops;
 	double cpu_per_io_ns;	/* NAN when not known */
@@ -92,7 +93,6 @@ struct resultread {
 	json_t *options;	/* first job's resolved options: {"rw": "randrw", ...} */
 	json_t *env;		/* iotrial.environment, or NULL */
 	char disks[128];	/* fio's disk_util names, "vda,vdb"; "" if none */
-	unsigned nranks;	/* MPI ranks merged into each job (iotrial.mpi), else 1 */
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */
