@@ -40,6 +40,23 @@ else
 Q := @
 endif
 
+# MPI mode (docs/mpi.md): MPI=auto (default) builds it in when pkg-config
+# finds ompi-c or mpich; MPI=1 requires it, MPI=0 leaves it out.  Built in,
+# it only acts under a launcher (mpirun/mpiexec/srun): started plainly the
+# binary never calls MPI and runs as one rank, exactly as the plain build.
+MPI ?= auto
+ifneq ($(MPI),0)
+MPI_PC := $(firstword $(foreach p,ompi-c mpich,$(if $(shell pkg-config --exists $(p) 2>/dev/null && echo y),$(p))))
+ifeq ($(MPI_PC),)
+ifeq ($(MPI),1)
+$(error MPI=1 but pkg-config finds neither ompi-c nor mpich (install libopenmpi-dev))
+endif
+else
+BASE_CFLAGS += -DIOTRIAL_MPI $(shell pkg-config --cflags $(MPI_PC))
+LIBS += $(shell pkg-config --libs $(MPI_PC))
+endif
+endif
+
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 BASE_CFLAGS += -DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen
 # the git revision, when building from a checkout; rewritten only when it

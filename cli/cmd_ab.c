@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "mpirank.h"	/* ab is not run under a launcher */
 #include "abrun.h"
 #include "cmd.h"
 #include "compare.h"
@@ -57,7 +58,9 @@ static const char usage[] =
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
 	"  --window=all|steady|auto  compare whole runs or each run's steady tail;\n"
 	"                       auto (default): the tails when every run has one\n"
-	"  --runner=PROG        program run for each run (default: this iotrial); e.g.\n"
+	"  --runner=PROG        program run for each run (default: this iotrial); with\n"
+	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
+	"                       run is one MPI job, docs/mpi.md); e.g.\n"
 	"                       --runner=fio runs the trial with fio itself\n"
 	"At the end, and after SIGINT/SIGTERM from the runs completed, report.html (charts,\n"
 	"self-contained) is written into the trial directory.\n"
@@ -368,6 +371,36 @@ static int prepare_sides(struct trial *t, char ***keys, size_t *nkeys, struct er
 	return 0;
 }
 
+/*
+ * argv[0] onwards for the runner.  A runner with blanks is a command line:
+ * --runner="mpirun -n 4 -H a,b iotrial" makes each run one whole MPI job
+ * (docs/mpi.md).  Its words and a copy of the string go at the end of *argv's
+ * own allocation (grown from @cap pointers), so free(*argv) frees them.
+ * Returns 0 or -ENOMEM.
+ */
+static int runner_words(const struct ab_args *ab, char ***argv, size_t *n, size_t cap)
+{
+	size_t len, nw = 0, i;
+	char **v, *copy, *w, *save = NULL;
+
+	if (!ab->runner || !strpbrk(ab->runner, " \t")) {
+		(*argv)[(*n)++] = (char *)(ab->runner ? ab->runner : "iotrial");
+		return 0;
+	}
+	len = strlen(ab->runner);
+	for (i = 0; i < len; i++)
+		nw += ab->runner[i] != ' ' && ab->runner[i] != '\t';	/* a bound on the words */
+	v = realloc(*argv, (cap + nw) * sizeof(*v) + len + 1);
+	if (!v)
+		return -ENOMEM;
+	memset(v + cap, 0, nw * sizeof(*v));
+	copy = memcpy((char *)(v + cap + nw), ab->runner, len + 1);
+	*argv = v;
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		v[(*n)++] = w;
+	return 0;
+}
+
 /* Run the runner on one side; its output goes to @log.  Returns its exit code. */
 static int run_child(struct trial *t, int s, const char *out, const char *log)
 {
@@ -380,7 +413,11 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 		free(argv);
 		return EXIT_INTERNAL;
 	}
-	argv[n++] = (char *)(t->ab->runner ? t->ab->runner : "iotrial");
+	if (runner_words(t->ab, &argv, &n, cap)) {
+		free(o);
+		free(argv);
+		return EXIT_INTERNAL;
+	}
 	for (i = 0; i < t->ab->ncommon; i++)
 		argv[n++] = t->ab->common[i];
 	for (i = 0; i < t->nside_args[s]; i++)
@@ -396,7 +433,7 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 			dup2(fd, STDERR_FILENO);
 		}
 		if (t->ab->runner)
-			execvp(t->ab->runner, argv);
+			execvp(argv[0], argv);
 		else
 			execv("/proc/self/exe", argv);
 		fprintf(stderr, "iotrial: error: ab: cannot run %s: %s\n",
@@ -684,6 +721,17 @@ int cmd_ab(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("%s%s%s", usage, compare_options_help, exits);
 		return EXIT_OK;
+	}
+	if (mpirank_launched()) {
+		/* every rank would run its own trial, forking MPI processes:
+		 * the trial runs once, each run is the MPI job (docs/mpi.md) */
+		unsigned rank, nranks;
+
+		mpirank_env(&rank, &nranks);
+		if (!rank)
+			fprintf(stderr, "iotrial: error: ab under an MPI launcher: run ab once, with "
+					"--runner=\"mpirun -n N ... iotrial\" (docs/mpi.md)\n");
+		return EXIT_USAGE;
 	}
 	ab.common = calloc((size_t)argc, sizeof(*ab.common));
 	t.ab = &ab;

@@ -6,11 +6,14 @@
  */
 #include <errno.h>	/* errno */
 #include <jansson.h>	/* --status-output lines */
+#include <pthread.h>	/* pthread_sigmask */
+#include <signal.h>	/* sigset_t */
 #include <stdio.h>	/* fprintf */
 #include <string.h>	/* memset, strerror */
 #include <unistd.h>	/* isatty */
 
 #include "cmd.h"
+#include "mpirank.h"	/* MPI mode: one rank of a run (docs/mpi.md) */
 #include "cmdline.h"
 #include "err.h"
 #include "fiolog.h"
@@ -300,7 +303,8 @@ static int check_outputs(const struct cmdline *cl, struct err *e)
 	return r;
 }
 
-int cmd_run(struct cmdline *cl)
+/* One run; under MPI (@mpi active) one rank of it: only rank 0 reports. */
+static int run_once(struct cmdline *cl, struct mpirank *mpi)
 {
 	struct progress_state ps;
 	struct run_req req;
@@ -313,23 +317,31 @@ int cmd_run(struct cmdline *cl)
 	memset(&req, 0, sizeof(req));
 	err_clear(&e);
 	ps.cl = cl;
-	ps.status = cl->status_interval_us > 0;
+	ps.status = cl->status_interval_us > 0 && !mpi->rank;	/* MPI: rank 0 speaks */
 	ps.status_path = cl->status_output;
 	if (check_outputs(cl, &e)) {
+		int code0 = e.exit_code ? e.exit_code : EXIT_OUTPUT;
+
+		/* MPI: the other ranks wait in the start barrier for this word */
+		mpirank_agree(mpi, -EIO, &e);
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
-		return e.exit_code ? e.exit_code : EXIT_OUTPUT;
+		return code0;
 	}
 	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
 		if (!ps.status_json) {
 			err_set(&e, -errno, EXIT_OUTPUT, "--status-output=%.255s: %s", ps.status_path,
 				strerror(errno));	/* err_set: one line whatever the path holds */
+			/* MPI: the other ranks wait in the start barrier for this word */
+			mpirank_agree(mpi, -EIO, &e);
 			fprintf(stderr, "iotrial: error: %s\n", e.msg);
 			return EXIT_OUTPUT;
 		}
 	}
 	ps.eta_line = cl->eta == CMDLINE_ETA_ALWAYS ||
 		      (cl->eta == CMDLINE_ETA_AUTO && isatty(STDERR_FILENO));
+	if (mpi->rank)	/* MPI: rank 0 speaks for all (docs/mpi.md) */
+		ps.eta_line = 0;
 	req.jobs = cl->jobs;
 	req.nr_jobs = cl->jobs_nr;
 	req.globals = cl->globals;
@@ -337,12 +349,32 @@ int cmd_run(struct cmdline *cl)
 	req.readonly = cl->readonly;
 	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
+	req.sync = mpi->active ? &mpi->sync : NULL;
+	for (i = 0; i < cl->jobs_nr; i++) {	/* per-rank default targets */
+		cl->jobs[i].rank = mpi->rank;
+		cl->jobs[i].nranks = mpi->nranks;
+	}
 	if (ps.status || ps.eta_line) {
 		req.progress = on_progress;
 		req.progress_arg = &ps;
 		req.progress_us = ps.status ? cl->status_interval_us : 1000000;
 	}
 	r = run_execute(&req, &res, &e);
+	if (mpi->started) {	/* every rank ran: merge on rank 0 */
+		struct err me;
+		int mr;
+
+		err_clear(&me);
+		mr = mpirank_gather(mpi, &res, cl->jobs, cl->jobs_nr, &me);
+		if (!r && mr) {
+			r = mr;
+			e = me;
+		}
+		if (mpi->rank) {	/* not reporting: its result is in rank 0's */
+			result_free(&res);
+			return r ? (e.exit_code ? e.exit_code : EXIT_INTERNAL) : EXIT_OK;
+		}
+	}
 	if (ps.drawn)
 		fprintf(stderr, "\r\033[K");
 	if (ps.status_json && fclose(ps.status_json)) {
@@ -355,7 +387,8 @@ int cmd_run(struct cmdline *cl)
 		code = EXIT_OUTPUT;
 	}
 	if (r) {
-		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		if (!mpi->rank)
+			fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		result_free(&res);
 		return e.exit_code ? e.exit_code : EXIT_INTERNAL;
 	}
@@ -381,5 +414,39 @@ int cmd_run(struct cmdline *cl)
 	}
 	if (sig)
 		return EXIT_INTERRUPTED;
+	return code;
+}
+
+int cmd_run(struct cmdline *cl)
+{
+	struct mpirank mpi;
+	struct err e;
+	int code;
+
+	err_clear(&e);
+	if (mpirank_launched()) {
+		sigset_t sigs;
+
+		/* before MPI_Init: its threads inherit the mask (mpirank.h) */
+		sigemptyset(&sigs);
+		sigaddset(&sigs, SIGINT);
+		sigaddset(&sigs, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	}
+	if (mpirank_init(&mpi, &e)) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		code = e.exit_code ? e.exit_code : EXIT_INTERNAL;
+	} else {
+		code = run_once(cl, &mpi);
+	}
+	if (mpi.active && !mpi.agreed) {
+		/* it failed before the start barrier: the other ranks wait there */
+		err_clear(&e);
+		err_set(&e, -ECANCELED, code ? code : EXIT_INTERNAL,
+			"failed before the run (its own message above)");
+		mpirank_agree(&mpi, -ECANCELED, &e);
+	}
+	code = mpirank_exit_code(&mpi, code);
+	mpirank_finalize(&mpi);
 	return code;
 }

@@ -17,6 +17,7 @@ PKGS="$PKGS clang libfuzzer-14-dev"  # make fuzz-smoke (tests/fuzz)
 PKGS="$PKGS chromium"  # renders the HTML reports in tests/e2e/report_html.sh
 fi
 missing=""
+[ "${1:-}" != "--build-only" ] && PKGS="$PKGS openmpi-bin libopenmpi-dev"  # MPI mode (docs/mpi.md): the build finds it, tests/e2e/mpi_ranks.sh runs it
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done

@@ -154,8 +154,9 @@ unsigned check_threads_of(const struct resultread *r, size_t i, int *first)
 			*first = 0;
 		k++;
 	}
-	/* one entry per thread, or one group_reporting entry for numjobs threads */
-	return k > j->numjobs ? k : j->numjobs;
+	/* one entry per thread, or one group_reporting entry for numjobs threads;
+	 * under MPI each entry is merged over every rank (docs/mpi.md) */
+	return (k > j->numjobs ? k : j->numjobs) * (r->nranks ? r->nranks : 1);
 }
 
 static void little_gather(const struct resultread *r, unsigned gid, struct little *g)
@@ -225,7 +226,10 @@ static int little_group(const struct resultread *r, unsigned gid, struct check_l
 	if (!g.defs || g.total <= 0 || !g.kept)
 		return 0;
 	little_terms(&g, terms, sizeof(terms));
-	if (g.defs == 1)
+	if (g.defs == 1 && r->nranks > 1)
+		snprintf(conf, sizeof(conf), "ranks x numjobs x iodepth = %u x %lu x %u = %lu",
+			 r->nranks, g.threads / r->nranks, g.depth, g.conf);
+	else if (g.defs == 1)
 		snprintf(conf, sizeof(conf), "numjobs x iodepth = %lu x %u = %lu",
 			 g.threads, g.depth, g.conf);
 	else

@@ -110,7 +110,7 @@ static char *file_join(const char *dir, const char *name)
 
 int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr, struct err *e)
 {
-	char **dirs = NULL, **given = NULL, **v, gen[JOB_NAME_MAX + 32];
+	char **dirs = NULL, **given = NULL, **v, gen[JOB_NAME_MAX + 48];
 	unsigned nd = 0, ng = 0, n, i;
 	const char *dir;
 	int ret;
@@ -144,7 +144,9 @@ int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr
 				      j->origin, j->name);
 			break;
 		}
-		if (!given)
+		if (!given && j->nranks > 1)	/* per-rank targets (docs/mpi.md) */
+			snprintf(gen, sizeof(gen), "%s.%u.%u.rank%u", j->name, jobnum, i, j->rank);
+		else if (!given)
 			snprintf(gen, sizeof(gen), "%s.%u.%u", j->name, jobnum, i);
 		v[i] = file_join(dir, given ? given[i] : gen);
 		if (!v[i])

@@ -186,6 +186,10 @@ struct job {
 
 	/* where the job came from, for error messages: "file:line" or "command line" */
 	char origin[256];
+
+	/* MPI mode (mpirank.h): not an option.  With nranks > 1, generated file
+	 * names end in ".rank<rank>" so ranks do not share targets by accident. */
+	unsigned rank, nranks;
 };
 
 /* Set every field to fio's default. */

@@ -14,6 +14,7 @@
 #include <stdio.h>	/* fopen, fread, snprintf */
 #include <stdlib.h>	/* malloc, realloc, free, getenv, realpath */
 #include <string.h>	/* strlen, strchr, memcpy, strerror */
+#include "mpirank.h"	/* ${RANK}, ${NRANKS} */
 #include "opt.h"
 #include "vec.h"
 
@@ -111,7 +112,7 @@ static int jf_expand(struct jf *p, const char *src, char *dst, size_t cap, const
 {
 	size_t n = 0, vlen;
 	const char *end, *val;
-	char var[256];
+	char var[256], num[16];
 
 	while (*src) {
 		if (src[0] == '$' && src[1] == '{') {
@@ -123,7 +124,17 @@ static int jf_expand(struct jf *p, const char *src, char *dst, size_t cap, const
 				return jf_fail(p, -EINVAL, file, line, "bad variable name in '%.60s'", src);
 			memcpy(var, src + 2, vlen);
 			var[vlen] = '\0';
-			val = getenv(var);
+			/* ${RANK} and ${NRANKS}: this process's MPI rank and the
+			 * number of ranks (0 and 1 outside MPI), before the env */
+			if (!strcmp(var, "RANK") || !strcmp(var, "NRANKS")) {
+				unsigned rk, nr;
+
+				mpirank_env(&rk, &nr);
+				snprintf(num, sizeof(num), "%u", var[0] == 'R' ? rk : nr);
+				val = num;
+			} else {
+				val = getenv(var);
+			}
 			val = val ? val : "";
 			vlen = strlen(val);
 			if (n + vlen >= cap)

@@ -6,7 +6,8 @@
  * from the caller's defaults (the command-line globals), then the file's
  * [global] options above them, then their own.  ";" and "#" start a comment
  * anywhere on a line (as fio: "filename=a#b" is "a").  "${VAR}" is replaced by
- * the environment variable (empty when unset); $ncpus, $pagesize and
+ * the environment variable (empty when unset); ${RANK} and ${NRANKS} are
+ * built in (the MPI rank and rank count, 0 and 1 outside MPI); $ncpus, $pagesize and
  * $mb_memory are left for the number parser.  "include FILE" inside a
  * section reads FILE's options (no sections) into it; FILE is relative to the
  * including file's directory; loops are refused.  A section name given twice

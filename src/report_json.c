@@ -18,7 +18,9 @@
 #include <stdlib.h>	/* qsort */
 #include <string.h>
 #include <time.h>	/* ctime_r */
+#include "mpimerge.h"	/* client_stats */
 #include "report_calc.h"
+#include "report_ranks.h"
 
 #ifndef IOTRIAL_VERSION
 #define IOTRIAL_VERSION "0.0.0"
@@ -442,6 +444,48 @@ static json_t *json_job(const struct job_result *jr, int plus)
 	return o;
 }
 
+/*
+ * MPI mode: fio's client/server layout, one job object per rank and job with
+ * the rank's "hostname" (and our "rank"), then an "All clients" entry per
+ * merged job, whose "hostname" is the last rank's as in fio's output.  The
+ * merged jobs also stay in "jobs", which iotrial's own readers use.
+ */
+static json_t *json_client_stats(const struct run_result *r, int plus)
+{
+	const struct mpimerge_set *set = r->ranks;
+	json_t *arr = json_array(), *o;
+	const char *last = set->nr ? set->ranks[set->nr - 1].info.host : "";
+	int bad = !arr;
+
+	for (size_t i = 0; !bad && i < set->nr; i++) {
+		const struct mpimerge_rank *rk = &set->ranks[i];
+
+		for (size_t k = 0; !bad && k < rk->nr_jobs; k++) {
+			o = json_job(&rk->jobs[k], plus);
+			if (!o || json_array_append_new(arr, o)) {
+				bad = 1;
+				break;
+			}
+			jset(o, "hostname", jstr(rk->info.host), &bad);
+			jset(o, "rank", jint(rk->info.rank), &bad);
+		}
+	}
+	for (size_t i = 0; !bad && i < r->nr_jobs; i++) {
+		o = json_job(&r->jobs[i], plus);
+		if (!o || json_array_append_new(arr, o)) {
+			bad = 1;
+			break;
+		}
+		jset(o, "jobname", jstr("All clients"), &bad);
+		jset(o, "hostname", jstr(last), &bad);
+	}
+	if (bad) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
 static json_t *json_disk(const struct disk_util *du)
 {
 	json_t *o = json_object();
@@ -480,6 +524,8 @@ static json_t *json_run_iotrial(const struct run_result *r)
 		jset(o, "environment", json_incref((json_t *)r->env), &bad);
 	if (r->warnings)
 		jset(o, "warnings", json_incref((json_t *)r->warnings), &bad);
+	if (!bad && report_ranks_json(o, r))
+		bad = 1;
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -514,6 +560,8 @@ json_t *report_json_build(const struct run_result *r, int plus, struct err *e)
 		if (json_array_append_new(jobs, json_job(&r->jobs[i], plus)))
 			bad = 1;
 	jset(o, "jobs", jobs, &bad);
+	if (r->ranks)
+		jset(o, "client_stats", json_client_stats(r, plus), &bad);
 	if (r->nr_du) {
 		du = json_array();
 		for (size_t i = 0; i < r->nr_du; i++)

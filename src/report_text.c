@@ -13,6 +13,7 @@
  * Figures come from report_calc, as the JSON ones do, so the two agree.
  */
 #include "report_text.h"
+#include "report_ranks.h"	/* MPI per-host table */
 #include "steady.h"
 
 #include <errno.h>
@@ -503,6 +504,7 @@ int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 	for (size_t i = 0; i < r->nr_jobs; i++)
 		text_job(f, &r->jobs[i], r->timestamp);
 	text_groups(f, r);
+	report_ranks_text(f, r);	/* MPI: the per-host table */
 	text_disks(f, r);
 	text_warnings(f, r);
 	if (fflush(f) == EOF || ferror(f))

@@ -16,6 +16,7 @@
 #include "result.h"
 
 #include <jansson.h>	/* json_decref of the environment */
+#include "mpimerge.h"
 #include "series.h"
 #include "steady.h"
 
@@ -173,6 +174,8 @@ void result_free(struct run_result *r)
 	if (r->warnings)
 		json_decref(r->warnings);
 	r->warnings = NULL;
+	mpimerge_set_free(r->ranks);
+	r->ranks = NULL;
 	free(r->jobs);
 	free(r->du);
 	r->jobs = NULL;

@@ -17,6 +17,7 @@
 
 struct series;		/* series.h: per-interval time series (issue 3) */
 struct steady;		/* steady.h: steady-state outcome (issue 3) */
+struct mpimerge_set;	/* mpimerge.h: the ranks of an MPI run */
 
 #define RESULT_DEPTH_NR 7	/* iodepth buckets 1 2 4 8 16 32 >=64 */
 
@@ -128,6 +129,7 @@ struct run_result {
 	double clock_ghz;		/* TSC rate when used */
 	void *env;			/* json_t * from env.c, or NULL */
 	void *warnings;			/* json_t * array from result_check, or NULL */
+	struct mpimerge_set *ranks;	/* MPI mode: every rank's part (jobs are their merge) */
 };
 
 /* Zero a job_result and initialise its accumulators. */
@@ -146,7 +148,7 @@ void result_bw_agg(struct run_result *r);
 /* Release the series and steady outcome @r owns (not the struct itself). */
 void result_job_clear(struct job_result *r);
 
-/* Release what @r owns (jobs array, series, steady, du; not global_opts). */
+/* Release what @r owns (jobs array, series, steady, du, ranks; not global_opts). */
 void result_free(struct run_result *r);
 
 #endif

@@ -597,6 +597,10 @@ static void read_iotrial(struct resultread *r, const json_t *it)
 	r->partial = json_is_true(p) || (json_is_number(p) && json_number_value(p) != 0);
 	if (json_is_object(json_object_get(it, "environment")))
 		r->env = json_incref(json_object_get(it, "environment"));
+	/* an MPI run: every job entry stands for its threads on every rank */
+	p = json_object_get(json_object_get(it, "mpi"), "ranks");
+	if (json_is_integer(p) && json_integer_value(p) > 1 && json_integer_value(p) <= UINT32_MAX)
+		r->nranks = (unsigned)json_integer_value(p);
 }
 
 /* fio's disk_util names: the devices the kernel saw busy, for compare's diff. */
@@ -684,6 +688,7 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 			   (size_t)-1);
 	if (json_array_size(jobs) == 0)
 		return bad(c, "%s", "no jobs in the result", (size_t)-1);
+	r->nranks = 1;
 	if (json_is_object(it))
 		read_iotrial(r, it);
 	else

@@ -103,6 +103,7 @@ struct resultread {
 	char version[64];	/* "fio-3.33" or "iotrial-x.y.z" */
 	char clock_source[32];	/* iotrial only, "" when not recorded */
 	int partial;		/* iotrial: the run was cut short */
+	unsigned nranks;	/* MPI ranks merged into each job (iotrial.mpi), else 1 */
 	struct resultread_dir dir[RESULTREAD_NDIR];
 	double total_iops;
 	double cpu_per_io_ns;	/* NAN when not known */

@@ -34,6 +34,7 @@ struct run_state {
 	sigset_t sigs;
 	int signal;
 	uint64_t t0_ns;
+	int peer_stop;			/* a peer process ended early (run_sync) */
 };
 
 static size_t run_count_threads(const struct run_req *req)
@@ -520,6 +521,16 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 
 			nanosleep(&ts, NULL);
 		}
+		if (req->sync && !s->peer_stop) {
+			int stopping = s->signal != 0;
+
+			for (i = first; i < end && !stopping; i++)
+				stopping = s->w[i].error != 0 && atomic_load(&s->w[i].done);
+			if (req->sync->poll(req->sync->arg, stopping)) {
+				s->peer_stop = 1;
+				run_stop_all(s, WORKER_STOP_SIGNAL);
+			}
+		}
 		if (!period)
 			continue;
 		now = clock_now_ns(&s->clk);
@@ -588,7 +599,7 @@ static int run_threads(struct run_state *s, struct err *e)
 		/* a stonewall job waits for everything before it */
 		while (end < s->nr && !(s->w[end].job != s->w[end - 1].job && s->w[end].job->stonewall))
 			end++;
-		if (s->signal)
+		if (s->signal || s->peer_stop)
 			break;
 		for (i = first; i < end; i++) {
 			pthread_attr_t attr;
@@ -793,8 +804,11 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	out->global_opts = req->globals;
 	out->nr_global_opts = req->nr_globals;
 	r = clock_init(&s.clk, req->clock_mode, e);
-	if (r)
+	if (r) {
+		if (req->sync)	/* the peers wait for this process's word */
+			req->sync->ready(req->sync->arg, r, e);
 		return r;
+	}
 	out->clock_source = clock_source(&s.clk);
 	out->clock_ghz = clock_ghz(&s.clk);
 	sigemptyset(&s.sigs);
@@ -805,6 +819,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	r = run_make_workers(&s, e);
 	if (!r)
 		r = run_prepare(&s, e);
+	if (req->sync)	/* every process laid out: start I/O together */
+		r = req->sync->ready(req->sync->arg, r, e);
 	if (r)
 		goto out;
 	if (!run_diskutil_targets(&s, &paths, &nr_paths) &&
@@ -822,7 +838,7 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	if (!r)
 		r = run_collect(&s, out, e);
 	out->signal = s.signal;
-	out->partial = s.signal != 0;
+	out->partial = s.signal != 0 || s.peer_stop;
 	for (size_t i = 0; i < out->nr_jobs; i++)
 		if (out->jobs[i].partial)
 			out->partial = 1;

@@ -81,6 +81,22 @@ struct run_progress {
 	int final;			/* the jobs of this stonewall group have ended */
 };
 
+/*
+ * Several processes running the same jobs together (MPI mode, mpirank.h).
+ * ready() is called exactly once per run_execute, on every path, once this
+ * process's targets are laid out (@r: 0, or its failure with @e filled); it
+ * waits for the peers and returns 0 to start I/O together, or -errno with
+ * @e filled when some process failed.  poll() is called every loop tick
+ * while jobs run: @stopping says this process is ending early (a signal or
+ * a job error); it returns non-zero when a peer ended early, and the jobs
+ * here are then stopped too (the result is marked partial).
+ */
+struct run_sync {
+	int (*ready)(void *arg, int r, struct err *e);
+	int (*poll)(void *arg, int stopping);
+	void *arg;
+};
+
 struct run_req {
 	struct job *jobs;		/* as parsed (numjobs not expanded) */
 	size_t nr_jobs;
@@ -92,6 +108,7 @@ struct run_req {
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;
 	int handle_signals;		/* collect SIGINT/SIGTERM (the CLI sets it) */
+	const struct run_sync *sync;	/* NULL: this process runs alone */
 };
 
 /*

@@ -92,6 +92,23 @@ TEST(names_default)
 	CHECK(file_names(&j, 2, &n, &nr, &e) == 0);
 	CHECK(nr == 1 && !strcmp(n[0], "/d0/job.2.0"));
 	file_names_free(n, nr);
+	/* MPI with several ranks: generated names carry the rank */
+	j.directory = NULL;
+	j.rank = 2;
+	j.nranks = 3;
+	CHECK(file_names(&j, 1, &n, &nr, &e) == 0);
+	CHECK(nr == 1 && !strcmp(n[0], "job.1.0.rank2"));
+	file_names_free(n, nr);
+	j.filename = "shared";	/* a given name is shared on purpose */
+	CHECK(file_names(&j, 1, &n, &nr, &e) == 0);
+	CHECK(nr == 1 && !strcmp(n[0], "shared"));
+	file_names_free(n, nr);
+	j.filename = NULL;
+	j.rank = 0;
+	j.nranks = 1;	/* one rank: exactly the plain names */
+	CHECK(file_names(&j, 1, &n, &nr, &e) == 0);
+	CHECK(nr == 1 && !strcmp(n[0], "job.1.0"));
+	file_names_free(n, nr);
 }
 
 TEST(names_given)

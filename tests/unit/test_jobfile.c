@@ -164,6 +164,39 @@ TEST(expansion)
 	CHECK(fails("env3.fio", "[x]\nbs=${IOTRIAL_T_BS\n", "unterminated ${"));
 }
 
+/* ${RANK}/${NRANKS}: built in, from the launcher (0 and 1 without one). */
+TEST(rank_builtins)
+{
+	struct jobfile_out out;
+	struct err e;
+	const char *p;
+	static const char *const launcher[] = { "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+						"PMI_RANK", "PMI_SIZE" };
+
+	for (size_t i = 0; i < 4; i++)
+		unsetenv(launcher[i]);
+	setenv("RANK", "7", 1);	/* e.g. set by a training framework: not ours */
+	p = put("rank.fio", "[x]\nfilename=/d/f.${RANK}.of.${NRANKS}\n");
+	CHECK(!parse(p, &out, &e));
+	if (out.jobs_nr == 1)
+		CHECK_STR(out.jobs[0].filename, "/d/f.0.of.1");
+	jobfile_out_free(&out);
+	setenv("PMI_RANK", "2", 1);	/* MPICH's hydra */
+	setenv("PMI_SIZE", "4", 1);
+	CHECK(!parse(p, &out, &e));
+#ifdef IOTRIAL_MPI
+	if (out.jobs_nr == 1)
+		CHECK_STR(out.jobs[0].filename, "/d/f.2.of.4");
+#else	/* the plain build is plain even under a launcher */
+	if (out.jobs_nr == 1)
+		CHECK_STR(out.jobs[0].filename, "/d/f.0.of.1");
+#endif
+	jobfile_out_free(&out);
+	unsetenv("PMI_RANK");
+	unsetenv("PMI_SIZE");
+	unsetenv("RANK");
+}
+
 TEST(includes)
 {
 	struct jobfile_out out;
@@ -355,6 +388,7 @@ int main(void)
 	RUN(globals_and_jobs);
 	RUN(comments_whitespace_crlf);
 	RUN(expansion);
+	RUN(rank_builtins);
 	RUN(includes);
 	RUN(errors_name_file_and_line);
 	RUN(missing_and_directory);

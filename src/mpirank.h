@@ -1,0 +1,92 @@
+/*
+ * mpirank: the same job run by many processes (hosts) at once under an MPI
+ * launcher, with one merged result (docs/mpi.md).
+ *
+ * Built with IOTRIAL_MPI (the Makefile's MPI detection), and started by a
+ * launcher (mpirun/mpiexec/srun: OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK
+ * in the environment), every process is one rank.  Otherwise -- a plain
+ * build, or the MPI build started plainly -- this file never calls MPI and
+ * the process is rank 0 of 1: the run is exactly a plain run.
+ *
+ * The protocol, in the order every rank follows it (collectives must match):
+ *   1. mpirank_init: MPI_Init (SIGINT/SIGTERM must already be blocked: the
+ *      MPI library's threads inherit the mask, so the signals mpirun forwards
+ *      reach the run loop instead of killing the process).
+ *   2. mpirank_agree (run_sync.ready, once targets are laid out): an
+ *      allreduce that is also the start barrier; if any rank failed, every
+ *      rank gets the first failing rank's message, prefixed by its rank and
+ *      host, and nobody starts I/O.  start_ns is taken when it returns.
+ *   3. While jobs run (run_sync.poll, every loop tick): a rank that stops
+ *      early (signal, job error) sends a stop to rank 0, which relays it to
+ *      all; they stop too and the result is marked partial.  Point-to-point
+ *      and non-blocking, so ranks that run normally never wait on each other.
+ *   4. mpirank_gather: a non-blocking barrier while still relaying stops,
+ *      then the stop messages are drained (counts exchanged, so none is left
+ *      in flight), each rank's packed result is gathered to rank 0, which
+ *      merges them (mpimerge.h).
+ *   5. mpirank_exit_code: every rank exits with rank 0's code;
+ *      mpirank_finalize: MPI_Finalize.
+ * Only rank 0 writes results and prints; the others stay silent.
+ */
+#ifndef IOTRIAL_MPIRANK_H
+#define IOTRIAL_MPIRANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+#include "result.h"
+#include "run.h"
+
+struct mpirank {
+	unsigned rank, nranks;		/* 0 and 1 when not active */
+	int active;			/* MPI initialised: launched, MPI build */
+	int agreed;			/* mpirank_agree was called (once per run) */
+	int started;			/* mpirank_agree let I/O start */
+	char host[256];
+	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME: I/O start, run end */
+	struct run_sync sync;		/* hooks for run_req.sync */
+	void *st;			/* MPI requests and counters (mpirank.c) */
+};
+
+/*
+ * This process's rank and the number of ranks as the launcher's environment
+ * says (0 and 1 outside a launcher or in a build without MPI): ${RANK} and
+ * ${NRANKS} in job files, known before MPI is initialised.
+ */
+void mpirank_env(unsigned *rank, unsigned *nranks);
+
+/* 1 when this build has MPI and a launcher started this process. */
+int mpirank_launched(void);
+
+/*
+ * Fill @m; under a launcher initialise MPI (see the top for signals).
+ * Returns 0, or -errno with @e filled (MPI failed to start, or its rank
+ * disagrees with the launcher's environment).
+ */
+int mpirank_init(struct mpirank *m, struct err *e);
+
+/*
+ * Collective: @r is this rank's outcome so far (0 or its failure, @e
+ * filled).  Returns 0 when every rank succeeded (I/O may start), or the
+ * first failing rank's code with @e holding "rank N (host): message" on
+ * every rank.  Not active: returns @r.
+ */
+int mpirank_agree(struct mpirank *m, int r, struct err *e);
+
+/*
+ * Collective, after run_execute on a run that started: rank 0 replaces @res's
+ * jobs by the merge of all ranks and attaches the ranks (res->ranks); other
+ * ranks leave @res as it is (they do not report).  @jobs is the job list
+ * the run executed.  Returns 0 or -errno with @e filled.
+ */
+int mpirank_gather(struct mpirank *m, struct run_result *res, const struct job *jobs,
+		   size_t nr_jobs, struct err *e);
+
+/* Collective: rank 0's @code, on every rank (@code itself when not active). */
+int mpirank_exit_code(struct mpirank *m, int code);
+
+/* MPI_Finalize when active; @m is then inactive. */
+void mpirank_finalize(struct mpirank *m);
+
+#endif
