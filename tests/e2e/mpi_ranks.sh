@@ -176,7 +176,7 @@ print("PASS mpi_plain_start" if ok else "FAIL mpi_plain_start: %r" % list(d.keys
 ' "$T/p.json"
 
 # --- compare reads multi-rank results; ab runs each run as an MPI job -------
-"$IOTRIAL" ab --runs=2 --dir="$T/ab" --runner="$MPIRUN -n 2 $IOTRIAL" \
+"$IOTRIAL" ab --runs=2 --order=alternate --dir="$T/ab" --runner="$MPIRUN -n 2 $IOTRIAL" \
 	--a rate_iops=100 --b rate_iops=200 --name=a --ioengine=null --rw=read --size=1m \
 	--time_based --runtime=1 >"$T/ab.out" 2>"$T/ab.err"
 rc=$?
