@@ -319,13 +319,9 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 	ps.cl = cl;
 	ps.status = cl->status_interval_us > 0 && !mpi->rank;	/* MPI: rank 0 speaks */
 	ps.status_path = cl->status_output;
-	if (check_outputs(cl, &e)) {
-		int code0 = e.exit_code ? e.exit_code : EXIT_OUTPUT;
-
-		/* MPI: the other ranks wait in the start barrier for this word */
-		mpirank_agree(mpi, -EIO, &e);
+	if (check_outputs(cl, &e)) {	/* MPI: cmd_run releases the other ranks */
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
-		return code0;
+		return e.exit_code ? e.exit_code : EXIT_OUTPUT;
 	}
 	if (ps.status && ps.status_path) {
 		ps.status_json = fopen(ps.status_path, "w");
