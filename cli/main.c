@@ -29,21 +29,9 @@ static void usage(FILE *f)
 		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
 		"Options before the first --name apply to every job, job files included.\n"
 		"\n"
-		"options:\n"
-		"  --output=FILE            write results to FILE instead of stdout\n"
-		"  --output-format=LIST     normal, terse, json, json+ (comma-separated)\n"
-		"  --minimal                the same as --output-format=terse\n"
-		"  --parse-only             check the jobs and exit\n"
-		"  --showcmd                print each job as a command line with resolved values\n"
-		"  --readonly               refuse any job that writes or trims\n"
-		"  --status-interval=TIME   a status line every TIME (bare number: seconds)\n"
-		"  --status-output=FILE     write the status lines to FILE, one JSON object each\n"
-		"  --eta=auto|always|never  when to print the ETA line\n"
-		"  --eta-newline=TIME       start a new ETA line every TIME (bare number: seconds)\n"
-		"  --section=NAME           run only job sections NAME of the job files\n"
-		"  --cmdhelp[=OPTION]       describe the job options (or one of them)\n"
-		"  --version                print the version\n"
-		"  --help                   this text\n"
+		"options:\n");
+	cmdline_help(f);
+	fprintf(f,
 		"\n"
 		"subcommands:\n"
 		"  compare                  compare saved results of configurations A and B\n"
@@ -91,7 +79,8 @@ static int answer(struct cmdline *cl)
 	char msg[200];
 
 	if (cl->version) {
-		printf("iotrial-%s\n", IOTRIAL_VERSION);
+		/* tools test for "fio-3..."; the fio iotrial follows, then iotrial's own */
+		printf("fio-3.33 (iotrial %s)\n", IOTRIAL_VERSION);
 		return EXIT_OK;
 	}
 	if (cl->help) {

@@ -48,6 +48,7 @@ void job_init(struct job *j)
 	memcpy(j->percentile_list, job_default_percentiles, sizeof(job_default_percentiles));
 	j->percentile_nr = sizeof(job_default_percentiles) / sizeof(job_default_percentiles[0]);
 	j->clat_percentiles = 1;
+	j->disk_util = 1;
 	j->kb_base = 1024;
 	j->clocksource = CLOCK_SRC_DEFAULT;
 	j->interval_us = 1000000;

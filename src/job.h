@@ -148,6 +148,13 @@ struct job {
 	int lat_percentiles;
 	int slat_percentiles;
 	int disable_lat, disable_clat, disable_slat;
+	/* fio compatibility (issue 13): see docs/usage.md "fio options with notes" */
+	int gtod_reduce;		/* sets the disable_* above; iotrial still times I/Os */
+	int disable_bw;			/* accepted; bw/iops samples are still kept */
+	int disk_util;			/* 0: this job's targets get no disk_util entry */
+	int nice;			/* -20..19, applied to the job's thread */
+	int exitall;			/* when this job ends, stop every other */
+	int exitall_on_error;		/* when this job fails, stop every other */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

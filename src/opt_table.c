@@ -10,6 +10,7 @@
  */
 #include "opt.h"
 #include "opt_steady.h"
+#include "opt_compat.h"
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdarg.h>	/* va_list */
@@ -25,6 +26,8 @@
 #define SEC 1000000ull
 #define U(n) { .name = n, .type = OPT_UNSUPPORTED }
 #define UA(n, a) { .name = n, .alias = { a }, .type = OPT_UNSUPPORTED }
+/* refused, with why and the nearest supported option */
+#define UH(n, h) { .name = n, .type = OPT_UNSUPPORTED, .help = h }
 
 /* Append to @buf at @*pos, never past @len. */
 static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
@@ -666,17 +669,17 @@ static const struct opt_def opt_defs[] = {
 	  .help = "fsync when the job's writes are done" },
 	{ .name = "fsync_on_close", .type = OPT_BOOL, F(fsync_on_close),
 	  .help = "fsync each file when it is closed" },
-	{ .name = "fixedbufs", .type = OPT_FLAG, F(fixedbufs),
+	{ .name = "fixedbufs", .engines = "io_uring", .type = OPT_FLAG, F(fixedbufs),
 	  .help = "io_uring: register the I/O buffers" },
-	{ .name = "registerfiles", .type = OPT_FLAG, F(registerfiles),
+	{ .name = "registerfiles", .engines = "io_uring", .type = OPT_FLAG, F(registerfiles),
 	  .help = "io_uring: register the files" },
-	{ .name = "sqthread_poll", .type = OPT_FLAG, F(sqthread_poll),
+	{ .name = "sqthread_poll", .engines = "io_uring", .type = OPT_FLAG, F(sqthread_poll),
 	  .help = "io_uring: a kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC, .parse = parse_sqthread_poll_cpu,
+	{ .name = "sqthread_poll_cpu", .engines = "io_uring", .type = OPT_FUNC, .parse = parse_sqthread_poll_cpu,
 	  .show = show_sqthread_poll_cpu, .help = "io_uring: CPU of the polling kernel thread" },
-	{ .name = "hipri", .type = OPT_FLAG, F(hipri),
+	{ .name = "hipri", .engines = "io_uring pvsync2", .type = OPT_FLAG, F(hipri),
 	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
-	{ .name = "nonvectored", .type = OPT_BOOL, F(nonvectored),
+	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
 	  .help = "io_uring: use non-vectored read/write commands" },
 
 	/* time */
@@ -799,30 +802,51 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "snia_stop", .type = OPT_BOOL, .flags = OPT_F_IOTRIAL, F(snia_stop),
 	  .help = "iotrial: stop the job once the SNIA criterion holds (as fio's ss= does)" },
 
+	/* fio options taken for compatibility (opt_compat.h; docs/usage.md) */
+	{ .name = "verify", .type = OPT_FUNC, .parse = opt_parse_verify, .show = opt_show_verify,
+	  .help = "data verification: only 0 or none (no verification) is supported" },
+	{ .name = "gtod_reduce", .type = OPT_FUNC, F(gtod_reduce), .parse = opt_parse_gtod_reduce,
+	  .show = opt_show_gtod_reduce,
+	  .help = "1 sets disable_lat, disable_clat, disable_slat, disable_bw (iotrial still "
+		  "reads its clock per I/O; the latencies are still reported)" },
+	{ .name = "disable_bw_measurement", .alias = { "disable_bw" }, .type = OPT_BOOL,
+	  F(disable_bw), .help = "accepted; iotrial keeps its bw/iops samples (twice a second, "
+				 "off the per-I/O path)" },
+	{ .name = "cpumask", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = opt_parse_cpumask,
+	  .help = "CPUs the job may run on as a bit mask (sets cpus_allowed)" },
+	{ .name = "nice", .type = OPT_FUNC, .parse = opt_parse_nice, .show = opt_show_nice,
+	  .help = "nice value of the job's thread, -20..19" },
+	{ .name = "disk_util", .type = OPT_BOOL, F(disk_util),
+	  .help = "report disk utilisation of the job's devices" },
+	{ .name = "exitall", .type = OPT_FLAG, F(exitall),
+	  .help = "when this job ends, stop every other job" },
+	{ .name = "exitall_on_error", .type = OPT_FLAG, F(exitall_on_error),
+	  .help = "when this job fails, stop every other job" },
+	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
+	  .help = "zoned I/O: only none (the default) is supported" },
+
 	/* fio options iotrial does not implement: refused by name */
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("arguments"), U("atomic"),
-	U("bindname"), U("block_error_percentiles"), U("brick"), U("buffer_compress_chunk"),
-	U("buffer_compress_percentage"), U("buffer_pattern"), U("busy_poll"), U("bwavgtime"),
+	U("bindname"), U("block_error_percentiles"), U("brick"), UH("buffer_compress_chunk", "buffer contents are not configurable yet"),
+	UH("buffer_compress_percentage", "buffer contents are not configurable yet"), UH("buffer_pattern", "buffer contents are not configurable yet"), U("busy_poll"), U("bwavgtime"),
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("clientname"), U("clustername"), U("cmd_type"), U("cmdprio"), U("cmdprio_bssplit"),
 	U("cmdprio_class"), U("cmdprio_percentage"), U("conf"), U("cont"),
-	U("continue_on_error"), U("cpuchunks"), U("cpuload"), U("cpumask"), U("cpumode"),
+	UH("continue_on_error", "iotrial stops a job at its first error and reports it"), U("cpuchunks"), U("cpuload"), U("cpumode"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("dedupe_global"), U("dedupe_mode"), U("dedupe_percentage"),
-	U("dedupe_working_set_percentage"), UA("disable_bw_measurement", "disable_bw"),
-	U("disk_util"), U("do_verify"), U("donorname"), U("error_dump"), U("exec_postrun"),
-	U("exec_prerun"), U("exit_on_io_done"), U("exit_what"), U("exitall"),
-	U("exitall_on_error"), U("experimental_verify"), U("fallocate"),
+	U("dataplacement"), U("dedupe_global"), U("dedupe_mode"), UH("dedupe_percentage", "buffer contents are not configurable yet"),
+	U("dedupe_working_set_percentage"), UH("do_verify", "data verification is not supported"), U("donorname"), U("error_dump"), U("exec_postrun"),
+	U("exec_prerun"), U("exit_on_io_done"), U("exit_what"), UH("experimental_verify", "data verification is not supported"), U("fallocate"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-	U("filename_format"), UA("fill_device", "fill_fs"), U("flow"), U("flow_id"),
-	U("flow_sleep"), U("force_async"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
-	U("grace_time"), U("gtod_cpu"), U("gtod_reduce"), U("hipri_percentage"), U("hostname"),
+	U("filename_format"), { .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, U("flow"), U("flow_id"),
+	U("flow_sleep"), UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
+	U("grace_time"), U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
 	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
 	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
 	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), U("ignore_error"),
 	U("ignore_zone_limits"), U("inplace"), U("interface"), U("io_submit_mode"),
-	U("iopsavgtime"), U("ioscheduler"), U("job_max_open_zones"), U("job_start_clock_id"),
+	U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
 	U("latency_percentile"), U("latency_run"), U("latency_target"), U("latency_window"),
 	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
@@ -831,36 +855,35 @@ static const struct opt_def opt_defs[] = {
 	U("log_alternate_epoch_clock_id"), U("log_compression"), U("log_compression_cpus"),
 	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_prio"),
 	U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
-	U("md_per_io_size"), UA("mem", "iomem"), U("merge_blktrace_file"),
+	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
-	U("nice"), U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
+	U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
 	U("numa_mem_policy"), U("number_ios"), U("object_class"), U("offset_align"),
 	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
 	U("plids"), U("pool"), U("port"), U("pre_read"), U("prio"), U("prioclass"),
 	U("profile"), U("program"), U("protocol"), U("random_generator"),
 	U("random_sequence_stride"), UA("rate_cycle", "ratecycle"), U("rate_ignore_thinktime"),
 	U("rate_iops_min"), UA("rate_min", "ratemin"), U("rbdname"), U("read_beyond_wp"),
-	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("refill_buffers"),
+	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), UH("refill_buffers", "buffer contents are not configurable yet"),
 	U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),
 	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
-	U("scramble_buffers"), U("serialize_overlap"), U("sg_write_mode"),
+	UH("scramble_buffers", "buffer contents are not configurable yet"), U("serialize_overlap"), U("sg_write_mode"),
 	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
 	U("spr_op"), U("sprandom"), U("stat_type"), U("stats"), U("std_redirect"),
 	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),
-	U("thinkcycles"), U("thinktime"), U("thinktime_blocks"), U("thinktime_blocks_type"),
-	U("thinktime_iotime"), U("thinktime_spin"), U("thp"), U("threads"), U("touch_objects"),
+	U("thinkcycles"), UH("thinktime", "use rate_iops or rate to pace I/O"), UH("thinktime_blocks", "use rate_iops or rate to pace I/O"), U("thinktime_blocks_type"),
+	U("thinktime_iotime"), UH("thinktime_spin", "use rate_iops or rate to pace I/O"), U("thp"), U("threads"), U("touch_objects"),
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
-	U("verify"), U("verify_async"), U("verify_backlog"), U("verify_backlog_batch"),
-	U("verify_dump"), U("verify_fatal"), U("verify_interval"), U("verify_offset"),
-	U("verify_only"), U("verify_pattern"), U("verify_state_load"), U("verify_state_save"),
-	U("verify_write_sequence"), U("volume"), U("wait_for"), U("window_size"),
+	UH("verify_async", "data verification is not supported"), UH("verify_backlog", "data verification is not supported"), UH("verify_backlog_batch", "data verification is not supported"),
+	UH("verify_dump", "data verification is not supported"), UH("verify_fatal", "data verification is not supported"), UH("verify_interval", "data verification is not supported"), UH("verify_offset", "data verification is not supported"),
+	UH("verify_only", "data verification is not supported"), UH("verify_pattern", "data verification is not supported"), UH("verify_state_load", "data verification is not supported"), UH("verify_state_save", "data verification is not supported"),
+	UH("verify_write_sequence", "data verification is not supported"), U("volume"), U("wait_for"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
-	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zero_buffers"),
-	U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), U("zonemode"),
-	U("zonerange"), U("zonesize"), U("zoneskip"),
+	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), UH("zero_buffers", "buffer contents are not configurable yet"),
+	U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), UH("zonerange", "zoned I/O is not supported (use offset and size for a region)"), UH("zonesize", "zoned I/O is not supported (use offset and size for a region)"), UH("zoneskip", "zoned I/O is not supported (use offset and size for a region)"),
 };
 
 const struct opt_def *opt_table(size_t *nr)

@@ -124,6 +124,8 @@ int opt_job_validate(struct job *j, struct err *e)
 	snprintf(where, sizeof(where), "job '%s'%s%s", j->name, j->origin[0] ? ", " : "", j->origin);
 	ret = opt_engine_check(j->ioengine, where, e);
 	if (!ret)
+		ret = opt_engine_owned_check(j, e);
+	if (!ret)
 		ret = validate_bs(j, e);
 	if (!ret)
 		ret = validate_depth(j, e);

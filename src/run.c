@@ -432,12 +432,23 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 	 * waited for past this: the others' intervals are delivered */
 	grace = period / 2 > 2 * tick_ns ? period / 2 : 2 * tick_ns;
 	for (;;) {
-		int all_done = 1, data = 0;
+		int all_done = 1, data = 0, stop_group = 0;
 		uint64_t now;
 
-		for (i = first; i < end; i++)
+		for (i = first; i < end; i++) {
+			const struct job *wj = s->w[i].job;
+
 			if (!atomic_load(&s->w[i].done))
 				all_done = 0;
+			else if (wj->exitall || (wj->exitall_on_error && s->w[i].error))
+				stop_group = 1;
+		}
+		/* fio's exitall ends the jobs of the same stonewall group */
+		for (i = first; stop_group && i < end; i++) {
+			int expected = WORKER_RUN;
+
+			atomic_compare_exchange_strong(&s->w[i].stop, &expected, WORKER_STOP_EXITALL);
+		}
 		if (all_done)
 			break;
 		if (req->handle_signals) {
@@ -683,7 +694,7 @@ static int run_diskutil_targets(struct run_state *s, const char ***paths, size_t
 	if (!*paths)
 		return -ENOMEM;
 	for (i = 0; i < s->nr; i++)
-		for (f = 0; f < s->w[i].nr_files; f++)
+		for (f = 0; f < s->w[i].nr_files && s->w[i].job->disk_util; f++)
 			(*paths)[k++] = s->w[i].files[f].path;
 	*n = k;
 	return 0;

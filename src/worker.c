@@ -22,7 +22,7 @@
 #include <stdlib.h>	/* posix_memalign */
 #include <string.h>	/* memset, strerror_r */
 #include <time.h>	/* nanosleep */
-#include <unistd.h>	/* fsync */
+#include <unistd.h>	/* fsync, nice */
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -629,6 +629,10 @@ void *worker_main(void *arg)
 	uint64_t now;
 	int d;
 
+	/* nice=: Linux applies nice() to the calling thread only, as fio's job is */
+	errno = 0;
+	if (j->nice && nice(j->nice) == -1 && errno)
+		worker_fail(w, errno, NULL);
 	if (j->startdelay_us) {
 		uint64_t t = clock_ticks(w->clk);
 
@@ -649,7 +653,7 @@ void *worker_main(void *arg)
 		w->st.dir[d].iv_lat_max = 0;
 	}
 	worker_mark(w, &w->mark_interval, now);
-	if (!atomic_load(&w->stop))
+	if (!atomic_load(&w->stop) && !w->error)
 		worker_loop(w);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
 	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {

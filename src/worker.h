@@ -31,7 +31,8 @@
 #include "steady.h"
 
 /* Why a worker was told to stop (the value of worker.stop). */
-enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2 };
+enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2,
+       WORKER_STOP_EXITALL = 3 };	/* another job had exitall / exitall_on_error */
 
 /* Per-direction accumulators, written only by the worker thread. */
 struct worker_dir {

@@ -15,7 +15,9 @@ expect_out() {
 	else pass "$name"; fi
 }
 
-expect_out version "iotrial-$VERSION" "$IOTRIAL" --version
+# tools test for "fio-3..." (fio's form); iotrial's own version follows
+expect_out version "fio-3.33 (iotrial $VERSION)" "$IOTRIAL" --version
+expect_out version_short "fio-3.33 (iotrial $VERSION)" "$IOTRIAL" -v
 
 "$IOTRIAL" --help >"$T/out" 2>"$T/err"
 if [ $? -eq 0 ] && grep -q '^usage: iotrial' "$T/out" && grep -q '  2  bad option' "$T/out" &&

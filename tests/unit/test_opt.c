@@ -154,6 +154,15 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "snia_round", "5s", "snia_round", "5000000" },
 	{ "snia_metric", "lat", "snia_metric", "lat" },
 	{ "snia_stop", "1", "snia_stop", "1" },
+	{ "gtod_reduce", "1", "gtod_reduce", "1" },
+	{ "gtod_reduce", "1", "disable_clat", "1" },
+	{ "disable_bw_measurement", "1", "disable_bw_measurement", "1" },
+	{ "disable_bw", "1", "disable_bw_measurement", "1" },
+	{ "cpumask", "0x5", "cpus_allowed", "0,2" },
+	{ "nice", "-5", "nice", "-5" },
+	{ "disk_util", "0", "disk_util", "0" },
+	{ "exitall", NULL, "exitall", "1" },
+	{ "exitall_on_error", "1", "exitall_on_error", "1" },
 };
 
 /*
@@ -163,6 +172,9 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 static const struct { const char *name, *val, *want; } default_only[] = {
 	{ "unified_rw_reporting", "none", "none" },
 	{ "unified_rw_reporting", "0", "none" },
+	{ "verify", "0", "0" },
+	{ "verify", "none", "0" },
+	{ "zonemode", "none", "none" },
 };
 
 TEST(every_option_sets_its_value)
@@ -189,7 +201,8 @@ TEST(every_option_sets_its_value)
 		CHECK(strcmp(before, cases[i].want) != 0);
 		/* the pair is recorded as typed */
 		CHECK_EQ_U(j.opts_nr, 1);
-		CHECK_STR(j.opts[0].key, cases[i].name);
+		/* under its canonical name, as fio's "job options" */
+		CHECK_STR(j.opts[0].key, opt_find(cases[i].name)->name);
 		CHECK(cases[i].val ? j.opts[0].val && !strcmp(j.opts[0].val, cases[i].val)
 				   : j.opts[0].val == NULL);
 		job_free(&j);
@@ -540,10 +553,17 @@ TEST(unknown_and_unsupported)
 {
 	CHECK(fails_with("xyz", "1", "unknown option 'xyz' (" W ")"));
 	CHECK(fails_with("iodpeth", "1", "unknown option 'iodpeth' (did you mean 'iodepth'?) (" W ")"));
-	CHECK(fails_with("verify", "md5", "unsupported option 'verify' (" W ")"));
+	CHECK(fails_with("verify", "md5", "unsupported value 'md5' for option 'verify': data verification is not "
+			 "supported (verify=0 or verify=none only) (" W ")"));
+	CHECK(fails_with("verify_fatal", "1", "unsupported option 'verify_fatal': data verification is not supported (" W ")"));
+	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
 	CHECK(fails_with("ratemin", "1", "unsupported option 'ratemin' (" W ")"));
-	CHECK(fails_with("zonemode", "zbd", "unsupported option 'zonemode' (" W ")"));
-	CHECK(fails_with("gtod_reduce", NULL, "unsupported option 'gtod_reduce' (" W ")"));
+	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned I/O is not "
+			 "supported (zonemode=none only) (" W ")"));
+	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
+	CHECK(fails_like("nice", "20", "-20..19"));
+	CHECK(fails_like("nice", "x", "not an integer"));
+	CHECK(fails_like("cpumask", "0", "no CPU"));
 	CHECK(fails_with("direct", NULL, "option 'direct' requires an argument (" W ")"));
 	CHECK(fails_with("size", "", "option 'size' requires an argument (" W ")"));
 	CHECK(fails_with("ioengine", "rbd", "unsupported engine 'rbd' (" W ")"));
@@ -591,7 +611,7 @@ TEST(bad_values)
 	CHECK(fails_like("percentage_random", "101", "above the maximum 100"));
 	CHECK(fails_like("size", "99999999999999999999", "too large"));
 	CHECK(fails_like("size", "abc", "not a number"));
-	CHECK(fails_like("size", "0%", "1..100"));
+	CHECK(fails_like("size", "101%", "0..100"));
 	CHECK(fails_like("runtime", "1k", "unexpected 'k'"));
 	CHECK(fails_like("runtime", "-5", "negative"));
 	/* an integer of ms as in fio, which reads "2s" as 2: time units are refused */
@@ -632,7 +652,7 @@ TEST(bad_values)
 	CHECK(fails_like("snia_slope", "-5", "above 0 and at most 100"));
 	CHECK(fails_like("snia_slope", "-5", "'-5'"));
 	CHECK(fails_like("snia_slope", "%", "not a number"));
-	CHECK(fails_like("snia_slope", "5%%", "'5%%' for option 'snia_slope': not a number"));
+	CHECK(fails_like("snia_slope", "5%%%", "not a number"));
 	CHECK(fails_like("snia_round", "1.5", "fractional"));
 	CHECK(fails_like("snia_round", "2min", "unknown unit"));
 	CHECK(fails_like("snia_metric", "p99", "not one of iops, bw, lat"));
@@ -824,6 +844,69 @@ TEST(validate)
 	job_free(&j);
 }
 
+/* An engine's own options are refused under another engine, by name. */
+TEST(engine_options_owned)
+{
+	static const struct { const char *opt, *val, *eng; int ok; } c[] = {
+		{ "fixedbufs", NULL, "psync", 0 },
+		{ "sqthread_poll", "1", "libaio", 0 },
+		{ "registerfiles", NULL, "sync", 0 },
+		{ "sqthread_poll_cpu", "0", "psync", 0 },
+		{ "nonvectored", "1", "null", 0 },
+		{ "hipri", NULL, "psync", 0 },
+		{ "fixedbufs", "0", "psync", 1 },	/* the default is no use of it */
+		{ "fixedbufs", NULL, "io_uring", 1 },
+		{ "hipri", NULL, "io_uring", 1 },
+		{ "hipri", NULL, "pvsync2", 1 },
+	};
+	struct job j;
+	struct err e;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char want[200];
+
+		CHECK(set1(&j, c[i].opt, c[i].val, &e) == 0);
+		CHECK(opt_set(&j, "name", "x", W, &e) == 0);
+		CHECK(opt_set(&j, "ioengine", c[i].eng, W, &e) == 0);
+		snprintf(j.origin, sizeof(j.origin), "%s", W);
+		err_clear(&e);
+		ret = opt_job_validate(&j, &e);
+		if (c[i].ok) {
+			CHECK(ret == 0);
+		} else {
+			snprintf(want, sizeof(want), "option '%s' belongs to ioengine", c[i].opt);
+			CHECK(ret == -EINVAL && strstr(e.msg, want) && strstr(e.msg, c[i].eng) &&
+			      strstr(e.msg, "job 'x'"));
+			if (!(ret == -EINVAL && strstr(e.msg, want)))
+				printf("  %s under %s: %d \"%s\"\n", c[i].opt, c[i].eng, ret, e.msg);
+		}
+		job_free(&j);
+	}
+}
+
+/* "%%" reads as "%" in values (fio 3.33); strings keep their text. */
+TEST(double_percent)
+{
+	struct job j;
+	struct err e;
+
+	CHECK(set1(&j, "size", "100%%", &e) == 0);
+	CHECK_STR(resolved(&j, "size"), "100%");
+	CHECK_STR(j.opts[0].val, "100%%");	/* echoed as typed, as fio does */
+	job_free(&j);
+	CHECK(set1(&j, "steadystate", "iops:20%%", &e) == 0);
+	CHECK_STR(resolved(&j, "steadystate"), "iops:20%");
+	job_free(&j);
+	CHECK(set1(&j, "description", "a%%b", &e) == 0);
+	CHECK_STR(resolved(&j, "description"), "a%%b");
+	job_free(&j);
+	CHECK(set1(&j, "offset", "0%", &e) == 0);
+	CHECK_STR(resolved(&j, "offset"), "0");
+	job_free(&j);
+}
+
 TEST(resolved_list)
 {
 	struct job j;
@@ -883,7 +966,8 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, "bs"));
 	CHECK(!opt_cmdhelp(f, "ss"));
 	CHECK(!opt_cmdhelp(f, "sync"));
-	CHECK(!opt_cmdhelp(f, "verify"));
+	CHECK(!opt_cmdhelp(f, "thinktime"));
+	CHECK(!opt_cmdhelp(f, "fixedbufs"));
 	CHECK(opt_cmdhelp(f, "nope") == -ENOENT);
 	fclose(f);
 	CHECK(strstr(buf, "bs: block size") != NULL);
@@ -891,14 +975,15 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "default: 4096") != NULL);
 	CHECK(strstr(buf, "steadystate: ") != NULL);
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
-	CHECK(strstr(buf, "verify: a fio option that iotrial does not support") != NULL);
+	CHECK(strstr(buf, "thinktime: a fio option that iotrial does not support (refused): use rate") != NULL);
+	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	CHECK(!opt_cmdhelp(f, NULL));
 	fclose(f);
 	CHECK(strstr(buf, "\niodepth ") != NULL);
-	CHECK(strstr(buf, "\nverify ") == NULL);
+	CHECK(strstr(buf, "\nthinktime ") == NULL);
 	CHECK(strstr(buf, "further fio options are recognised") != NULL);
 	free(buf);
 }
@@ -918,6 +1003,8 @@ int main(void)
 	RUN(bad_values);
 	RUN(failure_leaves_job_unchanged);
 	RUN(validate);
+	RUN(engine_options_owned);
+	RUN(double_percent);
 	RUN(resolved_list);
 	RUN(cmdline_of_job);
 	RUN(cmdhelp);

@@ -1,0 +1,120 @@
+/*
+ * opt_compat: the callbacks declared in opt_compat.h.  Each accepts exactly
+ * the values whose fio meaning iotrial honours and refuses the rest by name
+ * (opt_unsupported_value), so nothing is accepted and then ignored.
+ */
+#include "opt_compat.h"
+
+#include <errno.h>	/* EINVAL, ERANGE */
+#include <limits.h>	/* LONG_MIN */
+#include <sched.h>	/* cpu_set_t, CPU_SET */
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* strtol */
+#include <string.h>	/* strcmp */
+#include "opt_steady.h"	/* opt_unsupported_value */
+
+int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
+		     const struct num_ctx *c, struct err *e)
+{
+	(void)j;
+	(void)o;
+	if (!strcmp(val, "0") || !strcmp(val, "none"))
+		return 0;
+	return opt_unsupported_value(e, c, val, "data verification is not supported "
+				     "(verify=0 or verify=none only)");
+}
+
+int opt_parse_gtod_reduce(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e)
+{
+	(void)o;
+	if (strcmp(val, "0") && strcmp(val, "1"))
+		return num_error(e, c, -EINVAL, val, "a boolean is 0 or 1");
+	j->gtod_reduce = val[0] == '1';
+	if (j->gtod_reduce) {
+		/* fio's meaning; iotrial still reads its clock per I/O (docs/usage.md) */
+		j->disable_lat = 1;
+		j->disable_clat = 1;
+		j->disable_slat = 1;
+		j->disable_bw = 1;
+	}
+	return 0;
+}
+
+int opt_parse_cpumask(struct job *j, const struct opt_def *o, const char *val,
+		      const struct num_ctx *c, struct err *e)
+{
+	uint64_t mask;
+	cpu_set_t set;
+	int i, ret;
+
+	(void)o;
+	ret = num_parse_u64(val, c, &mask, e);
+	if (ret)
+		return ret;
+	if (!mask)
+		return num_error(e, c, -EINVAL, val, "no CPU given");
+	CPU_ZERO(&set);
+	for (i = 0; i < 64; i++)
+		if (mask & (1ull << i))
+			CPU_SET(i, &set);
+	j->cpus_allowed = set;
+	j->cpus_allowed_set = 1;
+	return 0;
+}
+
+int opt_parse_nice(struct job *j, const struct opt_def *o, const char *val,
+		   const struct num_ctx *c, struct err *e)
+{
+	char *end;
+	long v;
+
+	(void)o;
+	v = strtol(val, &end, 10);
+	if (end == val || *end)
+		return num_error(e, c, -EINVAL, val, "not an integer");
+	if (v < -20 || v > 19)
+		return num_error(e, c, -ERANGE, val, "nice is -20..19");
+	j->nice = (int)v;
+	return 0;
+}
+
+int opt_show_nice(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%d", j->nice);
+	return 0;
+}
+
+int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
+		       const struct num_ctx *c, struct err *e)
+{
+	(void)j;
+	(void)o;
+	if (!strcmp(val, "none"))
+		return 0;
+	return opt_unsupported_value(e, c, val, "zoned I/O is not supported (zonemode=none only)");
+}
+
+int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	(void)j;
+	(void)o;
+	snprintf(buf, len, "0");
+	return 0;
+}
+
+int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%d", j->gtod_reduce);
+	return 0;
+}
+
+int opt_show_zonemode(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	(void)j;
+	(void)o;
+	snprintf(buf, len, "none");
+	return 0;
+}

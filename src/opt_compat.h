@@ -1,0 +1,38 @@
+/*
+ * opt_compat: parse/show callbacks of fio options iotrial takes for
+ * compatibility with the command lines people use (issue 13): verify=0,
+ * gtod_reduce, cpumask, nice, zonemode=none.  Used only by opt_table.c.
+ * What each one does in iotrial is in docs/usage.md ("fio options with notes").
+ */
+#ifndef IOTRIAL_OPT_COMPAT_H
+#define IOTRIAL_OPT_COMPAT_H
+
+#include <stddef.h>
+#include "err.h"
+#include "job.h"
+#include "num.h"
+#include "opt.h"
+
+/* verify=0 / verify=none: no verification, as fio's default.  Other methods refused. */
+int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
+		     const struct num_ctx *c, struct err *e);
+/* gtod_reduce=1 sets disable_lat, disable_clat, disable_slat and disable_bw, as fio. */
+int opt_parse_gtod_reduce(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e);
+/* cpumask=MASK: the CPUs of the set bits, stored as cpus_allowed. */
+int opt_parse_cpumask(struct job *j, const struct opt_def *o, const char *val,
+		      const struct num_ctx *c, struct err *e);
+/* nice=N, -20..19. */
+int opt_parse_nice(struct job *j, const struct opt_def *o, const char *val,
+		   const struct num_ctx *c, struct err *e);
+int opt_show_nice(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+/* zonemode=none (fio's default); zoned modes are refused. */
+int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
+		       const struct num_ctx *c, struct err *e);
+
+/* The resolved values of verify (always "0"), gtod_reduce and zonemode ("none"). */
+int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+int opt_show_zonemode(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,106 @@
+#!/bin/sh
+# fio's command-line syntax as people type it (issue 13): single-dash long
+# options, unique prefixes, -o, --version, "%%", offset=0%, verify=0,
+# gtod_reduce, engine-owned options; each checked against fio 3.33 when it is
+# installed (fio must accept or refuse the same line).
+. "$(dirname "$0")/lib.sh"
+VERSION=$(cat "$(dirname "$0")/../../VERSION")
+F="$T/f"
+: >"$F"
+truncate -s 4m "$F"
+HAVE_FIO=0
+command -v fio >/dev/null 2>&1 && fio --version 2>/dev/null | grep -q '^fio-3' && HAVE_FIO=1
+
+# both NAME ARGS...: iotrial and fio (when present) both accept ARGS with --parse-only
+both() {
+	name=$1; shift
+	if ! "$IOTRIAL" --parse-only "$@" >"$T/out" 2>"$T/err"; then
+		fail "$name" "iotrial refused: $(head -c 300 "$T/err")"; return
+	fi
+	if [ $HAVE_FIO = 1 ] && ! (cd "$T" && fio --parse-only "$@") >"$T/fout" 2>&1; then
+		fail "$name" "fio refused it, so the test is wrong: $(head -c 300 "$T/fout")"; return
+	fi
+	pass "$name"
+}
+# neither NAME PATTERN ARGS...: iotrial refuses with PATTERN, fio refuses too
+neither() {
+	name=$1 pat=$2; shift 2
+	"$IOTRIAL" --parse-only "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qE -- "$pat" "$T/err"; then
+		fail "$name" "exit $rc: $(head -c 300 "$T/err")"; return
+	fi
+	if [ $HAVE_FIO = 1 ] && (cd "$T" && fio --parse-only "$@") >"$T/fout" 2>&1; then
+		fail "$name" "fio accepts it"; return
+	fi
+	pass "$name"
+}
+
+both single_dash -name=x -rw=randread -bs=4k -size=1m -ioengine=null -iodepth=4 -runtime=1 -time_based
+both single_dash_values -name x -rw randread -size 1m -ioengine null
+both prefix_time_base --name=x --size=1m --ioengine=null --runtime=1 --time_base
+both prefix_process --name=x --size=1m --ioengine=null --output-fo=json
+both dash_o -o "$T/o.txt" --name=x --size=1m --ioengine=null
+both verify_0 --name=x --size=1m --ioengine=null --verify=0
+both gtod_reduce --name=x --size=1m --ioengine=null --gtod_reduce=1
+both offset_0pct --name=x --filename="$F" --size=1m --offset=0%
+both double_pct --name=x --filename="$F" --size=100%% --ioengine=null
+both small_opts --name=x --size=1m --ioengine=null --cpumask=1 --disable_bw=1 --exitall_on_error \
+	--disk_util=0 --nice=1 --zonemode=none --exitall
+both uring_opts --name=x --size=1m --ioengine=io_uring --fixedbufs --registerfiles --hipri=0
+neither fixedbufs_psync "option 'fixedbufs' belongs to ioengine io_uring, not psync" \
+	--name=x --size=1m --ioengine=psync --fixedbufs=1
+neither sqthread_poll_psync "option 'sqthread_poll' belongs to ioengine io_uring, not psync" \
+	--name=x --size=1m --ioengine=psync --sqthread_poll=1
+neither hipri_libaio "option 'hipri' belongs to ioengine io_uring pvsync2, not libaio" \
+	--name=x --size=1m --ioengine=libaio --hipri
+
+expect_exit ambiguous 2 "ambiguous option 'rwmix': 'rwmixread', 'rwmixwrite'" \
+	"$IOTRIAL" --parse-only --name=x --rwmix=50
+expect_exit client 2 "unsupported option '--client': .*mpirun" "$IOTRIAL" --client=host1 job.fio
+expect_exit server 2 "unsupported option '--server': .*mpirun" "$IOTRIAL" --server
+expect_exit verify_md5 2 "unsupported value 'md5' for option 'verify'" \
+	"$IOTRIAL" --parse-only --name=x --verify=md5
+
+# --version in the form tools test for
+got=$("$IOTRIAL" --version)
+case $got in
+"fio-3."*"(iotrial $VERSION)") pass version_form ;;
+*) fail version_form "$got" ;;
+esac
+
+# --help lists process options from the parser's table and no refused ones
+"$IOTRIAL" --help >"$T/help" 2>&1
+if grep -q -- '--output-format=LIST' "$T/help" && grep -q -- '--cmdhelp\[=OPTION\]' "$T/help" &&
+   ! grep -qiE -- 'terse|minimal|--client|--server' "$T/help"; then pass help_table
+else fail help_table "$(cat "$T/help")"; fi
+
+# -o writes the output there; "job options" echoes canonical names, values as typed
+"$IOTRIAL" -o "$T/o.json" --output-format=json --name=x --readwrite=randrw --blocksize=8k \
+	--size=1m --ioengine=null --gtod_reduce=1 >"$T/out" 2>"$T/err"
+if pyjson "
+import json
+d = json.load(open('$T/o.json'))
+o = d['jobs'][0]['job options']
+assert o.get('rw') == 'randrw' and 'readwrite' not in o, o
+assert o.get('bs') == '8k' and 'blocksize' not in o, o
+assert o.get('gtod_reduce') == '1', o
+" 2>"$T/py"; then pass dash_o_canonical; else fail dash_o_canonical "$(cat "$T/py" "$T/err")"; fi
+
+# offset=0% and size=100%% read the file as fio does: all of it from the start
+"$IOTRIAL" --output-format=json --name=x --filename="$F" --rw=read --size=100%% --offset=0% \
+	>"$T/pct.json" 2>"$T/err"
+if pyjson "
+import json
+d = json.load(open('$T/pct.json'))
+assert d['jobs'][0]['read']['io_bytes'] == 4 << 20, d['jobs'][0]['read']['io_bytes']
+" 2>"$T/py"; then pass pct_bytes; else fail pct_bytes "$(cat "$T/py" "$T/err")"; fi
+
+# exitall: the short job ending stops the time_based one long before its runtime
+start=$(date +%s)
+"$IOTRIAL" --output-format=json --ioengine=null --name=short --size=1m --exitall \
+	--name=long --size=1m --time_based --runtime=30 >"$T/ex.json" 2>"$T/err"
+rc=$?
+end=$(date +%s)
+if [ $rc -eq 0 ] && [ $((end - start)) -lt 20 ]; then pass exitall
+else fail exitall "exit $rc after $((end - start)) s: $(head -c 300 "$T/err")"; fi
