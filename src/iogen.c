@@ -345,6 +345,7 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		g->io_limit = INT64_MAX;
 	g->loop_left = (int64_t)g->io_limit;
 	g->loops_left = j->time_based ? UINT64_MAX : (j->loops ? j->loops - 1 : 0);
+	g->randrepeat = j->randrepeat || j->randseed_set;
 	init_fast(g);
 	return 0;
 }
@@ -391,7 +392,9 @@ static int iogen_pass_complete(const struct iogen *g)
 /* The next of `loops`: positions and maps carry on (they wrap by themselves). */
 static void iogen_new_loop(struct iogen *g)
 {
-	if (g->loops_left != UINT64_MAX && iogen_pass_complete(g)) {
+	/* randrepeat=0 draws on across loops, as fio does */
+	if (g->loops_left != UINT64_MAX && g->randrepeat &&
+	    (iogen_pass_complete(g) || (g->loop_restart && !g->use_map))) {
 		g->rs_off = g->seed_off;
 		g->rs_ddir = g->seed_ddir;
 		g->rs_bs = g->seed_bs;

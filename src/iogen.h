@@ -72,6 +72,14 @@ struct iogen {
 	int trimwrite;
 	int random;
 	int use_map;
+	/*
+	 * Restart the random streams at every loop even without the random map
+	 * (set by the worker): fio 3.33 with randrepeat=1 replays each loop's
+	 * directions and offsets under libaio and io_uring, but not under its
+	 * synchronous engines or null (measured; docs/usage.md).
+	 */
+	int loop_restart;
+	int randrepeat;			/* the job's randrepeat (or an explicit randseed) */
 	int skew;			/* enum rand_skew_kind or IOGEN_SKEW_NONE */
 	int unaligned;			/* bs_unaligned */
 	uint64_t pct_rand_thresh[DDIR_NR];	/* UINT64_MAX: always random */

@@ -779,6 +779,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	}
 	r = iogen_init_regions(&w->gen, j, w->thread_index, sizes, starts,
 			       w->nr_files ? w->nr_files : 1, e);
+	w->gen.loop_restart = !(w->ops->flags & (ENGINE_F_SYNC | ENGINE_F_NOFILES));
 	free(sizes);
 	free(starts);
 	if (r)

@@ -104,3 +104,19 @@ rc=$?
 end=$(date +%s)
 if [ $rc -eq 0 ] && [ $((end - start)) -lt 20 ]; then pass exitall
 else fail exitall "exit $rc after $((end - start)) s: $(head -c 300 "$T/err")"; fi
+
+# randrepeat=1 loops under libaio replay each loop's directions, as fio 3.33
+# (examples/fsx.fio): the read count is a multiple of the loop count, in both
+truncate -s 256k "$T/mix"
+for tool in iotrial fio; do
+	[ $tool = fio ] && [ $HAVE_FIO = 0 ] && { skip loops_replay_fio "no fio 3"; continue; }
+	bin=$IOTRIAL; [ $tool = fio ] && bin=fio
+	$bin --output-format=json --name=x --filename="$T/mix" --rw=randrw --bs=4k --norandommap \
+		--ioengine=libaio --size=256k --loops=20 >"$T/loop.json" 2>"$T/err"
+	if pyjson "
+import json
+j = json.load(open('$T/loop.json'))['jobs'][0]
+r, w = j['read']['total_ios'], j['write']['total_ios']
+assert r + w == 1280 and r % 20 == 0 and w % 20 == 0, (r, w)
+" 2>"$T/py"; then pass loops_replay_$tool; else fail loops_replay_$tool "$(cat "$T/py" "$T/err")"; fi
+done
