@@ -155,6 +155,12 @@ struct job {
 	int nice;			/* -20..19, applied to the job's thread */
 	int exitall;			/* when this job ends, stop every other */
 	int exitall_on_error;		/* when this job fails, stop every other */
+	/* write-buffer contents (buffer.h) */
+	int zero_buffers, refill_buffers, scramble_buffers;
+	uint32_t buffer_compress_percentage;	/* 0 = unset */
+	uint32_t buffer_compress_chunk;		/* bytes; 0 = the block size */
+	uint32_t dedupe_percentage;
+	char *buffer_pattern;			/* as given; parsed by buffer.c */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

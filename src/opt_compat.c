@@ -5,12 +5,13 @@
  */
 #include "opt_compat.h"
 
-#include <errno.h>	/* EINVAL, ERANGE */
+#include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <limits.h>	/* LONG_MIN */
 #include <sched.h>	/* cpu_set_t, CPU_SET */
 #include <stdio.h>	/* snprintf */
-#include <stdlib.h>	/* strtol */
-#include <string.h>	/* strcmp */
+#include <stdlib.h>	/* strtol, free */
+#include <string.h>	/* strcmp, strdup */
+#include "buffer.h"	/* buffer_pattern_parse */
 #include "opt_steady.h"	/* opt_unsupported_value */
 
 int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
@@ -94,6 +95,34 @@ int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 	if (!strcmp(val, "none"))
 		return 0;
 	return opt_unsupported_value(e, c, val, "zoned I/O is not supported (zonemode=none only)");
+}
+
+int opt_parse_buffer_pattern(struct job *j, const struct opt_def *o, const char *val,
+			     const struct num_ctx *c, struct err *e)
+{
+	uint8_t tmp[BUFFER_PATTERN_MAX];
+	unsigned n;
+	const char *why;
+	char *s;
+
+	(void)o;
+	if (buffer_pattern_parse(val, tmp, &n, &why))
+		return opt_unsupported_value(e, c, val, why);
+	s = strdup(val);
+	if (!s)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	free(j->buffer_pattern);
+	j->buffer_pattern = s;
+	return 0;
+}
+
+int opt_show_buffer_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	(void)o;
+	if (!j->buffer_pattern)
+		return 1;
+	snprintf(buf, len, "%s", j->buffer_pattern);
+	return 0;
 }
 
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len)

@@ -30,6 +30,11 @@ int opt_show_nice(const struct job *j, const struct opt_def *o, char *buf, size_
 int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 		       const struct num_ctx *c, struct err *e);
 
+/* buffer_pattern=0x..|"text" (checked by buffer_pattern_parse, kept as given). */
+int opt_parse_buffer_pattern(struct job *j, const struct opt_def *o, const char *val,
+			     const struct num_ctx *c, struct err *e);
+int opt_show_buffer_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+
 /* The resolved values of verify (always "0"), gtod_reduce and zonemode ("none"). */
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf, size_t len);

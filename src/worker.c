@@ -388,8 +388,11 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 		w->free_list[w->nr_free++] = io;
 		return NULL;
 	}
-	if (io->ddir == DDIR_WRITE)
+	if (io->ddir == DDIR_WRITE) {
 		w->writes_since_sync++;
+		if (buffer_per_write(&w->bufgen))	/* scramble or refill, as fio */
+			buffer_fill_write(&w->bufgen, io->buf, io->len, io->offset);
+	}
 	return io;
 }
 
@@ -704,20 +707,6 @@ static uint64_t worker_max_bs(const struct job *j)
 	return m ? m : 4096;
 }
 
-/* Fill write buffers once with pseudo-random bytes so compressing or
- * deduplicating devices see incompressible data, as fio's default does. */
-static void worker_fill_buffers(void *buf, uint64_t len, uint64_t seed)
-{
-	uint64_t *p = buf, x = seed | 1, i;
-
-	for (i = 0; i < len / 8; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		p[i] = x;
-	}
-}
-
 int worker_prepare(struct worker *w, struct err *e)
 {
 	const struct job *j = w->job;
@@ -734,7 +723,10 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (posix_memalign(&w->ctx.buf_base, 4096, blen))
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': cannot allocate %llu bytes of buffers",
 			       j->name, (unsigned long long)blen);
-	worker_fill_buffers(w->ctx.buf_base, blen, 0x9e3779b97f4a7c15ull + w->thread_index);
+	r = buffer_init(&w->bufgen, j, w->thread_index, e);
+	if (r)
+		return r;
+	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
 	w->ctx.buf_len = blen;
 	w->ctx.ios = calloc(depth, sizeof(*w->ctx.ios));
 	w->free_list = calloc(depth, sizeof(*w->free_list));

@@ -22,6 +22,7 @@
 #include "fiolog.h"
 #include "err.h"
 #include "hist.h"
+#include "buffer.h"
 #include "iogen.h"
 #include "job.h"
 #include "rate.h"
@@ -84,6 +85,7 @@ struct worker {
 
 	/* per-thread state (hot) */
 	struct iogen gen;
+	struct buffer_gen bufgen;	/* write-buffer contents (buffer.h) */
 	struct rate rate;
 	struct worker_stats st;
 	struct io_u **free_list;

@@ -163,6 +163,13 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "disk_util", "0", "disk_util", "0" },
 	{ "exitall", NULL, "exitall", "1" },
 	{ "exitall_on_error", "1", "exitall_on_error", "1" },
+	{ "zero_buffers", NULL, "zero_buffers", "1" },
+	{ "refill_buffers", "1", "refill_buffers", "1" },
+	{ "scramble_buffers", "0", "scramble_buffers", "0" },
+	{ "buffer_pattern", "0xdead\"ab\"", "buffer_pattern", "0xdead\"ab\"" },
+	{ "buffer_compress_percentage", "50", "buffer_compress_percentage", "50" },
+	{ "buffer_compress_chunk", "4k", "buffer_compress_chunk", "4096" },
+	{ "dedupe_percentage", "34", "dedupe_percentage", "34" },
 };
 
 /*
@@ -921,8 +928,8 @@ TEST(resolved_list)
 		if (t[i].type != OPT_UNSUPPORTED && !(t[i].flags & OPT_F_NOSHOW))
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
-	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs */
-	CHECK_EQ_U(nr, listed - 14);
+	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern */
+	CHECK_EQ_U(nr, listed - 15);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
