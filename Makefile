@@ -20,6 +20,7 @@ WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icli $(WARN) -MMD -MP
 LIBS := -luring -laio -ljansson -lblkid -lpthread -lm
+LIBS += -lrt  # posixaio: aio_* live in librt before glibc 2.34
 
 ifeq ($(SANITIZE),1)
 BUILD := build/san

@@ -11,6 +11,7 @@ extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_sync_ops;
 extern const struct engine_ops engine_psync_ops;
 extern const struct engine_ops engine_pvsync2_ops;
+extern const struct engine_ops engine_posixaio_ops;
 
 static const struct engine_ops *const engines[] = {
 	&engine_null_ops,
@@ -19,6 +20,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_sync_ops,
 	&engine_psync_ops,
 	&engine_pvsync2_ops,
+	&engine_posixaio_ops,
 	NULL,
 };
 

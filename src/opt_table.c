@@ -349,7 +349,7 @@ static int show_random_distribution(const struct job *j, const struct opt_def *o
 static const char *const fio_engines[] = {
 	"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "net", "netsplice",
 	"ftruncate", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",
-	"dirdelete", "exec", "posixaio", "falloc", "e4defrag", "splice", "gfapi",
+	"dirdelete", "exec", "falloc", "e4defrag", "splice", "gfapi",
 	"gfapi_async", "mtd", "sg", "io_uring", "io_uring_cmd", "nbd", "libaio", "rdma",
 	"rados", "rbd", "pmemblk", "dev-dax", "libpmem", "http", "libblkio", "xnvme", "nfs",
 	"dfs", "libcufile", "libhipfile", "windowsaio", "solarisaio", "guasi", "libiscsi",

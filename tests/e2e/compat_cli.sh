@@ -120,3 +120,25 @@ r, w = j['read']['total_ios'], j['write']['total_ios']
 assert r + w == 1280 and r % 20 == 0 and w % 20 == 0, (r, w)
 " 2>"$T/py"; then pass loops_replay_$tool; else fail loops_replay_$tool "$(cat "$T/py" "$T/err")"; fi
 done
+
+# posixaio: the written bytes arrive where they belong, fsyncs included, and a
+# queue of 8 keeps more than one I/O in flight
+rm -f "$T/pa"
+if "$IOTRIAL" --output-format=json --name=pa --filename="$T/pa" --size=1m --bs=4k --rw=randwrite \
+	--ioengine=posixaio --iodepth=8 --fsync=16 --end_fsync=1 --buffer_pattern='"posixaio"' \
+	>"$T/pa.json" 2>"$T/err" && pyjson "
+import json
+j = json.load(open('$T/pa.json'))['jobs'][0]
+assert j['error'] == 0 and j['write']['total_ios'] == 256, j['write']['total_ios']
+d = open('$T/pa', 'rb').read()
+assert len(d) == 1 << 20 and d == b'posixaio' * (len(d) // 8), 'content'
+assert j['sync']['total_ios'] >= 16, j['sync']
+" 2>"$T/py"; then pass posixaio_write
+else fail posixaio_write "$(cat "$T/err" "$T/py")"; fi
+if "$IOTRIAL" --output-format=json --name=pr --filename="$T/pa" --size=1m --bs=4k --rw=randread \
+	--ioengine=posixaio --iodepth=8 >"$T/pr.json" 2>"$T/err" && pyjson "
+import json
+j = json.load(open('$T/pr.json'))['jobs'][0]
+assert j['error'] == 0 and j['read']['io_bytes'] == 1 << 20, j['read']
+" 2>"$T/py"; then pass posixaio_read
+else fail posixaio_read "$(cat "$T/err" "$T/py")"; fi
