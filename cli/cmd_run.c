@@ -16,6 +16,7 @@
 #include "outfile.h"
 #include "report_json.h"
 #include "report_text.h"
+#include "report_terse.h"
 #include "result.h"
 #include "run.h"
 
@@ -228,6 +229,8 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 		return r;
 	if (cl->formats & CMDLINE_FMT_NORMAL)
 		r = report_text_write(of.f, res, e);
+	if (!r && (cl->formats & CMDLINE_FMT_TERSE))
+		r = report_terse_write(of.f, res, cl->terse_version, e);
 	if (!r && (cl->formats & (CMDLINE_FMT_JSON | CMDLINE_FMT_JSONPLUS)))
 		r = report_json_write(of.f, res, (cl->formats & CMDLINE_FMT_JSONPLUS) != 0, e);
 	if (r) {

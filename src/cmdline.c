@@ -14,6 +14,7 @@
 #include "jobfile.h"
 #include "num.h"
 #include "opt.h"
+#include "report_terse.h"	/* REPORT_TERSE_MIN, _MAX */
 
 #define CL_WHERE "command line"
 
@@ -124,10 +125,7 @@ static int cl_formats(struct cmdline *cl, const char *val, struct err *e)
 				break;
 		if (i == sizeof(fmts) / sizeof(fmts[0]))
 			return err_set(e, -EINVAL, EXIT_USAGE,
-				       "unknown output format '%.*s' (normal, json, json+)", (int)n, p);
-		if (fmts[i].bit == CMDLINE_FMT_TERSE)
-			return err_set(e, -EINVAL, EXIT_USAGE,
-				       "--output-format=terse is not supported (use json or json+)");
+				       "unknown output format '%.*s' (normal, terse, json, json+)", (int)n, p);
 		bits |= fmts[i].bit;
 		p = end ? end + 1 : NULL;
 	} while (p);
@@ -192,7 +190,9 @@ static const struct cl_popt {
 	const char *refused;
 } cl_popts[] = {
 	{ "output", 1, "FILE", "write results to FILE instead of stdout (also -o FILE)", NULL },
-	{ "output-format", 1, "LIST", "normal, json, json+ (comma-separated)", NULL },
+	{ "output-format", 1, "LIST", "normal, terse, json, json+ (comma-separated)", NULL },
+	{ "minimal", 0, NULL, "terse output (the same as --output-format=terse)", NULL },
+	{ "terse-version", 1, "N", "terse output version 2, 3 (default), 4 or 5", NULL },
 	{ "parse-only", 0, NULL, "check the jobs and exit", NULL },
 	{ "showcmd", 0, NULL, "print each job as a command line with resolved values", NULL },
 	{ "readonly", 0, NULL, "refuse any job that writes or trims", NULL },
@@ -206,8 +206,6 @@ static const struct cl_popt {
 	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
 	{ "version", 0, NULL, "print the fio version iotrial follows, and iotrial's (also -v)", NULL },
 	{ "help", 0, NULL, "this text (also -h)", NULL },
-	{ "minimal", 0, NULL, NULL, "terse output is not supported (use --output-format=json)" },
-	{ "terse-version", 1, NULL, NULL, "terse output is not supported (use --output-format=json)" },
 	{ "client", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
 	{ "server", 2, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
 	{ "daemonize", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
@@ -306,6 +304,18 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			if (cl_push_str(&cl->sections, &cl->sections_nr, tok))
 				return cl_nomem(e);
+		return 0;
+	}
+	if (!strcmp(name, "terse-version")) {
+		if (strlen(val) != 1 || val[0] < '0' + REPORT_TERSE_MIN || val[0] > '0' + REPORT_TERSE_MAX)
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "invalid value '%s' for option 'terse-version': fio writes 2, 3, 4 or 5 ("
+				       CL_WHERE ")", val);
+		cl->terse_version = val[0] - '0';
+		return 0;
+	}
+	if (!strcmp(name, "minimal")) {
+		cl->formats = CMDLINE_FMT_TERSE;
 		return 0;
 	}
 	if (!strcmp(name, "parse-only"))
@@ -520,6 +530,7 @@ int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e)
 
 	memset(cl, 0, sizeof(*cl));
 	cl->formats = CMDLINE_FMT_NORMAL;
+	cl->terse_version = 3;
 	job_init(&s.global);
 	snprintf(s.global.origin, sizeof(s.global.origin), CL_WHERE);
 	s.cur = &s.global;

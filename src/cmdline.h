@@ -48,6 +48,7 @@ struct cmdline {
 
 	char *output;			/* --output=FILE; NULL = stdout */
 	unsigned formats;		/* CMDLINE_FMT_*; NORMAL when not given */
+	int terse_version;		/* --terse-version=2..5 (default 3) */
 	int parse_only;			/* --parse-only: validate and stop */
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */

@@ -29,7 +29,7 @@ expect_exit bad_boolean 2 "option 'direct': a boolean is 0 or 1" $P $N --direct=
 expect_exit empty_value 2 "option 'size' requires an argument" $P $N --size=
 expect_exit bad_rw 2 "invalid value 'readonly' for option 'rw'" $P $N --rw=readonly
 expect_exit cross_field 2 "job 'x' \(command line\): rate and rate_iops are both set" $P $N --rate=1m --rate_iops=100
-expect_exit terse_refused 2 "terse is not supported" $P $N --output-format=terse
+expect_exit terse_version_refused 2 "for option 'terse-version': fio writes 2, 3, 4 or 5" $P $N --terse-version=9
 expect_exit no_job 2 "no job given" $P --bs=4k
 expect_exit bad_format 2 "unknown output format 'xml'" $P $N --output-format=xml
 expect_exit short_option 2 "unknown option '-q'" $P -q
