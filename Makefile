@@ -21,6 +21,7 @@ endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icli $(WARN) -MMD -MP
 LIBS := -luring -laio -ljansson -lblkid -lpthread -lm
 LIBS += -lrt  # posixaio: aio_* live in librt before glibc 2.34
+LIBS += -lnettle -lz -lxxhash  # verify: md5/sha (Nettle), crc32 (zlib), xxhash
 
 ifeq ($(SANITIZE),1)
 BUILD := build/san

@@ -296,7 +296,8 @@ int cmd_run(struct cmdline *cl)
 		if (res.jobs[i].error) {
 			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", res.jobs[i].name,
 				res.jobs[i].first_error);
-			code = EXIT_JOB_ERROR;
+			code = res.jobs[i].verify.failures ? EXIT_VERIFY :
+			       code == EXIT_VERIFY ? code : EXIT_JOB_ERROR;
 		}
 	}
 	r = write_results(cl, &res, &e);

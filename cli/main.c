@@ -47,9 +47,10 @@ static void usage(FILE *f)
 		"  %d  interrupted by a signal (partial results are written)\n"
 		"  %d  compare: a regression beyond the threshold\n"
 		"  %d  results could not be written\n"
+		"  %d  data verification failed (verify=): the data read back is not what was written\n"
 		"  %d  internal error\n",
 		EXIT_OK, EXIT_JOB_ERROR, EXIT_USAGE, EXIT_TARGET, EXIT_UNSAFE, EXIT_INTERRUPTED,
-		EXIT_REGRESSION, EXIT_OUTPUT, EXIT_INTERNAL);
+		EXIT_REGRESSION, EXIT_OUTPUT, EXIT_VERIFY, EXIT_INTERNAL);
 }
 
 static int fail(const char *msg, int code)

@@ -7,6 +7,7 @@
 set -eu
 PKGS="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev \
 fio python3 util-linux fdisk e2fsprogs mount procps strace"
+PKGS="$PKGS nettle-dev zlib1g-dev libxxhash-dev"  # verify= checksums (md5/sha, crc32, xxhash)
 [ "${1:-}" = "--test" ] && PKGS="$PKGS python3-numpy python3-pandas python3-six gnuplot-nox"
 missing=""
 for p in $PKGS; do

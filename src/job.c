@@ -51,6 +51,7 @@ void job_init(struct job *j)
 	j->disk_util = 1;
 	j->scramble_buffers = 1;
 	j->buffer_compress_chunk = 512;
+	j->do_verify = 1;
 	j->kb_base = 1024;
 	j->clocksource = CLOCK_SRC_DEFAULT;
 	j->interval_us = 1000000;
@@ -88,6 +89,7 @@ void job_free(struct job *j)
 		return;
 	free(j->description);
 	free(j->buffer_pattern);
+	free(j->verify_pattern);
 	free(j->filename);
 	free(j->directory);
 	free(j->ioengine);
@@ -120,6 +122,7 @@ int job_copy(struct job *dst, const struct job *src)
 	memcpy(dst, src, sizeof(*dst));
 	dst->description = job_dup(src->description, &fail);
 	dst->buffer_pattern = job_dup(src->buffer_pattern, &fail);
+	dst->verify_pattern = job_dup(src->verify_pattern, &fail);
 	dst->filename = job_dup(src->filename, &fail);
 	dst->directory = job_dup(src->directory, &fail);
 	dst->ioengine = job_dup(src->ioengine, &fail);

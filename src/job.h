@@ -161,6 +161,13 @@ struct job {
 	uint32_t buffer_compress_chunk;		/* bytes; 0 = the block size */
 	uint32_t dedupe_percentage;
 	char *buffer_pattern;			/* as given; parsed by buffer.c */
+	/* data verification (verify.h) */
+	int verify_method;			/* enum verify_method; 0 = none */
+	int do_verify;				/* default 1 */
+	uint32_t verify_interval;		/* 0 = bs */
+	char *verify_pattern;			/* as given; buffer_pattern's syntax */
+	int verify_fatal;
+	int verify_only;			/* no writes: check an earlier run's data */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

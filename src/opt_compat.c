@@ -12,17 +12,80 @@
 #include <stdlib.h>	/* strtol, free */
 #include <string.h>	/* strcmp, strdup */
 #include "buffer.h"	/* buffer_pattern_parse */
+#include "verify.h"	/* verify_method_parse */
 #include "opt_steady.h"	/* opt_unsupported_value */
 
 int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e)
 {
-	(void)j;
+	enum verify_method m;
+
 	(void)o;
-	if (!strcmp(val, "0") || !strcmp(val, "none"))
+	if (!strcmp(val, "0") || !strcmp(val, "none")) {
+		j->verify_method = VERIFY_NONE;
 		return 0;
-	return opt_unsupported_value(e, c, val, "data verification is not supported "
-				     "(verify=0 or verify=none only)");
+	}
+	if (verify_method_parse(val, &m))
+		return opt_unsupported_value(e, c, val, "supported: md5, crc32c, crc32, sha1, "
+					     "sha256, sha512, xxhash, pattern, 0/none");
+	j->verify_method = (int)m;
+	return 0;
+}
+
+int opt_parse_verify_pattern(struct job *j, const struct opt_def *o, const char *val,
+			     const struct num_ctx *c, struct err *e)
+{
+	uint8_t tmp[BUFFER_PATTERN_MAX];
+	unsigned n;
+	const char *why;
+	char *s;
+
+	(void)o;
+	if (buffer_pattern_parse(val, tmp, &n, &why))
+		return opt_unsupported_value(e, c, val, why);
+	s = strdup(val);
+	if (!s)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	free(j->verify_pattern);
+	j->verify_pattern = s;
+	return 0;
+}
+
+int opt_show_verify_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	(void)o;
+	if (!j->verify_pattern)
+		return 1;
+	snprintf(buf, len, "%s", j->verify_pattern);
+	return 0;
+}
+
+int opt_verify_validate(const struct job *j, struct err *e)
+{
+	const char *why = NULL;
+	int d = DDIR_WRITE;
+
+	if (!j->verify_method)
+		return j->verify_only ? job_err(e, j, "verify_only needs verify=METHOD") : 0;
+	if ((j->rw & ~RW_RAND) != RW_WRITE)
+		why = "verify needs rw=write or rw=randwrite";
+	else if (j->time_based)
+		why = "verify with time_based is not supported (blocks may be rewritten partially)";
+	else if ((j->rw & RW_RAND) && j->norandommap)
+		why = "verify with norandommap is not supported (blocks may be rewritten partially)";
+	else if (j->bssplit_nr[d] || (j->bs_min[d] && j->bs_min[d] != j->bs_max[d]) ||
+		 (j->bs_min[d] && j->bs_min[d] != j->bs[d]))
+		why = "verify needs one block size (no bsrange or bssplit)";
+	else if (j->io_size && (j->size_pct || j->io_size < j->size))
+		why = "verify needs the whole region written (io_size below size)";
+	else if (j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
+		why = "verify=pattern needs verify_pattern";
+	else if (j->bs[d] > UINT32_MAX || (j->verify_interval && (j->verify_interval > j->bs[d] ||
+							      j->bs[d] % j->verify_interval)))
+		why = "verify_interval must divide bs";
+	if (why)
+		return job_err(e, j, "%s", why);
+	return 0;
 }
 
 int opt_parse_gtod_reduce(struct job *j, const struct opt_def *o, const char *val,
@@ -127,9 +190,8 @@ int opt_show_buffer_pattern(const struct job *j, const struct opt_def *o, char *
 
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
-	(void)j;
 	(void)o;
-	snprintf(buf, len, "0");
+	snprintf(buf, len, "%s", j->verify_method ? verify_method_name(j->verify_method) : "0");
 	return 0;
 }
 

@@ -13,7 +13,7 @@
 #include "num.h"
 #include "opt.h"
 
-/* verify=0 / verify=none: no verification, as fio's default.  Other methods refused. */
+/* verify=METHOD (verify.h's methods) or 0/none. */
 int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e);
 /* gtod_reduce=1 sets disable_lat, disable_clat, disable_slat and disable_bw, as fio. */
@@ -34,6 +34,13 @@ int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 int opt_parse_buffer_pattern(struct job *j, const struct opt_def *o, const char *val,
 			     const struct num_ctx *c, struct err *e);
 int opt_show_buffer_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+
+/* verify_pattern=0x..|"text". */
+int opt_parse_verify_pattern(struct job *j, const struct opt_def *o, const char *val,
+			     const struct num_ctx *c, struct err *e);
+int opt_show_verify_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+/* verify= only where every block is written once with one size (verify.h). */
+int opt_verify_validate(const struct job *j, struct err *e);
 
 /* The resolved values of verify (always "0"), gtod_reduce and zonemode ("none"). */
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len);

@@ -5,6 +5,7 @@
  * (bsrange defaults to bs, batch sizes clamp to iodepth, ...).
  */
 #include "opt.h"
+#include "opt_compat.h"	/* opt_verify_validate */
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <stdio.h>	/* snprintf */
@@ -125,6 +126,8 @@ int opt_job_validate(struct job *j, struct err *e)
 	ret = opt_engine_check(j->ioengine, where, e);
 	if (!ret)
 		ret = opt_engine_owned_check(j, e);
+	if (!ret)
+		ret = opt_verify_validate(j, e);
 	if (!ret)
 		ret = validate_bs(j, e);
 	if (!ret)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "hist.h"
+#include "verify.h"
 #include "job.h"
 #include "stat.h"
 
@@ -56,6 +57,7 @@ struct job_result {
 	struct series *series;		/* NULL when not sampled */
 	struct steady *steady;		/* NULL when no criterion */
 	int partial;			/* ended early (signal or error) */
+	struct verify_result verify;	/* verify=: what the read-back pass found */
 };
 
 struct disk_util {

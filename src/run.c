@@ -440,7 +440,8 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 
 			if (!atomic_load(&s->w[i].done))
 				all_done = 0;
-			else if (wj->exitall || (wj->exitall_on_error && s->w[i].error))
+			else if (wj->exitall || (wj->exitall_on_error && s->w[i].error) ||
+				 (wj->verify_fatal && s->w[i].vres.failures))
 				stop_group = 1;
 		}
 		/* fio's exitall ends the jobs of the same stonewall group */

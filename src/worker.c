@@ -392,6 +392,8 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 		w->writes_since_sync++;
 		if (buffer_per_write(&w->bufgen))	/* scramble or refill, as fio */
 			buffer_fill_write(&w->bufgen, io->buf, io->len, io->offset);
+		if (unlikely(w->verify.method))	/* headers and checksums, as fio */
+			verify_fill(&w->verify, io->buf, io->len, io->offset);
 	}
 	return io;
 }
@@ -625,6 +627,41 @@ static void worker_loop(struct worker *w)
 	w->t_last = clock_ticks(w->clk);
 }
 
+/* verify=: the context from the job's options (validated by opt_verify_validate). */
+static int worker_verify_init(struct worker *w, struct err *e)
+{
+	const struct job *j = w->job;
+	uint8_t pat[BUFFER_PATTERN_MAX];
+	unsigned n = 0;
+	const char *why;
+
+	memset(&w->vres, 0, sizeof(w->vres));
+	if (!j->verify_method)
+		return 0;
+	if (j->verify_pattern && buffer_pattern_parse(j->verify_pattern, pat, &n, &why))
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': verify_pattern: %s", j->name, why);
+	w->vres.method = j->verify_method;
+	return verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
+			   j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
+}
+
+/* do_verify: read every file's region back and check it (outside the measurement). */
+static void worker_verify_pass(struct worker *w)
+{
+	unsigned i;
+	int r;
+
+	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
+		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path, w->gen.files[i].start,
+				w->gen.files[i].end, w->ctx.buf_base, w->ctx.buf_len, &w->vres);
+		if (r) {
+			w->error = -r;
+			snprintf(w->first_error, sizeof(w->first_error), "verify: %.240s", w->vres.fail_msg);
+			return;
+		}
+	}
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -656,7 +693,7 @@ void *worker_main(void *arg)
 		w->st.dir[d].iv_lat_max = 0;
 	}
 	worker_mark(w, &w->mark_interval, now);
-	if (!atomic_load(&w->stop) && !w->error)
+	if (!atomic_load(&w->stop) && !w->error && !j->verify_only)
 		worker_loop(w);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
 	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
@@ -676,6 +713,8 @@ void *worker_main(void *arg)
 			if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
 				worker_fail(w, errno, NULL);
 	}
+	if (w->verify.method && j->do_verify && !w->error && !atomic_load(&w->stop))
+		worker_verify_pass(w);
 	if (w->log_on) {
 		struct err e;
 
@@ -727,6 +766,9 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
+	r = worker_verify_init(w, e);
+	if (r)
+		return r;
 	w->ctx.buf_len = blen;
 	w->ctx.ios = calloc(depth, sizeof(*w->ctx.ios));
 	w->free_list = calloc(depth, sizeof(*w->free_list));
@@ -811,6 +853,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->nr_threads = 1;
 	r->error = w->error;
 	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
+	r->verify = w->vres;
 	r->elapsed_s = (w->elapsed_ns + 500000000ull) / 1000000000ull;
 	r->job_runtime_ms = w->measure_ns / 1000000;
 	usr = (uint64_t)(w->ru_end.ru_utime.tv_sec - w->ru_start.ru_utime.tv_sec) * 1000000 +

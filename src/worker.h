@@ -23,6 +23,7 @@
 #include "err.h"
 #include "hist.h"
 #include "buffer.h"
+#include "verify.h"
 #include "iogen.h"
 #include "job.h"
 #include "rate.h"
@@ -86,6 +87,8 @@ struct worker {
 	/* per-thread state (hot) */
 	struct iogen gen;
 	struct buffer_gen bufgen;	/* write-buffer contents (buffer.h) */
+	struct verify_ctx verify;	/* verify=: headers on writes, the read-back pass */
+	struct verify_result vres;
 	struct rate rate;
 	struct worker_stats st;
 	struct io_u **free_list;

@@ -170,6 +170,14 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "buffer_compress_percentage", "50", "buffer_compress_percentage", "50" },
 	{ "buffer_compress_chunk", "4k", "buffer_compress_chunk", "4096" },
 	{ "dedupe_percentage", "34", "dedupe_percentage", "34" },
+	{ "verify", "crc32c", "verify", "crc32c" },
+	{ "verify", "crc32c-intel", "verify", "crc32c" },
+	{ "verify", "sha256", "verify", "sha256" },
+	{ "do_verify", "0", "do_verify", "0" },
+	{ "verify_interval", "512", "verify_interval", "512" },
+	{ "verify_pattern", "0xdeadbeef", "verify_pattern", "0xdeadbeef" },
+	{ "verify_only", NULL, "verify_only", "1" },
+	{ "verify_fatal", "1", "verify_fatal", "1" },
 };
 
 /*
@@ -560,9 +568,10 @@ TEST(unknown_and_unsupported)
 {
 	CHECK(fails_with("xyz", "1", "unknown option 'xyz' (" W ")"));
 	CHECK(fails_with("iodpeth", "1", "unknown option 'iodpeth' (did you mean 'iodepth'?) (" W ")"));
-	CHECK(fails_with("verify", "md5", "unsupported value 'md5' for option 'verify': data verification is not "
-			 "supported (verify=0 or verify=none only) (" W ")"));
-	CHECK(fails_with("verify_fatal", "1", "unsupported option 'verify_fatal': data verification is not supported (" W ")"));
+	CHECK(fails_with("verify", "crc64", "unsupported value 'crc64' for option 'verify': supported: md5, "
+			 "crc32c, crc32, sha1, sha256, sha512, xxhash, pattern, 0/none (" W ")"));
+	CHECK(fails_with("verify_async", "1", "unsupported option 'verify_async': not supported "
+			 "(verify= checks every block after the writes) (" W ")"));
 	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
 	CHECK(fails_with("ratemin", "1", "unsupported option 'ratemin' (" W ")"));
 	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned I/O is not "
@@ -928,8 +937,9 @@ TEST(resolved_list)
 		if (t[i].type != OPT_UNSUPPORTED && !(t[i].flags & OPT_F_NOSHOW))
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
-	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern */
-	CHECK_EQ_U(nr, listed - 15);
+	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
+	 * verify_pattern */
+	CHECK_EQ_U(nr, listed - 16);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
