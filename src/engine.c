@@ -12,6 +12,7 @@ extern const struct engine_ops engine_sync_ops;
 extern const struct engine_ops engine_psync_ops;
 extern const struct engine_ops engine_pvsync2_ops;
 extern const struct engine_ops engine_posixaio_ops;
+extern const struct engine_ops engine_mmap_ops;
 
 static const struct engine_ops *const engines[] = {
 	&engine_null_ops,
@@ -21,6 +22,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_psync_ops,
 	&engine_pvsync2_ops,
 	&engine_posixaio_ops,
+	&engine_mmap_ops,
 	NULL,
 };
 

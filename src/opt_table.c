@@ -347,7 +347,7 @@ static int show_random_distribution(const struct job *j, const struct opt_def *o
 
 /* Engines fio has (3.33 and later) that iotrial does not: refused by name. */
 static const char *const fio_engines[] = {
-	"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "net", "netsplice",
+	"cpuio", "sync", "psync", "vsync", "pvsync", "pvsync2", "net", "netsplice",
 	"ftruncate", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",
 	"dirdelete", "exec", "falloc", "e4defrag", "splice", "gfapi",
 	"gfapi_async", "mtd", "sg", "io_uring", "io_uring_cmd", "nbd", "libaio", "rdma",

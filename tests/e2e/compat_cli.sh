@@ -145,3 +145,28 @@ j = json.load(open('$T/pr.json'))['jobs'][0]
 assert j['error'] == 0 and j['read']['io_bytes'] == 1 << 20, j['read']
 " 2>"$T/py"; then pass posixaio_read
 else fail posixaio_read "$(cat "$T/err" "$T/py")"; fi
+
+# mmap: writes through the mapping land in the file (msync on fsync), reads
+# come back whole, and a verify pass over the mapped writes succeeds
+rm -f "$T/mm"
+if "$IOTRIAL" --output-format=json --name=mm --filename="$T/mm" --size=1m --rw=randwrite \
+	--ioengine=mmap --fsync=32 --buffer_pattern='"mmapdata"' >"$T/mm.json" 2>"$T/err" && pyjson "
+import json
+j = json.load(open('$T/mm.json'))['jobs'][0]
+assert j['error'] == 0 and j['write']['io_bytes'] == 1 << 20 and j['sync']['total_ios'] == 8, j['sync']
+d = open('$T/mm', 'rb').read()
+assert d == b'mmapdata' * (len(d) // 8) and len(d) == 1 << 20, 'content'
+" 2>"$T/py"; then pass mmap_write; else fail mmap_write "$(cat "$T/err" "$T/py")"; fi
+if "$IOTRIAL" --output-format=json --name=mr --filename="$T/mm" --size=1m --rw=randread \
+	--ioengine=mmap >"$T/mr.json" 2>"$T/err" && pyjson "
+import json
+j = json.load(open('$T/mr.json'))['jobs'][0]
+assert j['error'] == 0 and j['read']['io_bytes'] == 1 << 20, j['read']
+" 2>"$T/py"; then pass mmap_read; else fail mmap_read "$(cat "$T/err" "$T/py")"; fi
+rm -f "$T/mv"
+if "$IOTRIAL" --output-format=json --name=mv --filename="$T/mv" --size=1m --rw=write --ioengine=mmap \
+	--verify=sha1 >"$T/mv.json" 2>"$T/err" && pyjson "
+import json
+v = json.load(open('$T/mv.json'))['jobs'][0]['iotrial']['verify']
+assert v['blocks'] == 256 and v['failures'] == 0, v
+" 2>"$T/py"; then pass mmap_verify; else fail mmap_verify "$(cat "$T/err" "$T/py")"; fi
