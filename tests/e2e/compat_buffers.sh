@@ -55,8 +55,6 @@ case_ zero 0.0 0.0 0.01 --zero_buffers
 case_ compress50 0.51 1.0 0.03 --buffer_compress_percentage=50
 case_ compress70_chunk4k 0.305 1.0 0.03 --buffer_compress_percentage=70 --buffer_compress_chunk=4k
 case_ dedupe50 0.5 0.5 0.06 --dedupe_percentage=50
-case_ pattern 0.0 0.0 0.01 --buffer_pattern=0xdeadbeef
-case_ no_scramble 0.01 0.0 0.02 --scramble_buffers=0
 
 # the pattern is written as given: 0x bytes, then "text"
 rm -f "$T/bf"
