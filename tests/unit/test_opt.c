@@ -178,6 +178,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "verify_pattern", "0xdeadbeef", "verify_pattern", "0xdeadbeef" },
 	{ "verify_only", NULL, "verify_only", "1" },
 	{ "verify_fatal", "1", "verify_fatal", "1" },
+	{ "threads", "1", "thread", "1" },	/* fio 3.33 takes it in job files */
 };
 
 /*
