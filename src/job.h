@@ -168,6 +168,9 @@ struct job {
 	char *verify_pattern;			/* as given; buffer_pattern's syntax */
 	int verify_fatal;
 	int verify_only;			/* no writes: check an earlier run's data */
+	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
+	uint64_t thinktime_us, thinktime_spin_us;
+	uint32_t thinktime_blocks;		/* default 1 */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

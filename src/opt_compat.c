@@ -60,6 +60,22 @@ int opt_show_verify_pattern(const struct job *j, const struct opt_def *o, char *
 	return 0;
 }
 
+int opt_think_validate(const struct job *j, struct err *e)
+{
+	int d;
+
+	if (!j->thinktime_us)
+		return 0;
+	if (j->thinktime_spin_us > j->thinktime_us)
+		return job_err(e, j, "thinktime_spin %lluus is above thinktime %lluus",
+			       (unsigned long long)j->thinktime_spin_us,
+			       (unsigned long long)j->thinktime_us);
+	for (d = 0; d < DDIR_NR; d++)
+		if (j->rate[d] || j->rate_iops[d])
+			return job_err(e, j, "thinktime with rate or rate_iops is not supported");
+	return 0;
+}
+
 int opt_verify_validate(const struct job *j, struct err *e)
 {
 	const char *why = NULL;

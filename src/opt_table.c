@@ -836,6 +836,14 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
 	  .help = "zoned I/O: only none (the default) is supported" },
 
+	/* thinktime (fio: bare numbers are microseconds) */
+	{ .name = "thinktime", .type = OPT_TIME, F(thinktime_us), .unit_us = 1, .bare_us = 1,
+	  .help = "pause this long after every thinktime_blocks I/Os, once they completed" },
+	{ .name = "thinktime_spin", .type = OPT_TIME, F(thinktime_spin_us), .unit_us = 1,
+	  .bare_us = 1, .help = "spend this much of thinktime busy on the CPU, not asleep" },
+	{ .name = "thinktime_blocks", .type = OPT_INT, F(thinktime_blocks), .min = 1,
+	  .help = "I/Os between two thinktimes (caps the depth in flight)" },
+
 	/* write-buffer contents (buffer.h) */
 	{ .name = "zero_buffers", .type = OPT_FLAG, F(zero_buffers),
 	  .help = "write buffers hold zeros" },
@@ -897,8 +905,8 @@ static const struct opt_def opt_defs[] = {
 	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
 	U("spr_op"), U("sprandom"), U("stat_type"), U("stats"), U("std_redirect"),
 	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),
-	U("thinkcycles"), UH("thinktime", "use rate_iops or rate to pace I/O"), UH("thinktime_blocks", "use rate_iops or rate to pace I/O"), U("thinktime_blocks_type"),
-	U("thinktime_iotime"), UH("thinktime_spin", "use rate_iops or rate to pace I/O"), U("thp"), U("touch_objects"),
+	U("thinkcycles"), U("thinktime_blocks_type"),
+	U("thinktime_iotime"), U("thp"), U("touch_objects"),
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),

@@ -129,6 +129,8 @@ int opt_job_validate(struct job *j, struct err *e)
 	if (!ret)
 		ret = opt_verify_validate(j, e);
 	if (!ret)
+		ret = opt_think_validate(j, e);
+	if (!ret)
 		ret = validate_bs(j, e);
 	if (!ret)
 		ret = validate_depth(j, e);

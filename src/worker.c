@@ -398,6 +398,23 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 	return io;
 }
 
+/* An io_u's t_issue while it waits for a thinktime to start (all I/O done). */
+#define WORKER_THINK (UINT64_MAX - 1)
+
+/*
+ * thinktime: everything issued has completed at @now.  Spin thinktime_spin
+ * (busy, as fio's "simulate a CPU-bound pause"), then return when the
+ * sleep for the rest of thinktime ends.
+ */
+static uint64_t worker_think(struct worker *w, uint64_t now)
+{
+	uint64_t spin_end = now + w->think_spin_ticks;
+
+	while (clock_ticks(w->clk) < spin_end)
+		;
+	return now + w->think_ticks;
+}
+
 /* Queue what may be queued now; returns the number left queued (uncommitted). */
 static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pending,
 			    int *gen_done, struct io_u **queued)
@@ -423,11 +440,18 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 
 			io->t_issue = at;	/* remembered while pending */
 		}
+		if (unlikely(w->think_ticks) && io->ddir < DDIR_NR && !io->t_issue &&
+		    ++w->think_issued > w->job->thinktime_blocks) {
+			w->think_issued = 1;
+			io->t_issue = WORKER_THINK;	/* once the I/Os in flight are done */
+		}
 		if (unlikely(io->t_issue > *now)) {
 			if (w->inflight + nq > 0) {
 				*pending = io;
 				break;
 			}
+			if (io->t_issue == WORKER_THINK)
+				io->t_issue = worker_think(w, *now);
 			worker_sleep_until(w, io->t_issue);
 			*now = clock_ticks(w->clk);
 			/* the run may have ended while we slept: issue nothing past it */
@@ -684,6 +708,8 @@ void *worker_main(void *arg)
 	w->t_ramp_end = now + clock_ns_to_ticks(w->clk, j->ramp_time_us * 1000);
 	w->t_end = UINT64_MAX;
 	w->ticks_sample = clock_ns_to_ticks(w->clk, SAMPLE_MSEC * 1000000ull);
+	w->think_ticks = clock_ns_to_ticks(w->clk, j->thinktime_us * 1000);
+	w->think_spin_ticks = clock_ns_to_ticks(w->clk, j->thinktime_spin_us * 1000);
 	w->ticks_interval = clock_ns_to_ticks(w->clk, (j->interval_us ? j->interval_us : 1000000) * 1000);
 	w->t_next_interval = now + w->ticks_interval;
 	w->t_next_sample = UINT64_MAX;

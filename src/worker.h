@@ -102,6 +102,9 @@ struct worker {
 	uint64_t t_begin;		/* I/O started (ramp included) */
 	uint64_t t_measure;		/* ramp over, statistics start */
 	uint64_t t_rate_base;		/* the rate schedule's zero */
+	/* thinktime: after every thinktime_blocks I/Os, drain, spin, then sleep */
+	uint64_t think_ticks, think_spin_ticks;
+	uint32_t think_issued;		/* I/Os issued since the last think */
 	uint64_t t_end;			/* when to stop (UINT64_MAX = io_size decides) */
 	uint64_t t_next_event;		/* the earliest of the marks below */
 	uint64_t t_next_sample;		/* 500 ms bw/iops samples */

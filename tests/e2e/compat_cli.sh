@@ -170,3 +170,32 @@ import json
 v = json.load(open('$T/mv.json'))['jobs'][0]['iotrial']['verify']
 assert v['blocks'] == 256 and v['failures'] == 0, v
 " 2>"$T/py"; then pass mmap_verify; else fail mmap_verify "$(cat "$T/err" "$T/py")"; fi
+
+# thinktime: a 2 ms pause after every thinktime_blocks I/Os bounds a 1 s run
+# to 500 x blocks I/Os (a pause cannot be shorter); fio, on the same job, lands
+# under the same bound.  (fio 3.33 hangs with thinktime_spin on null: not run.)
+for tb in 1 4; do
+	for tool in iotrial fio; do
+		[ $tool = fio ] && [ $HAVE_FIO = 0 ] && continue
+		bin=$IOTRIAL; [ $tool = fio ] && bin=fio
+		timeout 30 $bin --output-format=json --name=t --ioengine=null --size=1g --rw=randread \
+			--thinktime=2000 --thinktime_blocks=$tb --runtime=1 --time_based >"$T/tt.json" 2>"$T/err"
+		if pyjson "
+import json
+n = json.load(open('$T/tt.json'))['jobs'][0]['read']['total_ios']
+hi = 500 * $tb * 1.02 + $tb
+assert 0.25 * hi < n <= hi, (n, hi)
+" 2>"$T/py"; then pass "thinktime_blocks${tb}_$tool"
+		else fail "thinktime_blocks${tb}_$tool" "$(cat "$T/py" "$T/err")"; fi
+	done
+done
+# spin: part of the pause is spent busy, so user CPU rises well above a sleeping pause's
+"$IOTRIAL" --output-format=json --name=t --ioengine=null --size=1g --rw=randread --thinktime=2ms \
+	--thinktime_spin=1500us --runtime=1 --time_based >"$T/ts.json" 2>"$T/err"
+if pyjson "
+import json
+j = json.load(open('$T/ts.json'))['jobs'][0]
+assert j['read']['total_ios'] <= 510 and j['usr_cpu'] + j['sys_cpu'] > 10, (j['read']['total_ios'], j['usr_cpu'])
+" 2>"$T/py"; then pass thinktime_spin; else fail thinktime_spin "$(cat "$T/py" "$T/err")"; fi
+expect_exit thinktime_rate 2 "thinktime with rate or rate_iops is not supported" \
+	"$IOTRIAL" --parse-only --name=t --thinktime=1ms --rate_iops=100

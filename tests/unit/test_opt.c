@@ -179,6 +179,10 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "verify_only", NULL, "verify_only", "1" },
 	{ "verify_fatal", "1", "verify_fatal", "1" },
 	{ "threads", "1", "thread", "1" },	/* fio 3.33 takes it in job files */
+	{ "thinktime", "500", "thinktime", "500" },	/* bare: microseconds, as fio */
+	{ "thinktime", "2ms", "thinktime", "2000" },
+	{ "thinktime_spin", "100", "thinktime_spin", "100" },
+	{ "thinktime_blocks", "8", "thinktime_blocks", "8" },
 };
 
 /*
@@ -579,6 +583,7 @@ TEST(unknown_and_unsupported)
 			 "supported (zonemode=none only) (" W ")"));
 	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
 	CHECK(fails_like("nice", "20", "-20..19"));
+	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
 	CHECK(fails_like("nice", "x", "not an integer"));
 	CHECK(fails_like("cpumask", "0", "no CPU"));
 	CHECK(fails_with("direct", NULL, "option 'direct' requires an argument (" W ")"));
@@ -984,7 +989,7 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, "bs"));
 	CHECK(!opt_cmdhelp(f, "ss"));
 	CHECK(!opt_cmdhelp(f, "sync"));
-	CHECK(!opt_cmdhelp(f, "thinktime"));
+	CHECK(!opt_cmdhelp(f, "fill_device"));
 	CHECK(!opt_cmdhelp(f, "fixedbufs"));
 	CHECK(opt_cmdhelp(f, "nope") == -ENOENT);
 	fclose(f);
@@ -993,7 +998,7 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "default: 4096") != NULL);
 	CHECK(strstr(buf, "steadystate: ") != NULL);
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
-	CHECK(strstr(buf, "thinktime: a fio option that iotrial does not support (refused): use rate") != NULL);
+	CHECK(strstr(buf, "fill_device: a fio option that iotrial does not support (refused): set size") != NULL);
 	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
 	free(buf);
 	buf = NULL;
@@ -1001,7 +1006,7 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, NULL));
 	fclose(f);
 	CHECK(strstr(buf, "\niodepth ") != NULL);
-	CHECK(strstr(buf, "\nthinktime ") == NULL);
+	CHECK(strstr(buf, "\nfill_device ") == NULL);
 	CHECK(strstr(buf, "further fio options are recognised") != NULL);
 	free(buf);
 }
