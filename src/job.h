@@ -171,6 +171,8 @@ struct job {
 	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
 	uint64_t thinktime_us, thinktime_spin_us;
 	uint32_t thinktime_blocks;		/* default 1 */
+	uint64_t number_ios;			/* 0 = no cap */
+	int exit_what;				/* exitall stops: 0 group, 1 stonewall, 2 all */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

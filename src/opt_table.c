@@ -565,6 +565,9 @@ static const struct opt_choice clock_choices[] = {
 	{ "clock_gettime", CLOCK_SRC_CLOCK_GETTIME }, { "cpu", CLOCK_SRC_CPU },
 	{ "gettimeofday", CLOCK_SRC_GETTIMEOFDAY }, { NULL, 0 },
 };
+static const struct opt_choice exit_what_choices[] = {
+	{ "group", 0 }, { "stonewall", 1 }, { "all", 2 }, { NULL, 0 },
+};
 static const struct opt_choice window_choices[] = {
 	{ "avg", 0 }, { "max", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
 	{ NULL, 0 },
@@ -830,9 +833,14 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "disk_util", .type = OPT_BOOL, F(disk_util),
 	  .help = "report disk utilisation of the job's devices" },
 	{ .name = "exitall", .type = OPT_FLAG, F(exitall),
-	  .help = "when this job ends, stop every other job" },
+	  .help = "when this job ends, stop the jobs exit_what names" },
 	{ .name = "exitall_on_error", .type = OPT_FLAG, F(exitall_on_error),
-	  .help = "when this job fails, stop every other job" },
+	  .help = "when this job fails, stop the jobs exit_what names" },
+	{ .name = "exit_what", .type = OPT_CHOICE, F(exit_what), .choices = exit_what_choices,
+	  .help = "what exitall stops: group (its reporting group), stonewall (every running "
+		  "job), all (every job, later ones too)" },
+	{ .name = "number_ios", .type = OPT_INT, F(number_ios),
+	  .help = "end the job after this many I/Os (0 = no limit)" },
 	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
 	  .help = "zoned I/O: only none (the default) is supported" },
 
@@ -871,7 +879,7 @@ static const struct opt_def opt_defs[] = {
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
 	U("dataplacement"), U("dedupe_global"), U("dedupe_mode"), 
 	U("dedupe_working_set_percentage"), U("donorname"), U("error_dump"), U("exec_postrun"),
-	U("exec_prerun"), U("exit_on_io_done"), U("exit_what"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"), U("fallocate"),
+	U("exec_prerun"), U("exit_on_io_done"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"), U("fallocate"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 	U("filename_format"), { .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, U("flow"), U("flow_id"),
 	U("flow_sleep"), UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
@@ -893,7 +901,7 @@ static const struct opt_def opt_defs[] = {
 	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
 	U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
-	U("numa_mem_policy"), U("number_ios"), U("object_class"), U("offset_align"),
+	U("numa_mem_policy"), U("object_class"), U("offset_align"),
 	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
 	U("plids"), U("pool"), U("port"), U("pre_read"), U("prio"), U("prioclass"),
 	U("profile"), U("program"), U("protocol"), U("random_generator"),

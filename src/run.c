@@ -432,7 +432,8 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 	 * waited for past this: the others' intervals are delivered */
 	grace = period / 2 > 2 * tick_ns ? period / 2 : 2 * tick_ns;
 	for (;;) {
-		int all_done = 1, data = 0, stop_group = 0;
+		int all_done = 1, data = 0, stop_what = -1;
+		unsigned stop_gid = 0;
 		uint64_t now;
 
 		for (i = first; i < end; i++) {
@@ -441,13 +442,17 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 			if (!atomic_load(&s->w[i].done))
 				all_done = 0;
 			else if (wj->exitall || (wj->exitall_on_error && s->w[i].error) ||
-				 (wj->verify_fatal && s->w[i].vres.failures))
-				stop_group = 1;
+				 (wj->verify_fatal && s->w[i].vres.failures)) {
+				stop_what = wj->exit_what;
+				stop_gid = s->w[i].groupid;
+			}
 		}
-		/* fio's exitall ends the jobs of the same stonewall group */
-		for (i = first; stop_group && i < end; i++) {
+		/* fio's exitall, per exit_what: the reporting group, every running job, or all */
+		for (i = stop_what == 2 ? 0 : first; stop_what >= 0 && i < (stop_what == 2 ? s->nr : end); i++) {
 			int expected = WORKER_RUN;
 
+			if (stop_what == 0 && s->w[i].groupid != stop_gid)
+				continue;
 			atomic_compare_exchange_strong(&s->w[i].stop, &expected, WORKER_STOP_EXITALL);
 		}
 		if (all_done)

@@ -383,11 +383,14 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 			return io;
 		}
 	}
-	if (iogen_next(&w->gen, io)) {
+	/* number_ios: the job ends after that many I/Os, if nothing ends it first */
+	if ((unlikely(j->number_ios) && w->nr_ios_issued >= j->number_ios) ||
+	    iogen_next(&w->gen, io)) {
 		*gen_done = 1;
 		w->free_list[w->nr_free++] = io;
 		return NULL;
 	}
+	w->nr_ios_issued++;
 	if (io->ddir == DDIR_WRITE) {
 		w->writes_since_sync++;
 		if (buffer_per_write(&w->bufgen))	/* scramble or refill, as fio */

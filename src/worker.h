@@ -105,6 +105,7 @@ struct worker {
 	/* thinktime: after every thinktime_blocks I/Os, drain, spin, then sleep */
 	uint64_t think_ticks, think_spin_ticks;
 	uint32_t think_issued;		/* I/Os issued since the last think */
+	uint64_t nr_ios_issued;		/* for number_ios */
 	uint64_t t_end;			/* when to stop (UINT64_MAX = io_size decides) */
 	uint64_t t_next_event;		/* the earliest of the marks below */
 	uint64_t t_next_sample;		/* 500 ms bw/iops samples */

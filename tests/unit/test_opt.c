@@ -183,6 +183,9 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "thinktime", "2ms", "thinktime", "2000" },
 	{ "thinktime_spin", "100", "thinktime_spin", "100" },
 	{ "thinktime_blocks", "8", "thinktime_blocks", "8" },
+	{ "number_ios", "1k", "number_ios", "1024" },
+	{ "exit_what", "stonewall", "exit_what", "stonewall" },
+	{ "exit_what", "all", "exit_what", "all" },
 };
 
 /*
