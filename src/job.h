@@ -31,7 +31,10 @@ enum {
 	RW_TRIMWRITE = 1u << 4,
 };
 
-enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL };
+#define JOB_MAX_ZONES 256
+
+enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL,
+		 RAND_DIST_ZONED };
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum fadvise_hint { FADVISE_NONE = 0, FADVISE_AUTO = 1, FADVISE_SEQUENTIAL, FADVISE_RANDOM };
@@ -97,6 +100,9 @@ struct job {
 	int norandommap;
 	enum rand_dist random_distribution;
 	double rand_param;		/* zipf theta, pareto h, normal sigma (%) */
+	/* random_distribution=zoned:A/S:...: A% of accesses go to the next S% of the region */
+	uint8_t zone_access[JOB_MAX_ZONES], zone_size[JOB_MAX_ZONES];
+	unsigned zone_nr;
 	uint32_t percentage_random[DDIR_NR];
 
 	/* engine */

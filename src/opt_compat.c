@@ -10,7 +10,7 @@
 #include <sched.h>	/* cpu_set_t, CPU_SET */
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* strtol, free */
-#include <string.h>	/* strcmp, strdup */
+#include <string.h>	/* strcmp, strdup, strchr, memcpy */
 #include "buffer.h"	/* buffer_pattern_parse */
 #include "verify.h"	/* verify_method_parse */
 #include "opt_steady.h"	/* opt_unsupported_value */
@@ -201,6 +201,61 @@ int opt_show_buffer_pattern(const struct job *j, const struct opt_def *o, char *
 	if (!j->buffer_pattern)
 		return 1;
 	snprintf(buf, len, "%s", j->buffer_pattern);
+	return 0;
+}
+
+int opt_parse_zoned(struct job *j, const char *spec, const struct num_ctx *c, struct err *e)
+{
+	uint8_t acc[JOB_MAX_ZONES], size[JOB_MAX_ZONES];
+	unsigned n = 0, asum = 0, ssum = 0, blank = JOB_MAX_ZONES;
+	const char *p = spec;
+	char *end;
+	unsigned long a, s;
+
+	if (strchr(spec, ','))
+		return opt_unsupported_value(e, c, spec, "per-direction zones");
+	while (*p) {
+		if (n == JOB_MAX_ZONES)
+			return num_error(e, c, -EINVAL, spec, "more than %d zones", JOB_MAX_ZONES);
+		a = strtoul(p, &end, 10);
+		if (end == p || *end != '/' || a > 100)
+			return num_error(e, c, -EINVAL, spec, "zones are access%%/size%%:...");
+		p = end + 1;
+		if (*p == ':' || !*p) {		/* "20/": the rest of the region */
+			if (blank != JOB_MAX_ZONES)
+				return num_error(e, c, -EINVAL, spec, "only one zone may leave its size blank");
+			blank = n;
+			s = 0;
+		} else {
+			s = strtoul(p, &end, 10);
+			if (end == p || (*end && *end != ':') || s > 100)
+				return num_error(e, c, -EINVAL, spec, "zones are access%%/size%%:...");
+			p = end;
+		}
+		if (*p == ':')
+			p++;
+		acc[n] = (uint8_t)a;
+		size[n] = (uint8_t)s;
+		asum += (unsigned)a;
+		ssum += (unsigned)s;
+		n++;
+	}
+	if (!n)
+		return num_error(e, c, -EINVAL, spec, "no zone given");
+	if (blank != JOB_MAX_ZONES) {
+		if (ssum > 100)
+			return num_error(e, c, -EINVAL, spec, "zone sizes add up to more than 100%%");
+		size[blank] = (uint8_t)(100 - ssum);
+		ssum = 100;
+	}
+	if (asum != 100 || ssum != 100)
+		return num_error(e, c, -EINVAL, spec, "zone accesses add up to %u%% and sizes to %u%%, "
+				 "not 100%% each", asum, ssum);
+	memcpy(j->zone_access, acc, n);
+	memcpy(j->zone_size, size, n);
+	j->zone_nr = n;
+	j->random_distribution = RAND_DIST_ZONED;
+	j->rand_param = 0;
 	return 0;
 }
 

@@ -44,6 +44,9 @@ int opt_think_validate(const struct job *j, struct err *e);
 /* verify= only where every block is written once with one size (verify.h). */
 int opt_verify_validate(const struct job *j, struct err *e);
 
+/* random_distribution=zoned:A/S:...: the part after "zoned:" (one set for every direction). */
+int opt_parse_zoned(struct job *j, const char *spec, const struct num_ctx *c, struct err *e);
+
 /* The resolved values of verify (always "0"), gtod_reduce and zonemode ("none"). */
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf, size_t len);

@@ -300,8 +300,10 @@ static int parse_random_distribution(struct job *j, const struct opt_def *o, con
 	double p = 0;
 	int d, ret;
 
+	if (!strncmp(val, "zoned:", 6))
+		return opt_parse_zoned(j, val + 6, c, e);
 	if (!strncmp(val, "zoned", 5) || !strncmp(val, "sequence", 8))
-		return opt_unsupported_value(e, c, val, "zoned, zoned_abs and sequence distributions");
+		return opt_unsupported_value(e, c, val, "zoned_abs and sequence distributions");
 	if (strchr(val, ','))
 		return opt_unsupported_value(e, c, val, "per-direction distributions");
 	for (d = 0; d < 4; d++)
@@ -336,6 +338,15 @@ static int parse_random_distribution(struct job *j, const struct opt_def *o, con
 static int show_random_distribution(const struct job *j, const struct opt_def *o, char *buf,
 				    size_t len)
 {
+	size_t pos = 0;
+	unsigned z;
+
+	if (j->random_distribution == RAND_DIST_ZONED) {
+		opt_cat(buf, len, &pos, "zoned");
+		for (z = 0; z < j->zone_nr; z++)
+			opt_cat(buf, len, &pos, ":%u/%u", j->zone_access[z], j->zone_size[z]);
+		return 0;
+	}
 	if (j->random_distribution == RAND_DIST_RANDOM)
 		snprintf(buf, len, "random");
 	else

@@ -223,3 +223,24 @@ rt = [j for j in json.load(open('$T/ew.json'))['jobs'] if j['jobname'] == 'long'
 assert (rt >= 1900) if '$what' == 'group' else (rt < 1500), rt
 " 2>"$T/py"; then pass exit_what_$what; else fail exit_what_$what "$(cat "$T/py" "$T/err")"; fi
 done
+
+# random_distribution=zoned: the share of accesses in each zone, from the
+# offsets in the latency log, as fio gives on the same job
+for tool in iotrial fio; do
+	[ $tool = fio ] && [ $HAVE_FIO = 0 ] && continue
+	bin=$IOTRIAL; [ $tool = fio ] && bin=fio
+	(cd "$T" && $bin --name=z --ioengine=null --size=100m --bs=4k --rw=randread --norandommap \
+		--random_distribution=zoned:60/10:30/20:8/30:2/ --number_ios=20000 \
+		--write_lat_log=zl_$tool --log_offset=1 >/dev/null 2>"$T/err")
+	if python3 -c "
+offs = [int(l.split(',')[4]) for l in open('$T/zl_${tool}_clat.1.log') if l.strip()]
+c = [0] * 4
+for o in offs:
+    x = o / (100 << 20)
+    c[0 if x < .1 else 1 if x < .3 else 2 if x < .6 else 3] += 1
+share = [v / len(offs) for v in c]
+assert len(offs) == 20000 and all(abs(a - b) < .02 for a, b in zip(share, [.6, .3, .08, .02])), share
+" 2>"$T/py"; then pass zoned_$tool; else fail zoned_$tool "$(tail -1 "$T/py") $(cat "$T/err")"; fi
+done
+expect_exit zoned_sum 2 "zone accesses add up to 90% and sizes to 100%" \
+	"$IOTRIAL" --parse-only --name=z --rw=randread --random_distribution=zoned:60/50:30/50

@@ -186,6 +186,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "number_ios", "1k", "number_ios", "1024" },
 	{ "exit_what", "stonewall", "exit_what", "stonewall" },
 	{ "exit_what", "all", "exit_what", "all" },
+	{ "random_distribution", "zoned:50/5:30/15:20/", "random_distribution", "zoned:50/5:30/15:20/80" },
 };
 
 /*
@@ -594,9 +595,12 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("ioengine", "rbd", "unsupported engine 'rbd' (" W ")"));
 	CHECK(fails_with("ioengine", "libaio2", "unknown engine 'libaio2' (" W ")"));
 	CHECK(fails_with("ioengine", "external:/x.so", "unsupported engine 'external:/x.so' (" W ")"));
-	CHECK(fails_with("random_distribution", "zoned:60/10:40/90",
-			 "unsupported value 'zoned:60/10:40/90' for option 'random_distribution': "
-			 "zoned, zoned_abs and sequence distributions (" W ")"));
+	CHECK(fails_with("random_distribution", "zoned_abs:60/10g:40/90g",
+			 "unsupported value 'zoned_abs:60/10g:40/90g' for option 'random_distribution': "
+			 "zoned_abs and sequence distributions (" W ")"));
+	CHECK(fails_like("random_distribution", "zoned:60/10:30/", "not 100% each"));
+	CHECK(fails_like("random_distribution", "zoned:60/10:40", "access%/size%"));
+	CHECK(fails_like("random_distribution", "zoned:60/:40/", "only one zone"));
 	CHECK(fails_like("rw", "read:-8k", "unsupported value"));
 	CHECK(fails_like("steadystate", "lat:5%", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2:0.25", "unsupported value"));
