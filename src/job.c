@@ -91,6 +91,7 @@ void job_free(struct job *j)
 	free(j->description);
 	free(j->buffer_pattern);
 	free(j->verify_pattern);
+	free(j->wait_for);
 	free(j->filename);
 	free(j->directory);
 	free(j->ioengine);
@@ -124,6 +125,7 @@ int job_copy(struct job *dst, const struct job *src)
 	dst->description = job_dup(src->description, &fail);
 	dst->buffer_pattern = job_dup(src->buffer_pattern, &fail);
 	dst->verify_pattern = job_dup(src->verify_pattern, &fail);
+	dst->wait_for = job_dup(src->wait_for, &fail);
 	dst->filename = job_dup(src->filename, &fail);
 	dst->directory = job_dup(src->directory, &fail);
 	dst->ioengine = job_dup(src->ioengine, &fail);

@@ -179,6 +179,7 @@ struct job {
 	uint32_t thinktime_blocks;		/* default 1 */
 	uint64_t number_ios;			/* 0 = no cap */
 	int exit_what;				/* exitall stops: 0 group, 1 stonewall, 2 all */
+	char *wait_for;				/* start when the job of this name is done */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

@@ -850,6 +850,8 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "exit_what", .type = OPT_CHOICE, F(exit_what), .choices = exit_what_choices,
 	  .help = "what exitall stops: group (its reporting group), stonewall (every running "
 		  "job), all (every job, later ones too)" },
+	{ .name = "wait_for", .type = OPT_STR, F(wait_for),
+	  .help = "start when every thread of the job of this name (defined earlier) is done" },
 	{ .name = "number_ios", .type = OPT_INT, F(number_ios),
 	  .help = "end the job after this many I/Os (0 = no limit)" },
 	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
@@ -932,7 +934,7 @@ static const struct opt_def opt_defs[] = {
 	UH("verify_async", "not supported (verify= checks every block after the writes)"), UH("verify_backlog", "not supported (verify= checks every block after the writes)"), UH("verify_backlog_batch", "not supported (verify= checks every block after the writes)"),
 	UH("verify_dump", "not supported (verify= checks every block after the writes)"), UH("verify_offset", "not supported (verify= checks every block after the writes)"),
 	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_state_save", "not supported (verify= checks every block after the writes)"),
-	UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("wait_for"), U("window_size"),
+	UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
 	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), UH("zonerange", "zoned I/O is not supported (use offset and size for a region)"), UH("zonesize", "zoned I/O is not supported (use offset and size for a region)"), UH("zoneskip", "zoned I/O is not supported (use offset and size for a region)"),

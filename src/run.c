@@ -66,7 +66,21 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			groupid++;
 		for (c = 0; c < n; c++, k++) {
 			struct worker *w = &s->w[k];
+			size_t q;
 
+			/* wait_for: the waitee's threads, defined before this job (fio's rule) */
+			for (q = 0; j->wait_for && q < k; q++) {
+				if (strcmp(s->w[q].job->name, j->wait_for))
+					continue;
+				if (!w->wait_nr)
+					w->wait_first = q;
+				w->wait_nr = (unsigned)(q - w->wait_first + 1);
+			}
+			if (j->wait_for && !w->wait_nr)
+				return err_set(e, -EINVAL, EXIT_USAGE,
+					       "job '%s' (%s): wait_for=%s names no job defined before it",
+					       j->name, j->origin, j->wait_for);
+			w->wait_on = s->w;
 			w->job = j;
 			w->jobnum = (unsigned)c;
 			w->thread_index = k;

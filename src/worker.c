@@ -689,6 +689,17 @@ static void worker_verify_pass(struct worker *w)
 	}
 }
 
+/* wait_for: poll (1 ms) until the waitee's threads are done, or the run stops. */
+static void worker_wait_for(struct worker *w)
+{
+	struct timespec ts = { 0, 1000000 };
+	unsigned i;
+
+	for (i = 0; i < w->wait_nr; i++)
+		while (!atomic_load(&w->wait_on[w->wait_first + i].done) && !atomic_load(&w->stop))
+			nanosleep(&ts, NULL);
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -700,6 +711,7 @@ void *worker_main(void *arg)
 	errno = 0;
 	if (j->nice && nice(j->nice) == -1 && errno)
 		worker_fail(w, errno, NULL);
+	worker_wait_for(w);
 	if (j->startdelay_us) {
 		uint64_t t = clock_ticks(w->clk);
 

@@ -106,6 +106,10 @@ struct worker {
 	uint64_t think_ticks, think_spin_ticks;
 	uint32_t think_issued;		/* I/Os issued since the last think */
 	uint64_t nr_ios_issued;		/* for number_ios */
+	/* wait_for: start once wait_on[wait_first .. +wait_nr) are done */
+	struct worker *wait_on;
+	size_t wait_first;
+	unsigned wait_nr;
 	uint64_t t_end;			/* when to stop (UINT64_MAX = io_size decides) */
 	uint64_t t_next_event;		/* the earliest of the marks below */
 	uint64_t t_next_sample;		/* 500 ms bw/iops samples */

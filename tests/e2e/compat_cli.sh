@@ -215,12 +215,12 @@ done
 # group running; stonewall stops it too
 for what in group stonewall; do
 	"$IOTRIAL" --output-format=json --ioengine=null --name=short --size=1m --exitall \
-		--exit_what=$what --name=long --new_group --size=1m --time_based --runtime=2 \
+		--exit_what=$what --name=long --new_group --size=1m --time_based --runtime=1 \
 		>"$T/ew.json" 2>"$T/err"
 	if pyjson "
 import json
 rt = [j for j in json.load(open('$T/ew.json'))['jobs'] if j['jobname'] == 'long'][0]['job_runtime']
-assert (rt >= 1900) if '$what' == 'group' else (rt < 1500), rt
+assert (rt >= 950) if '$what' == 'group' else (rt < 700), rt
 " 2>"$T/py"; then pass exit_what_$what; else fail exit_what_$what "$(cat "$T/py" "$T/err")"; fi
 done
 
@@ -244,3 +244,14 @@ assert len(offs) == 20000 and all(abs(a - b) < .02 for a, b in zip(share, [.6, .
 done
 expect_exit zoned_sum 2 "zone accesses add up to 90% and sizes to 100%" \
 	"$IOTRIAL" --parse-only --name=z --rw=randread --random_distribution=zoned:60/50:30/50
+
+# wait_for: b starts only when a is done, so the two 0.5 s runs take 1 s in all
+start=$(date +%s%N)
+"$IOTRIAL" --output-format=json --ioengine=null --size=1m --time_based --runtime=500ms --name=a \
+	--name=b --wait_for=a >"$T/wf.json" 2>"$T/err"
+rc=$?
+el=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ $rc -eq 0 ] && [ $el -ge 990 ]; then pass wait_for
+else fail wait_for "exit $rc after $el ms: $(cat "$T/err")"; fi
+expect_exit wait_for_unknown 2 "wait_for=zz names no job defined before it" \
+	"$IOTRIAL" --ioengine=null --size=1m --name=a --name=b --wait_for=zz

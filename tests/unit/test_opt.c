@@ -186,6 +186,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "number_ios", "1k", "number_ios", "1024" },
 	{ "exit_what", "stonewall", "exit_what", "stonewall" },
 	{ "exit_what", "all", "exit_what", "all" },
+	{ "wait_for", "writers", "wait_for", "writers" },
 	{ "random_distribution", "zoned:50/5:30/15:20/", "random_distribution", "zoned:50/5:30/15:20/80" },
 };
 
@@ -951,8 +952,8 @@ TEST(resolved_list)
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
-	 * verify_pattern */
-	CHECK_EQ_U(nr, listed - 16);
+	 * verify_pattern, wait_for */
+	CHECK_EQ_U(nr, listed - 17);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
