@@ -30,7 +30,7 @@ while IFS= read -r line; do
 	k=$((k + 1))
 	expand "${line#*|}" >"$T/fio/$k.args"
 done <"$T/list"
-ls "$T/fio" | sed 's/\.args$//' | xargs -P 8 -I{} sh -c \
+ls "$T/fio" | sed 's/\.args$//' | xargs -P 16 -I{} sh -c \
 	'cd "$1/dir" && timeout 20 fio --parse-only $(cat "$1/fio/$2.args") >"$1/fio/$2.out" 2>&1 </dev/null; echo $? >"$1/fio/$2.rc"' \
 	sh "$T" {}
 
