@@ -300,7 +300,8 @@ static int init_options(struct iogen *g, const struct job *j, unsigned nr_files,
 	if (g->random)
 		g->seq_nr = j->rw_seq_nr > 1 ? j->rw_seq_nr : 0;
 	else
-		g->seq_hole = j->rw_seq_nr > 1 ? j->rw_seq_nr : 0;
+		g->seq_hole = j->rw_seq_nr > 1 || j->rw_seq_back ? j->rw_seq_nr : 0;
+	g->seq_back = j->rw_seq_back && !g->random;
 	return 0;
 }
 
@@ -579,7 +580,15 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 			off = f->start;	/* wrap: the next pass over the region */
 	}
 	len = fit_len(g, f, d, off, len);
-	f->pos[d] = off + len + g->seq_hole;
+	if (__builtin_expect(g->seq_back, 0)) {
+		/* fio's backwards I/O: step back; below the start, wrap to the end, stepped back */
+		uint64_t next = off + len;
+
+		f->pos[d] = next >= f->start + g->seq_hole ? next - g->seq_hole :
+			    f->end >= f->start + g->seq_hole ? f->end - g->seq_hole : f->start;
+	} else {
+		f->pos[d] = off + len + g->seq_hole;
+	}
 	io->file = (uint16_t)fi;
 	io->offset = off;
 	io->len = (uint32_t)len;

@@ -90,6 +90,7 @@ struct iogen {
 	unsigned seq_nr;		/* rw=randread:N: a new random offset every N */
 	unsigned seq_left;
 	uint64_t seq_hole;		/* rw=read:<bytes>: skipped after each I/O */
+	int seq_back;			/* rw=read:-<bytes>: stepped back instead */
 	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR], ba[DDIR_NR];
 	uint64_t bs_fixed[DDIR_NR];	/* 0 unless one size */
 	uint64_t range_nr[DDIR_NR];	/* bsrange: number of sizes to choose from */

@@ -87,6 +87,7 @@ struct job {
 	/* workload */
 	unsigned rw;			/* RW_* bits */
 	unsigned rw_seq_nr;		/* rw=randread:8 style modifier (0/1 = none) */
+	int rw_seq_back;		/* rw=read:-8k: the modifier steps back (sequential only) */
 	uint32_t rwmixread;		/* percent of I/Os that are reads in mixed jobs */
 	uint64_t bs[DDIR_NR];
 	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];	/* bsrange; equal to bs when unset */

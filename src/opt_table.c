@@ -141,7 +141,7 @@ static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
 	const char *colon = strchr(val, ':');
 	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
 	uint64_t nr = 0;
-	int ret;
+	int ret, back = 0;
 
 	for (i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++)
 		if (strlen(rw_names[i].name) == n && !strncmp(rw_names[i].name, val, n))
@@ -150,9 +150,10 @@ static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
 		return num_error(e, c, -EINVAL, val, "not one of read, write, trim, randread, randwrite, "
 				 "randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
 	if (colon) {
-		if (colon[1] == '-')
-			return opt_unsupported_value(e, c, val, "a negative offset modifier (backwards I/O)");
-		ret = num_parse_u64(colon + 1, c, &nr, e);
+		back = colon[1] == '-';
+		if (back && (rw_names[i].bits & RW_RAND))
+			return num_error(e, c, -EINVAL, val, "a negative modifier needs sequential I/O");
+		ret = num_parse_u64(colon + 1 + back, c, &nr, e);
 		if (ret)
 			return ret;
 		if (nr > UINT32_MAX)
@@ -160,6 +161,7 @@ static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
 	}
 	j->rw = rw_names[i].bits;
 	j->rw_seq_nr = (unsigned)nr;
+	j->rw_seq_back = back && nr;
 	return 0;
 }
 
@@ -173,7 +175,8 @@ static int show_rw(const struct job *j, const struct opt_def *o, char *buf, size
 	if (i == sizeof(rw_names) / sizeof(rw_names[0]))
 		return 1;
 	if (j->rw_seq_nr)
-		snprintf(buf, len, "%s:%u", rw_names[i].name, j->rw_seq_nr);
+		snprintf(buf, len, "%s:%s%u", rw_names[i].name, j->rw_seq_back ? "-" : "",
+			 j->rw_seq_nr);
 	else
 		snprintf(buf, len, "%s", rw_names[i].name);
 	return 0;

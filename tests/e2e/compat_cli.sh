@@ -270,3 +270,15 @@ expect_exit wait_for_unknown 2 "wait_for=zz names no job defined before it" \
 	"$IOTRIAL" --ioengine=null --size=1m --name=a --name=b --wait_for=zz
 
 fio_queue_check
+
+# backwards I/O (rw=read:-8k): the offsets fio 3.33 gives, from the latency log
+truncate -s 64k "$T/bw"
+for tool in iotrial fio; do
+	[ $tool = fio ] && [ $HAVE_FIO = 0 ] && continue
+	bin=$IOTRIAL; [ $tool = fio ] && bin=fio
+	(cd "$T" && $bin --name=b --filename=bw --size=64k --bs=4k --rw=read:-8k \
+		--write_lat_log=bw_$tool --log_offset=1 >/dev/null 2>"$T/err")
+	got=$(awk -F, '{printf "%d ", $5/4096}' "$T/bw_${tool}_clat.1.log" 2>/dev/null)
+	if [ "$got" = "0 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0 " ]; then pass backwards_$tool
+	else fail backwards_$tool "blocks: $got $(cat "$T/err")"; fi
+done

@@ -187,6 +187,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "exit_what", "stonewall", "exit_what", "stonewall" },
 	{ "exit_what", "all", "exit_what", "all" },
 	{ "wait_for", "writers", "wait_for", "writers" },
+	{ "rw", "read:-8k", "rw", "read:-8192" },	/* backwards */
 	{ "random_distribution", "zoned:50/5:30/15:20/", "random_distribution", "zoned:50/5:30/15:20/80" },
 };
 
@@ -602,7 +603,7 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("random_distribution", "zoned:60/10:30/", "not 100% each"));
 	CHECK(fails_like("random_distribution", "zoned:60/10:40", "access%/size%"));
 	CHECK(fails_like("random_distribution", "zoned:60/:40/", "only one zone"));
-	CHECK(fails_like("rw", "read:-8k", "unsupported value"));
+	CHECK(fails_like("rw", "randread:-8k", "a negative modifier needs sequential I/O"));
 	CHECK(fails_like("steadystate", "lat:5%", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2:0.25", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2,pareto:0.5", "unsupported value"));
