@@ -53,6 +53,7 @@ void job_init(struct job *j)
 	j->buffer_compress_chunk = 512;
 	j->do_verify = 1;
 	j->thinktime_blocks = 1;
+	j->rate_cycle_ms = 1000;
 	j->kb_base = 1024;
 	j->clocksource = CLOCK_SRC_DEFAULT;
 	j->interval_us = 1000000;

@@ -181,6 +181,10 @@ struct job {
 	uint64_t number_ios;			/* 0 = no cap */
 	int exit_what;				/* exitall stops: 0 group, 1 stonewall, 2 all */
 	char *wait_for;				/* start when the job of this name is done */
+	uint64_t rate_min[DDIR_NR];		/* bytes/s a direction must keep up (0 = none) */
+	uint64_t rate_iops_min[DDIR_NR];
+	uint32_t rate_cycle_ms;			/* window of the check (default 1000) */
+	int rate_min_set;			/* any of the above: set by validation */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

@@ -60,9 +60,19 @@ int opt_show_verify_pattern(const struct job *j, const struct opt_def *o, char *
 	return 0;
 }
 
-int opt_think_validate(const struct job *j, struct err *e)
+int opt_think_validate(struct job *j, struct err *e)
 {
 	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (j->rate_min[d] || j->rate_iops_min[d])
+			j->rate_min_set = 1;
+		/* fio's rule: a minimum above the cap can never be met */
+		if ((j->rate[d] && j->rate_min[d] > j->rate[d]) ||
+		    (j->rate_iops[d] && j->rate_iops_min[d] > j->rate_iops[d]))
+			return job_err(e, j, "the minimum rate for %s is above its rate limit",
+				       job_ddir_name(d));
+	}
 
 	if (!j->thinktime_us)
 		return 0;

@@ -39,8 +39,8 @@ int opt_show_buffer_pattern(const struct job *j, const struct opt_def *o, char *
 int opt_parse_verify_pattern(struct job *j, const struct opt_def *o, const char *val,
 			     const struct num_ctx *c, struct err *e);
 int opt_show_verify_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len);
-/* thinktime: spin within thinktime; not with rate limits. */
-int opt_think_validate(const struct job *j, struct err *e);
+/* thinktime: spin within thinktime; not with rate limits.  Also notes rate_min_set. */
+int opt_think_validate(struct job *j, struct err *e);
 /* verify= only where every block is written once with one size (verify.h). */
 int opt_verify_validate(const struct job *j, struct err *e);
 

@@ -305,6 +305,47 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	return m < c ? m : c;
 }
 
+/*
+ * rate_min / rate_iops_min, checked at the sample ticks as fio does: nothing
+ * in the first 2 s of measurement (fio's settle period), then the first
+ * cycle starts, and a direction the job issues that did less than its
+ * minimum over a rate_cycle ends the job with EIO and says by how much.
+ */
+static void worker_check_min_rate(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+	struct worker_mark *m = &w->mark_rate_min;
+	uint64_t ns, bps, iops;
+	int d;
+
+	if (clock_ticks_to_ns(w->clk, now - w->t_measure) < 2000000000ull)
+		return;
+	if (!m->ticks) {	/* the first cycle starts after the settle period */
+		worker_mark(w, m, now);
+		return;
+	}
+	ns = clock_ticks_to_ns(w->clk, now - m->ticks);
+	if (ns < (uint64_t)j->rate_cycle_ms * 1000000)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!(j->rw & (1u << d)))
+			continue;
+		bps = (uint64_t)((double)(w->st.dir[d].bytes - m->bytes[d]) * 1e9 / (double)ns);
+		iops = (uint64_t)((double)(w->st.dir[d].ios - m->ios[d]) * 1e9 / (double)ns);
+		if ((j->rate_min[d] && bps < j->rate_min[d]) ||
+		    (j->rate_iops_min[d] && iops < j->rate_iops_min[d])) {
+			worker_fail(w, EIO, NULL);
+			snprintf(w->first_error, sizeof(w->first_error),
+				 "%s: minimum rate not met over %u ms: %llu B/s, %llu IOPS "
+				 "(rate_min %llu B/s, rate_iops_min %llu)", job_ddir_name(d),
+				 j->rate_cycle_ms, (unsigned long long)bps, (unsigned long long)iops,
+				 (unsigned long long)j->rate_min[d], (unsigned long long)j->rate_iops_min[d]);
+			return;
+		}
+	}
+	worker_mark(w, m, now);
+}
+
 /* Timed work that is not per I/O.  Returns 1 when the run time is over. */
 static int worker_event(struct worker *w, uint64_t now)
 {
@@ -315,6 +356,8 @@ static int worker_event(struct worker *w, uint64_t now)
 		measuring = 1;
 	}
 	if (measuring && now >= w->t_next_sample) {
+		if (unlikely(w->job->rate_min_set))
+			worker_check_min_rate(w, now);
 		worker_sample(w, now);
 		w->t_next_sample += w->ticks_sample;
 		if (w->t_next_sample <= now)

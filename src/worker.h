@@ -118,6 +118,7 @@ struct worker {
 	uint64_t ticks_sample, ticks_interval;
 	uint64_t t_last;		/* last I/O completion or loop end */
 	struct worker_mark mark_sample, mark_interval;
+	struct worker_mark mark_rate_min;	/* rate_min/rate_iops_min: the cycle's start */
 	struct hist *prev_lat_hist;	/* [DDIR_NR] cumulative at the last interval */
 	struct hist *iv_hist;		/* scratch for the interval delta */
 

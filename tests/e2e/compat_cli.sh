@@ -269,7 +269,7 @@ else fail wait_for "exit $rc after $el ms: $(cat "$T/err")"; fi
 expect_exit wait_for_unknown 2 "wait_for=zz names no job defined before it" \
 	"$IOTRIAL" --ioengine=null --size=1m --name=a --name=b --wait_for=zz
 
-fio_queue_check
+
 
 # backwards I/O (rw=read:-8k): the offsets fio 3.33 gives, from the latency log
 truncate -s 64k "$T/bw"
@@ -282,3 +282,18 @@ for tool in iotrial fio; do
 	if [ "$got" = "0 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0 " ]; then pass backwards_$tool
 	else fail backwards_$tool "blocks: $got $(cat "$T/err")"; fi
 done
+
+# rate_min: after fio's 2 s settle period, a job slower than its minimum over
+# a rate_cycle ends with EIO (exit 1), the message saying by how much
+"$IOTRIAL" --output-format=json --name=r --ioengine=null --size=1g --rw=read --thinktime=10ms \
+	--rate_min=1m --rate_cycle=200 --runtime=4 --time_based >"$T/rm.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "read: minimum rate not met over 200 ms: [0-9]* B/s" "$T/err" && pyjson "
+import json
+j = json.load(open('$T/rm.json'))['jobs'][0]
+assert j['error'] == 5 and 2000 <= j['job_runtime'] < 3500, (j['error'], j['job_runtime'])
+" 2>"$T/py"; then pass rate_min; else fail rate_min "exit $rc: $(cat "$T/err" "$T/py")"; fi
+# fio refuses this when the job starts ("minimum rate exceeds rate"), we when parsing
+expect_exit rate_min_above_rate 2 "the minimum rate for read is above its rate limit" \
+	"$IOTRIAL" --parse-only --name=r --ioengine=null --size=1m --rate=1m --rate_min=2m
+fio_queue_check

@@ -188,6 +188,11 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "exit_what", "all", "exit_what", "all" },
 	{ "wait_for", "writers", "wait_for", "writers" },
 	{ "rw", "read:-8k", "rw", "read:-8192" },	/* backwards */
+	{ "rate_min", "1m", "rate_min", "1048576" },
+	{ "ratemin", "2k", "rate_min", "2048" },
+	{ "rate_iops_min", "10", "rate_iops_min", "10" },
+	{ "rate_cycle", "500", "rate_cycle", "500" },
+	{ "ratecycle", "200", "rate_cycle", "200" },
 	{ "random_distribution", "zoned:50/5:30/15:20/", "random_distribution", "zoned:50/5:30/15:20/80" },
 };
 
@@ -584,7 +589,7 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("verify_async", "1", "unsupported option 'verify_async': not supported "
 			 "(verify= checks every block after the writes) (" W ")"));
 	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
-	CHECK(fails_with("ratemin", "1", "unsupported option 'ratemin' (" W ")"));
+	CHECK(fails_with("flow", "1", "unsupported option 'flow' (" W ")"));
 	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned I/O is not "
 			 "supported (zonemode=none only) (" W ")"));
 	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
