@@ -582,6 +582,11 @@ static const struct opt_choice clock_choices[] = {
 static const struct opt_choice exit_what_choices[] = {
 	{ "group", 0 }, { "stonewall", 1 }, { "all", 2 }, { NULL, 0 },
 };
+/* default-only options: the values meaning what iotrial always does */
+static const struct opt_choice coe_none[] = { { "none", 0 }, { "0", 0 }, { NULL, 0 } };
+static const struct opt_choice dedupe_repeat[] = { { "repeat", 0 }, { NULL, 0 } };
+static const struct opt_choice submit_inline[] = { { "inline", 0 }, { NULL, 0 } };
+static const struct opt_choice zero_only[] = { { "0", 0 }, { NULL, 0 } };
 static const struct opt_choice window_choices[] = {
 	{ "avg", 0 }, { "max", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
 	{ NULL, 0 },
@@ -866,6 +871,19 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
 	  .help = "zoned I/O: only none (the default) is supported" },
 
+	/* fio's default meaning, the only one iotrial has: other values refused */
+#define DEFAULT_ONLY .type = OPT_FUNC, .parse = opt_parse_default_only, .show = opt_show_default_only
+	{ .name = "continue_on_error", DEFAULT_ONLY, .choices = coe_none,
+	  .help = "none: a job stops at its first error (the only mode iotrial has)" },
+	{ .name = "dedupe_mode", DEFAULT_ONLY, .choices = dedupe_repeat,
+	  .help = "repeat: dedupable writes repeat an earlier write (dedupe_percentage)" },
+	{ .name = "io_submit_mode", DEFAULT_ONLY, .choices = submit_inline,
+	  .help = "inline: the job's thread submits its own I/O" },
+	{ .name = "log_prio", DEFAULT_ONLY, .choices = zero_only,
+	  .help = "0: log lines carry no I/O priority" },
+	{ .name = "verify_state_save", DEFAULT_ONLY, .choices = zero_only,
+	  .help = "0: no verify state file is written (iotrial never writes one)" },
+
 	/* thinktime (fio: bare numbers are microseconds) */
 	{ .name = "thinktime", .type = OPT_TIME, F(thinktime_us), .unit_us = 1, .bare_us = 1,
 	  .help = "pause this long after every thinktime_blocks I/Os, once they completed" },
@@ -897,10 +915,9 @@ static const struct opt_def opt_defs[] = {
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("clientname"), U("clustername"), U("cmd_type"), U("cmdprio"), U("cmdprio_bssplit"),
 	U("cmdprio_class"), U("cmdprio_percentage"), U("conf"), U("cont"),
-	UH("continue_on_error", "iotrial stops a job at its first error and reports it"), U("cpuchunks"), U("cpuload"), U("cpumode"),
+	U("cpuchunks"), U("cpuload"), U("cpumode"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("dedupe_global"), U("dedupe_mode"), 
-	U("dedupe_working_set_percentage"), U("donorname"), U("error_dump"), U("exec_postrun"),
+	U("dataplacement"), U("dedupe_global"), U("dedupe_working_set_percentage"), U("donorname"), U("error_dump"), U("exec_postrun"),
 	U("exec_prerun"), U("exit_on_io_done"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"), U("fallocate"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 	U("filename_format"), { .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, U("flow"), U("flow_id"),
@@ -910,16 +927,14 @@ static const struct opt_def opt_defs[] = {
 	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
 	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
 	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), U("ignore_error"),
-	U("ignore_zone_limits"), U("inplace"), U("interface"), U("io_submit_mode"),
-	U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
+	U("ignore_zone_limits"), U("inplace"), U("interface"), U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
 	U("latency_percentile"), U("latency_run"), U("latency_target"), U("latency_window"),
 	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
 	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),
 	U("listen"), U("lockfile"), U("lockmem"), U("log_alternate_epoch"),
 	U("log_alternate_epoch_clock_id"), U("log_compression"), U("log_compression_cpus"),
-	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_prio"),
-	U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
+	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
 	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
 	U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
@@ -942,8 +957,7 @@ static const struct opt_def opt_defs[] = {
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
 	UH("verify_async", "not supported (verify= checks every block after the writes)"), UH("verify_backlog", "not supported (verify= checks every block after the writes)"), UH("verify_backlog_batch", "not supported (verify= checks every block after the writes)"),
 	UH("verify_dump", "not supported (verify= checks every block after the writes)"), UH("verify_offset", "not supported (verify= checks every block after the writes)"),
-	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_state_save", "not supported (verify= checks every block after the writes)"),
-	UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
+	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
 	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), UH("zonerange", "zoned I/O is not supported (use offset and size for a region)"), UH("zonesize", "zoned I/O is not supported (use offset and size for a region)"), UH("zoneskip", "zoned I/O is not supported (use offset and size for a region)"),

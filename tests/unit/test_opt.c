@@ -203,6 +203,12 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 static const struct { const char *name, *val, *want; } default_only[] = {
 	{ "unified_rw_reporting", "none", "none" },
 	{ "unified_rw_reporting", "0", "none" },
+	{ "continue_on_error", "none", "none" },
+	{ "continue_on_error", "0", "none" },
+	{ "dedupe_mode", "repeat", "repeat" },
+	{ "io_submit_mode", "inline", "inline" },
+	{ "log_prio", "0", "0" },
+	{ "verify_state_save", "0", "0" },
 	{ "verify", "0", "0" },
 	{ "verify", "none", "0" },
 	{ "zonemode", "none", "none" },
@@ -595,6 +601,10 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
 	CHECK(fails_like("nice", "20", "-20..19"));
 	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
+	CHECK(fails_with("io_submit_mode", "offload", "unsupported value 'offload' for option "
+			 "'io_submit_mode': only inline is supported (" W ")"));
+	CHECK(fails_with("continue_on_error", "write", "unsupported value 'write' for option "
+			 "'continue_on_error': only none or 0 is supported (" W ")"));
 	CHECK(fails_like("nice", "x", "not an integer"));
 	CHECK(fails_like("cpumask", "0", "no CPU"));
 	CHECK(fails_with("direct", NULL, "option 'direct' requires an argument (" W ")"));
