@@ -20,11 +20,13 @@ WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icli $(WARN) -MMD -MP
 # Libraries through pkg-config where Debian ships a .pc file (libaio has none).
-PKG_DEPS := liburing jansson blkid
+PKG_DEPS := liburing jansson blkid nettle zlib libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_DEPS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKG_DEPS) 2>/dev/null || echo -luring -ljansson -lblkid)
+PKG_LIBS := $(shell pkg-config --libs $(PKG_DEPS) 2>/dev/null || echo -luring -ljansson -lblkid -lnettle -lz -lxxhash)
 BASE_CFLAGS += $(PKG_CFLAGS)
 LIBS := $(PKG_LIBS) -laio -lpthread -lm
+LIBS += -lrt  # posixaio: aio_* live in librt before glibc 2.34
+# verify= checksums: md5/sha (Nettle), crc32 (zlib), xxhash, in PKG_DEPS
 
 ifeq ($(SANITIZE),1)
 BUILD := build/san

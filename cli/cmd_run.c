@@ -22,6 +22,7 @@
 #include "report_json.h"
 #include "report_summary.h"
 #include "report_text.h"
+#include "report_terse.h"
 #include "result.h"
 #include "run.h"
 #include "safety.h"
@@ -259,6 +260,8 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 	/* --preset: the text ends with the preset's summary table */
 	if (!r && (cl->formats & CMDLINE_FMT_NORMAL) && cl->preset && preset_find(cl->preset))
 		r = report_summary_write(of.f, res, preset_find(cl->preset), e);
+	if (!r && (cl->formats & CMDLINE_FMT_TERSE))
+		r = report_terse_write(of.f, res, cl->terse_version, e);
 	if (!r && (cl->formats & (CMDLINE_FMT_JSON | CMDLINE_FMT_JSONPLUS)))
 		r = report_json_write(of.f, res, (cl->formats & CMDLINE_FMT_JSONPLUS) != 0, e);
 	if (r) {
@@ -398,7 +401,8 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 			err_escape(name, sizeof(name), res.jobs[i].name);
 			err_escape(why, sizeof(why), res.jobs[i].first_error);
 			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", name, why);
-			code = EXIT_JOB_ERROR;
+			code = res.jobs[i].verify.failures ? EXIT_VERIFY :
+			       code == EXIT_VERIFY ? code : EXIT_JOB_ERROR;
 		}
 	}
 	r = write_results(cl, &res, &e);

@@ -34,24 +34,9 @@ static void usage(FILE *f)
 		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
 		"Options before the first --name apply to every job, job files included.\n"
 		"\n"
-		"options:\n"
-		"  --output=FILE            write results to FILE instead of stdout\n"
-		"  --output-format=LIST     normal, terse, json, json+ (comma-separated)\n"
-		"  --minimal                the same as --output-format=terse\n"
-		"  --parse-only             check the jobs and exit\n"
-		"  --showcmd                print each job as a command line with resolved values\n"
-		"  --readonly               refuse any job that writes or trims\n"
-		"  --allow-output-device    let --output, --status-output or a log be a block device\n"
-		"  --status-interval=TIME   a status line every TIME (bare number: seconds)\n"
-		"  --status-output=FILE     write the status lines to FILE, one JSON object each\n"
-		"  --eta=auto|always|never  when to print the ETA line\n"
-		"  --eta-newline=TIME       start a new ETA line every TIME (bare number: seconds)\n"
-		"  --section=NAME           run only job sections NAME of the job files\n"
-		"  --preset=NAME            run a built-in job set (iotrial preset list); job\n"
-		"                           options typed with it override the preset's\n"
-		"  --cmdhelp[=OPTION]       describe the job options (or one of them)\n"
-		"  --version                print the version\n"
-		"  --help                   this text\n"
+		"options:\n");
+	cmdline_help(f);
+	fprintf(f,
 		"\n"
 		"subcommands:\n"
 		"  compare                  compare saved results of configurations A and B\n"
@@ -69,9 +54,10 @@ static void usage(FILE *f)
 		"  %d  interrupted by a signal (partial results are written)\n"
 		"  %d  compare: a regression beyond the threshold\n"
 		"  %d  results could not be written\n"
+		"  %d  data verification failed (verify=): the data read back is not what was written\n"
 		"  %d  internal error\n",
 		EXIT_OK, EXIT_JOB_ERROR, EXIT_USAGE, EXIT_TARGET, EXIT_UNSAFE, EXIT_INTERRUPTED,
-		EXIT_REGRESSION, EXIT_OUTPUT, EXIT_INTERNAL);
+		EXIT_REGRESSION, EXIT_OUTPUT, EXIT_VERIFY, EXIT_INTERNAL);
 }
 
 static int fail(const char *msg, int code)
@@ -101,10 +87,11 @@ static int answer(struct cmdline *cl)
 	char msg[200];
 
 	if (cl->version) {
+		/* tools test for "fio-3..."; the fio iotrial follows, then iotrial's own */
 		if (version_git()[0])
-			printf("iotrial-%s (git %s)\n", version_number(), version_git());
+			printf("fio-3.33 (iotrial %s, git %s)\n", version_number(), version_git());
 		else
-			printf("iotrial-%s\n", version_number());
+			printf("fio-3.33 (iotrial %s)\n", version_number());
 		return EXIT_OK;
 	}
 	if (cl->help) {

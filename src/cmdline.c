@@ -16,6 +16,7 @@
 #include "num.h"
 #include "opt.h"
 #include "preset.h"
+#include "report_terse.h"	/* REPORT_TERSE_MIN, _MAX */
 
 #define CL_WHERE "command line"
 
@@ -126,10 +127,7 @@ static int cl_formats(struct cmdline *cl, const char *val, struct err *e)
 				break;
 		if (i == sizeof(fmts) / sizeof(fmts[0]))
 			return err_set(e, -EINVAL, EXIT_USAGE,
-				       "unknown output format '%.*s' (normal, json, json+)", (int)n, p);
-		if (fmts[i].bit == CMDLINE_FMT_TERSE)
-			return err_set(e, -EINVAL, EXIT_USAGE,
-				       "--output-format=terse is not supported (use json or json+)");
+				       "unknown output format '%.*s' (normal, terse, json, json+)", (int)n, p);
 		bits |= fmts[i].bit;
 		p = end ? end + 1 : NULL;
 	} while (p);
@@ -171,30 +169,117 @@ static const char *cl_value(int argc, char **argv, int *i, const char *val)
 {
 	if (val)
 		return val;
-	if (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2))
+	if (*i + 1 < argc && argv[*i + 1][0] != '-')
 		return argv[++*i];
 	return NULL;
 }
 
 enum { CL_NOT_MINE = 1, CL_STOP = 2 };
 
+#define CL_MPI "to drive many hosts, run iotrial under mpirun (its MPI mode)"
+
+/*
+ * fio's process options: what --help lists and what the parser knows, one
+ * list.  @arg: 0 none, 1 required, 2 optional.  @refused: why iotrial turns
+ * the option down (with the nearest thing it has); such rows are known, so a
+ * prefix resolves to them and the refusal names them, but --help omits them.
+ */
+static const struct cl_popt {
+	const char *name;
+	int arg;
+	const char *metavar;
+	const char *help;
+	const char *refused;
+} cl_popts[] = {
+	{ "output", 1, "FILE", "write results to FILE instead of stdout (also -o FILE)", NULL },
+	{ "output-format", 1, "LIST", "normal, terse, json, json+ (comma-separated)", NULL },
+	{ "minimal", 0, NULL, "terse output (the same as --output-format=terse)", NULL },
+	{ "terse-version", 1, "N", "terse output version 2, 3 (default), 4 or 5", NULL },
+	{ "parse-only", 0, NULL, "check the jobs and exit", NULL },
+	{ "showcmd", 0, NULL, "print each job as a command line with resolved values", NULL },
+	{ "readonly", 0, NULL, "refuse any job that writes or trims", NULL },
+	{ "allow-output-device", 0, NULL, "let --output, --status-output or a log be a block device", NULL },
+	{ "status-interval", 1, "TIME", "a status line every TIME (bare number: seconds)", NULL },
+	{ "status-output", 1, "FILE", "write the status lines to FILE, one JSON object each", NULL },
+	{ "eta", 1, "WHEN", "when to print the ETA line: auto, always or never", NULL },
+	{ "eta-newline", 1, "TIME", "start a new ETA line every TIME (bare number: seconds)", NULL },
+	{ "section", 1, "NAME", "run only job sections NAME of the job files", NULL },
+	{ "preset", 1, "NAME", "run a built-in job set (iotrial preset list); job options typed with it override the preset's", NULL },
+	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL },
+	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL },
+	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
+	{ "version", 0, NULL, "print the fio version iotrial follows, and iotrial's (also -v)", NULL },
+	{ "help", 0, NULL, "this text (also -h)", NULL },
+	{ "client", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "server", 2, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "daemonize", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "remote-config", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "bandwidth-log", 0, NULL, NULL,
+	  "aggregate bandwidth logs are not supported (use write_bw_log per job, or the JSON "
+	  "time series)" },
+	{ "idle-prof", 1, NULL, NULL,
+	  "idleness profiling is not supported (the JSON reports each job's CPU usage)" },
+	{ "debug", 1, NULL, NULL, "fio's debug logging is not supported" },
+	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)" },
+	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
+	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)" },
+	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported" },
+	{ "max-jobs", 1, NULL, NULL, "not supported: iotrial has no job limit to set" },
+	{ "inflate-log", 1, NULL, NULL, "compressed logs are not supported" },
+	{ "trigger-file", 1, NULL, NULL, "triggers are not supported" },
+	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported" },
+	{ "trigger", 1, NULL, NULL, "triggers are not supported" },
+	{ "trigger-remote", 1, NULL, NULL, "triggers are not supported" },
+	{ "aux-path", 1, NULL, NULL, "not supported: iotrial keeps no state files" },
+};
+
+#define CL_POPTS_NR (sizeof(cl_popts) / sizeof(cl_popts[0]))
+
+static const struct cl_popt *cl_popt_find(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < CL_POPTS_NR; k++)
+		if (!strcmp(cl_popts[k].name, name))
+			return &cl_popts[k];
+	return NULL;
+}
+
+void cmdline_help(FILE *f)
+{
+	char left[64];
+	size_t k;
+
+	for (k = 0; k < CL_POPTS_NR; k++) {
+		const struct cl_popt *p = &cl_popts[k];
+
+		if (p->refused)
+			continue;
+		snprintf(left, sizeof(left), "--%s%s%s%s%s", p->name,
+			 p->arg == 2 ? "[" : "", p->arg ? "=" : "", p->arg ? p->metavar : "",
+			 p->arg == 2 ? "]" : "");
+		fprintf(f, "  %-24s %s\n", left, p->help);
+	}
+}
+
 /* Process options.  Returns 0, CL_NOT_MINE, CL_STOP (help/version) or -errno. */
 static int cl_process_opt(struct cmdline *cl, const char *name, const char *val, int argc,
 			  char **argv, int *i, struct err *e)
 {
-	static const char *const need_val[] = { "output", "output-format", "status-interval",
-						"status-output", "eta", "eta-newline", "section",
-						"preset", NULL };
-	size_t k;
+	const struct cl_popt *p = cl_popt_find(name);
 
-	for (k = 0; need_val[k]; k++) {
-		if (strcmp(name, need_val[k]))
-			continue;
+	if (!p)
+		return CL_NOT_MINE;
+	if (p->refused)
+		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported option '--%s': %s (" CL_WHERE ")",
+			       name, p->refused);
+	if (p->arg == 1) {
 		val = cl_value(argc, argv, i, val);
 		if (!val || !*val)
 			return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' requires an argument (" CL_WHERE ")",
 				       name);
-		break;
+	} else if (p->arg == 0 && val) {
+		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' takes no value (" CL_WHERE ")", name);
 	}
 	if (!strcmp(name, "output")) {
 		free(cl->output);
@@ -234,11 +319,18 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		free(buf);
 		return 0;
 	}
-	if (val && (!strcmp(name, "parse-only") || !strcmp(name, "showcmd") ||
-		    !strcmp(name, "readonly") || !strcmp(name, "minimal") ||
-		    !strcmp(name, "allow-output-device") ||
-		    !strcmp(name, "version") || !strcmp(name, "help")))
-		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' takes no value (" CL_WHERE ")", name);
+	if (!strcmp(name, "terse-version")) {
+		if (strlen(val) != 1 || val[0] < '0' + REPORT_TERSE_MIN || val[0] > '0' + REPORT_TERSE_MAX)
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "invalid value '%s' for option 'terse-version': fio writes 2, 3, 4 or 5 ("
+				       CL_WHERE ")", val);
+		cl->terse_version = val[0] - '0';
+		return 0;
+	}
+	if (!strcmp(name, "minimal")) {
+		cl->formats = CMDLINE_FMT_TERSE;
+		return 0;
+	}
 	if (!strcmp(name, "parse-only"))
 		cl->parse_only = 1;
 	else if (!strcmp(name, "showcmd"))
@@ -247,9 +339,6 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->readonly = 1;
 	else if (!strcmp(name, "allow-output-device"))
 		cl->allow_output_device = 1;
-	else if (!strcmp(name, "minimal"))
-		return err_set(e, -EINVAL, EXIT_USAGE,
-			       "--minimal (terse output) is not supported (use --output-format=json)");
 	else if (!strcmp(name, "version"))
 		return cl->version = 1, CL_STOP;
 	else if (!strcmp(name, "help"))
@@ -259,8 +348,47 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		if (val && *val && !(cl->cmdhelp_opt = strdup(val)))
 			return cl_nomem(e);
 		return CL_STOP;
-	} else
-		return CL_NOT_MINE;
+	}
+	/* warnings-fatal, alloc-size: nothing to do */
+	return 0;
+}
+
+/*
+ * fio reads its command line with getopt_long_only: a long option may be cut
+ * to any prefix that names one option only.  @name is resolved in place to
+ * the full name (process option, job option or alias).  0 when it resolves or
+ * matches nothing (opt_set then names it as unknown); -EINVAL when ambiguous.
+ */
+static int cl_resolve_prefix(char *name, size_t size, struct err *e)
+{
+	size_t nr, k, a, n = strlen(name), hits = 0, pos = 0;
+	const struct opt_def *t = opt_table(&nr);
+	const char *hit = NULL, *cand;
+	char list[300];
+
+	if (cl_popt_find(name) || opt_find(name))
+		return 0;
+	list[0] = '\0';
+	for (k = 0; k < CL_POPTS_NR + nr * 3; k++) {
+		if (k < CL_POPTS_NR) {
+			cand = cl_popts[k].name;
+		} else {
+			a = (k - CL_POPTS_NR) % 3;
+			cand = a ? t[(k - CL_POPTS_NR) / 3].alias[a - 1] : t[(k - CL_POPTS_NR) / 3].name;
+		}
+		if (!cand || strncmp(cand, name, n))
+			continue;
+		hits++;
+		hit = cand;
+		if (pos < sizeof(list))
+			pos += (size_t)snprintf(list + pos, sizeof(list) - pos, "%s'%s'",
+						hits > 1 ? ", " : "", cand);
+	}
+	if (hits > 1)
+		return err_set(e, -EINVAL, EXIT_USAGE, "ambiguous option '%s': %s (" CL_WHERE ")",
+			       name, list);
+	if (hits == 1 && strlen(hit) < size)
+		strcpy(name, hit);
 	return 0;
 }
 
@@ -277,21 +405,69 @@ static int cl_dash_arg(struct cl_state *s, const char *arg, int argc, char **arg
 		return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '--%.60s'", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
+	ret = cl_resolve_prefix(name, sizeof(name), s->e);
+	if (ret)
+		return ret;
 	ret = cl_process_opt(s->cl, name, val, argc, argv, i, s->e);
 	if (ret != CL_NOT_MINE)
 		return ret;
 	o = opt_find(name);
 	/*
 	 * fio takes "--opt val" for options that need a value; flags never take
-	 * one.  Unlike getopt, "--direct --bs=4k" does not read "--bs=4k" as
-	 * direct's value: no value starts with "--", so that is a missing value.
+	 * one.  Unlike getopt, "--direct -bs=4k" does not read "-bs=4k" as
+	 * direct's value: no value starts with "-", so that is a missing value.
 	 */
 	if (!val && o && o->type != OPT_FLAG && o->type != OPT_UNSUPPORTED &&
-	    !(o->flags & OPT_F_OPTVAL) && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2))
+	    !(o->flags & OPT_F_OPTVAL) && *i + 1 < argc && argv[*i + 1][0] != '-')
 		val = argv[++*i];
 	if (!strcmp(name, "name"))
 		return cl_start(s, val);
 	return opt_set(s->cur, name, val, CL_WHERE, s->e);
+}
+
+/*
+ * A single-dash argument.  getopt_long_only first reads "-name=x" as a long
+ * option (full or unique prefix); only when none matches is it a short one:
+ * fio's -o FILE (--output), -v (--version) and -h (--help).
+ */
+static int cl_single_dash(struct cl_state *s, const char *arg, int argc, char **argv, int *i)
+{
+	char name[128];
+	const char *eq = strchr(arg + 1, '=');
+	size_t n = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1), nr, k;
+	const struct opt_def *t = opt_table(&nr);
+	int ret, long_hit = 0;
+
+	if (n < sizeof(name)) {
+		memcpy(name, arg + 1, n);
+		name[n] = '\0';
+		if (cl_popt_find(name) || opt_find(name))
+			long_hit = 1;
+		for (k = 0; !long_hit && k < CL_POPTS_NR; k++)
+			long_hit = !strncmp(cl_popts[k].name, name, n);
+		for (k = 0; !long_hit && k < nr; k++)
+			long_hit = !strncmp(t[k].name, name, n) ||
+				   (t[k].alias[0] && !strncmp(t[k].alias[0], name, n)) ||
+				   (t[k].alias[1] && !strncmp(t[k].alias[1], name, n));
+		/* a lone short letter is a short option even when long names start with it */
+		if (long_hit && !(n == 1 && strchr("ovh", name[0]) && !cl_popt_find(name) &&
+				  !opt_find(name)))
+			return cl_dash_arg(s, arg + 1, argc, argv, i);
+	}
+	if (arg[1] == 'o') {
+		const char *val = arg[2] ? arg + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+
+		if (!val || !*val)
+			return err_set(s->e, -EINVAL, EXIT_USAGE,
+				       "option '-o' requires an argument (" CL_WHERE ")");
+		ret = cl_process_opt(s->cl, "output", val, argc, argv, i, s->e);
+		return ret;
+	}
+	if (!strcmp(arg, "-v"))
+		return cl_process_opt(s->cl, "version", NULL, argc, argv, i, s->e);
+	if (!strcmp(arg, "-h"))
+		return cl_process_opt(s->cl, "help", NULL, argc, argv, i, s->e);
+	return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '%s'", arg);
 }
 
 /* Read argv into jobs, globals, files and process settings. */
@@ -307,7 +483,9 @@ static int cl_args(struct cl_state *s, int argc, char **argv)
 			if (ret)
 				return ret;
 		} else if (arg[0] == '-' && arg[1]) {
-			return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '%s'", arg);
+			ret = cl_single_dash(s, arg, argc, argv, &i);
+			if (ret)
+				return ret;
 		} else if (cl_push_str(&s->cl->files, &s->cl->files_nr, arg)) {
 			return cl_nomem(s->e);
 		}
@@ -408,6 +586,7 @@ int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e)
 
 	memset(cl, 0, sizeof(*cl));
 	cl->formats = CMDLINE_FMT_NORMAL;
+	cl->terse_version = 3;
 	job_init(&s.global);
 	snprintf(s.global.origin, sizeof(s.global.origin), CL_WHERE);
 	s.cur = &s.global;

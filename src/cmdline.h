@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>	/* FILE */
 #include "err.h"
 #include "job.h"
 
@@ -48,6 +49,7 @@ struct cmdline {
 
 	char *output;			/* --output=FILE; NULL = stdout */
 	unsigned formats;		/* CMDLINE_FMT_*; NORMAL when not given */
+	int terse_version;		/* --terse-version=2..5 (default 3) */
 	int parse_only;			/* --parse-only: validate and stop */
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */
@@ -80,6 +82,12 @@ struct cmdline {
  * for a --readonly refusal).  Call cmdline_free() in both cases.
  */
 int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e);
+
+/*
+ * The process options --help lists (those iotrial refuses are left out), one
+ * "  --name=VALUE   help" line each, from the same list the parser uses.
+ */
+void cmdline_help(FILE *f);
 
 /* Release everything @cl owns and zero it. */
 void cmdline_free(struct cmdline *cl);

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "compare_stats.h"
 #include "env.h"
+#include "utf8.h"
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD };
 
@@ -69,6 +70,36 @@ const char compare_options_help[] =
 	"                             lies beyond PCT% in the bad direction\n"
 	"  --bootstrap-seed=N         seed of the bootstrap-t interval (default 1)\n";
 
+/*
+ * Is @s a plain decimal number ("2", "0.05", ".5", "1e-3"), optionally with
+ * a trailing '%'?  strtod alone also takes hex ("0x10", "0x0.1p0"), "inf",
+ * "nan" and leading blanks or signs, which would be silent misreads here.
+ */
+static int plain_decimal(const char *s)
+{
+	int digits = 0;
+
+	while (*s >= '0' && *s <= '9')
+		s++, digits++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == '%')
+		s++;
+	return !*s;
+}
+
 static int parse_pct(const char *name, const char *value, double max, double *out,
 		     struct err *e)
 {
@@ -77,6 +108,9 @@ static int parse_pct(const char *name, const char *value, double max, double *ou
 
 	if (!value || !*value)
 		return err_set(e, -EINVAL, EXIT_USAGE, "--%s needs a value", name);
+	if (!plain_decimal(value))
+		return err_set(e, -EINVAL, EXIT_USAGE, "--%s=%s: expected a number from 0 to %g",
+			       name, value, max);
 	v = strtod(value, &end);
 	if (*end == '%')
 		end++;
@@ -104,12 +138,17 @@ int compare_parse_option(const char *name, const char *value, struct compare_opt
 		return ret;
 	}
 	if (!strcmp(name, "bootstrap-seed")) {
+		unsigned long long v;
 		char *end;
 
-		o->boot_seed = strtoull(value ? value : "", &end, 0);
-		if (!value || !*value || *end)
-			return err_set(e, -EINVAL, EXIT_USAGE, "--bootstrap-seed=%s: expected an integer",
+		/* decimal digits only: strtoull takes "-1" as 2^64-1 and "0x10" as 16 */
+		errno = 0;
+		v = value && *value >= '0' && *value <= '9' ? strtoull(value, &end, 10) : 0;
+		if (!value || !(*value >= '0' && *value <= '9') || *end || errno == ERANGE)
+			return err_set(e, -EINVAL, EXIT_USAGE, "--bootstrap-seed=%s: expected a "
+				       "decimal integer from 0 to 18446744073709551615",
 				       value ? value : "");
+		o->boot_seed = v;
 		return 1;
 	}
 	if (!strcmp(name, "output-format")) {
@@ -331,7 +370,7 @@ static json_t *side_json(struct resultread *const *v, size_t n)
 	size_t i;
 
 	for (i = 0; files && i < n; i++)
-		json_array_append_new(files, json_string(v[i]->path));
+		json_array_append_new(files, utf8_json(v[i]->path));	/* any bytes */
 	return json_pack("{s:I, s:o, s:s, s:O, s:O}", "n", (json_int_t)n, "files", files,
 			 "version", v[0]->version, "job", v[0]->options,
 			 "environment", v[0]->env ? v[0]->env : json_null());

@@ -11,6 +11,8 @@ extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_sync_ops;
 extern const struct engine_ops engine_psync_ops;
 extern const struct engine_ops engine_pvsync2_ops;
+extern const struct engine_ops engine_posixaio_ops;
+extern const struct engine_ops engine_mmap_ops;
 
 static const struct engine_ops *const engines[] = {
 	&engine_null_ops,
@@ -19,6 +21,8 @@ static const struct engine_ops *const engines[] = {
 	&engine_sync_ops,
 	&engine_psync_ops,
 	&engine_pvsync2_ops,
+	&engine_posixaio_ops,
+	&engine_mmap_ops,
 	NULL,
 };
 

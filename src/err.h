@@ -32,6 +32,7 @@ enum {
 	EXIT_INTERRUPTED = 5,	/* stopped by a signal; partial results written */
 	EXIT_REGRESSION = 6,	/* compare: a regression beyond the threshold */
 	EXIT_OUTPUT = 7,	/* results could not be written */
+	EXIT_VERIFY = 8,	/* verify=: data read back differs from what was written */
 	EXIT_INTERNAL = 70,	/* a bug or an unexpected system failure */
 };
 

@@ -31,6 +31,22 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* zoned: thresholds from the access shares, bounds from the size shares. */
+static void iogen_init_zones(struct iogen *g, const struct job *j)
+{
+	unsigned z, acc = 0, pos = 0;
+
+	g->skew = IOGEN_SKEW_ZONED;
+	g->zone_nr = j->zone_nr;
+	for (z = 0; z < j->zone_nr; z++) {
+		acc += j->zone_access[z];
+		g->zone_thresh[z] = acc >= 100 ? UINT64_MAX : pct_thresh(acc);
+		g->zone_lo[z] = pos;
+		pos += j->zone_size[z];
+		g->zone_hi[z] = pos;
+	}
+}
+
 /* Directions from rw=; fills dirs, mixed, trimwrite, random. */
 static int init_dirs(struct iogen *g, const struct job *j, struct err *e)
 {
@@ -259,6 +275,8 @@ static int init_options(struct iogen *g, const struct job *j, unsigned nr_files,
 		g->skew = RAND_SKEW_PARETO;
 	else if (j->random_distribution == RAND_DIST_NORMAL)
 		g->skew = RAND_SKEW_NORMAL;
+	else if (j->random_distribution == RAND_DIST_ZONED)
+		iogen_init_zones(g, j);
 	if (!nr_files || nr_files > 65536)
 		return err_set(e, -EINVAL, EXIT_USAGE, "%s: job '%s': %u files (1 to 65536 supported)",
 			       j->origin, j->name, nr_files);
@@ -282,7 +300,8 @@ static int init_options(struct iogen *g, const struct job *j, unsigned nr_files,
 	if (g->random)
 		g->seq_nr = j->rw_seq_nr > 1 ? j->rw_seq_nr : 0;
 	else
-		g->seq_hole = j->rw_seq_nr > 1 ? j->rw_seq_nr : 0;
+		g->seq_hole = j->rw_seq_nr > 1 || j->rw_seq_back ? j->rw_seq_nr : 0;
+	g->seq_back = j->rw_seq_back && !g->random;
 	return 0;
 }
 
@@ -332,7 +351,7 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 			r = err_set(e, -ENOMEM, EXIT_INTERNAL,
 				    "job '%s': no memory for the random map of file %u (%llu blocks); try norandommap",
 				    j->name, i, (unsigned long long)((f->end - f->start) / g->unit));
-		if (!r && g->skew != IOGEN_SKEW_NONE)
+		if (!r && g->skew >= 0)
 			r = init_skew(g, j, f, &layout, e);
 		if (r) {
 			iogen_free(g);
@@ -345,6 +364,7 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		g->io_limit = INT64_MAX;
 	g->loop_left = (int64_t)g->io_limit;
 	g->loops_left = j->time_based ? UINT64_MAX : (j->loops ? j->loops - 1 : 0);
+	g->randrepeat = j->randrepeat || j->randseed_set;
 	init_fast(g);
 	return 0;
 }
@@ -391,7 +411,9 @@ static int iogen_pass_complete(const struct iogen *g)
 /* The next of `loops`: positions and maps carry on (they wrap by themselves). */
 static void iogen_new_loop(struct iogen *g)
 {
-	if (g->loops_left != UINT64_MAX && iogen_pass_complete(g)) {
+	/* randrepeat=0 draws on across loops, as fio does */
+	if (g->loops_left != UINT64_MAX && g->randrepeat &&
+	    (iogen_pass_complete(g) || (g->loop_restart && !g->use_map))) {
 		g->rs_off = g->seed_off;
 		g->rs_ddir = g->seed_ddir;
 		g->rs_bs = g->seed_bs;
@@ -453,6 +475,24 @@ static uint64_t fit_len(const struct iogen *g, const struct iogen_file *f, int d
 	return g->unaligned ? room : room - room % g->bs_min[d];
 }
 
+/*
+ * zoned: the zone by its share of accesses, then a block uniformly inside the
+ * zone's share of the region (fio's random_distribution=zoned; no random map).
+ */
+static uint64_t zoned_block(struct iogen *g, uint64_t nblocks)
+{
+	uint64_t r = rand_u64(&g->rs_off), lo, hi;
+	unsigned z = 0;
+
+	while (z + 1 < g->zone_nr && r >= g->zone_thresh[z])
+		z++;
+	lo = (uint64_t)((unsigned __int128)nblocks * g->zone_lo[z] / 100);
+	hi = (uint64_t)((unsigned __int128)nblocks * g->zone_hi[z] / 100);
+	if (hi <= lo)
+		return lo < nblocks ? lo : nblocks - 1;
+	return lo + rand_below(&g->rs_off, hi - lo);
+}
+
 /* A random offset; with the random map, marks the blocks and may shorten *len. */
 static uint64_t rand_offset(struct iogen *g, struct iogen_file *f, int d, uint64_t *len)
 {
@@ -474,6 +514,8 @@ static uint64_t rand_offset(struct iogen *g, struct iogen_file *f, int d, uint64
 	}
 	if (g->skew == IOGEN_SKEW_NONE) {
 		k = rand_below(&g->rs_off, f->nblocks[d]);
+	} else if (g->skew == IOGEN_SKEW_ZONED) {
+		k = zoned_block(g, f->nblocks[d]);
 	} else {
 		k = rand_skew_next(&f->skew[d], &g->rs_off);
 		if (f->scatter_mul[d])
@@ -538,7 +580,15 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 			off = f->start;	/* wrap: the next pass over the region */
 	}
 	len = fit_len(g, f, d, off, len);
-	f->pos[d] = off + len + g->seq_hole;
+	if (__builtin_expect(g->seq_back, 0)) {
+		/* fio's backwards I/O: step back; below the start, wrap to the end, stepped back */
+		uint64_t next = off + len;
+
+		f->pos[d] = next >= f->start + g->seq_hole ? next - g->seq_hole :
+			    f->end >= f->start + g->seq_hole ? f->end - g->seq_hole : f->start;
+	} else {
+		f->pos[d] = off + len + g->seq_hole;
+	}
 	io->file = (uint16_t)fi;
 	io->offset = off;
 	io->len = (uint32_t)len;

@@ -40,7 +40,7 @@
 #include "rand.h"
 
 enum { IOGEN_SLOW = 0, IOGEN_FAST_SEQ = 1, IOGEN_FAST_RAND = 2, IOGEN_FAST_MAP = 3 };
-enum { IOGEN_SKEW_NONE = -1 };
+enum { IOGEN_SKEW_NONE = -1, IOGEN_SKEW_ZONED = -2 };	/* besides enum rand_skew_kind */
 
 struct iogen_file {
 	uint64_t start, end;		/* the region, end exclusive */
@@ -72,12 +72,25 @@ struct iogen {
 	int trimwrite;
 	int random;
 	int use_map;
-	int skew;			/* enum rand_skew_kind or IOGEN_SKEW_NONE */
+	/*
+	 * Restart the random streams at every loop even without the random map
+	 * (set by the worker): fio 3.33 with randrepeat=1 replays each loop's
+	 * directions and offsets under libaio and io_uring, but not under its
+	 * synchronous engines or null (measured; docs/usage.md).
+	 */
+	int loop_restart;
+	int randrepeat;			/* the job's randrepeat (or an explicit randseed) */
+	int skew;			/* enum rand_skew_kind or IOGEN_SKEW_NONE/_ZONED */
+	/* zoned: cumulative access thresholds (of 2^64) and zone bounds (per mille x 10) */
+	uint64_t zone_thresh[JOB_MAX_ZONES];
+	uint32_t zone_lo[JOB_MAX_ZONES], zone_hi[JOB_MAX_ZONES];	/* percent of the region */
+	unsigned zone_nr;
 	int unaligned;			/* bs_unaligned */
 	uint64_t pct_rand_thresh[DDIR_NR];	/* UINT64_MAX: always random */
 	unsigned seq_nr;		/* rw=randread:N: a new random offset every N */
 	unsigned seq_left;
 	uint64_t seq_hole;		/* rw=read:<bytes>: skipped after each I/O */
+	int seq_back;			/* rw=read:-<bytes>: stepped back instead */
 	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR], ba[DDIR_NR];
 	uint64_t bs_fixed[DDIR_NR];	/* 0 unless one size */
 	uint64_t range_nr[DDIR_NR];	/* bsrange: number of sizes to choose from */

@@ -48,6 +48,12 @@ void job_init(struct job *j)
 	memcpy(j->percentile_list, job_default_percentiles, sizeof(job_default_percentiles));
 	j->percentile_nr = sizeof(job_default_percentiles) / sizeof(job_default_percentiles[0]);
 	j->clat_percentiles = 1;
+	j->disk_util = 1;
+	j->scramble_buffers = 1;
+	j->buffer_compress_chunk = 512;
+	j->do_verify = 1;
+	j->thinktime_blocks = 1;
+	j->rate_cycle_ms = 1000;
 	j->kb_base = 1024;
 	j->clocksource = CLOCK_SRC_DEFAULT;
 	j->interval_us = 1000000;
@@ -85,6 +91,9 @@ void job_free(struct job *j)
 	if (!j)
 		return;
 	free(j->description);
+	free(j->buffer_pattern);
+	free(j->verify_pattern);
+	free(j->wait_for);
 	free(j->filename);
 	free(j->directory);
 	free(j->ioengine);
@@ -116,6 +125,9 @@ int job_copy(struct job *dst, const struct job *src)
 
 	memcpy(dst, src, sizeof(*dst));
 	dst->description = job_dup(src->description, &fail);
+	dst->buffer_pattern = job_dup(src->buffer_pattern, &fail);
+	dst->verify_pattern = job_dup(src->verify_pattern, &fail);
+	dst->wait_for = job_dup(src->wait_for, &fail);
 	dst->filename = job_dup(src->filename, &fail);
 	dst->directory = job_dup(src->directory, &fail);
 	dst->ioengine = job_dup(src->ioengine, &fail);

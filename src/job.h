@@ -31,7 +31,10 @@ enum {
 	RW_TRIMWRITE = 1u << 4,
 };
 
-enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL };
+#define JOB_MAX_ZONES 256
+
+enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL,
+		 RAND_DIST_ZONED };
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum fadvise_hint { FADVISE_NONE = 0, FADVISE_AUTO = 1, FADVISE_SEQUENTIAL, FADVISE_RANDOM };
@@ -84,6 +87,7 @@ struct job {
 	/* workload */
 	unsigned rw;			/* RW_* bits */
 	unsigned rw_seq_nr;		/* rw=randread:8 style modifier (0/1 = none) */
+	int rw_seq_back;		/* rw=read:-8k: the modifier steps back (sequential only) */
 	uint32_t rwmixread;		/* percent of I/Os that are reads in mixed jobs */
 	uint64_t bs[DDIR_NR];
 	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];	/* bsrange; equal to bs when unset */
@@ -97,6 +101,9 @@ struct job {
 	int norandommap;
 	enum rand_dist random_distribution;
 	double rand_param;		/* zipf theta, pareto h, normal sigma (%) */
+	/* random_distribution=zoned:A/S:...: A% of accesses go to the next S% of the region */
+	uint8_t zone_access[JOB_MAX_ZONES], zone_size[JOB_MAX_ZONES];
+	unsigned zone_nr;
 	uint32_t percentage_random[DDIR_NR];
 
 	/* engine */
@@ -148,6 +155,36 @@ struct job {
 	int lat_percentiles;
 	int slat_percentiles;
 	int disable_lat, disable_clat, disable_slat;
+	/* fio compatibility (issue 13): see docs/usage.md "fio options with notes" */
+	int gtod_reduce;		/* sets the disable_* above; iotrial still times I/Os */
+	int disable_bw;			/* accepted; bw/iops samples are still kept */
+	int disk_util;			/* 0: this job's targets get no disk_util entry */
+	int nice;			/* -20..19, applied to the job's thread */
+	int exitall;			/* when this job ends, stop every other */
+	int exitall_on_error;		/* when this job fails, stop every other */
+	/* write-buffer contents (buffer.h) */
+	int zero_buffers, refill_buffers, scramble_buffers;
+	uint32_t buffer_compress_percentage;	/* 0 = unset */
+	uint32_t buffer_compress_chunk;		/* bytes; 0 = the block size */
+	uint32_t dedupe_percentage;
+	char *buffer_pattern;			/* as given; parsed by buffer.c */
+	/* data verification (verify.h) */
+	int verify_method;			/* enum verify_method; 0 = none */
+	int do_verify;				/* default 1 */
+	uint32_t verify_interval;		/* 0 = bs */
+	char *verify_pattern;			/* as given; buffer_pattern's syntax */
+	int verify_fatal;
+	int verify_only;			/* no writes: check an earlier run's data */
+	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
+	uint64_t thinktime_us, thinktime_spin_us;
+	uint32_t thinktime_blocks;		/* default 1 */
+	uint64_t number_ios;			/* 0 = no cap */
+	int exit_what;				/* exitall stops: 0 group, 1 stonewall, 2 all */
+	char *wait_for;				/* start when the job of this name is done */
+	uint64_t rate_min[DDIR_NR];		/* bytes/s a direction must keep up (0 = none) */
+	uint64_t rate_iops_min[DDIR_NR];
+	uint32_t rate_cycle_ms;			/* window of the check (default 1000) */
+	int rate_min_set;			/* any of the above: set by validation */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_source clocksource;

@@ -686,8 +686,9 @@ int num_parse_size_pct(const char *s, const struct num_ctx *c, uint64_t *bytes,
 		ret = num_plain(buf, c, 0, 1, &v, e);
 		if (ret)
 			return ret;
-		if (v < 1 || v > 100)
-			return num_error(e, c, -EINVAL, s, "a percentage must be 1..100");
+		/* 0% is fio's "from the start" / "all of it", the same as unset */
+		if (v > 100)
+			return num_error(e, c, -EINVAL, s, "a percentage must be 0..100");
 		*pct = (uint32_t)v;
 		*bytes = 0;
 		return 0;

@@ -111,8 +111,9 @@ int num_parse_bssplit(const char *s, const struct num_ctx *c,
 		      struct err *e);
 
 /*
- * A size or a percentage: "50%" sets *pct (1..100) and *bytes = 0; anything
- * else sets *bytes and *pct = 0.
+ * A size or a percentage: "50%" sets *pct (0..100) and *bytes = 0; anything
+ * else sets *bytes and *pct = 0.  "0%" is both zero, as fio reads it (offset
+ * from the start; size of the whole file).
  */
 int num_parse_size_pct(const char *s, const struct num_ctx *c, uint64_t *bytes,
 		       uint32_t *pct, struct err *e);

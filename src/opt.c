@@ -234,6 +234,30 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 
 #define WHERE(w) (w) ? " (" : "", (w) ? (w) : "", (w) ? ")" : ""
 
+/*
+ * fio 3.33 reads "%%" in a value as "%" ("size=100%%", "ss=iops:20%%", as
+ * job files generated through printf-style templates have them).  Strings
+ * (filenames, descriptions) keep their text; every other value is parsed
+ * with each "%%" read as "%".
+ */
+static int opt_parse_pct2(struct job *j, const struct opt_def *o, const char *val,
+			  const struct num_ctx *c, struct err *e)
+{
+	char buf[1024];
+	size_t k = 0;
+	const char *p;
+
+	if (!val || o->type == OPT_STR || !strstr(val, "%%") || strlen(val) >= sizeof(buf))
+		return opt_parse(j, o, val, c, e);
+	for (p = val; *p; p++) {
+		buf[k++] = *p;
+		if (p[0] == '%' && p[1] == '%')
+			p++;
+	}
+	buf[k] = '\0';
+	return opt_parse(j, o, buf, c, e);
+}
+
 int opt_set(struct job *j, const char *name, const char *val, const char *where,
 	    struct err *e)
 {
@@ -250,17 +274,18 @@ int opt_set(struct job *j, const char *name, const char *val, const char *where,
 		return err_set(e, -EINVAL, EXIT_USAGE, "unknown option '%s'%s%s%s", name, WHERE(where));
 	}
 	if (o->type == OPT_UNSUPPORTED)
-		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported option '%s'%s%s%s", name,
-			       WHERE(where));
+		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported option '%s'%s%s%s%s%s", name,
+			       o->help ? ": " : "", o->help ? o->help : "", WHERE(where));
 	if (val && !*val && (o->type == OPT_FLAG || (o->flags & OPT_F_OPTVAL)))
 		val = NULL;
 	if ((!val || !*val) && o->type != OPT_FLAG && !(o->flags & OPT_F_OPTVAL))
 		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' requires an argument%s%s%s", name,
 			       WHERE(where));
-	ret = opt_parse(j, o, val, &c, e);
+	ret = opt_parse_pct2(j, o, val, &c, e);
 	if (ret)
 		return ret;
-	if (job_kv_add(j, name, val))
+	/* fio echoes the canonical name ("rw" for "readwrite"), the value as typed */
+	if (job_kv_add(j, o->name, val))
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	return 0;
 }
@@ -317,6 +342,44 @@ static int opt_show(const struct job *j, const struct opt_def *o, char *buf, siz
 		break;
 	}
 	return 1;
+}
+
+/* True when the space-separated list @list has the word @w. */
+static int opt_word_in(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	while ((p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+int opt_engine_owned_check(const struct job *j, struct err *e)
+{
+	size_t nr, i;
+	const struct opt_def *t = opt_table(&nr);
+	char a[OPT_VAL_MAX], b[OPT_VAL_MAX];
+	const char *eng = j->ioengine ? j->ioengine : "psync";
+	struct job def;
+	int ret = 0, unset_a, unset_b;
+
+	job_init(&def);
+	for (i = 0; i < nr && !ret; i++) {
+		if (!t[i].engines || t[i].type == OPT_UNSUPPORTED || opt_word_in(t[i].engines, eng))
+			continue;
+		unset_a = opt_show(j, &t[i], a, sizeof(a));
+		unset_b = opt_show(&def, &t[i], b, sizeof(b));
+		if (unset_a || (!unset_b && !strcmp(a, b)))
+			continue;
+		ret = job_err(e, j, "option '%s' belongs to ioengine %s, not %s", t[i].name,
+			      t[i].engines, eng);
+	}
+	job_free(&def);
+	return ret;
 }
 
 /* Rows that appear in resolved lists: supported and owning their storage. */
@@ -488,10 +551,13 @@ static void opt_help_one(FILE *f, const struct opt_def *o)
 	size_t i;
 
 	if (o->type == OPT_UNSUPPORTED) {
-		fprintf(f, "%s: a fio option that iotrial does not support (refused)\n", o->name);
+		fprintf(f, "%s: a fio option that iotrial does not support (refused)%s%s\n", o->name,
+			o->help ? ": " : "", o->help ? o->help : "");
 		return;
 	}
 	fprintf(f, "%s: %s\n", o->name, o->help ? o->help : "");
+	if (o->engines)
+		fprintf(f, "  engines: %s (refused under any other)\n", o->engines);
 	if (o->alias[0])
 		fprintf(f, "  alias:   %s%s%s\n", o->alias[0], o->alias[1] ? ", " : "",
 			o->alias[1] ? o->alias[1] : "");

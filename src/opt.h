@@ -61,7 +61,13 @@ struct opt_def {
 		     const struct num_ctx *c, struct err *e);
 	/* OPT_FUNC: write the resolved value; returns 1 when unset (omitted), else 0. */
 	int (*show)(const struct job *j, const struct opt_def *o, char *buf, size_t len);
-	const char *help;
+	const char *help;		/* OPT_UNSUPPORTED: why, and what to use instead */
+	/*
+	 * Engine options: the engines (space-separated) that own this option.
+	 * Under any other ioengine a value other than the default is refused by
+	 * name, as fio refuses an option its engine does not have.  NULL: all.
+	 */
+	const char *engines;
 };
 
 /* The table (opt_table.c), @nr rows. */
@@ -105,6 +111,14 @@ int opt_job_validate(struct job *j, struct err *e);
  * out.  The caller frees the array with opt_kv_free().  0 or -ENOMEM.
  */
 int opt_job_resolved(const struct job *j, struct job_kv **kv, size_t *nr);
+
+/*
+ * Refuse an engine option (opt_def.engines) set away from its default under
+ * an engine that does not own it: "option 'fixedbufs' belongs to ioengine
+ * io_uring, not psync".  0 or -EINVAL with @e filled.  Called by
+ * opt_job_validate().
+ */
+int opt_engine_owned_check(const struct job *j, struct err *e);
 
 /* Free what opt_job_resolved() returned. */
 void opt_kv_free(struct job_kv *kv, size_t nr);

@@ -10,6 +10,7 @@
  */
 #include "opt.h"
 #include "opt_steady.h"
+#include "opt_compat.h"
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdarg.h>	/* va_list */
@@ -25,6 +26,8 @@
 #define SEC 1000000ull
 #define U(n) { .name = n, .type = OPT_UNSUPPORTED }
 #define UA(n, a) { .name = n, .alias = { a }, .type = OPT_UNSUPPORTED }
+/* refused, with why and the nearest supported option */
+#define UH(n, h) { .name = n, .type = OPT_UNSUPPORTED, .help = h }
 
 /* Append to @buf at @*pos, never past @len. */
 static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
@@ -138,7 +141,7 @@ static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
 	const char *colon = strchr(val, ':');
 	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
 	uint64_t nr = 0;
-	int ret;
+	int ret, back = 0;
 
 	for (i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++)
 		if (strlen(rw_names[i].name) == n && !strncmp(rw_names[i].name, val, n))
@@ -147,9 +150,10 @@ static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
 		return num_error(e, c, -EINVAL, val, "not one of read, write, trim, randread, randwrite, "
 				 "randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
 	if (colon) {
-		if (colon[1] == '-')
-			return opt_unsupported_value(e, c, val, "a negative offset modifier (backwards I/O)");
-		ret = num_parse_u64(colon + 1, c, &nr, e);
+		back = colon[1] == '-';
+		if (back && (rw_names[i].bits & RW_RAND))
+			return num_error(e, c, -EINVAL, val, "a negative modifier needs sequential I/O");
+		ret = num_parse_u64(colon + 1 + back, c, &nr, e);
 		if (ret)
 			return ret;
 		if (nr > UINT32_MAX)
@@ -157,6 +161,7 @@ static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
 	}
 	j->rw = rw_names[i].bits;
 	j->rw_seq_nr = (unsigned)nr;
+	j->rw_seq_back = back && nr;
 	return 0;
 }
 
@@ -170,7 +175,8 @@ static int show_rw(const struct job *j, const struct opt_def *o, char *buf, size
 	if (i == sizeof(rw_names) / sizeof(rw_names[0]))
 		return 1;
 	if (j->rw_seq_nr)
-		snprintf(buf, len, "%s:%u", rw_names[i].name, j->rw_seq_nr);
+		snprintf(buf, len, "%s:%s%u", rw_names[i].name, j->rw_seq_back ? "-" : "",
+			 j->rw_seq_nr);
 	else
 		snprintf(buf, len, "%s", rw_names[i].name);
 	return 0;
@@ -297,8 +303,10 @@ static int parse_random_distribution(struct job *j, const struct opt_def *o, con
 	double p = 0;
 	int d, ret;
 
+	if (!strncmp(val, "zoned:", 6))
+		return opt_parse_zoned(j, val + 6, c, e);
 	if (!strncmp(val, "zoned", 5) || !strncmp(val, "sequence", 8))
-		return opt_unsupported_value(e, c, val, "zoned, zoned_abs and sequence distributions");
+		return opt_unsupported_value(e, c, val, "zoned_abs and sequence distributions");
 	if (strchr(val, ','))
 		return opt_unsupported_value(e, c, val, "per-direction distributions");
 	for (d = 0; d < 4; d++)
@@ -333,6 +341,15 @@ static int parse_random_distribution(struct job *j, const struct opt_def *o, con
 static int show_random_distribution(const struct job *j, const struct opt_def *o, char *buf,
 				    size_t len)
 {
+	size_t pos = 0;
+	unsigned z;
+
+	if (j->random_distribution == RAND_DIST_ZONED) {
+		opt_cat(buf, len, &pos, "zoned");
+		for (z = 0; z < j->zone_nr; z++)
+			opt_cat(buf, len, &pos, ":%u/%u", j->zone_access[z], j->zone_size[z]);
+		return 0;
+	}
 	if (j->random_distribution == RAND_DIST_RANDOM)
 		snprintf(buf, len, "random");
 	else
@@ -344,9 +361,9 @@ static int show_random_distribution(const struct job *j, const struct opt_def *o
 
 /* Engines fio has (3.33 and later) that iotrial does not: refused by name. */
 static const char *const fio_engines[] = {
-	"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "net", "netsplice",
+	"cpuio", "sync", "psync", "vsync", "pvsync", "pvsync2", "net", "netsplice",
 	"ftruncate", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",
-	"dirdelete", "exec", "posixaio", "falloc", "e4defrag", "splice", "gfapi",
+	"dirdelete", "exec", "falloc", "e4defrag", "splice", "gfapi",
 	"gfapi_async", "mtd", "sg", "io_uring", "io_uring_cmd", "nbd", "libaio", "rdma",
 	"rados", "rbd", "pmemblk", "dev-dax", "libpmem", "http", "libblkio", "xnvme", "nfs",
 	"dfs", "libcufile", "libhipfile", "windowsaio", "solarisaio", "guasi", "libiscsi",
@@ -562,6 +579,14 @@ static const struct opt_choice clock_choices[] = {
 	{ "clock_gettime", CLOCK_SRC_CLOCK_GETTIME }, { "cpu", CLOCK_SRC_CPU },
 	{ "gettimeofday", CLOCK_SRC_GETTIMEOFDAY }, { NULL, 0 },
 };
+static const struct opt_choice exit_what_choices[] = {
+	{ "group", 0 }, { "stonewall", 1 }, { "all", 2 }, { NULL, 0 },
+};
+/* default-only options: the values meaning what iotrial always does */
+static const struct opt_choice coe_none[] = { { "none", 0 }, { "0", 0 }, { NULL, 0 } };
+static const struct opt_choice dedupe_repeat[] = { { "repeat", 0 }, { NULL, 0 } };
+static const struct opt_choice submit_inline[] = { { "inline", 0 }, { NULL, 0 } };
+static const struct opt_choice zero_only[] = { { "0", 0 }, { NULL, 0 } };
 static const struct opt_choice window_choices[] = {
 	{ "avg", 0 }, { "max", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
 	{ NULL, 0 },
@@ -666,17 +691,17 @@ static const struct opt_def opt_defs[] = {
 	  .help = "fsync when the job's writes are done" },
 	{ .name = "fsync_on_close", .type = OPT_BOOL, F(fsync_on_close),
 	  .help = "fsync each file when it is closed" },
-	{ .name = "fixedbufs", .type = OPT_FLAG, F(fixedbufs),
+	{ .name = "fixedbufs", .engines = "io_uring", .type = OPT_FLAG, F(fixedbufs),
 	  .help = "io_uring: register the I/O buffers" },
-	{ .name = "registerfiles", .type = OPT_FLAG, F(registerfiles),
+	{ .name = "registerfiles", .engines = "io_uring", .type = OPT_FLAG, F(registerfiles),
 	  .help = "io_uring: register the files" },
-	{ .name = "sqthread_poll", .type = OPT_FLAG, F(sqthread_poll),
+	{ .name = "sqthread_poll", .engines = "io_uring", .type = OPT_FLAG, F(sqthread_poll),
 	  .help = "io_uring: a kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC, .parse = parse_sqthread_poll_cpu,
+	{ .name = "sqthread_poll_cpu", .engines = "io_uring", .type = OPT_FUNC, .parse = parse_sqthread_poll_cpu,
 	  .show = show_sqthread_poll_cpu, .help = "io_uring: CPU of the polling kernel thread" },
-	{ .name = "hipri", .type = OPT_FLAG, F(hipri),
+	{ .name = "hipri", .engines = "io_uring pvsync2", .type = OPT_FLAG, F(hipri),
 	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
-	{ .name = "nonvectored", .type = OPT_BOOL, F(nonvectored),
+	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
 	  .help = "io_uring: use non-vectored read/write commands" },
 
 	/* time */
@@ -696,7 +721,7 @@ static const struct opt_def opt_defs[] = {
 	  .help = "clones of this job running in parallel" },
 	{ .name = "group_reporting", .type = OPT_FLAG, F(group_reporting),
 	  .help = "report each group as a whole, not each job" },
-	{ .name = "thread", .type = OPT_FLAG, F(thread),
+	{ .name = "thread", .alias = { "threads" }, .type = OPT_FLAG, F(thread),
 	  .help = "run jobs as threads (iotrial always does; accepted for fio files)" },
 	{ .name = "cpus_allowed", .type = OPT_FUNC, .parse = parse_cpus_allowed,
 	  .show = show_cpus_allowed, .help = "CPUs the job may run on, e.g. 0-3,6" },
@@ -713,6 +738,12 @@ static const struct opt_def opt_defs[] = {
 	  .help = "bandwidth cap in bytes/s, per direction (0 = none)" },
 	{ .name = "rate_iops", .type = OPT_INT_DDIR, FD(rate_iops),
 	  .help = "IOPS cap, per direction (0 = none)" },
+	{ .name = "rate_min", .alias = { "ratemin" }, .type = OPT_INT_DDIR, FD(rate_min),
+	  .help = "end the job (EIO) if a direction does fewer bytes/s over a rate_cycle" },
+	{ .name = "rate_iops_min", .type = OPT_INT_DDIR, FD(rate_iops_min),
+	  .help = "end the job (EIO) if a direction does fewer IOPS over a rate_cycle" },
+	{ .name = "rate_cycle", .alias = { "ratecycle" }, .type = OPT_INT, F(rate_cycle_ms),
+	  .min = 1, .help = "window of rate_min and rate_iops_min, in ms (default 1000)" },
 	{ .name = "fadvise_hint", .type = OPT_CHOICE, F(fadvise_hint),
 	  .choices = fadvise_choices,
 	  .help = "page-cache advice: 1 (random or sequential, from rw), 0 (none), sequential, random" },
@@ -802,68 +833,137 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "snia_stop", .type = OPT_BOOL, .flags = OPT_F_IOTRIAL, F(snia_stop),
 	  .help = "iotrial: stop the job once the SNIA criterion holds (as fio's ss= does)" },
 
+	/* fio options taken for compatibility (opt_compat.h; docs/usage.md) */
+	{ .name = "verify", .type = OPT_FUNC, .parse = opt_parse_verify, .show = opt_show_verify,
+	  .help = "verify written data: md5 crc32c crc32 sha1 sha256 sha512 xxhash pattern, or 0" },
+	{ .name = "do_verify", .type = OPT_BOOL, F(do_verify),
+	  .help = "read back and check after the writes (with verify=)" },
+	{ .name = "verify_interval", .type = OPT_INT, F(verify_interval),
+	  .help = "bytes per verify header (0 = the block size)" },
+	{ .name = "verify_pattern", .type = OPT_FUNC, .parse = opt_parse_verify_pattern,
+	  .show = opt_show_verify_pattern,
+	  .help = "data pattern of verified blocks: 0x hex bytes and \"text\"" },
+	{ .name = "verify_only", .type = OPT_FLAG, F(verify_only),
+	  .help = "skip the writes; only check the data an earlier run of the job wrote" },
+	{ .name = "verify_fatal", .type = OPT_BOOL, F(verify_fatal),
+	  .help = "a verify failure also stops the other jobs of the group" },
+	{ .name = "gtod_reduce", .type = OPT_FUNC, F(gtod_reduce), .parse = opt_parse_gtod_reduce,
+	  .show = opt_show_gtod_reduce,
+	  .help = "1 sets disable_lat, disable_clat, disable_slat, disable_bw (iotrial still "
+		  "reads its clock per I/O; the latencies are still reported)" },
+	{ .name = "disable_bw_measurement", .alias = { "disable_bw" }, .type = OPT_BOOL,
+	  F(disable_bw), .help = "accepted; iotrial keeps its bw/iops samples (twice a second, "
+				 "off the per-I/O path)" },
+	{ .name = "cpumask", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = opt_parse_cpumask,
+	  .help = "CPUs the job may run on as a bit mask (sets cpus_allowed)" },
+	{ .name = "nice", .type = OPT_FUNC, .parse = opt_parse_nice, .show = opt_show_nice,
+	  .help = "nice value of the job's thread, -20..19" },
+	{ .name = "disk_util", .type = OPT_BOOL, F(disk_util),
+	  .help = "report disk utilisation of the job's devices" },
+	{ .name = "exitall", .type = OPT_FLAG, F(exitall),
+	  .help = "when this job ends, stop the jobs exit_what names" },
+	{ .name = "exitall_on_error", .type = OPT_FLAG, F(exitall_on_error),
+	  .help = "when this job fails, stop the jobs exit_what names" },
+	{ .name = "exit_what", .type = OPT_CHOICE, F(exit_what), .choices = exit_what_choices,
+	  .help = "what exitall stops: group (its reporting group), stonewall (every running "
+		  "job), all (every job, later ones too)" },
+	{ .name = "wait_for", .type = OPT_STR, F(wait_for),
+	  .help = "start when every thread of the job of this name (defined earlier) is done" },
+	{ .name = "number_ios", .type = OPT_INT, F(number_ios),
+	  .help = "end the job after this many I/Os (0 = no limit)" },
+	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
+	  .help = "zoned I/O: only none (the default) is supported" },
+
+	/* fio's default meaning, the only one iotrial has: other values refused */
+#define DEFAULT_ONLY .type = OPT_FUNC, .parse = opt_parse_default_only, .show = opt_show_default_only
+	{ .name = "continue_on_error", DEFAULT_ONLY, .choices = coe_none,
+	  .help = "none: a job stops at its first error (the only mode iotrial has)" },
+	{ .name = "dedupe_mode", DEFAULT_ONLY, .choices = dedupe_repeat,
+	  .help = "repeat: dedupable writes repeat an earlier write (dedupe_percentage)" },
+	{ .name = "io_submit_mode", DEFAULT_ONLY, .choices = submit_inline,
+	  .help = "inline: the job's thread submits its own I/O" },
+	{ .name = "log_prio", DEFAULT_ONLY, .choices = zero_only,
+	  .help = "0: log lines carry no I/O priority" },
+	{ .name = "verify_state_save", DEFAULT_ONLY, .choices = zero_only,
+	  .help = "0: no verify state file is written (iotrial never writes one)" },
+
+	/* thinktime (fio: bare numbers are microseconds) */
+	{ .name = "thinktime", .type = OPT_TIME, F(thinktime_us), .unit_us = 1, .bare_us = 1,
+	  .help = "pause this long after every thinktime_blocks I/Os, once they completed" },
+	{ .name = "thinktime_spin", .type = OPT_TIME, F(thinktime_spin_us), .unit_us = 1,
+	  .bare_us = 1, .help = "spend this much of thinktime busy on the CPU, not asleep" },
+	{ .name = "thinktime_blocks", .type = OPT_INT, F(thinktime_blocks), .min = 1,
+	  .help = "I/Os between two thinktimes (caps the depth in flight)" },
+
+	/* write-buffer contents (buffer.h) */
+	{ .name = "zero_buffers", .type = OPT_FLAG, F(zero_buffers),
+	  .help = "write buffers hold zeros" },
+	{ .name = "refill_buffers", .type = OPT_FLAG, F(refill_buffers),
+	  .help = "fresh random contents for every write" },
+	{ .name = "scramble_buffers", .type = OPT_BOOL, F(scramble_buffers),
+	  .help = "vary each write's buffer slightly, against naive dedupe (default 1)" },
+	{ .name = "buffer_pattern", .type = OPT_FUNC, .parse = opt_parse_buffer_pattern,
+	  .show = opt_show_buffer_pattern,
+	  .help = "fill write buffers with this pattern: 0x hex bytes and \"text\", combined" },
+	{ .name = "buffer_compress_percentage", .type = OPT_INT, F(buffer_compress_percentage),
+	  .max = 100, .help = "make write buffers compressible by about this percentage" },
+	{ .name = "buffer_compress_chunk", .type = OPT_INT, F(buffer_compress_chunk),
+	  .help = "size of the random/fixed regions for buffer_compress_percentage (0 = block)" },
+	{ .name = "dedupe_percentage", .type = OPT_INT, F(dedupe_percentage), .max = 100,
+	  .help = "percentage of writes that repeat an earlier write (dedupable)" },
+
 	/* fio options iotrial does not implement: refused by name */
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("arguments"), U("atomic"),
-	U("bindname"), U("block_error_percentiles"), U("brick"), U("buffer_compress_chunk"),
-	U("buffer_compress_percentage"), U("buffer_pattern"), U("busy_poll"), U("bwavgtime"),
+	U("bindname"), U("block_error_percentiles"), U("brick"), U("busy_poll"), U("bwavgtime"),
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("clientname"), U("clustername"), U("cmd_type"), U("cmdprio"), U("cmdprio_bssplit"),
 	U("cmdprio_class"), U("cmdprio_percentage"), U("conf"), U("cont"),
-	U("continue_on_error"), U("cpuchunks"), U("cpuload"), U("cpumask"), U("cpumode"),
+	U("cpuchunks"), U("cpuload"), U("cpumode"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("dedupe_global"), U("dedupe_mode"), U("dedupe_percentage"),
-	U("dedupe_working_set_percentage"), UA("disable_bw_measurement", "disable_bw"),
-	U("disk_util"), U("do_verify"), U("donorname"), U("error_dump"), U("exec_postrun"),
-	U("exec_prerun"), U("exit_on_io_done"), U("exit_what"), U("exitall"),
-	U("exitall_on_error"), U("experimental_verify"), U("fallocate"),
+	U("dataplacement"), U("dedupe_global"), U("dedupe_working_set_percentage"), U("donorname"), U("error_dump"), U("exec_postrun"),
+	U("exec_prerun"), U("exit_on_io_done"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"), U("fallocate"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-	U("filename_format"), UA("fill_device", "fill_fs"), U("flow"), U("flow_id"),
-	U("flow_sleep"), U("force_async"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
-	U("grace_time"), U("gtod_cpu"), U("gtod_reduce"), U("hipri_percentage"), U("hostname"),
+	U("filename_format"), { .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, U("flow"), U("flow_id"),
+	U("flow_sleep"), UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
+	U("grace_time"), U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
 	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
 	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
 	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), U("ignore_error"),
-	U("ignore_zone_limits"), U("inplace"), U("interface"), U("io_submit_mode"),
-	U("iopsavgtime"), U("ioscheduler"), U("job_max_open_zones"), U("job_start_clock_id"),
+	U("ignore_zone_limits"), U("inplace"), U("interface"), U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
 	U("latency_percentile"), U("latency_run"), U("latency_target"), U("latency_window"),
 	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
 	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),
 	U("listen"), U("lockfile"), U("lockmem"), U("log_alternate_epoch"),
 	U("log_alternate_epoch_clock_id"), U("log_compression"), U("log_compression_cpus"),
-	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_prio"),
-	U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
-	U("md_per_io_size"), UA("mem", "iomem"), U("merge_blktrace_file"),
+	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
+	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
-	U("nice"), U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
-	U("numa_mem_policy"), U("number_ios"), U("object_class"), U("offset_align"),
+	U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
+	U("numa_mem_policy"), U("object_class"), U("offset_align"),
 	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
 	U("plids"), U("pool"), U("port"), U("pre_read"), U("prio"), U("prioclass"),
 	U("profile"), U("program"), U("protocol"), U("random_generator"),
-	U("random_sequence_stride"), UA("rate_cycle", "ratecycle"), U("rate_ignore_thinktime"),
-	U("rate_iops_min"), UA("rate_min", "ratemin"), U("rbdname"), U("read_beyond_wp"),
-	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("refill_buffers"),
-	U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),
+	U("random_sequence_stride"), U("rate_ignore_thinktime"),
+	U("rbdname"), U("read_beyond_wp"),
+	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),
 	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
-	U("scramble_buffers"), U("serialize_overlap"), U("sg_write_mode"),
+	U("serialize_overlap"), U("sg_write_mode"),
 	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
 	U("spr_op"), U("sprandom"), U("stat_type"), U("stats"), U("std_redirect"),
 	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),
-	U("thinkcycles"), U("thinktime"), U("thinktime_blocks"), U("thinktime_blocks_type"),
-	U("thinktime_iotime"), U("thinktime_spin"), U("thp"), U("threads"), U("touch_objects"),
+	U("thinkcycles"), U("thinktime_blocks_type"),
+	U("thinktime_iotime"), U("thp"), U("touch_objects"),
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
-	U("verify"), U("verify_async"), U("verify_backlog"), U("verify_backlog_batch"),
-	U("verify_dump"), U("verify_fatal"), U("verify_interval"), U("verify_offset"),
-	U("verify_only"), U("verify_pattern"), U("verify_state_load"), U("verify_state_save"),
-	U("verify_write_sequence"), U("volume"), U("wait_for"), U("window_size"),
+	UH("verify_async", "not supported (verify= checks every block after the writes)"), UH("verify_backlog", "not supported (verify= checks every block after the writes)"), UH("verify_backlog_batch", "not supported (verify= checks every block after the writes)"),
+	UH("verify_dump", "not supported (verify= checks every block after the writes)"), UH("verify_offset", "not supported (verify= checks every block after the writes)"),
+	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
-	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zero_buffers"),
-	U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), U("zonemode"),
-	U("zonerange"), U("zonesize"), U("zoneskip"),
+	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), UH("zonerange", "zoned I/O is not supported (use offset and size for a region)"), UH("zonesize", "zoned I/O is not supported (use offset and size for a region)"), UH("zoneskip", "zoned I/O is not supported (use offset and size for a region)"),
 };
 
 const struct opt_def *opt_table(size_t *nr)

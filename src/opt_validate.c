@@ -5,6 +5,7 @@
  * (bsrange defaults to bs, batch sizes clamp to iodepth, ...).
  */
 #include "opt.h"
+#include "opt_compat.h"	/* opt_verify_validate */
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <stdio.h>	/* snprintf */
@@ -164,6 +165,12 @@ int opt_job_validate(struct job *j, struct err *e)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	snprintf(where, sizeof(where), "job '%s'%s%s", j->name, j->origin[0] ? ", " : "", j->origin);
 	ret = opt_engine_check(j->ioengine, where, e);
+	if (!ret)
+		ret = opt_engine_owned_check(j, e);
+	if (!ret)
+		ret = opt_verify_validate(j, e);
+	if (!ret)
+		ret = opt_think_validate(j, e);
 	if (!ret)
 		ret = validate_bs(j, e);
 	if (!ret)

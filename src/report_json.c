@@ -399,6 +399,17 @@ static json_t *json_job_iotrial(const struct job_result *jr, int plus)
 	jset(o, "nr_threads", jint(jr->nr_threads), &bad);
 	jset(o, "partial", json_boolean(jr->partial), &bad);
 	jset(o, "first_error", jstr(jr->first_error), &bad);
+	if (jr->verify.method) {	/* verify=: the read-back pass, not counted as reads */
+		json_t *v = json_object();
+
+		jset(v, "method", jstr(verify_method_name((enum verify_method)jr->verify.method)), &bad);
+		jset(v, "blocks", jint(jr->verify.blocks), &bad);
+		jset(v, "bytes", jint(jr->verify.bytes), &bad);
+		jset(v, "failures", jint(jr->verify.failures), &bad);
+		jset(v, "first_failure", jr->verify.failures ? jstr(jr->verify.fail_msg) : json_null(), &bad);
+		jset(v, "failure_offset", jr->verify.failures ? jint(jr->verify.fail_offset) : json_null(), &bad);
+		jset(o, "verify", v, &bad);
+	}
 	json_job_iotrial_extra(o, jr, plus, &bad);
 	if (bad) {
 		json_decref(o);

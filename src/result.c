@@ -89,6 +89,15 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 		memcpy(dst->first_error, src->first_error, sizeof(dst->first_error));
 	}
 	dst->elapsed_s = max_u64(dst->elapsed_s, src->elapsed_s);
+	if (src->verify.method)
+		dst->verify.method = src->verify.method;
+	dst->verify.blocks += src->verify.blocks;
+	dst->verify.bytes += src->verify.bytes;
+	if (!dst->verify.failures && src->verify.failures) {
+		dst->verify.fail_offset = src->verify.fail_offset;
+		memcpy(dst->verify.fail_msg, src->verify.fail_msg, sizeof(dst->verify.fail_msg));
+	}
+	dst->verify.failures += src->verify.failures;
 	dst->job_runtime_ms += src->job_runtime_ms;
 	dst->usr_us += src->usr_us;
 	dst->sys_us += src->sys_us;

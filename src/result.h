@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "hist.h"
+#include "verify.h"
 #include "job.h"
 #include "stat.h"
 
@@ -101,6 +102,7 @@ struct job_result {
 	struct bottleneck_verdict bottleneck;
 	struct steady *steady;		/* NULL when no criterion */
 	int partial;			/* ended early (signal or error) */
+	struct verify_result verify;	/* verify=: what the read-back pass found */
 };
 
 struct disk_util {

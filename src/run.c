@@ -69,7 +69,21 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			groupid++;
 		for (c = 0; c < n; c++, k++) {
 			struct worker *w = &s->w[k];
+			size_t q;
 
+			/* wait_for: the waitee's threads, defined before this job (fio's rule) */
+			for (q = 0; j->wait_for && q < k; q++) {
+				if (strcmp(s->w[q].job->name, j->wait_for))
+					continue;
+				if (!w->wait_nr)
+					w->wait_first = q;
+				w->wait_nr = (unsigned)(q - w->wait_first + 1);
+			}
+			if (j->wait_for && !w->wait_nr)
+				return err_set(e, -EINVAL, EXIT_USAGE,
+					       "job '%s' (%s): wait_for=%s names no job defined before it",
+					       j->name, j->origin, j->wait_for);
+			w->wait_on = s->w;
 			w->job = j;
 			w->jobnum = (unsigned)c;
 			w->thread_index = k;
@@ -498,12 +512,29 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 	 * waited for past this: the others' intervals are delivered */
 	grace = period / 2 > 2 * tick_ns ? period / 2 : 2 * tick_ns;
 	for (;;) {
-		int all_done = 1, data = 0;
+		int all_done = 1, data = 0, stop_what = -1;
+		unsigned stop_gid = 0;
 		uint64_t now;
 
-		for (i = first; i < end; i++)
+		for (i = first; i < end; i++) {
+			const struct job *wj = s->w[i].job;
+
 			if (!atomic_load(&s->w[i].done))
 				all_done = 0;
+			else if (wj->exitall || (wj->exitall_on_error && s->w[i].error) ||
+				 (wj->verify_fatal && s->w[i].vres.failures)) {
+				stop_what = wj->exit_what;
+				stop_gid = s->w[i].groupid;
+			}
+		}
+		/* fio's exitall, per exit_what: the reporting group, every running job, or all */
+		for (i = stop_what == 2 ? 0 : first; stop_what >= 0 && i < (stop_what == 2 ? s->nr : end); i++) {
+			int expected = WORKER_RUN;
+
+			if (stop_what == 0 && s->w[i].groupid != stop_gid)
+				continue;
+			atomic_compare_exchange_strong(&s->w[i].stop, &expected, WORKER_STOP_EXITALL);
+		}
 		if (all_done)
 			break;
 		if (req->handle_signals) {
@@ -769,7 +800,7 @@ static int run_diskutil_targets(struct run_state *s, const char ***paths, size_t
 	if (!*paths)
 		return -ENOMEM;
 	for (i = 0; i < s->nr; i++)
-		for (f = 0; f < s->w[i].nr_files; f++)
+		for (f = 0; f < s->w[i].nr_files && s->w[i].job->disk_util; f++)
 			(*paths)[k++] = s->w[i].files[f].path;
 	*n = k;
 	return 0;

@@ -22,7 +22,8 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* posix_memalign */
 #include <string.h>	/* memset, strerror_r */
-#include <unistd.h>	/* fsync */
+#include <time.h>	/* nanosleep */
+#include <unistd.h>	/* fsync, nice */
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -326,6 +327,47 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	return m < c ? m : c;
 }
 
+/*
+ * rate_min / rate_iops_min, checked at the sample ticks as fio does: nothing
+ * in the first 2 s of measurement (fio's settle period), then the first
+ * cycle starts, and a direction the job issues that did less than its
+ * minimum over a rate_cycle ends the job with EIO and says by how much.
+ */
+static void worker_check_min_rate(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+	struct worker_mark *m = &w->mark_rate_min;
+	uint64_t ns, bps, iops;
+	int d;
+
+	if (clock_ticks_to_ns(w->clk, now - w->t_measure) < 2000000000ull)
+		return;
+	if (!m->ticks) {	/* the first cycle starts after the settle period */
+		worker_mark(w, m, now);
+		return;
+	}
+	ns = clock_ticks_to_ns(w->clk, now - m->ticks);
+	if (ns < (uint64_t)j->rate_cycle_ms * 1000000)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!(j->rw & (1u << d)))
+			continue;
+		bps = (uint64_t)((double)(w->st.dir[d].bytes - m->bytes[d]) * 1e9 / (double)ns);
+		iops = (uint64_t)((double)(w->st.dir[d].ios - m->ios[d]) * 1e9 / (double)ns);
+		if ((j->rate_min[d] && bps < j->rate_min[d]) ||
+		    (j->rate_iops_min[d] && iops < j->rate_iops_min[d])) {
+			worker_fail(w, EIO, NULL);
+			snprintf(w->first_error, sizeof(w->first_error),
+				 "%s: minimum rate not met over %u ms: %llu B/s, %llu IOPS "
+				 "(rate_min %llu B/s, rate_iops_min %llu)", job_ddir_name(d),
+				 j->rate_cycle_ms, (unsigned long long)bps, (unsigned long long)iops,
+				 (unsigned long long)j->rate_min[d], (unsigned long long)j->rate_iops_min[d]);
+			return;
+		}
+	}
+	worker_mark(w, m, now);
+}
+
 /* Timed work that is not per I/O.  Returns 1 when the run time is over. */
 static int worker_event(struct worker *w, uint64_t now)
 {
@@ -336,6 +378,8 @@ static int worker_event(struct worker *w, uint64_t now)
 		measuring = 1;
 	}
 	if (measuring && now >= w->t_next_sample) {
+		if (unlikely(w->job->rate_min_set))
+			worker_check_min_rate(w, now);
 		worker_sample(w, now);
 		w->t_next_sample += w->ticks_sample;
 		if (w->t_next_sample <= now)
@@ -401,14 +445,39 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 			return io;
 		}
 	}
-	if (iogen_next(&w->gen, io)) {
+	/* number_ios: the job ends after that many I/Os, if nothing ends it first */
+	if ((unlikely(j->number_ios) && w->nr_ios_issued >= j->number_ios) ||
+	    iogen_next(&w->gen, io)) {
 		*gen_done = 1;
 		w->free_list[w->nr_free++] = io;
 		return NULL;
 	}
-	if (io->ddir == DDIR_WRITE)
+	w->nr_ios_issued++;
+	if (io->ddir == DDIR_WRITE) {
 		w->writes_since_sync++;
+		if (buffer_per_write(&w->bufgen))	/* scramble or refill, as fio */
+			buffer_fill_write(&w->bufgen, io->buf, io->len, io->offset);
+		if (unlikely(w->verify.method))	/* headers and checksums, as fio */
+			verify_fill(&w->verify, io->buf, io->len, io->offset);
+	}
 	return io;
+}
+
+/* An io_u's t_issue while it waits for a thinktime to start (all I/O done). */
+#define WORKER_THINK (UINT64_MAX - 1)
+
+/*
+ * thinktime: everything issued has completed at @now.  Spin thinktime_spin
+ * (busy, as fio's "simulate a CPU-bound pause"), then return when the
+ * sleep for the rest of thinktime ends.
+ */
+static uint64_t worker_think(struct worker *w, uint64_t now)
+{
+	uint64_t spin_end = now + w->think_spin_ticks;
+
+	while (clock_ticks(w->clk) < spin_end)
+		;
+	return now + w->think_ticks;
 }
 
 /* Queue what may be queued now; returns the number left queued (uncommitted). */
@@ -440,11 +509,18 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 
 			io->t_issue = at;	/* remembered while pending */
 		}
+		if (unlikely(w->think_ticks) && io->ddir < DDIR_NR && !io->t_issue &&
+		    ++w->think_issued > w->job->thinktime_blocks) {
+			w->think_issued = 1;
+			io->t_issue = WORKER_THINK;	/* once the I/Os in flight are done */
+		}
 		if (unlikely(io->t_issue > *now)) {
 			if (w->inflight + nq > 0) {
 				*pending = io;
 				break;
 			}
+			if (io->t_issue == WORKER_THINK)
+				io->t_issue = worker_think(w, *now);
 			/* wake for the next event too: a slow rate must not stretch
 			 * intervals, the ramp or the run (test_worker) */
 			worker_sleep_until(w, io->t_issue < w->t_next_event ? io->t_issue : w->t_next_event);
@@ -654,6 +730,52 @@ static void worker_loop(struct worker *w)
 	w->t_last = clock_ticks(w->clk);
 }
 
+/* verify=: the context from the job's options (validated by opt_verify_validate). */
+static int worker_verify_init(struct worker *w, struct err *e)
+{
+	const struct job *j = w->job;
+	uint8_t pat[BUFFER_PATTERN_MAX];
+	unsigned n = 0;
+	const char *why;
+
+	memset(&w->vres, 0, sizeof(w->vres));
+	if (!j->verify_method)
+		return 0;
+	if (j->verify_pattern && buffer_pattern_parse(j->verify_pattern, pat, &n, &why))
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': verify_pattern: %s", j->name, why);
+	w->vres.method = j->verify_method;
+	return verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
+			   j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
+}
+
+/* do_verify: read every file's region back and check it (outside the measurement). */
+static void worker_verify_pass(struct worker *w)
+{
+	unsigned i;
+	int r;
+
+	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
+		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path, w->gen.files[i].start,
+				w->gen.files[i].end, w->ctx.buf_base, w->ctx.buf_len, &w->vres);
+		if (r) {
+			w->error = -r;
+			snprintf(w->first_error, sizeof(w->first_error), "verify: %.240s", w->vres.fail_msg);
+			return;
+		}
+	}
+}
+
+/* wait_for: poll (1 ms) until the waitee's threads are done, or the run stops. */
+static void worker_wait_for(struct worker *w)
+{
+	struct timespec ts = { 0, 1000000 };
+	unsigned i;
+
+	for (i = 0; i < w->wait_nr; i++)
+		while (!atomic_load(&w->wait_on[w->wait_first + i].done) && !atomic_load(&w->stop))
+			nanosleep(&ts, NULL);
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -661,6 +783,11 @@ void *worker_main(void *arg)
 	uint64_t now;
 	int d;
 
+	/* nice=: Linux applies nice() to the calling thread only, as fio's job is */
+	errno = 0;
+	if (j->nice && nice(j->nice) == -1 && errno)
+		worker_fail(w, errno, NULL);
+	worker_wait_for(w);
 	if (j->startdelay_us) {
 		uint64_t t = clock_ticks(w->clk);
 
@@ -672,6 +799,8 @@ void *worker_main(void *arg)
 	w->t_ramp_end = now + clock_ns_to_ticks(w->clk, j->ramp_time_us * 1000);
 	w->t_end = UINT64_MAX;
 	w->ticks_sample = clock_ns_to_ticks(w->clk, SAMPLE_MSEC * 1000000ull);
+	w->think_ticks = clock_ns_to_ticks(w->clk, j->thinktime_us * 1000);
+	w->think_spin_ticks = clock_ns_to_ticks(w->clk, j->thinktime_spin_us * 1000);
 	w->ticks_interval = clock_ns_to_ticks(w->clk, (j->interval_us ? j->interval_us : 1000000) * 1000);
 	w->t_next_interval = now + w->ticks_interval;
 	w->t_next_sample = UINT64_MAX;
@@ -682,7 +811,7 @@ void *worker_main(void *arg)
 	}
 	worker_mark(w, &w->mark_interval, now);
 	devwatch_begin(&w->dw, clock_now_ns(w->clk));
-	if (!atomic_load(&w->stop))
+	if (!atomic_load(&w->stop) && !w->error && !j->verify_only)
 		worker_loop(w);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
 	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
@@ -703,6 +832,8 @@ void *worker_main(void *arg)
 			if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
 				worker_fail(w, errno, NULL);
 	}
+	if (w->verify.method && j->do_verify && !w->error && !atomic_load(&w->stop))
+		worker_verify_pass(w);
 	if (w->log_on) {
 		struct err e;
 
@@ -732,20 +863,6 @@ static uint64_t worker_max_bs(const struct job *j)
 				m = j->bssplit[d][i].bs;
 	}
 	return m ? m : 4096;
-}
-
-/* Fill write buffers once with pseudo-random bytes so compressing or
- * deduplicating devices see incompressible data, as fio's default does. */
-static void worker_fill_buffers(void *buf, uint64_t len, uint64_t seed)
-{
-	uint64_t *p = buf, x = seed | 1, i;
-
-	for (i = 0; i < len / 8; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		p[i] = x;
-	}
 }
 
 /* The devices under this thread's files, for the device view (issue 7). */
@@ -782,7 +899,13 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (posix_memalign(&w->ctx.buf_base, 4096, blen))
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': cannot allocate %llu bytes of buffers",
 			       j->name, (unsigned long long)blen);
-	worker_fill_buffers(w->ctx.buf_base, blen, 0x9e3779b97f4a7c15ull + w->thread_index);
+	r = buffer_init(&w->bufgen, j, w->thread_index, e);
+	if (r)
+		return r;
+	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
+	r = worker_verify_init(w, e);
+	if (r)
+		return r;
 	w->ctx.buf_len = blen;
 	w->ctx.ios = calloc(depth, sizeof(*w->ctx.ios));
 	w->free_list = calloc(depth, sizeof(*w->free_list));
@@ -827,6 +950,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	}
 	r = iogen_init_regions(&w->gen, j, w->thread_index, sizes, starts,
 			       w->nr_files ? w->nr_files : 1, e);
+	w->gen.loop_restart = !(w->ops->flags & (ENGINE_F_SYNC | ENGINE_F_NOFILES));
 	free(sizes);
 	free(starts);
 	if (r)
@@ -869,6 +993,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->nr_threads = 1;
 	r->error = w->error;
 	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
+	r->verify = w->vres;
 	r->elapsed_s = (w->elapsed_ns + 500000000ull) / 1000000000ull;
 	r->job_runtime_ms = w->measure_ns / 1000000;
 	usr = (uint64_t)(w->ru_end.ru_utime.tv_sec - w->ru_start.ru_utime.tv_sec) * 1000000 +

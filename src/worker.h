@@ -23,6 +23,8 @@
 #include "fiolog.h"
 #include "err.h"
 #include "hist.h"
+#include "buffer.h"
+#include "verify.h"
 #include "iogen.h"
 #include "job.h"
 #include "rate.h"
@@ -32,7 +34,8 @@
 #include "steady.h"
 
 /* Why a worker was told to stop (the value of worker.stop). */
-enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2 };
+enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2,
+       WORKER_STOP_EXITALL = 3 };	/* another job had exitall / exitall_on_error */
 
 /* Per-direction accumulators, written only by the worker thread. */
 struct worker_dir {
@@ -84,6 +87,9 @@ struct worker {
 
 	/* per-thread state (hot) */
 	struct iogen gen;
+	struct buffer_gen bufgen;	/* write-buffer contents (buffer.h) */
+	struct verify_ctx verify;	/* verify=: headers on writes, the read-back pass */
+	struct verify_result vres;
 	struct rate rate;
 	struct worker_stats st;
 	struct io_u **free_list;
@@ -97,6 +103,14 @@ struct worker {
 	uint64_t t_begin;		/* I/O started (ramp included) */
 	uint64_t t_measure;		/* ramp over, statistics start */
 	uint64_t t_rate_base;		/* the rate schedule's zero */
+	/* thinktime: after every thinktime_blocks I/Os, drain, spin, then sleep */
+	uint64_t think_ticks, think_spin_ticks;
+	uint32_t think_issued;		/* I/Os issued since the last think */
+	uint64_t nr_ios_issued;		/* for number_ios */
+	/* wait_for: start once wait_on[wait_first .. +wait_nr) are done */
+	struct worker *wait_on;
+	size_t wait_first;
+	unsigned wait_nr;
 	uint64_t t_end;			/* when to stop (UINT64_MAX = io_size decides) */
 	uint64_t t_next_event;		/* the earliest of the marks below */
 	uint64_t t_next_sample;		/* 500 ms bw/iops samples */
@@ -105,6 +119,7 @@ struct worker {
 	uint64_t ticks_sample, ticks_interval;
 	uint64_t t_last;		/* last I/O completion or loop end */
 	struct worker_mark mark_sample, mark_interval;
+	struct worker_mark mark_rate_min;	/* rate_min/rate_iops_min: the cycle's start */
 	struct hist *prev_lat_hist;	/* [DDIR_NR] cumulative at the last interval */
 	struct hist *iv_hist;		/* scratch for the interval delta */
 

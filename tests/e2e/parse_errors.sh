@@ -8,7 +8,7 @@ N="--name=x --ioengine=null"
 
 expect_exit unknown_option 2 "^iotrial: error: unknown option 'xyz' \(command line\)$" $P $N --xyz=1
 expect_exit misspelt_option 2 "unknown option 'iodpeth' \(did you mean 'iodepth'\?\)" $P $N --iodpeth=4
-expect_exit unsupported_option 2 "^iotrial: error: unsupported option 'verify' \(command line\)$" $P $N --verify=md5
+expect_exit unsupported_option 2 "^iotrial: error: unsupported option 'lockmem' \(command line\)$" $P $N --lockmem=1g
 expect_exit unknown_engine 2 "^iotrial: error: unknown engine 'foo' \(command line\)$" $P --name=x --ioengine=foo
 expect_exit unsupported_engine 2 "^iotrial: error: unsupported engine 'rbd' \(command line\)$" $P --name=x --ioengine=rbd
 expect_exit bad_size 2 "invalid value '10X' for option 'size'" $P $N --size=10X
@@ -29,7 +29,7 @@ expect_exit bad_boolean 2 "option 'direct': a boolean is 0 or 1" $P $N --direct=
 expect_exit empty_value 2 "option 'size' requires an argument" $P $N --size=
 expect_exit bad_rw 2 "invalid value 'readonly' for option 'rw'" $P $N --rw=readonly
 expect_exit cross_field 2 "job 'x' \(command line\): rate and rate_iops are both set" $P $N --rate=1m --rate_iops=100
-expect_exit terse_refused 2 "terse is not supported" $P $N --output-format=terse
+expect_exit terse_version_refused 2 "for option 'terse-version': fio writes 2, 3, 4 or 5" $P $N --terse-version=9
 expect_exit no_job 2 "no job given" $P --bs=4k
 expect_exit bad_format 2 "unknown output format 'xml'" $P $N --output-format=xml
 expect_exit short_option 2 "unknown option '-q'" $P -q
@@ -45,7 +45,7 @@ expect_exit file_globals_only 2 "globals-only.fio' defines no job$" $P "$D/globa
 expect_exit file_binary 2 "binary data \(a NUL byte\) in job file \(.*binary.fio:4\)$" $P "$D/binary.fio"
 expect_exit file_bad_utf8 2 "invalid UTF-8 byte 0xff\) in job file \(.*badutf8.fio:3\)$" $P "$D/badutf8.fio"
 expect_exit file_bare_boolean 2 "option 'direct' requires an argument \(.*bare-bool.fio:3\)$" $P "$D/bare-bool.fio"
-expect_exit file_unsupported 2 "unsupported option 'verify' \(.*unsupported.fio:3\)$" $P "$D/unsupported.fio"
+expect_exit file_unsupported 2 "unsupported option 'verify_backlog'.*\(.*unsupported.fio:3\)$" $P "$D/unsupported.fio"
 expect_exit file_unknown 2 "unknown option 'xyz' \(.*unknown.fio:3\)$" $P "$D/unknown.fio"
 expect_exit file_is_directory 2 "cannot read job file '$D'" $P "$D"
 printf '[x]\nioengine=null\nbs=0\n' >"$T/zero.fio"

@@ -254,13 +254,31 @@ TEST(process_flags)
 	CHECK_EQ_U(cl.formats, CMDLINE_FMT_NORMAL | CMDLINE_FMT_JSON);
 	CHECK_EQ_U(cl.eta, CMDLINE_ETA_ALWAYS);
 	cmdline_free(&cl);
-	/* terse is fio's, but iotrial writes no terse output: refused, never silent */
-	CHECK(PARSE(&cl, &e, "--output-format=normal,terse", "--name=x", "--ioengine=null"));
-	CHECK(strstr(e.msg, "terse is not supported") != NULL);
+	/* terse: --output-format=terse, --minimal (terse only), --terse-version */
+	CHECK(!PARSE(&cl, &e, "--output-format=normal,terse", "--name=x", "--ioengine=null"));
+	CHECK_EQ_U(cl.formats, CMDLINE_FMT_NORMAL | CMDLINE_FMT_TERSE);
+	CHECK_EQ_U(cl.terse_version, 3);
+	cmdline_free(&cl);
+	CHECK(!PARSE(&cl, &e, "--minimal", "--terse-version=5", "--name=x", "--ioengine=null"));
+	CHECK_EQ_U(cl.formats, CMDLINE_FMT_TERSE);
+	CHECK_EQ_U(cl.terse_version, 5);
+	cmdline_free(&cl);
+	CHECK(PARSE(&cl, &e, "--terse-version=1", "--name=x", "--ioengine=null"));
+	CHECK(strstr(e.msg, "fio writes 2, 3, 4 or 5") != NULL);
 	cmdline_free(&cl);
 	err_clear(&e);
-	CHECK(PARSE(&cl, &e, "--minimal", "--name=x", "--ioengine=null"));
-	CHECK(strstr(e.msg, "not supported") != NULL);
+	/* single-dash long options, unique prefixes and short -o, as getopt_long_only */
+	CHECK(!PARSE(&cl, &e, "-name=x", "-ioengine", "null", "--time_base", "-o", "out.txt",
+		     "-output-format=json"));
+	CHECK(cl.jobs_nr == 1 && cl.jobs[0].time_based && cl.output && !strcmp(cl.output, "out.txt"));
+	CHECK_EQ_U(cl.formats, CMDLINE_FMT_JSON);
+	cmdline_free(&cl);
+	CHECK(PARSE(&cl, &e, "--name=x", "--rwmix=5"));
+	CHECK(strstr(e.msg, "ambiguous option 'rwmix'") != NULL);
+	cmdline_free(&cl);
+	err_clear(&e);
+	CHECK(PARSE(&cl, &e, "--server"));
+	CHECK(strstr(e.msg, "mpirun") != NULL);
 	cmdline_free(&cl);
 	err_clear(&e);
 	/* help, version and cmdhelp stop parsing: what follows is not looked at */
@@ -307,10 +325,10 @@ TEST(errors)
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "invalid value 'sometimes' for option 'eta'", "--eta=sometimes"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'output' requires an argument", "--name=x", "--output"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'parse-only' takes no value", "--parse-only=1"));
-	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unknown option '-x'", "-x"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unknown option '-Q'", "-Q"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unknown option 'xyz' (command line)", "--name=x", "--xyz=1"));
-	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unsupported option 'verify' (command line)", "--name=x",
-		    "--verify=md5"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unsupported option 'lockmem' (command line)", "--name=x",
+		    "--lockmem=1g"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'direct' requires an argument (command line)",
 		    "--name=x", "--direct"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "option 'name' requires an argument", "--name"));

@@ -4,7 +4,8 @@
 
 TEST(engine_find_all)
 {
-	static const char *const names[] = { "null", "io_uring", "libaio", "sync", "psync", "pvsync2" };
+	static const char *const names[] = { "null", "io_uring", "libaio", "sync", "psync", "pvsync2",
+					      "posixaio", "mmap" };
 	unsigned i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -16,7 +17,7 @@ TEST(engine_find_all)
 			CHECK(o->init && o->queue && o->commit && o->getevents && o->exit);
 		}
 	}
-	CHECK(engine_find("posixaio") == NULL);
+	CHECK(engine_find("windowsaio") == NULL);
 	CHECK(engine_find("IO_URING") == NULL);
 	CHECK(engine_find(NULL) == NULL);
 }
@@ -30,7 +31,7 @@ TEST(engine_list_unique)
 		for (k = 0; k < i; k++)
 			CHECK(strcmp(l[i]->name, l[k]->name) != 0);
 	n = i;
-	CHECK_EQ_U(n, 6);
+	CHECK_EQ_U(n, 8);
 }
 
 TEST(engine_flags)

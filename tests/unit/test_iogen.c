@@ -219,6 +219,48 @@ TEST(random_map_covers_each_block_once_per_pass)
 }
 
 /*
+ * fio 3.33 with randrepeat=1 replays each loop's directions and offsets under
+ * libaio and io_uring even with norandommap (fsx.fio); the worker sets
+ * loop_restart for such engines.  randrepeat=0 never replays.
+ */
+TEST(loop_restart_replays_directions)
+{
+	struct iogen g;
+	struct job j;
+	struct err e;
+	long n = 0, i, same = 0;
+
+	fixture_job(&j, RW_READ | RW_WRITE | RW_RAND, 4 * K, 256 * K);	/* 64 I/Os a loop */
+	j.norandommap = 1;
+	j.loops = 3;
+	err_clear(&e);
+	CHECK(iogen_init(&g, &j, 0, (uint64_t[]){ 256 * K }, 1, &e) == 0);
+	g.loop_restart = 1;
+	while (n < MAXIO && !iogen_next(&g, &ios[n]))
+		n++;
+	iogen_free(&g);
+	CHECK_EQ_U(n, 192);
+	for (i = 0; i < 64; i++)
+		same += ios[i].ddir == ios[i + 64].ddir && ios[i].offset == ios[i + 64].offset &&
+			ios[i].ddir == ios[i + 128].ddir && ios[i].offset == ios[i + 128].offset;
+	CHECK_EQ_U(same, 64);
+	/* without it (sync engines), the streams draw on: the loops differ */
+	n = run1(&j, 256 * K, MAXIO);
+	CHECK_EQ_U(n, 192);
+	for (i = 0, same = 0; i < 64; i++)
+		same += ios[i].ddir == ios[i + 64].ddir && ios[i].offset == ios[i + 64].offset;
+	CHECK(same < 32);
+	/* randrepeat=0 with the random map: a complete pass is not replayed */
+	j.norandommap = 0;
+	j.randrepeat = 0;
+	n = run1(&j, 256 * K, MAXIO);
+	CHECK_EQ_U(n, 192);
+	for (i = 0, same = 0; i < 64; i++)
+		same += ios[i].ddir == ios[i + 64].ddir && ios[i].offset == ios[i + 64].offset;
+	CHECK(same < 32);
+}
+
+/*
  * The inline random-map path (IOGEN_FAST_MAP) issues exactly what the general
  * path does: same offsets in the same order, across passes (the map resets)
  * and with a block count that leaves a partial last word (1000 = 15*64 + 40).
@@ -552,6 +594,7 @@ int main(void)
 {
 	RUN(sequential_region_and_end);
 	RUN(sequential_wrap_loops_time_based);
+	RUN(loop_restart_replays_directions);
 	RUN(offset_increment_and_percent);
 	RUN(files_round_robin);
 	RUN(random_map_covers_each_block_once_per_pass);

@@ -233,8 +233,8 @@ TEST(includes)
 	CHECK(fails("incsec.fio", "[x]\ninclude withsec.fio\n", "section header in an included file"));
 	CHECK(fails("incout.fio", "include sub/opts.fio\n[x]\n", "include outside a section (" ));
 	CHECK(fails("incbad.fio", "[x]\ninclude sub/bad.fio\n", "sub/bad.fio' not found"));
-	put("sub/bad2.fio", "bs=4k\nverify=md5\n");
-	CHECK(fails("incbad2.fio", "[x]\ninclude sub/bad2.fio\n", "unsupported option 'verify' ("));
+	put("sub/bad2.fio", "bs=4k\nlockmem=1g\n");
+	CHECK(fails("incbad2.fio", "[x]\ninclude sub/bad2.fio\n", "unsupported option 'lockmem' ("));
 	CHECK(fails("incbad2.fio", "[x]\ninclude sub/bad2.fio\n", "sub/bad2.fio:2)"));
 }
 
@@ -253,7 +253,7 @@ TEST(errors_name_file_and_line)
 	CHECK(fails("e5.fio", "[x]\ndirect\n", "e5.fio:2)"));
 	CHECK(fails("e6.fio", "[x]\nbs=4k\nxyz=1\n", "unknown option 'xyz' ("));
 	CHECK(fails("e6.fio", "[x]\nbs=4k\nxyz=1\n", "e6.fio:3)"));
-	CHECK(fails("e7.fio", "[x]\nverify=md5\n", "unsupported option 'verify' ("));
+	CHECK(fails("e7.fio", "[x]\nlockmem=1g\n", "unsupported option 'lockmem' ("));
 	CHECK(fails("e8.fio", "[x]\nbs=4k\nbs=0\n", "invalid value '0' for option 'bs': below the minimum 1 ("));
 	CHECK(fails("e8.fio", "[x]\nbs=4k\nbs=0\n", "e8.fio:3)"));
 	CHECK(fails("e9.fio", "[x]\nsize=99999999999999999999\n", "too large"));

@@ -406,8 +406,10 @@ TEST(size_percent)
 	CHECK(!num_parse_size_pct("10G", &c1024, &b, &p, &e));
 	CHECK_EQ_U(p, 0);
 	CHECK_EQ_U(b, 10ull << 30);
-	CHECK(num_parse_size_pct("0%", &c1024, &b, &p, &e) == -EINVAL);
-	err_clear(&e);
+	/* 0% is fio's "unset": offset from the start, size of the whole file */
+	CHECK(!num_parse_size_pct("0%", &c1024, &b, &p, &e));
+	CHECK_EQ_U(p, 0);
+	CHECK_EQ_U(b, 0);
 	CHECK(num_parse_size_pct("101%", &c1024, &b, &p, &e) == -EINVAL);
 	err_clear(&e);
 	CHECK(num_parse_size_pct("%", &c1024, &b, &p, &e) == -EINVAL);

@@ -155,6 +155,46 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "snia_metric", "lat", "snia_metric", "lat" },
 	{ "snia_stop", "1", "snia_stop", "1" },
 	{ "series_max", "64", "series_max", "64" },
+	{ "gtod_reduce", "1", "gtod_reduce", "1" },
+	{ "gtod_reduce", "1", "disable_clat", "1" },
+	{ "disable_bw_measurement", "1", "disable_bw_measurement", "1" },
+	{ "disable_bw", "1", "disable_bw_measurement", "1" },
+	{ "cpumask", "0x5", "cpus_allowed", "0,2" },
+	{ "nice", "-5", "nice", "-5" },
+	{ "disk_util", "0", "disk_util", "0" },
+	{ "exitall", NULL, "exitall", "1" },
+	{ "exitall_on_error", "1", "exitall_on_error", "1" },
+	{ "zero_buffers", NULL, "zero_buffers", "1" },
+	{ "refill_buffers", "1", "refill_buffers", "1" },
+	{ "scramble_buffers", "0", "scramble_buffers", "0" },
+	{ "buffer_pattern", "0xdead\"ab\"", "buffer_pattern", "0xdead\"ab\"" },
+	{ "buffer_compress_percentage", "50", "buffer_compress_percentage", "50" },
+	{ "buffer_compress_chunk", "4k", "buffer_compress_chunk", "4096" },
+	{ "dedupe_percentage", "34", "dedupe_percentage", "34" },
+	{ "verify", "crc32c", "verify", "crc32c" },
+	{ "verify", "crc32c-intel", "verify", "crc32c" },
+	{ "verify", "sha256", "verify", "sha256" },
+	{ "do_verify", "0", "do_verify", "0" },
+	{ "verify_interval", "512", "verify_interval", "512" },
+	{ "verify_pattern", "0xdeadbeef", "verify_pattern", "0xdeadbeef" },
+	{ "verify_only", NULL, "verify_only", "1" },
+	{ "verify_fatal", "1", "verify_fatal", "1" },
+	{ "threads", "1", "thread", "1" },	/* fio 3.33 takes it in job files */
+	{ "thinktime", "500", "thinktime", "500" },	/* bare: microseconds, as fio */
+	{ "thinktime", "2ms", "thinktime", "2000" },
+	{ "thinktime_spin", "100", "thinktime_spin", "100" },
+	{ "thinktime_blocks", "8", "thinktime_blocks", "8" },
+	{ "number_ios", "1k", "number_ios", "1024" },
+	{ "exit_what", "stonewall", "exit_what", "stonewall" },
+	{ "exit_what", "all", "exit_what", "all" },
+	{ "wait_for", "writers", "wait_for", "writers" },
+	{ "rw", "read:-8k", "rw", "read:-8192" },	/* backwards */
+	{ "rate_min", "1m", "rate_min", "1048576" },
+	{ "ratemin", "2k", "rate_min", "2048" },
+	{ "rate_iops_min", "10", "rate_iops_min", "10" },
+	{ "rate_cycle", "500", "rate_cycle", "500" },
+	{ "ratecycle", "200", "rate_cycle", "200" },
+	{ "random_distribution", "zoned:50/5:30/15:20/", "random_distribution", "zoned:50/5:30/15:20/80" },
 };
 
 /*
@@ -164,6 +204,15 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 static const struct { const char *name, *val, *want; } default_only[] = {
 	{ "unified_rw_reporting", "none", "none" },
 	{ "unified_rw_reporting", "0", "none" },
+	{ "continue_on_error", "none", "none" },
+	{ "continue_on_error", "0", "none" },
+	{ "dedupe_mode", "repeat", "repeat" },
+	{ "io_submit_mode", "inline", "inline" },
+	{ "log_prio", "0", "0" },
+	{ "verify_state_save", "0", "0" },
+	{ "verify", "0", "0" },
+	{ "verify", "none", "0" },
+	{ "zonemode", "none", "none" },
 };
 
 TEST(every_option_sets_its_value)
@@ -190,7 +239,8 @@ TEST(every_option_sets_its_value)
 		CHECK(strcmp(before, cases[i].want) != 0);
 		/* the pair is recorded as typed */
 		CHECK_EQ_U(j.opts_nr, 1);
-		CHECK_STR(j.opts[0].key, cases[i].name);
+		/* under its canonical name, as fio's "job options" */
+		CHECK_STR(j.opts[0].key, opt_find(cases[i].name)->name);
 		CHECK(cases[i].val ? j.opts[0].val && !strcmp(j.opts[0].val, cases[i].val)
 				   : j.opts[0].val == NULL);
 		job_free(&j);
@@ -541,19 +591,35 @@ TEST(unknown_and_unsupported)
 {
 	CHECK(fails_with("xyz", "1", "unknown option 'xyz' (" W ")"));
 	CHECK(fails_with("iodpeth", "1", "unknown option 'iodpeth' (did you mean 'iodepth'?) (" W ")"));
-	CHECK(fails_with("verify", "md5", "unsupported option 'verify' (" W ")"));
-	CHECK(fails_with("ratemin", "1", "unsupported option 'ratemin' (" W ")"));
-	CHECK(fails_with("zonemode", "zbd", "unsupported option 'zonemode' (" W ")"));
-	CHECK(fails_with("gtod_reduce", NULL, "unsupported option 'gtod_reduce' (" W ")"));
+	CHECK(fails_with("verify", "crc64", "unsupported value 'crc64' for option 'verify': supported: md5, "
+			 "crc32c, crc32, sha1, sha256, sha512, xxhash, pattern, 0/none (" W ")"));
+	CHECK(fails_with("verify_async", "1", "unsupported option 'verify_async': not supported "
+			 "(verify= checks every block after the writes) (" W ")"));
+	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
+	CHECK(fails_with("flow", "1", "unsupported option 'flow' (" W ")"));
+	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned I/O is not "
+			 "supported (zonemode=none only) (" W ")"));
+	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
+	CHECK(fails_like("nice", "20", "-20..19"));
+	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
+	CHECK(fails_with("io_submit_mode", "offload", "unsupported value 'offload' for option "
+			 "'io_submit_mode': only inline is supported (" W ")"));
+	CHECK(fails_with("continue_on_error", "write", "unsupported value 'write' for option "
+			 "'continue_on_error': only none or 0 is supported (" W ")"));
+	CHECK(fails_like("nice", "x", "not an integer"));
+	CHECK(fails_like("cpumask", "0", "no CPU"));
 	CHECK(fails_with("direct", NULL, "option 'direct' requires an argument (" W ")"));
 	CHECK(fails_with("size", "", "option 'size' requires an argument (" W ")"));
 	CHECK(fails_with("ioengine", "rbd", "unsupported engine 'rbd' (" W ")"));
 	CHECK(fails_with("ioengine", "libaio2", "unknown engine 'libaio2' (" W ")"));
 	CHECK(fails_with("ioengine", "external:/x.so", "unsupported engine 'external:/x.so' (" W ")"));
-	CHECK(fails_with("random_distribution", "zoned:60/10:40/90",
-			 "unsupported value 'zoned:60/10:40/90' for option 'random_distribution': "
-			 "zoned, zoned_abs and sequence distributions (" W ")"));
-	CHECK(fails_like("rw", "read:-8k", "unsupported value"));
+	CHECK(fails_with("random_distribution", "zoned_abs:60/10g:40/90g",
+			 "unsupported value 'zoned_abs:60/10g:40/90g' for option 'random_distribution': "
+			 "zoned_abs and sequence distributions (" W ")"));
+	CHECK(fails_like("random_distribution", "zoned:60/10:30/", "not 100% each"));
+	CHECK(fails_like("random_distribution", "zoned:60/10:40", "access%/size%"));
+	CHECK(fails_like("random_distribution", "zoned:60/:40/", "only one zone"));
+	CHECK(fails_like("rw", "randread:-8k", "a negative modifier needs sequential I/O"));
 	CHECK(fails_like("steadystate", "lat:5%", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2:0.25", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2,pareto:0.5", "unsupported value"));
@@ -592,7 +658,7 @@ TEST(bad_values)
 	CHECK(fails_like("percentage_random", "101", "above the maximum 100"));
 	CHECK(fails_like("size", "99999999999999999999", "too large"));
 	CHECK(fails_like("size", "abc", "not a number"));
-	CHECK(fails_like("size", "0%", "1..100"));
+	CHECK(fails_like("size", "101%", "0..100"));
 	CHECK(fails_like("runtime", "1k", "unexpected 'k'"));
 	CHECK(fails_like("runtime", "-5", "negative"));
 	/* an integer of ms as in fio, which reads "2s" as 2: time units are refused */
@@ -633,7 +699,7 @@ TEST(bad_values)
 	CHECK(fails_like("snia_slope", "-5", "above 0 and at most 100"));
 	CHECK(fails_like("snia_slope", "-5", "'-5'"));
 	CHECK(fails_like("snia_slope", "%", "not a number"));
-	CHECK(fails_like("snia_slope", "5%%", "'5%%' for option 'snia_slope': not a number"));
+	CHECK(fails_like("snia_slope", "5%%%", "not a number"));
 	CHECK(fails_like("snia_round", "1.5", "fractional"));
 	CHECK(fails_like("snia_round", "2min", "unknown unit"));
 	CHECK(fails_like("snia_metric", "p99", "not one of iops, bw, lat"));
@@ -825,6 +891,69 @@ TEST(validate)
 	job_free(&j);
 }
 
+/* An engine's own options are refused under another engine, by name. */
+TEST(engine_options_owned)
+{
+	static const struct { const char *opt, *val, *eng; int ok; } c[] = {
+		{ "fixedbufs", NULL, "psync", 0 },
+		{ "sqthread_poll", "1", "libaio", 0 },
+		{ "registerfiles", NULL, "sync", 0 },
+		{ "sqthread_poll_cpu", "0", "psync", 0 },
+		{ "nonvectored", "1", "null", 0 },
+		{ "hipri", NULL, "psync", 0 },
+		{ "fixedbufs", "0", "psync", 1 },	/* the default is no use of it */
+		{ "fixedbufs", NULL, "io_uring", 1 },
+		{ "hipri", NULL, "io_uring", 1 },
+		{ "hipri", NULL, "pvsync2", 1 },
+	};
+	struct job j;
+	struct err e;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char want[200];
+
+		CHECK(set1(&j, c[i].opt, c[i].val, &e) == 0);
+		CHECK(opt_set(&j, "name", "x", W, &e) == 0);
+		CHECK(opt_set(&j, "ioengine", c[i].eng, W, &e) == 0);
+		snprintf(j.origin, sizeof(j.origin), "%s", W);
+		err_clear(&e);
+		ret = opt_job_validate(&j, &e);
+		if (c[i].ok) {
+			CHECK(ret == 0);
+		} else {
+			snprintf(want, sizeof(want), "option '%s' belongs to ioengine", c[i].opt);
+			CHECK(ret == -EINVAL && strstr(e.msg, want) && strstr(e.msg, c[i].eng) &&
+			      strstr(e.msg, "job 'x'"));
+			if (!(ret == -EINVAL && strstr(e.msg, want)))
+				printf("  %s under %s: %d \"%s\"\n", c[i].opt, c[i].eng, ret, e.msg);
+		}
+		job_free(&j);
+	}
+}
+
+/* "%%" reads as "%" in values (fio 3.33); strings keep their text. */
+TEST(double_percent)
+{
+	struct job j;
+	struct err e;
+
+	CHECK(set1(&j, "size", "100%%", &e) == 0);
+	CHECK_STR(resolved(&j, "size"), "100%");
+	CHECK_STR(j.opts[0].val, "100%%");	/* echoed as typed, as fio does */
+	job_free(&j);
+	CHECK(set1(&j, "steadystate", "iops:20%%", &e) == 0);
+	CHECK_STR(resolved(&j, "steadystate"), "iops:20%");
+	job_free(&j);
+	CHECK(set1(&j, "description", "a%%b", &e) == 0);
+	CHECK_STR(resolved(&j, "description"), "a%%b");
+	job_free(&j);
+	CHECK(set1(&j, "offset", "0%", &e) == 0);
+	CHECK_STR(resolved(&j, "offset"), "0");
+	job_free(&j);
+}
+
 TEST(resolved_list)
 {
 	struct job j;
@@ -839,8 +968,9 @@ TEST(resolved_list)
 		if (t[i].type != OPT_UNSUPPORTED && !(t[i].flags & OPT_F_NOSHOW))
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
-	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs */
-	CHECK_EQ_U(nr, listed - 14);
+	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
+	 * verify_pattern, wait_for */
+	CHECK_EQ_U(nr, listed - 17);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
@@ -884,7 +1014,8 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, "bs"));
 	CHECK(!opt_cmdhelp(f, "ss"));
 	CHECK(!opt_cmdhelp(f, "sync"));
-	CHECK(!opt_cmdhelp(f, "verify"));
+	CHECK(!opt_cmdhelp(f, "fill_device"));
+	CHECK(!opt_cmdhelp(f, "fixedbufs"));
 	CHECK(opt_cmdhelp(f, "nope") == -ENOENT);
 	fclose(f);
 	CHECK(strstr(buf, "bs: block size") != NULL);
@@ -892,14 +1023,15 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "default: 4096") != NULL);
 	CHECK(strstr(buf, "steadystate: ") != NULL);
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
-	CHECK(strstr(buf, "verify: a fio option that iotrial does not support") != NULL);
+	CHECK(strstr(buf, "fill_device: a fio option that iotrial does not support (refused): set size") != NULL);
+	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	CHECK(!opt_cmdhelp(f, NULL));
 	fclose(f);
 	CHECK(strstr(buf, "\niodepth ") != NULL);
-	CHECK(strstr(buf, "\nverify ") == NULL);
+	CHECK(strstr(buf, "\nfill_device ") == NULL);
 	CHECK(strstr(buf, "further fio options are recognised") != NULL);
 	free(buf);
 }
@@ -919,6 +1051,8 @@ int main(void)
 	RUN(bad_values);
 	RUN(failure_leaves_job_unchanged);
 	RUN(validate);
+	RUN(engine_options_owned);
+	RUN(double_percent);
 	RUN(resolved_list);
 	RUN(cmdline_of_job);
 	RUN(cmdhelp);

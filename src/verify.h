@@ -1,0 +1,98 @@
+/*
+ * verify: fio's data verification (verify=, do_verify, verify_interval,
+ * verify_pattern, verify_fatal) for write jobs.
+ *
+ * Each verify_interval bytes of a written block (the block by default)
+ * start with a header like fio's, little-endian:
+ *   0  magic 0xacca (2)   2  method (1)   3  zero (1)
+ *   4  interval length (4)                8  byte offset in the file (8)
+ *  16  seed of the data (8)              24  crc32c of bytes 0..23 (4)
+ *  28  zero (4)                          32  checksum of the method (4..64)
+ * and the checksum covers bytes 0..27 and the data after the checksum.  With
+ * verify=pattern there is no header: the block is verify_pattern repeated and
+ * is compared byte for byte.
+ *
+ * After the job's writes (do_verify=1), verify_pass() reads the region back
+ * block by block with pread (outside the measurement: unlike fio, these reads
+ * are not counted as the job's reads) and stops at the first bad interval,
+ * naming its offset, what was expected and what was found.
+ *
+ * Supported where every block of the region is written (fixed bs, write or
+ * randwrite with the random map, not time_based, io_size not below size);
+ * opt_validate refuses the rest by name.  Checksums: md5, sha1, sha256,
+ * sha512 (Nettle), crc32 (zlib), crc32c (ours, tested against RFC 3720's
+ * vectors), xxhash (libxxhash's XXH32, as fio's).
+ */
+#ifndef IOTRIAL_VERIFY_H
+#define IOTRIAL_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+enum verify_method {
+	VERIFY_NONE = 0, VERIFY_MD5, VERIFY_CRC32C, VERIFY_CRC32, VERIFY_SHA1, VERIFY_SHA256,
+	VERIFY_SHA512, VERIFY_XXHASH, VERIFY_PATTERN, VERIFY_METHOD_NR,
+};
+
+#define VERIFY_HDR_SIZE 32
+#define VERIFY_PATTERN_MAX 512
+
+/* What the verify pass found (summed over clones by result merging). */
+struct verify_result {
+	int method;			/* enum verify_method; VERIFY_NONE = off */
+	uint64_t blocks;		/* intervals checked */
+	uint64_t bytes;
+	uint64_t failures;		/* 0, or 1: the pass stops at the first */
+	uint64_t fail_offset;		/* byte offset of the bad interval */
+	char fail_msg[560];		/* "crc32c mismatch at offset X in F: expected E, found G" */
+};
+
+struct verify_ctx {
+	enum verify_method method;
+	uint32_t interval;		/* bytes per header (the block size by default) */
+	uint32_t bs;
+	uint8_t pattern[VERIFY_PATTERN_MAX];
+	unsigned pattern_len;		/* 0: the data is what buffer.c put there */
+	uint64_t seed;
+};
+
+/* The method named @name (fio's names, crc32c-intel included), 0 or -EINVAL. */
+int verify_method_parse(const char *name, enum verify_method *m);
+
+/* fio's name of @m. */
+const char *verify_method_name(enum verify_method m);
+
+/* Size of @m's checksum in bytes (0 for none and pattern). */
+size_t verify_csum_size(enum verify_method m);
+
+/* crc32c (Castagnoli) of @len bytes, continuing from @crc (start with 0). */
+uint32_t verify_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * Set up @v: @method, @interval (0 = @bs), @pattern (may be NULL).  -EINVAL
+ * with @e filled when the interval does not divide bs or cannot hold a header.
+ */
+int verify_init(struct verify_ctx *v, enum verify_method method, uint32_t bs, uint32_t interval,
+		const uint8_t *pattern, unsigned pattern_len, uint64_t seed, struct err *e);
+
+/* Stamp the @len bytes at @buf, about to be written at @offset: headers and checksums. */
+void verify_fill(struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset);
+
+/*
+ * Check the @len bytes at @buf read from @offset of @path.  0, or -EILSEQ
+ * with @r's failure fields set (the message names the offset, expected and
+ * found).  Counts into @r->blocks and @r->bytes.
+ */
+int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
+		 const char *path, struct verify_result *r);
+
+/*
+ * Read [@start, @end) of @fd back in chunks of at most @buf_len bytes (a
+ * multiple of bs, aligned for O_DIRECT) into @buf and check every interval.
+ * 0, -EILSEQ at the first bad interval, or -errno from pread (message in @r).
+ */
+int verify_pass(const struct verify_ctx *v, int fd, const char *path, uint64_t start,
+		uint64_t end, void *buf, uint64_t buf_len, struct verify_result *r);
+
+#endif

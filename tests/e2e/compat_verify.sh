@@ -1,0 +1,68 @@
+#!/bin/sh
+# verify= end to end: a clean write+verify passes and reports every block; a
+# byte corrupted between the write (do_verify=0) and a verify_only run is
+# found, named (offset, expected, found) and exits 8; fio 3.33 accepts the
+# same verify job.
+. "$(dirname "$0")/lib.sh"
+F="$T/vf"
+JOB="--name=v --filename=$F --size=1m --bs=4k --rw=randwrite --ioengine=libaio --iodepth=8"
+
+for m in md5 crc32c sha256 xxhash; do
+	rm -f "$F"
+	# shellcheck disable=SC2086
+	"$IOTRIAL" $JOB --verify=$m --output-format=json >"$T/ok.json" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 0 ] && pyjson "
+import json
+j = json.load(open('$T/ok.json'))['jobs'][0]
+v = j['iotrial']['verify']
+assert v['method'] == '$m' and v['blocks'] == 256 and v['bytes'] == 1 << 20, v
+assert v['failures'] == 0 and v['first_failure'] is None and j['error'] == 0, v
+assert j['write']['io_bytes'] == 1 << 20 and j['read']['io_bytes'] == 0, j['read']
+" 2>"$T/py"; then pass "verify_clean_$m"
+	else fail "verify_clean_$m" "exit $rc: $(cat "$T/err" "$T/py")"; fi
+done
+
+# corrupt one byte of the block at 12288 between the writes and the check
+rm -f "$F"
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --do_verify=0 >/dev/null 2>&1
+printf 'Z' | dd of="$F" bs=1 seek=$((12288 + 700)) conv=notrunc 2>/dev/null
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --verify_only --output-format=json >"$T/bad.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 8 ] && grep -q "verify: crc32c mismatch at offset 12288 in $F: expected [0-9a-f]\{8\}, found [0-9a-f]\{8\}" "$T/err" &&
+   pyjson "
+import json
+j = json.load(open('$T/bad.json'))['jobs'][0]
+v = j['iotrial']['verify']
+assert v['failures'] == 1 and v['failure_offset'] == 12288, v
+assert 'offset 12288' in v['first_failure'] and j['error'] == 84, (v, j['error'])
+assert j['write']['io_bytes'] == 0, 'verify_only writes nothing'
+" 2>"$T/py"; then pass verify_corruption_found
+else fail verify_corruption_found "exit $rc: $(cat "$T/err" "$T/py")"; fi
+
+# the text report says it too
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --verify_only >"$T/bad.txt" 2>/dev/null
+if grep -q "verify       : crc32c, 3 blocks (12288 bytes) checked, 1 failed: crc32c mismatch at offset 12288" "$T/bad.txt"
+then pass verify_text; else fail verify_text "$(grep verify "$T/bad.txt")"; fi
+
+# verify=pattern: the bytes themselves, the first differing byte named
+rm -f "$F"
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=pattern --verify_pattern=0x5a --do_verify=0 >/dev/null 2>&1
+printf 'Q' | dd of="$F" bs=1 seek=5000 conv=notrunc 2>/dev/null
+# shellcheck disable=SC2086
+expect_exit verify_pattern_found 8 "pattern mismatch at offset 5000 in .*: expected 0x5a, found 0x51" \
+	"$IOTRIAL" $JOB --verify=pattern --verify_pattern=0x5a --verify_only
+
+expect_exit verify_norandommap 2 "verify with norandommap is not supported" \
+	"$IOTRIAL" --parse-only --name=v --rw=randwrite --norandommap --verify=md5 --size=1m
+expect_exit verify_backlog 2 "unsupported option 'verify_backlog'" \
+	"$IOTRIAL" --parse-only --name=v --rw=write --verify=md5 --verify_backlog=16 --size=1m
+if command -v fio >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	if (fio $JOB --verify=crc32c --verify_fatal=1 --parse-only) >/dev/null 2>&1; then pass verify_fio_accepts
+	else fail verify_fio_accepts "fio refuses the job this test uses"; fi
+fi

@@ -1,0 +1,94 @@
+/* verify: crc32c against RFC 3720's vectors, stamping and checking every
+ * method, and the messages a corruption gives. */
+#include "check.h"
+#include "verify.h"
+
+#include <errno.h>
+#include <string.h>
+
+TEST(crc32c_vectors)
+{
+	static uint8_t zeros[32], ones[32], inc[32];
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		ones[i] = 0xff;
+		inc[i] = (uint8_t)i;
+	}
+	CHECK_EQ_U(verify_crc32c(0, "123456789", 9), 0xe3069283u);
+	CHECK_EQ_U(verify_crc32c(0, zeros, 32), 0x8a9136aau);
+	CHECK_EQ_U(verify_crc32c(0, ones, 32), 0x62a8ab43u);
+	CHECK_EQ_U(verify_crc32c(0, inc, 32), 0x46dd794eu);
+	/* incremental = one go */
+	CHECK_EQ_U(verify_crc32c(verify_crc32c(0, "1234", 4), "56789", 5), 0xe3069283u);
+}
+
+TEST(every_method_round_trips_and_catches_a_flip)
+{
+	static uint8_t buf[8192];
+	const char *names[] = { "md5", "crc32c", "crc32", "sha1", "sha256", "sha512", "xxhash",
+				"crc32c-intel" };
+	struct verify_ctx v;
+	struct verify_result r;
+	struct err e;
+	enum verify_method m;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		CHECK(verify_method_parse(names[i], &m) == 0);
+		CHECK(verify_init(&v, m, 4096, 1024, NULL, 0, 7, &e) == 0);
+		memset(buf, 0x5a, sizeof(buf));
+		verify_fill(&v, buf, sizeof(buf), 1 << 20);
+		memset(&r, 0, sizeof(r));
+		CHECK(verify_check(&v, buf, sizeof(buf), 1 << 20, "f", &r) == 0);
+		CHECK_EQ_U(r.blocks, 8);
+		CHECK_EQ_U(r.bytes, 8192);
+		buf[3 * 1024 + 500] ^= 1;	/* data of the fourth interval */
+		memset(&r, 0, sizeof(r));
+		CHECK(verify_check(&v, buf, sizeof(buf), 1 << 20, "f", &r) == -EILSEQ);
+		CHECK_EQ_U(r.fail_offset, (1 << 20) + 3 * 1024);
+		CHECK(strstr(r.fail_msg, "mismatch at offset 1051648 in f: expected ") != NULL);
+		CHECK_EQ_U(r.blocks, 3);
+	}
+	CHECK(verify_method_parse("crc64", &m) == -EINVAL);
+}
+
+TEST(headers_name_what_is_wrong)
+{
+	static uint8_t buf[4096];
+	struct verify_ctx v;
+	struct verify_result r;
+	struct err e;
+
+	CHECK(verify_init(&v, VERIFY_CRC32C, 4096, 0, NULL, 0, 1, &e) == 0);
+	verify_fill(&v, buf, sizeof(buf), 8192);
+	/* read back from another offset: the header names the one it belongs to */
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 0, "f", &r) == -EILSEQ);
+	CHECK(strstr(r.fail_msg, "header for another block at offset 0 in f: expected offset 0, "
+			       "length 4096, crc32c, found offset 8192") != NULL);
+	/* zeros where the header was: the magic */
+	memset(buf, 0, 64);
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 8192, "f", &r) == -EILSEQ);
+	CHECK(strstr(r.fail_msg, "bad header magic at offset 8192 in f: expected 0xacca, found 0x0000") != NULL);
+	/* pattern: byte-exact, names the first differing byte */
+	CHECK(verify_init(&v, VERIFY_PATTERN, 4096, 0, (const uint8_t *)"ab", 2, 1, &e) == 0);
+	verify_fill(&v, buf, sizeof(buf), 0);
+	buf[101] = 'z';
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 4096, "f", &r) == -EILSEQ);
+	CHECK(strstr(r.fail_msg, "pattern mismatch at offset 4197 in f: expected 0x62, found 0x7a") != NULL);
+	/* intervals that cannot hold a header, or do not divide bs */
+	CHECK(verify_init(&v, VERIFY_SHA512, 4096, 64, NULL, 0, 1, &e) == -EINVAL);
+	CHECK(verify_init(&v, VERIFY_MD5, 4096, 3000, NULL, 0, 1, &e) == -EINVAL);
+	CHECK(verify_init(&v, VERIFY_PATTERN, 4096, 0, NULL, 0, 1, &e) == -EINVAL);
+}
+
+int main(void)
+{
+	RUN(crc32c_vectors);
+	RUN(every_method_round_trips_and_catches_a_flip);
+	RUN(headers_name_what_is_wrong);
+	return CHECK_DONE();
+}
