@@ -80,7 +80,7 @@ expect_exit verify_read_job 2 "verify needs rw=write or rw=randwrite" \
 # --version in the form tools test for
 got=$("$IOTRIAL" --version)
 case $got in
-"fio-3."*"(iotrial $VERSION)") pass version_form ;;
+"fio-3."*"(iotrial $VERSION)"|"fio-3."*"(iotrial $VERSION, git "*")") pass version_form ;;
 *) fail version_form "$got" ;;
 esac
 
