@@ -16,6 +16,7 @@
  * when the clock passes t_next_event.
  */
 #include "worker.h"
+#include "worker_compat.h"
 #include "job_steady.h"
 
 #include <errno.h>	/* EINVAL */
@@ -327,47 +328,6 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	return m < c ? m : c;
 }
 
-/*
- * rate_min / rate_iops_min, checked at the sample ticks as fio does: nothing
- * in the first 2 s of measurement (fio's settle period), then the first
- * cycle starts, and a direction the job issues that did less than its
- * minimum over a rate_cycle ends the job with EIO and says by how much.
- */
-static void worker_check_min_rate(struct worker *w, uint64_t now)
-{
-	const struct job *j = w->job;
-	struct worker_mark *m = &w->mark_rate_min;
-	uint64_t ns, bps, iops;
-	int d;
-
-	if (clock_ticks_to_ns(w->clk, now - w->t_measure) < 2000000000ull)
-		return;
-	if (!m->ticks) {	/* the first cycle starts after the settle period */
-		worker_mark(w, m, now);
-		return;
-	}
-	ns = clock_ticks_to_ns(w->clk, now - m->ticks);
-	if (ns < (uint64_t)j->rate_cycle_ms * 1000000)
-		return;
-	for (d = 0; d < DDIR_NR; d++) {
-		if (!(j->rw & (1u << d)))
-			continue;
-		bps = (uint64_t)((double)(w->st.dir[d].bytes - m->bytes[d]) * 1e9 / (double)ns);
-		iops = (uint64_t)((double)(w->st.dir[d].ios - m->ios[d]) * 1e9 / (double)ns);
-		if ((j->rate_min[d] && bps < j->rate_min[d]) ||
-		    (j->rate_iops_min[d] && iops < j->rate_iops_min[d])) {
-			worker_fail(w, EIO, NULL);
-			snprintf(w->first_error, sizeof(w->first_error),
-				 "%s: minimum rate not met over %u ms: %llu B/s, %llu IOPS "
-				 "(rate_min %llu B/s, rate_iops_min %llu)", job_ddir_name(d),
-				 j->rate_cycle_ms, (unsigned long long)bps, (unsigned long long)iops,
-				 (unsigned long long)j->rate_min[d], (unsigned long long)j->rate_iops_min[d]);
-			return;
-		}
-	}
-	worker_mark(w, m, now);
-}
-
 /* Timed work that is not per I/O.  Returns 1 when the run time is over. */
 static int worker_event(struct worker *w, uint64_t now)
 {
@@ -379,7 +339,7 @@ static int worker_event(struct worker *w, uint64_t now)
 	}
 	if (measuring && now >= w->t_next_sample) {
 		if (unlikely(w->job->rate_min_set))
-			worker_check_min_rate(w, now);
+			worker_compat_min_rate(w, now);
 		worker_sample(w, now);
 		w->t_next_sample += w->ticks_sample;
 		if (w->t_next_sample <= now)
@@ -730,52 +690,6 @@ static void worker_loop(struct worker *w)
 	w->t_last = clock_ticks(w->clk);
 }
 
-/* verify=: the context from the job's options (validated by opt_verify_validate). */
-static int worker_verify_init(struct worker *w, struct err *e)
-{
-	const struct job *j = w->job;
-	uint8_t pat[BUFFER_PATTERN_MAX];
-	unsigned n = 0;
-	const char *why;
-
-	memset(&w->vres, 0, sizeof(w->vres));
-	if (!j->verify_method)
-		return 0;
-	if (j->verify_pattern && buffer_pattern_parse(j->verify_pattern, pat, &n, &why))
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': verify_pattern: %s", j->name, why);
-	w->vres.method = j->verify_method;
-	return verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
-			   j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
-}
-
-/* do_verify: read every file's region back and check it (outside the measurement). */
-static void worker_verify_pass(struct worker *w)
-{
-	unsigned i;
-	int r;
-
-	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
-		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path, w->gen.files[i].start,
-				w->gen.files[i].end, w->ctx.buf_base, w->ctx.buf_len, &w->vres);
-		if (r) {
-			w->error = -r;
-			snprintf(w->first_error, sizeof(w->first_error), "verify: %.240s", w->vres.fail_msg);
-			return;
-		}
-	}
-}
-
-/* wait_for: poll (1 ms) until the waitee's threads are done, or the run stops. */
-static void worker_wait_for(struct worker *w)
-{
-	struct timespec ts = { 0, 1000000 };
-	unsigned i;
-
-	for (i = 0; i < w->wait_nr; i++)
-		while (!atomic_load(&w->wait_on[w->wait_first + i].done) && !atomic_load(&w->stop))
-			nanosleep(&ts, NULL);
-}
-
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -787,7 +701,7 @@ void *worker_main(void *arg)
 	errno = 0;
 	if (j->nice && nice(j->nice) == -1 && errno)
 		worker_fail(w, errno, NULL);
-	worker_wait_for(w);
+	worker_compat_wait_for(w);
 	if (j->startdelay_us) {
 		uint64_t t = clock_ticks(w->clk);
 
@@ -833,7 +747,7 @@ void *worker_main(void *arg)
 				worker_fail(w, errno, NULL);
 	}
 	if (w->verify.method && j->do_verify && !w->error && !atomic_load(&w->stop))
-		worker_verify_pass(w);
+		worker_compat_verify_pass(w);
 	if (w->log_on) {
 		struct err e;
 
@@ -903,7 +817,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
-	r = worker_verify_init(w, e);
+	r = worker_compat_verify_init(w, e);
 	if (r)
 		return r;
 	w->ctx.buf_len = blen;

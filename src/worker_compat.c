@@ -1,0 +1,115 @@
+/*
+ * worker_compat: the parts of a worker that fio-compatibility options add
+ * (issue 13), kept out of worker.c so its I/O loop stays small: the verify
+ * context and read-back pass (verify.h), the rate_min check, wait_for.
+ * worker.c calls each at one place; none runs per I/O.
+ */
+#include "worker_compat.h"
+
+#include <errno.h>	/* EIO, EINVAL */
+#include <stdio.h>	/* snprintf */
+#include <string.h>	/* memset */
+#include <time.h>	/* nanosleep */
+#include "buffer.h"	/* buffer_pattern_parse */
+#include "rand.h"	/* rand_mix */
+
+/* The rate_min cycle's start: time, I/Os and bytes per direction. */
+static void compat_mark(const struct worker *w, struct worker_mark *m, uint64_t now)
+{
+	int d;
+
+	m->ticks = now;
+	for (d = 0; d < DDIR_NR; d++) {
+		m->ios[d] = w->st.dir[d].ios;
+		m->bytes[d] = w->st.dir[d].bytes;
+	}
+}
+
+/*
+ * rate_min / rate_iops_min, checked at the sample ticks as fio does: nothing
+ * in the first 2 s of measurement (fio's settle period), then the first
+ * cycle starts, and a direction the job issues that did less than its
+ * minimum over a rate_cycle ends the job with EIO and says by how much.
+ */
+void worker_compat_min_rate(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+	struct worker_mark *m = &w->mark_rate_min;
+	uint64_t ns, bps, iops;
+	int d;
+
+	if (clock_ticks_to_ns(w->clk, now - w->t_measure) < 2000000000ull)
+		return;
+	if (!m->ticks) {	/* the first cycle starts after the settle period */
+		compat_mark(w, m, now);
+		return;
+	}
+	ns = clock_ticks_to_ns(w->clk, now - m->ticks);
+	if (ns < (uint64_t)j->rate_cycle_ms * 1000000)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!(j->rw & (1u << d)))
+			continue;
+		bps = (uint64_t)((double)(w->st.dir[d].bytes - m->bytes[d]) * 1e9 / (double)ns);
+		iops = (uint64_t)((double)(w->st.dir[d].ios - m->ios[d]) * 1e9 / (double)ns);
+		if ((j->rate_min[d] && bps < j->rate_min[d]) ||
+		    (j->rate_iops_min[d] && iops < j->rate_iops_min[d])) {
+			if (w->error)
+				return;
+			w->error = EIO;
+			snprintf(w->first_error, sizeof(w->first_error),
+				 "%s: minimum rate not met over %u ms: %llu B/s, %llu IOPS "
+				 "(rate_min %llu B/s, rate_iops_min %llu)", job_ddir_name(d),
+				 j->rate_cycle_ms, (unsigned long long)bps, (unsigned long long)iops,
+				 (unsigned long long)j->rate_min[d], (unsigned long long)j->rate_iops_min[d]);
+			return;
+		}
+	}
+	compat_mark(w, m, now);
+}
+
+/* verify=: the context from the job's options (validated by opt_verify_validate). */
+int worker_compat_verify_init(struct worker *w, struct err *e)
+{
+	const struct job *j = w->job;
+	uint8_t pat[BUFFER_PATTERN_MAX];
+	unsigned n = 0;
+	const char *why;
+
+	memset(&w->vres, 0, sizeof(w->vres));
+	if (!j->verify_method)
+		return 0;
+	if (j->verify_pattern && buffer_pattern_parse(j->verify_pattern, pat, &n, &why))
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': verify_pattern: %s", j->name, why);
+	w->vres.method = j->verify_method;
+	return verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
+			   j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
+}
+
+/* do_verify: read every file's region back and check it (outside the measurement). */
+void worker_compat_verify_pass(struct worker *w)
+{
+	unsigned i;
+	int r;
+
+	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
+		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path, w->gen.files[i].start,
+				w->gen.files[i].end, w->ctx.buf_base, w->ctx.buf_len, &w->vres);
+		if (r) {
+			w->error = -r;
+			snprintf(w->first_error, sizeof(w->first_error), "verify: %.240s", w->vres.fail_msg);
+			return;
+		}
+	}
+}
+
+/* wait_for: poll (1 ms) until the waitee's threads are done, or the run stops. */
+void worker_compat_wait_for(struct worker *w)
+{
+	struct timespec ts = { 0, 1000000 };
+	unsigned i;
+
+	for (i = 0; i < w->wait_nr; i++)
+		while (!atomic_load(&w->wait_on[w->wait_first + i].done) && !atomic_load(&w->stop))
+			nanosleep(&ts, NULL);
+}

@@ -1,0 +1,24 @@
+/*
+ * worker_compat: worker steps for fio-compatibility options (see
+ * worker_compat.c).  Used only by worker.c.
+ */
+#ifndef IOTRIAL_WORKER_COMPAT_H
+#define IOTRIAL_WORKER_COMPAT_H
+
+#include <stdint.h>
+#include "err.h"
+#include "worker.h"
+
+/* verify=: set up @w->verify from the job (nothing when verify is off).  0 or -errno (+ @e). */
+int worker_compat_verify_init(struct worker *w, struct err *e);
+
+/* do_verify: read every file's region back and check it; a failure sets @w->error. */
+void worker_compat_verify_pass(struct worker *w);
+
+/* rate_min/rate_iops_min at a sample tick @now; a miss sets @w->error (EIO). */
+void worker_compat_min_rate(struct worker *w, uint64_t now);
+
+/* wait_for: return when the waitee's threads are done, or the run stops. */
+void worker_compat_wait_for(struct worker *w);
+
+#endif
