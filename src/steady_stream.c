@@ -27,6 +27,7 @@ void steady_stream_free(struct steady_stream *ss)
 	free(ss->lat);
 	free(ss->first);
 	free(ss->start_ms);
+	free(ss->mb);
 	steady_free(&ss->win);
 	memset(ss, 0, sizeof(*ss));
 }
@@ -39,6 +40,8 @@ int steady_stream_init(struct steady_stream *ss, const struct steady_cfg *c)
 	steady_init(&ss->win);
 	ss->cfg = *c;
 	ss->win.cfg = *c;
+	ss->mser_max = STEADY_STREAM_MSER_MAX;
+	ss->mser_batch = MSER_BATCH;
 	if (c->rule == STEADY_OFF || !c->window || !c->round_intervals)
 		return -EINVAL;
 	ss->iops = calloc(w, sizeof(double));
@@ -153,10 +156,92 @@ static int round_done(struct steady_stream *ss, const struct series *s)
 	return fill_dirs(w, s);
 }
 
+/* The value of the tracked metric over a batch: steady_metric's formula. */
+static double batch_metric(const struct steady_cfg *c, const struct steady_stream_batch *b)
+{
+	double iops = (double)b->ios * 1e6 / (double)b->dur_us;
+	double bw = (double)b->bytes * 1e6 / (double)b->dur_us;
+	double lat = b->ios ? b->lat / (double)b->ios : 0.0;
+
+	return pick(c, iops, bw, lat);
+}
+
+/* Add eligible interval @iv to the filling MSER batch; halve the array when full. */
+static int mser_add(struct steady_stream *ss, const struct series_iv *iv)
+{
+	const struct steady_cfg *c = &ss->cfg;
+	struct steady_stream_batch *b;
+
+	if (!ss->mb) {
+		if (ss->mser_max < 4)
+			ss->mser_max = 4;
+		ss->mser_max &= ~(size_t)1;	/* pairs only */
+		ss->mb = calloc(ss->mser_max + 1, sizeof(*ss->mb));
+		if (!ss->mb)
+			return -ENOMEM;
+	}
+	b = &ss->mb[ss->mser_nr];
+	if (!ss->mb_k) {
+		memset(b, 0, sizeof(*b));
+		b->start_ms = start_ms(iv);
+	}
+	b->dur_us += iv->dur_us;
+	for (int d = 0; d < DDIR_NR; d++) {
+		if (c->ddir >= 0 && c->ddir != d)
+			continue;
+		b->ios += iv->d[d].ios;
+		b->bytes += iv->d[d].bytes;
+		b->lat += (double)iv->d[d].lat_sum_ns;
+	}
+	if (++ss->mb_k < ss->mser_batch)
+		return 0;
+	ss->mb_k = 0;
+	if (++ss->mser_nr < ss->mser_max)
+		return 0;
+	/* full: merge pairs, exactly; new batches are twice as long */
+	for (size_t j = 0; j < ss->mser_max / 2; j++) {
+		struct steady_stream_batch m = ss->mb[2 * j];
+		const struct steady_stream_batch *n = &ss->mb[2 * j + 1];
+
+		m.ios += n->ios;
+		m.bytes += n->bytes;
+		m.dur_us += n->dur_us;
+		m.lat += n->lat;
+		ss->mb[j] = m;
+	}
+	ss->mser_nr = ss->mser_max / 2;
+	ss->mser_batch *= 2;
+	return 0;
+}
+
+int steady_stream_mser(const struct steady_stream *ss, struct steady *out)
+{
+	size_t k = ss->mser_nr;
+	double *b;
+
+	out->mser_ok = 0;
+	memset(&out->mser, 0, sizeof(out->mser));
+	out->mser_ms = 0;
+	if (k < 3)
+		return 0;
+	b = malloc(k * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (size_t j = 0; j < k; j++)
+		b[j] = batch_metric(&ss->cfg, &ss->mb[j]);
+	if (!mser_compute(b, k, &out->mser)) {
+		out->mser_ok = 1;
+		out->mser_ms = ss->mb[out->mser.truncate].start_ms;
+	}
+	free(b);
+	return 0;
+}
+
 int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i)
 {
 	const struct steady_cfg *c = &ss->cfg;
 	const struct series_iv *iv;
+	int r;
 
 	if (!ss->iops || i != ss->fed || i >= s->nr)
 		return -EINVAL;
@@ -174,6 +259,9 @@ int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i
 			return 0;
 		ss->eligible = 1;
 	}
+	r = mser_add(ss, iv);
+	if (r)
+		return r;
 	if (!ss->r_k) {
 		ss->r_first = i;
 		ss->r_start_ms = start_ms(iv);
@@ -255,5 +343,7 @@ size_t steady_stream_mem(const struct steady_stream *ss)
 	for (int d = 0; d < DDIR_NR; d++)
 		if (ss->win.dir[d])
 			m += sizeof(*ss->win.dir[d]);
+	if (ss->mb)
+		m += (ss->mser_max + 1) * sizeof(*ss->mb);
 	return m;
 }

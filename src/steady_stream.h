@@ -27,8 +27,21 @@
  * interval, so feed interval i after interval i + 1 was appended, and the
  * last one when the series is complete.
  *
- * Not yet wired into the run (see docs/time-series.md, "Long runs"): MSER-5
- * and the steady tail still read the full series.
+ * MSER-5 (steady_analyse's truncation point) is fed the same way: the
+ * eligible intervals are summed into batches of MSER_BATCH, and each batch
+ * keeps its exact sums (ios, bytes, duration, latency sum on the tracked
+ * direction(s)) and start time, 40 bytes.  Until mser_max batches (8192 by
+ * default: 41k intervals, 410 s at 10 ms, 11 h at 1 s) the batch means are
+ * bit-identical to steady_analyse's.  When the array is full, adjacent
+ * batches are merged in pairs (their sums add, exactly) and new batches take
+ * twice as many intervals: MSER then runs on batches of 10, 20, ... intervals
+ * (mser_batch says how many), an honest coarser MSER, not MSER-5: its
+ * truncation point is a multiple of the longer batch, and a batch of 2L
+ * intervals averages out what MSER-5 would have seen.  Memory stays under
+ * mser_max x 40 bytes.
+ *
+ * Not yet wired into the run (see docs/time-series.md, "Long runs"): the
+ * steady tail still reads the full series.
  */
 #ifndef IOTRIAL_STEADY_STREAM_H
 #define IOTRIAL_STEADY_STREAM_H
@@ -37,6 +50,15 @@
 #include <stdint.h>
 #include "series.h"
 #include "steady.h"
+
+/* Exact sums of one MSER batch. */
+struct steady_stream_batch {
+	uint64_t ios, bytes, dur_us;
+	double lat;			/* latency sum, summed as span_values does */
+	uint64_t start_ms;
+};
+
+#define STEADY_STREAM_MSER_MAX 8192
 
 struct steady_stream {
 	struct steady_cfg cfg;
@@ -58,6 +80,12 @@ struct steady_stream {
 	uint64_t last_end_ms;		/* end of the last complete round */
 	/* once found: the window, and the hold state */
 	struct steady win;		/* evaluated window (attained or last) */
+	/* MSER: batches of mser_batch eligible intervals */
+	size_t mser_max;		/* batch cap (even); set before feeding */
+	size_t mser_batch;		/* intervals per batch: MSER_BATCH x 2^m */
+	size_t mser_nr;			/* complete batches */
+	struct steady_stream_batch *mb;	/* mser_nr of them, then the one filling */
+	size_t mb_k;			/* intervals in the filling batch */
 	int found;
 	double lost_sum;
 	size_t lost_n;
@@ -77,6 +105,14 @@ int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i
  * @out (steady_free'd first; owns its arrays).  Returns 0 or -ENOMEM.
  */
 int steady_stream_result(const struct steady_stream *ss, struct steady *out);
+
+/*
+ * MSER over the batches (see the top), as steady_analyse computes it:
+ * out->mser_ok, out->mser, out->mser_ms.  While no batches were merged
+ * (ss->mser_batch == MSER_BATCH) identical to steady_analyse's.  Returns 0
+ * or -ENOMEM.
+ */
+int steady_stream_mser(const struct steady_stream *ss, struct steady *out);
 
 /* Bytes held by @ss (ring, window figures): independent of the run length. */
 size_t steady_stream_mem(const struct steady_stream *ss);

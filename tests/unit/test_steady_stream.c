@@ -6,8 +6,10 @@
  * rules, rounds of k > 1 intervals, ramp intervals, ss_ramp, a direction
  * filter and the latency metric.  The stream is fed as the worker would feed
  * it: interval i once interval i + 1 exists (a sliver may still be folded
- * into the last one), the last at the end.  And its memory does not grow
- * with the number of intervals.
+ * into the last one), the last at the end.  MSER over the streamed batches
+ * equals steady_analyse's; once the batch array is full and halved, it
+ * equals MSER computed directly on batches of the longer length.  And the
+ * stream's memory does not grow with the number of intervals.
  */
 #include "check.h"
 #include "steady_stream.h"
@@ -133,7 +135,7 @@ static int same(const struct steady *a, const struct steady *b)
 /* Run every shape and length under @c; count the attained and lost outcomes. */
 static void sweep(const struct steady_cfg *c, unsigned *attained, unsigned *lost)
 {
-	static const size_t lens[] = { 0, 1, 3, 7, 12, 40 };
+	static const size_t lens[] = { 0, 1, 3, 7, 12, 40, 97 };
 
 	for (int shape = 0; shape < 4; shape++) {
 		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
@@ -149,8 +151,13 @@ static void sweep(const struct steady_cfg *c, unsigned *attained, unsigned *lost
 				CHECK_EQ_U(steady_stream_init(&ss, c), 0);
 				CHECK_EQ_U(build(&s, lens[li], ramp, shape, &ss), 0);
 				CHECK_EQ_U(ss.fed, s.nr);
-				CHECK_EQ_U(steady_find(c, &s, &a), 0);
+				CHECK_EQ_U(steady_analyse(c, &s, &a), 0);
 				CHECK_EQ_U(steady_stream_result(&ss, &b), 0);
+				CHECK_EQ_U(steady_stream_mser(&ss, &b), 0);
+				CHECK_EQ_U(ss.mser_batch, MSER_BATCH);
+				CHECK_EQ_U(a.mser_ok, b.mser_ok);
+				CHECK(memcmp(&a.mser, &b.mser, sizeof(a.mser)) == 0);
+				CHECK_EQ_U(a.mser_ms, b.mser_ms);
 				if (same(&a, &b)) {
 					(*attained)++;
 					*lost += !a.held;
@@ -228,6 +235,57 @@ TEST(fio_rules)
 	CHECK(lost >= 1);
 }
 
+/*
+ * A full batch array is halved: MSER then equals mser_compute over batches
+ * of the longer length taken straight from the series (IOPS: integer sums,
+ * so bit for bit), and its truncation time is that batch's start.
+ */
+TEST(mser_coarsened)
+{
+	static const size_t lens[] = { 39, 40, 41, 200, 333 };
+	struct steady_cfg c;
+
+	rng_state = 6;
+	steady_cfg_snia(&c, 0);
+	c.ramp_ms = 1500;
+	for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+		for (int shape = 0; shape < 4; shape++) {
+			struct steady_stream ss;
+			struct steady st;
+			struct series s;
+			struct mser m;
+			size_t e, L, k;
+			double *b;
+
+			steady_init(&st);
+			CHECK_EQ_U(steady_stream_init(&ss, &c), 0);
+			ss.mser_max = 8;
+			CHECK_EQ_U(build(&s, lens[li], 2, shape, &ss), 0);
+			CHECK_EQ_U(steady_stream_mser(&ss, &st), 0);
+			e = steady_first_eligible(&c, &s);
+			L = ss.mser_batch;
+			k = (s.nr - e) / L;
+			CHECK(lens[li] < 100 || L >= 4 * MSER_BATCH);
+			CHECK_EQ_U(ss.mser_nr, k);
+			CHECK(k < 8);
+			b = calloc(k + 1, sizeof(*b));
+			for (size_t j = 0; j < k; j++)
+				b[j] = steady_metric(&c, &s, e + j * L, L);
+			CHECK_EQ_U(mser_compute(b, k, &m) == 0, st.mser_ok);
+			if (st.mser_ok) {
+				uint64_t d = (s.iv[e + m.truncate * L].dur_us + 500) / 1000;
+
+				CHECK(memcmp(&m, &st.mser, sizeof(m)) == 0);
+				CHECK_EQ_U(st.mser_ms, s.iv[e + m.truncate * L].t_ms - d);
+			}
+			free(b);
+			steady_free(&st);
+			steady_stream_free(&ss);
+			series_free(&s);
+		}
+	}
+}
+
 /* The stream's memory after 50 and after 3,000 intervals is the same. */
 TEST(memory_bounded)
 {
@@ -240,6 +298,7 @@ TEST(memory_bounded)
 	steady_cfg_snia(&c, 0);
 	CHECK_EQ_U(steady_stream_init(&a, &c), 0);
 	CHECK_EQ_U(steady_stream_init(&b, &c), 0);
+	a.mser_max = b.mser_max = 64;
 	CHECK_EQ_U(build(&s, 50, 0, 3, &a), 0);
 	ma = steady_stream_mem(&a);
 	series_free(&s);
@@ -249,6 +308,9 @@ TEST(memory_bounded)
 	CHECK_EQ_U(ma, mb);
 	CHECK(ma < 64 * 1024);
 	CHECK(a.found && b.found);
+	CHECK_EQ_U(a.mser_batch, MSER_BATCH);
+	CHECK(b.mser_batch > MSER_BATCH);
+	CHECK(b.mser_nr <= 64);
 	steady_stream_free(&a);
 	steady_stream_free(&b);
 }
@@ -280,6 +342,7 @@ int main(void)
 	RUN(snia_default);
 	RUN(snia_rounds_ssramp_lat_filter);
 	RUN(fio_rules);
+	RUN(mser_coarsened);
 	RUN(memory_bounded);
 	RUN(bad_use);
 	return CHECK_DONE();
