@@ -233,6 +233,11 @@ TEST(fio_rules)
 	c.metric = STEADY_IOPS;
 	sweep(&c, &att, &lost);		/* iops_slope, absolute: always attained */
 	CHECK(lost >= 1);
+	c.window = 1;			/* a one-round window (ss_dur = one interval) */
+	c.fio_slope = 0;
+	c.fio_pct = 1;
+	c.fio_limit = 5;
+	sweep(&c, &att, &lost);
 }
 
 /*
