@@ -120,3 +120,65 @@ void devwatch_free(struct devwatch *w)
 	free(w->iv);
 	memset(w, 0, sizeof(*w));
 }
+
+/* a += b, for devwatch_coarsen: counters add, figures recombined from them. */
+static void view_add(struct disk_view *a, const struct disk_view *b)
+{
+	double da = (double)a->dur_ns, db = (double)b->dur_ns, d = da + db;
+	uint64_t rio = a->read_ios + b->read_ios, wio = a->write_ios + b->write_ios;
+
+	if (!b->dur_ns)
+		return;
+	if (!a->dur_ns) {
+		*a = *b;
+		return;
+	}
+	a->read_lat_ns_mean = rio ? (a->read_lat_ns_mean * (double)a->read_ios +
+				     b->read_lat_ns_mean * (double)b->read_ios) / (double)rio : 0;
+	a->write_lat_ns_mean = wio ? (a->write_lat_ns_mean * (double)a->write_ios +
+				      b->write_lat_ns_mean * (double)b->write_ios) / (double)wio : 0;
+	a->read_queue_depth = (a->read_queue_depth * da + b->read_queue_depth * db) / d;
+	a->write_queue_depth = (a->write_queue_depth * da + b->write_queue_depth * db) / d;
+	a->queue_depth = (a->queue_depth * da + b->queue_depth * db) / d;
+	a->util = (a->util * da + b->util * db) / d;
+	a->dur_ns += b->dur_ns;
+	a->read_ios = rio;
+	a->write_ios = wio;
+	a->read_bytes += b->read_bytes;
+	a->write_bytes += b->write_bytes;
+	a->read_iops = (double)rio * 1e9 / (double)a->dur_ns;
+	a->write_iops = (double)wio * 1e9 / (double)a->dur_ns;
+	if (b->nr_requests > a->nr_requests)
+		a->nr_requests = b->nr_requests;
+}
+
+void devwatch_coarsen(struct disk_view_iv *iv, size_t *nr, const struct series *s)
+{
+	size_t nr_ramp = 0, out = 0, i, merged = 0;
+
+	for (i = 0; i < s->nr; i++)
+		merged |= series_iv_n(&s->iv[i]) > 1;
+	if (!merged || !*nr)
+		return;
+	while (nr_ramp < *nr && iv[nr_ramp].ramp)
+		nr_ramp++;
+	for (int ramp = 1; ramp >= 0; ramp--) {
+		size_t pos = ramp ? 0 : nr_ramp, end = ramp ? nr_ramp : *nr;
+
+		for (i = 0; i < s->nr && pos < end; i++) {
+			struct disk_view_iv m;
+			size_t n = series_iv_n(&s->iv[i]);
+
+			if ((int)s->iv[i].ramp != ramp)
+				continue;
+			m = iv[pos];
+			for (size_t j = pos + 1; j < pos + n && j < end; j++) {
+				view_add(&m.v, &iv[j].v);
+				m.t_ms = iv[j].t_ms;
+			}
+			pos += n;
+			iv[out++] = m;	/* out <= the first view read: in place is safe */
+		}
+	}
+	*nr = out;
+}

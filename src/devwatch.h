@@ -58,4 +58,21 @@ void devwatch_take(struct devwatch *w, struct job_result *r);
 
 void devwatch_free(struct devwatch *w);
 
+struct series;
+
+/*
+ * After series_bound merged the job's series (issue 16), merge its
+ * per-interval device views the same way, so that view k still describes
+ * series element k (report_json matches them by position within the ramp
+ * and measured phases): element k of a phase, holding n intervals
+ * (series_iv_n), takes the phase's next n views.  The counters are deltas,
+ * so they add (ios, bytes, duration); the derived figures are recombined
+ * exactly from them: IOPS = ios / duration, mean latency weighted by ios,
+ * queue depths and util weighted by duration (util was capped at 100% per
+ * interval before).  Views without a window (dur_ns 0) add nothing.  Views
+ * beyond what the series covers are dropped.  Nothing changes when no
+ * element was merged.  In place; cannot fail.
+ */
+void devwatch_coarsen(struct disk_view_iv *iv, size_t *nr, const struct series *s);
+
 #endif

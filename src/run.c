@@ -783,6 +783,10 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 		 * not used after this, only its times and figures */
 		if (!r && out->jobs[i].series)
 			r = series_bound(out->jobs[i].series, out->jobs[i].job->series_max);
+		/* the device views follow the series' elements (issue 16) */
+		if (!r && out->jobs[i].series && out->jobs[i].dev_iv)
+			devwatch_coarsen(out->jobs[i].dev_iv, &out->jobs[i].nr_dev_iv,
+					 out->jobs[i].series);
 		if (r)
 			return err_set(e, r, EXIT_INTERNAL, "steady-state analysis failed: %s", strerror(-r));
 	}

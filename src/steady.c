@@ -15,12 +15,6 @@
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memset */
 
-/*
- * Relative slack on the SNIA "<=" tests, so that a window exactly at a limit
- * (a hand-worked 20.0% range) is not failed by the last bit of rounding.
- */
-#define STEADY_EPS 1e-9
-
 static const char *const steady_metric_name[] = { "iops", "bw", "lat" };
 static const char *const steady_dir_key[DDIR_NR] = { "read", "write", "trim" };
 
@@ -203,6 +197,11 @@ static void window_stats(struct steady *st)
 			       st->range_pct <= c->range_pct * (1 + STEADY_EPS) &&
 			       st->excursion_pct <= c->excursion_pct * (1 + STEADY_EPS);
 	}
+}
+
+void steady_window_stats(struct steady *st)
+{
+	window_stats(st);
 }
 
 int steady_judge(const struct steady_cfg *c, const double *y, unsigned n, double *mean)

@@ -43,6 +43,12 @@
 #include "series.h"
 #include "mser.h"
 
+/*
+ * Relative slack on the SNIA "<=" tests, so that a window exactly at a limit
+ * (a hand-worked 20.0% range) is not failed by the last bit of rounding.
+ */
+#define STEADY_EPS 1e-9
+
 enum steady_rule { STEADY_OFF = 0, STEADY_FIO, STEADY_SNIA };
 enum steady_metric { STEADY_IOPS = 0, STEADY_BW, STEADY_LAT };
 
@@ -159,6 +165,13 @@ int steady_analyse(const struct steady_cfg *c, const struct series *s, struct st
  * one window (limit x window seconds, or that % of the mean).
  */
 double steady_band(const struct steady_cfg *c, double mean);
+
+/*
+ * The window statistics and verdict of st's nr round values (st->cfg,
+ * st->evaluated and the arrays set): what steady_find computes per window,
+ * for steady_stream.
+ */
+void steady_window_stats(struct steady *st);
 
 /*
  * The criterion of @c over @n round values @y of its metric (oldest first):

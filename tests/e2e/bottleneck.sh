@@ -9,6 +9,7 @@
 #    is the device view's own figure and below 0.9 x 8.  A shortfall is thus
 #    never silent: it is accepted only when the result itself names the tool.
 #    With group_reporting and a ramp, every interval still has its device.
+#    With series_max merging intervals, every element keeps its (merged) view.
 #  - fio_check: `iotrial check` on fio's JSON (fio run here on the same
 #    device) draws the verdict from fio's disk_util: its depth figure is
 #    fio's read ticks over its job runtime.
@@ -76,7 +77,7 @@ verdict() {
 
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 || [ ! -e /dev/loop-control ] ||
 	[ ! -d /dev/shm ]; then
-	for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals fio_check; do
+	for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals ramloop_bounded fio_check; do
 		skip $n "needs root, losetup and /dev/shm"
 	done
 else
@@ -98,6 +99,17 @@ assert len(ivs) >= 3 and any(iv.get('ramp') for iv in ivs), ivs
 assert all(iv['device']['name'] == '${LOOP#/dev/}' for iv in ivs), ivs" 2>"$T/perr" &&
 			pass ramloop_group_intervals ||
 			fail ramloop_group_intervals "$(head -c 400 "$T/perr" "$T/err")"
+		# series_max merges intervals: every element keeps a device view (merged
+		# the same way, devwatch_coarsen), whose read rate is the element's own
+		"$IOTRIAL" --name=b --filename="$LOOP" --rw=randread --bs=4k --ioengine=libaio \
+			--iodepth=4 --direct=1 --runtime=2 --time_based --series_interval=100ms \
+			--series_max=4 --output-format=json >"$T/bnd.json" 2>"$T/err" &&
+			pyjson "import json; ivs = json.load(open('$T/bnd.json'))['jobs'][0]['iotrial']['intervals']
+assert 2 <= len(ivs) <= 4 and any(iv.get('intervals', 1) > 1 for iv in ivs), ivs
+for iv in ivs:
+    assert abs(iv['device']['read_iops'] - iv['read']['iops']) <= 0.1 * iv['read']['iops'] + 50, iv" 2>"$T/perr" &&
+			pass ramloop_bounded ||
+			fail ramloop_bounded "$(head -c 400 "$T/perr" "$T/err")"
 		if command -v fio >/dev/null 2>&1; then
 			fio --name=f --filename="$LOOP" --rw=randread --bs=4k --ioengine=libaio \
 				--iodepth=8 --direct=1 --runtime=1 --time_based \
@@ -124,7 +136,7 @@ PY
 			skip fio_check "fio is not installed"
 		fi
 	else
-		for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals fio_check; do
+		for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals ramloop_bounded fio_check; do
 			skip $n "losetup could not attach a loop device"
 		done
 	fi
