@@ -13,7 +13,7 @@
 #  - fio_check: `iotrial check` on fio's JSON (fio run here on the same
 #    device) draws the verdict from fio's disk_util: its depth figure is
 #    fio's read ticks over its job runtime.
-#  - rate_limit, page_cache (a buffered re-read of a cached file on a real
+#  - rate_limit (the null engine under rate_iops), page_cache (a buffered re-read of a cached file on a real
 #    disk), tool (the null engine): the verdicts.
 . "$(dirname "$0")/lib.sh"
 
@@ -142,8 +142,10 @@ PY
 	fi
 fi
 
-# A rate limit far below what anything here can do
-"$IOTRIAL" --name=r --filename="$T/rate" --size=4m --rw=randread --bs=4k --rate_iops=200 \
+# A rate limit far below what anything here can do (the null engine: no device
+# or page cache between the job and its limit, so a loaded machine cannot push
+# it under 90% of the limit)
+"$IOTRIAL" --name=r --ioengine=null --size=4m --rw=randread --bs=4k --rate_iops=200 \
 	--runtime=1 --time_based --output-format=json >"$T/rate.json" 2>"$T/err" &&
 	verdict rate_limit rate_limit "$T/rate.json" || fail rate_limit "exit: $(head -c 300 "$T/err")"
 
