@@ -81,8 +81,6 @@ static void fmt_lat(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.0fns", ns);
 }
 
-static const char *const dir_name[DDIR_NR] = { "read", "write", "trim" };
-
 /* "; steady since 12 s", "; steady lost at 8 s" or "" (steady_live.h). */
 static const char *status_steady(const struct run_progress_job *e, char *buf, size_t len)
 {
@@ -122,7 +120,7 @@ static void status_text(const struct run_progress *p, const struct run_progress_
 		fmt_lat(mean, sizeof(mean), pd->lat_mean);
 		fmt_lat(p99, sizeof(p99), (double)pd->p99);
 		n = snprintf(dirs + used, sizeof(dirs) - used, "%s%s: %s IOPS, %s, lat mean %s p99 %s",
-			     used ? "; " : "", dir_name[d], iops, bw, mean, p99);
+			     used ? "; " : "", ddir_name(d), iops, bw, mean, p99);
 		if (n > 0 && (size_t)n < sizeof(dirs) - used)
 			used += (size_t)n;
 	}
@@ -154,7 +152,7 @@ static void status_json(FILE *f, const struct run_progress *p, const struct run_
 	for (int d = 0; d < DDIR_NR; d++) {
 		const struct run_progress_dir *pd = &e->d[d];
 
-		json_object_set_new(o, dir_name[d],
+		json_object_set_new(o, ddir_name(d),
 			json_pack("{s:I, s:I, s:f, s:I, s:{s:f, s:I, s:I, s:I, s:I, s:I}}",
 				  "ios", (json_int_t)pd->ios, "bytes", (json_int_t)pd->bytes,
 				  "iops", pd->iops, "bw_bytes", (json_int_t)(pd->bw_bytes + 0.5),

@@ -3,6 +3,7 @@
  * thresholds and why each one matters).
  */
 #include "check.h"
+#include "ddir.h"
 #include "bottleneck.h"
 
 #include <errno.h>
@@ -11,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const dname[RESULTREAD_NDIR] = { "read", "write", "trim" };
 
 void check_list_init(struct check_list *l)
 {
@@ -211,7 +210,7 @@ static void little_terms(const struct little *g, char *buf, size_t sz)
 			continue;
 		check_fmt_ns(lat, sizeof(lat), g->inflight[d] / g->iops[d] * 1e9);
 		off += (size_t)snprintf(buf + off, sz - off, "%s%s %.0f IOPS x %s = %.1f",
-					off ? ", " : "", dname[d], g->iops[d], lat, g->inflight[d]);
+					off ? ", " : "", ddir_name(d), g->iops[d], lat, g->inflight[d]);
 	}
 }
 
@@ -378,7 +377,7 @@ static int check_time(const struct resultread *r, struct check_list *l)
 	if (!ret && worst >= 0 && cv > CHECK_CV_LIMIT)
 		ret = check_add(l, "interval_cv", CHECK_SEV_WARN,
 			"%s IOPS varied across intervals with CV %.1f%% (> %.0f%%): the mean "
-			"hides a moving rate", dname[worst], 100 * cv, 100 * CHECK_CV_LIMIT);
+			"hides a moving rate", ddir_name(worst), 100 * cv, 100 * CHECK_CV_LIMIT);
 	return ret;
 }
 

@@ -158,13 +158,6 @@ int job_kv_add(struct job *j, const char *key, const char *val)
 	return 0;
 }
 
-const char *job_ddir_name(enum ddir d)
-{
-	static const char *const names[DDIR_NR] = { "read", "write", "trim" };
-
-	return (unsigned)d < DDIR_NR ? names[d] : "unknown";
-}
-
 int job_err(struct err *e, const struct job *j, const char *fmt, ...)
 {
 	char why[300];

@@ -18,8 +18,7 @@
 #include <stdint.h>
 #include <sched.h>	/* cpu_set_t */
 #include "err.h"
-
-enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
+#include "ddir.h"
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -216,8 +215,5 @@ static inline int job_writes(const struct job *j)
  */
 int job_err(struct err *e, const struct job *j, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* Directions named for the rw bits, in fio's order. */
-const char *job_ddir_name(enum ddir d);
 
 #endif

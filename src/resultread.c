@@ -3,6 +3,7 @@
  * resultread.h for what is summed, averaged and merged, and how).
  */
 #include "resultread.h"
+#include "ddir.h"
 #include "num.h"	/* sizes read by the same rules as job options */
 
 #include <dirent.h>	/* scandir */
@@ -14,8 +15,6 @@
 #include <string.h>
 #include <strings.h>	/* strcasecmp */
 #include <sys/stat.h>
-
-static const char *const dir_names[RESULTREAD_NDIR] = { "read", "write", "trim" };
 
 /* One json+ bin: latency value (ns) and count. */
 struct rr_bin {
@@ -338,7 +337,7 @@ static void merge_samples(struct resultread_dir *d, double cv, uint64_t n)
 static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_job *j,
 		    const json_t *job, int k, size_t idx)
 {
-	const json_t *d = json_object_get(job, dir_names[k]);
+	const json_t *d = json_object_get(job, ddir_name(k));
 	struct resultread_dir *rd = &r->dir[k];
 	uint64_t ios, rt, bytes;
 	double cv, iops_mean;
@@ -347,16 +346,16 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	if (!d) {
 		if (k == 2)	/* trim is optional in older outputs */
 			return 0;
-		return bad(c, "no \"%s\" object", dir_names[k], idx);
+		return bad(c, "no \"%s\" object", ddir_name(k), idx);
 	}
 	if (!json_is_object(d) || !json_is_number(json_object_get(d, "iops")) ||
 	    !json_is_number(json_object_get(d, "total_ios")))
-		return bad(c, "\"%s\" lacks numeric iops/total_ios", dir_names[k], idx);
-	ret = ju64(c, d, "total_ios", dir_names[k], &ios, idx);
+		return bad(c, "\"%s\" lacks numeric iops/total_ios", ddir_name(k), idx);
+	ret = ju64(c, d, "total_ios", ddir_name(k), &ios, idx);
 	if (!ret)
-		ret = ju64(c, d, "io_bytes", dir_names[k], &bytes, idx);
+		ret = ju64(c, d, "io_bytes", ddir_name(k), &bytes, idx);
 	if (!ret)
-		ret = ju64(c, d, "runtime", dir_names[k], &rt, idx);
+		ret = ju64(c, d, "runtime", ddir_name(k), &rt, idx);
 	if (ret)
 		return ret;
 	j->ios[k] = ios;
@@ -381,12 +380,12 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	if (json_is_array(iot_get(job, "intervals"))) {
 		uint64_t n;
 
-		interval_stats(iot_get(job, "intervals"), dir_names[k], &cv, &n);
+		interval_stats(iot_get(job, "intervals"), ddir_name(k), &cv, &n);
 		merge_samples(rd, cv, n);
 	} else {
 		uint64_t n;
 
-		ret = ju64(c, d, "iops_samples", dir_names[k], &n, idx);
+		ret = ju64(c, d, "iops_samples", ddir_name(k), &n, idx);
 		if (ret)
 			return ret;
 		iops_mean = jnum(d, "iops_mean", 0);
@@ -432,7 +431,7 @@ static void read_tail(const json_t *job, struct resultread *r, size_t idx)
 	if (!r->tail_len_ms || len < r->tail_len_ms)
 		r->tail_len_ms = len;
 	for (int k = 0; k < RESULTREAD_NDIR; k++) {
-		const json_t *d = json_object_get(tail, dir_names[k]);
+		const json_t *d = json_object_get(tail, ddir_name(k));
 		const json_t *lat = json_object_get(d, "lat_ns");
 		struct resultread_dir *rd = &r->tail[k];
 		uint64_t ios = (uint64_t)jnum(d, "ios", 0);

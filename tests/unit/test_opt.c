@@ -502,9 +502,9 @@ TEST(copy_is_deep)
 	job_kv_clear(&b);
 	CHECK(b.opts == NULL && b.opts_nr == 0);
 	job_free(&b);
-	CHECK_STR(job_ddir_name(DDIR_READ), "read");
-	CHECK_STR(job_ddir_name(DDIR_WRITE), "write");
-	CHECK_STR(job_ddir_name(DDIR_TRIM), "trim");
+	CHECK_STR(ddir_name(DDIR_READ), "read");
+	CHECK_STR(ddir_name(DDIR_WRITE), "write");
+	CHECK_STR(ddir_name(DDIR_TRIM), "trim");
 }
 
 /* @name=@val must fail with exactly @msg. */
