@@ -27,6 +27,7 @@
 #include "outfile.h"
 #include "report_html.h"
 #include "resultwindow.h"
+#include "vec.h"	/* vec_free_strings */
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -661,8 +662,8 @@ static void trial_free(struct trial *t, char ***keys, size_t *nkeys)
 	int s;
 
 	for (s = 0; s < 2; s++) {
-		abrun_strv_free(t->side_args[s], t->nside_args[s]);
-		abrun_strv_free(keys[s], nkeys[s]);
+		vec_free_strings(t->side_args[s], t->nside_args[s]);
+		vec_free_strings(keys[s], nkeys[s]);
 		resultread_set_free(t->res[s], t->nres[s]);
 	}
 	free(t->keys);

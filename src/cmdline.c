@@ -15,6 +15,7 @@
 #include "num.h"
 #include "opt.h"
 #include "preset.h"
+#include "vec.h"	/* vec_free_strings */
 
 #define CL_WHERE "command line"
 
@@ -441,15 +442,6 @@ out:
 	return ret;
 }
 
-static void cl_free_strs(char **arr, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(arr[i]);
-	free(arr);
-}
-
 void cmdline_free(struct cmdline *cl)
 {
 	size_t i;
@@ -462,8 +454,8 @@ void cmdline_free(struct cmdline *cl)
 		free(cl->globals[i].val);
 	}
 	free(cl->globals);
-	cl_free_strs(cl->files, cl->files_nr);
-	cl_free_strs(cl->sections, cl->sections_nr);
+	vec_free_strings(cl->files, cl->files_nr);
+	vec_free_strings(cl->sections, cl->sections_nr);
 	free(cl->output);
 	free(cl->status_output);
 	free(cl->cmdhelp_opt);

@@ -5,6 +5,7 @@
  * resultread_from_json(); compare_one() does the statistics.
  */
 #include "compare_suite.h"
+#include "vec.h"	/* vec_free_strings */
 
 #include <errno.h>	/* EIO, ENOMEM, EINVAL */
 #include <math.h>	/* isnan */
@@ -194,9 +195,7 @@ int compare_suite_run(struct resultread *const *a, size_t na, struct resultread 
 	for (i = 0; i < na + nb; i++)
 		json_decref(docs[i]);
 	free(docs);
-	for (i = 0; i < nnames; i++)
-		free(names[i]);
-	free(names);
+	vec_free_strings(names, nnames);
 	if (ret)
 		compare_suite_free(out);
 	return ret;

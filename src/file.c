@@ -20,6 +20,7 @@
 #include <sys/sysmacros.h>	/* major, minor */
 #include <unistd.h>	/* close, pwrite */
 #include "safety.h"
+#include "vec.h"	/* vec_free_strings */
 
 #define FILE_LAYOUT_CHUNK (1u << 20)	/* one large sequential write at a time */
 #define FILE_MAX (UINT16_MAX + 1u)	/* io_u.file is 16 bits */
@@ -65,7 +66,7 @@ static int file_split(const char *s, char ***out, unsigned *n)
 			nv = realloc(v, (cnt + 1) * sizeof(*v));
 			if (!nv || !(nv[cnt] = strdup(cur))) {
 				v = nv ? nv : v;
-				file_names_free(v, cnt);
+				vec_free_strings(v, cnt);
 				free(cur);
 				return -ENOMEM;
 			}
@@ -80,17 +81,6 @@ static int file_split(const char *s, char ***out, unsigned *n)
 	*out = v;
 	*n = cnt;
 	return 0;
-}
-
-void file_names_free(char **names, unsigned nr)
-{
-	unsigned i;
-
-	if (!names)
-		return;
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
 }
 
 /* @dir/@name, or @name alone when there is no directory or it is absolute. */
@@ -118,18 +108,18 @@ int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr
 	if (j->directory && (ret = file_split(j->directory, &dirs, &nd)))
 		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
 	if (j->filename && (ret = file_split(j->filename, &given, &ng))) {
-		file_names_free(dirs, nd);
+		vec_free_strings(dirs, nd);
 		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
 	}
 	if (j->filename && !ng) {
-		file_names_free(dirs, nd);
+		vec_free_strings(dirs, nd);
 		return err_set(e, -EINVAL, EXIT_USAGE, "%s: job %s: filename=%s names no file",
 			       j->origin, j->name, j->filename);
 	}
 	n = j->filename ? ng : (j->nrfiles ? j->nrfiles : 1);
 	if (n > FILE_MAX) {
-		file_names_free(dirs, nd);
-		file_names_free(given, ng);
+		vec_free_strings(dirs, nd);
+		vec_free_strings(given, ng);
 		return err_set(e, -EINVAL, EXIT_USAGE, "%s: job %s: %u files, at most %u are supported",
 			       j->origin, j->name, n, FILE_MAX);
 	}
@@ -150,10 +140,10 @@ int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr
 		if (!v[i])
 			ret = -ENOMEM;
 	}
-	file_names_free(dirs, nd);
-	file_names_free(given, ng);
+	vec_free_strings(dirs, nd);
+	vec_free_strings(given, ng);
 	if (ret) {
-		file_names_free(v, n);
+		vec_free_strings(v, n);
 		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
 	}
 	*names = v;
@@ -552,7 +542,7 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 		return ret;
 	v = calloc(n, sizeof(*v));
 	if (!v) {
-		file_names_free(names, n);
+		vec_free_strings(names, n);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
 	for (i = 0; i < n; i++)
@@ -568,7 +558,7 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 		v[i].path = names[i];
 		names[i] = NULL;	/* now owned by the engine_file */
 	}
-	file_names_free(names, n);
+	vec_free_strings(names, n);
 	if (ret) {
 		file_teardown(NULL, v, i);
 		return ret;

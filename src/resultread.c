@@ -5,6 +5,7 @@
 #include "resultread.h"
 #include "ddir.h"
 #include "num.h"	/* sizes read by the same rules as job options */
+#include "vec.h"	/* vec_free_strings */
 
 #include <dirent.h>	/* scandir */
 #include <errno.h>
@@ -952,23 +953,12 @@ int resultread_expand(char *const *args, size_t n, char ***paths, size_t *np,
 			ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
 	if (ret) {
-		resultread_paths_free(v, cnt);
+		vec_free_strings(v, cnt);
 		return ret;
 	}
 	*paths = v;
 	*np = cnt;
 	return 0;
-}
-
-void resultread_paths_free(char **paths, size_t n)
-{
-	size_t i;
-
-	if (!paths)
-		return;
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
 }
 
 int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
@@ -983,12 +973,12 @@ int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
 		return ret;
 	v = calloc(np ? np : 1, sizeof(*v));
 	if (!v) {
-		resultread_paths_free(paths, np);
+		vec_free_strings(paths, np);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
 	for (i = 0; i < np && !ret; i++)
 		ret = resultread_load(paths[i], &v[i], e);
-	resultread_paths_free(paths, np);
+	vec_free_strings(paths, np);
 	if (ret) {
 		resultread_set_free(v, np);
 		return ret;
