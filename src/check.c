@@ -5,6 +5,7 @@
 #include "check.h"
 #include "ddir.h"
 #include "bottleneck.h"
+#include "vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <math.h>
@@ -30,15 +31,8 @@ int check_add(struct check_list *l, const char *id, enum check_sev sev,
 	struct check_item *it;
 	va_list ap;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct check_item *nv = realloc(l->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		l->v = nv;
-		l->cap = cap;
-	}
+	if (vec_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), 8))
+		return -ENOMEM;
 	it = &l->v[l->n++];
 	snprintf(it->id, sizeof(it->id), "%s", id);
 	it->sev = sev;

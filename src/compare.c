@@ -14,6 +14,7 @@
 #include "check.h"
 #include "compare_stats.h"
 #include "env.h"
+#include "vec.h"	/* vec_grow */
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD };
 
@@ -549,7 +550,7 @@ static int side_checks(struct resultread *const *v, size_t n, const char *side,
 		       json_t *warnings)
 {
 	struct agg *agg = NULL;
-	size_t nagg = 0, i, k, j;
+	size_t nagg = 0, cap = 0, i, k, j;
 	int ret = 0;
 
 	for (i = 0; i < n && !ret; i++) {
@@ -561,13 +562,10 @@ static int side_checks(struct resultread *const *v, size_t n, const char *side,
 			for (j = 0; j < nagg && strcmp(agg[j].item.id, l.v[k].id); j++)
 				;
 			if (j == nagg) {
-				struct agg *na = realloc(agg, (nagg + 1) * sizeof(*agg));
-
-				if (!na) {
+				if (vec_grow((void **)&agg, &cap, nagg + 1, sizeof(*agg), 8)) {
 					ret = -ENOMEM;
 					break;
 				}
-				agg = na;
 				agg[nagg].item = l.v[k];
 				agg[nagg++].count = 0;
 			}

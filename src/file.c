@@ -20,7 +20,7 @@
 #include <sys/sysmacros.h>	/* major, minor */
 #include <unistd.h>	/* close, pwrite */
 #include "safety.h"
-#include "vec.h"	/* vec_free_strings */
+#include "vec.h"	/* vec_grow, vec_free_strings */
 
 #define FILE_LAYOUT_CHUNK (1u << 20)	/* one large sequential write at a time */
 #define FILE_MAX (UINT16_MAX + 1u)	/* io_u.file is 16 bits */
@@ -44,9 +44,9 @@ static int file_trims(const struct job *j)
 static int file_split(const char *s, char ***out, unsigned *n)
 {
 	size_t len = strlen(s);
-	char **v = NULL, **nv, *cur;
+	char **v = NULL, *cur;
 	unsigned cnt = 0;
-	size_t k = 0;
+	size_t k = 0, cap = 0;
 
 	cur = malloc(len + 1);
 	if (!cur)
@@ -63,14 +63,12 @@ static int file_split(const char *s, char ***out, unsigned *n)
 		}
 		if (k) {
 			cur[k] = '\0';
-			nv = realloc(v, (cnt + 1) * sizeof(*v));
-			if (!nv || !(nv[cnt] = strdup(cur))) {
-				v = nv ? nv : v;
+			if (vec_grow((void **)&v, &cap, (size_t)cnt + 1, sizeof(*v), 4) ||
+			    !(v[cnt] = strdup(cur))) {
 				vec_free_strings(v, cnt);
 				free(cur);
 				return -ENOMEM;
 			}
-			v = nv;
 			cnt++;
 			k = 0;
 		}

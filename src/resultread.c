@@ -5,7 +5,7 @@
 #include "resultread.h"
 #include "ddir.h"
 #include "num.h"	/* sizes read by the same rules as job options */
-#include "vec.h"	/* vec_free_strings */
+#include "vec.h"	/* vec_grow, vec_free_strings */
 
 #include <dirent.h>	/* scandir */
 #include <errno.h>
@@ -241,15 +241,8 @@ static int add_bins(struct load_ctx *c, struct dir_acc *a, const json_t *bins, s
 		ret = ju64(c, bins, key, "bins", &n, job);
 		if (ret)
 			return ret;
-		if (a->nbins == a->cap) {
-			size_t cap = a->cap ? 2 * a->cap : 256;
-			struct rr_bin *nb = realloc(a->bins, cap * sizeof(*nb));
-
-			if (!nb)
-				return -ENOMEM;
-			a->bins = nb;
-			a->cap = cap;
-		}
+		if (vec_grow((void **)&a->bins, &a->cap, a->nbins + 1, sizeof(*a->bins), 256))
+			return -ENOMEM;
 		a->bins[a->nbins].v = strtod(key, NULL);
 		a->bins[a->nbins].n = n;
 		a->nbins++;
@@ -898,15 +891,8 @@ static int push_path(char ***v, size_t *n, size_t *cap, const char *dir, const c
 {
 	char *p;
 
-	if (*n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 16;
-		char **nv = realloc(*v, nc * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = nc;
-	}
+	if (vec_grow((void **)v, cap, *n + 1, sizeof(**v), 16))
+		return -ENOMEM;
 	if (dir) {
 		if (asprintf(&p, "%s/%s", dir, name) < 0)
 			return -ENOMEM;
