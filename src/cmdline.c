@@ -15,7 +15,7 @@
 #include "num.h"
 #include "opt.h"
 #include "preset.h"
-#include "vec.h"	/* vec_free_strings */
+#include "vec.h"	/* vec_grow, vec_free_strings */
 
 #define CL_WHERE "command line"
 
@@ -33,15 +33,12 @@ static int cl_nomem(struct err *e)
 }
 
 /* Append a copy of @s to a string array. */
-static int cl_push_str(char ***arr, size_t *nr, const char *s)
+static int cl_push_str(char ***arr, size_t *nr, size_t *cap, const char *s)
 {
-	char **n = realloc(*arr, (*nr + 1) * sizeof(*n));
-
-	if (!n)
+	if (vec_grow((void **)arr, cap, *nr + 1, sizeof(**arr), 4))
 		return -ENOMEM;
-	*arr = n;
-	n[*nr] = strdup(s);
-	if (!n[*nr])
+	(*arr)[*nr] = strdup(s);
+	if (!(*arr)[*nr])
 		return -ENOMEM;
 	(*nr)++;
 	return 0;
@@ -50,12 +47,9 @@ static int cl_push_str(char ***arr, size_t *nr, const char *s)
 /* Move a job into cl->jobs (ownership passes; @j is zeroed). */
 static int cl_push_job(struct cmdline *cl, struct job *j)
 {
-	struct job *n = realloc(cl->jobs, (cl->jobs_nr + 1) * sizeof(*n));
-
-	if (!n)
+	if (vec_grow((void **)&cl->jobs, &cl->jobs_cap, cl->jobs_nr + 1, sizeof(*cl->jobs), 4))
 		return -ENOMEM;
-	cl->jobs = n;
-	n[cl->jobs_nr++] = *j;
+	cl->jobs[cl->jobs_nr++] = *j;
 	memset(j, 0, sizeof(*j));
 	return 0;
 }
@@ -63,17 +57,15 @@ static int cl_push_job(struct cmdline *cl, struct job *j)
 /* Move @n typed options to the end of cl->globals. */
 static int cl_take_kv(struct cmdline *cl, struct job_kv *kv, size_t nr)
 {
-	struct job_kv *n;
 	size_t i;
 
 	if (!nr)
 		return 0;
-	n = realloc(cl->globals, (cl->globals_nr + nr) * sizeof(*n));
-	if (!n)
+	if (vec_grow((void **)&cl->globals, &cl->globals_cap, cl->globals_nr + nr,
+		     sizeof(*cl->globals), 16))
 		return -ENOMEM;
-	cl->globals = n;
 	for (i = 0; i < nr; i++)
-		n[cl->globals_nr++] = kv[i];
+		cl->globals[cl->globals_nr++] = kv[i];
 	return 0;
 }
 
@@ -230,7 +222,7 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		if (!buf)
 			return cl_nomem(e);
 		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			if (cl_push_str(&cl->sections, &cl->sections_nr, tok)) {
+			if (cl_push_str(&cl->sections, &cl->sections_nr, &cl->sections_cap, tok)) {
 				free(buf);
 				return cl_nomem(e);
 			}
@@ -311,7 +303,7 @@ static int cl_args(struct cl_state *s, int argc, char **argv)
 				return ret;
 		} else if (arg[0] == '-' && arg[1]) {
 			return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '%s'", arg);
-		} else if (cl_push_str(&s->cl->files, &s->cl->files_nr, arg)) {
+		} else if (cl_push_str(&s->cl->files, &s->cl->files_nr, &s->cl->files_cap, arg)) {
 			return cl_nomem(s->e);
 		}
 	}

@@ -15,6 +15,7 @@
 #include <stdlib.h>	/* malloc, realloc, free, getenv, realpath */
 #include <string.h>	/* strlen, strchr, memcpy, strerror */
 #include "opt.h"
+#include "vec.h"	/* vec_grow */
 
 struct jf {
 	const struct job *defaults;
@@ -169,8 +170,6 @@ static int jf_selected(const struct jf *p, const char *name)
 /* The job being read is complete: keep it (if selected) or drop it. */
 static int jf_finish_job(struct jf *p)
 {
-	struct job *n;
-
 	if (p->cur != &p->job)
 		return 0;
 	p->cur = NULL;
@@ -184,13 +183,12 @@ static int jf_finish_job(struct jf *p)
 		job_free(&p->job);
 		return -E2BIG;
 	}
-	n = realloc(p->out->jobs, (p->out->jobs_nr + 1) * sizeof(*n));
-	if (!n) {
+	if (vec_grow((void **)&p->out->jobs, &p->out->jobs_cap, p->out->jobs_nr + 1,
+		     sizeof(*p->out->jobs), 4)) {
 		job_free(&p->job);
 		return err_set(p->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
-	p->out->jobs = n;
-	n[p->out->jobs_nr++] = p->job;	/* ownership moves to the array */
+	p->out->jobs[p->out->jobs_nr++] = p->job;	/* ownership moves to the array */
 	memset(&p->job, 0, sizeof(p->job));
 	return 0;
 }
@@ -400,17 +398,15 @@ static int jf_file(struct jf *p, const char *path, const char *from, int from_li
 /* Move the [global] options typed in this file to out->globals. */
 static int jf_take_globals(struct jf *p)
 {
-	struct job_kv *n;
 	size_t i;
 
 	if (!p->global.opts_nr)
 		return 0;
-	n = realloc(p->out->globals, (p->out->globals_nr + p->global.opts_nr) * sizeof(*n));
-	if (!n)
+	if (vec_grow((void **)&p->out->globals, &p->out->globals_cap,
+		     p->out->globals_nr + p->global.opts_nr, sizeof(*p->out->globals), 16))
 		return err_set(p->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	p->out->globals = n;
 	for (i = 0; i < p->global.opts_nr; i++)
-		n[p->out->globals_nr++] = p->global.opts[i];
+		p->out->globals[p->out->globals_nr++] = p->global.opts[i];
 	free(p->global.opts);
 	p->global.opts = NULL;
 	p->global.opts_nr = 0;
