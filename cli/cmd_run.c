@@ -226,18 +226,14 @@ static void on_progress(void *arg, const struct run_progress *p)
 }
 
 /* fio's clocksource is a job option but one clock serves the whole run. */
-static int clock_mode(const struct cmdline *cl)
+static enum clock_mode clock_mode(const struct cmdline *cl)
 {
 	size_t i;
 
-	for (i = 0; i < cl->jobs_nr; i++) {
-		if (cl->jobs[i].clocksource == CLOCK_SRC_CPU)
-			return RUN_CLOCK_TSC;
-		if (cl->jobs[i].clocksource == CLOCK_SRC_CLOCK_GETTIME ||
-		    cl->jobs[i].clocksource == CLOCK_SRC_GETTIMEOFDAY)
-			return RUN_CLOCK_GETTIME;
-	}
-	return RUN_CLOCK_AUTO;
+	for (i = 0; i < cl->jobs_nr; i++)
+		if (cl->jobs[i].clocksource != CLOCK_MODE_AUTO)
+			return cl->jobs[i].clocksource;
+	return CLOCK_MODE_AUTO;
 }
 
 /* Write every requested format, in fio's order, to one output, whole. */

@@ -49,7 +49,7 @@ void job_init(struct job *j)
 	j->percentile_nr = sizeof(job_default_percentiles) / sizeof(job_default_percentiles[0]);
 	j->clat_percentiles = 1;
 	j->kb_base = 1024;
-	j->clocksource = CLOCK_SRC_DEFAULT;
+	j->clocksource = CLOCK_MODE_AUTO;
 	j->interval_us = 1000000;
 	j->series_max = 512;
 	j->per_job_logs = 1;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sched.h>	/* cpu_set_t */
 #include "err.h"
+#include "clock.h"	/* enum clock_mode */
 #include "ddir.h"
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
@@ -38,9 +39,6 @@ enum ss_metric { SS_NONE, SS_IOPS, SS_IOPS_SLOPE, SS_BW, SS_BW_SLOPE };
 /* steady_report=: AUTO is fio's rule when the job has one (ss= with ss_dur), else SNIA. */
 enum ss_report { SS_REPORT_AUTO, SS_REPORT_SNIA, SS_REPORT_FIO, SS_REPORT_NONE };
 enum snia_metric { SNIA_METRIC_IOPS, SNIA_METRIC_BW, SNIA_METRIC_LAT };
-/* clocksource=: DEFAULT lets iotrial pick (it records which one it used). */
-enum clock_source { CLOCK_SRC_DEFAULT, CLOCK_SRC_CLOCK_GETTIME, CLOCK_SRC_CPU,
-		    CLOCK_SRC_GETTIMEOFDAY };
 
 #define JOB_MAX_BSSPLIT 64
 #define JOB_MAX_PERCENTILES 20
@@ -149,7 +147,7 @@ struct job {
 	int disable_lat, disable_clat, disable_slat;
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
-	enum clock_source clocksource;
+	enum clock_mode clocksource;	/* AUTO: iotrial picks (and records which) */
 
 	/* time series and logs (issue 3) */
 	uint64_t interval_us;		/* iotrial: per-interval sample period */
