@@ -12,10 +12,10 @@
 #include <stdlib.h>	/* realloc, free */
 #include <string.h>	/* strcmp, strchr, strdup, strncmp */
 #include "jobfile.h"
+#include "vec.h"
 #include "num.h"
 #include "opt.h"
 #include "preset.h"
-#include "vec.h"	/* vec_grow, vec_free_strings */
 
 #define CL_WHERE "command line"
 
@@ -33,12 +33,15 @@ static int cl_nomem(struct err *e)
 }
 
 /* Append a copy of @s to a string array. */
-static int cl_push_str(char ***arr, size_t *nr, size_t *cap, const char *s)
+static int cl_push_str(char ***arr, size_t *nr, const char *s)
 {
-	if (vec_grow((void **)arr, cap, *nr + 1, sizeof(**arr), 4))
+	char **n = realloc(*arr, (*nr + 1) * sizeof(*n));
+
+	if (!n)
 		return -ENOMEM;
-	(*arr)[*nr] = strdup(s);
-	if (!(*arr)[*nr])
+	*arr = n;
+	n[*nr] = strdup(s);
+	if (!n[*nr])
 		return -ENOMEM;
 	(*nr)++;
 	return 0;
@@ -47,9 +50,12 @@ static int cl_push_str(char ***arr, size_t *nr, size_t *cap, const char *s)
 /* Move a job into cl->jobs (ownership passes; @j is zeroed). */
 static int cl_push_job(struct cmdline *cl, struct job *j)
 {
-	if (vec_grow((void **)&cl->jobs, &cl->jobs_cap, cl->jobs_nr + 1, sizeof(*cl->jobs), 4))
+	struct job *n = realloc(cl->jobs, (cl->jobs_nr + 1) * sizeof(*n));
+
+	if (!n)
 		return -ENOMEM;
-	cl->jobs[cl->jobs_nr++] = *j;
+	cl->jobs = n;
+	n[cl->jobs_nr++] = *j;
 	memset(j, 0, sizeof(*j));
 	return 0;
 }
@@ -222,7 +228,7 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		if (!buf)
 			return cl_nomem(e);
 		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			if (cl_push_str(&cl->sections, &cl->sections_nr, &cl->sections_cap, tok)) {
+			if (cl_push_str(&cl->sections, &cl->sections_nr, tok)) {
 				free(buf);
 				return cl_nomem(e);
 			}
@@ -303,7 +309,7 @@ static int cl_args(struct cl_state *s, int argc, char **argv)
 				return ret;
 		} else if (arg[0] == '-' && arg[1]) {
 			return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '%s'", arg);
-		} else if (cl_push_str(&s->cl->files, &s->cl->files_nr, &s->cl->files_cap, arg)) {
+		} else if (cl_push_str(&s->cl->files, &s->cl->files_nr, arg)) {
 			return cl_nomem(s->e);
 		}
 	}

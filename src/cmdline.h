@@ -35,15 +35,15 @@ enum cmdline_eta { CMDLINE_ETA_AUTO, CMDLINE_ETA_ALWAYS, CMDLINE_ETA_NEVER };
 
 struct cmdline {
 	struct job *jobs;		/* validated jobs, in order (numjobs not expanded) */
-	size_t jobs_nr, jobs_cap;	/* cap: allocated, for vec_grow */
+	size_t jobs_nr;
 	struct job_kv *globals;		/* JSON "global options" as typed: the command line
 					 * before the first --name and --name=global sections,
 					 * then the job files' [global] sections */
 	size_t globals_nr, globals_cap;
 	char **files;			/* job files, as given */
-	size_t files_nr, files_cap;
+	size_t files_nr;
 	char **sections;		/* --section=NAME (repeatable, or a comma list) */
-	size_t sections_nr, sections_cap;
+	size_t sections_nr;
 
 	char *output;			/* --output=FILE; NULL = stdout */
 	unsigned formats;		/* CMDLINE_FMT_*; NORMAL when not given */

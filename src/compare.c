@@ -3,6 +3,7 @@
  * the verdict rules and the warnings).
  */
 #include "compare.h"
+#include "vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <math.h>
@@ -14,7 +15,6 @@
 #include "check.h"
 #include "compare_stats.h"
 #include "env.h"
-#include "vec.h"	/* vec_grow */
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD };
 

@@ -65,7 +65,7 @@ static int file_split(const char *s, char ***out, unsigned *n)
 			cur[k] = '\0';
 			if (vec_grow((void **)&v, &cap, (size_t)cnt + 1, sizeof(*v), 4) ||
 			    !(v[cnt] = strdup(cur))) {
-				vec_free_strings(v, cnt);
+				file_names_free(v, cnt);
 				free(cur);
 				return -ENOMEM;
 			}
@@ -96,6 +96,11 @@ static char *file_join(const char *dir, const char *name)
 	return p;
 }
 
+void file_names_free(char **names, unsigned nr)
+{
+	vec_free_strings(names, nr);
+}
+
 int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr, struct err *e)
 {
 	char **dirs = NULL, **given = NULL, **v, gen[JOB_NAME_MAX + 32];
@@ -106,18 +111,18 @@ int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr
 	if (j->directory && (ret = file_split(j->directory, &dirs, &nd)))
 		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
 	if (j->filename && (ret = file_split(j->filename, &given, &ng))) {
-		vec_free_strings(dirs, nd);
+		file_names_free(dirs, nd);
 		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
 	}
 	if (j->filename && !ng) {
-		vec_free_strings(dirs, nd);
+		file_names_free(dirs, nd);
 		return err_set(e, -EINVAL, EXIT_USAGE, "%s: job %s: filename=%s names no file",
 			       j->origin, j->name, j->filename);
 	}
 	n = j->filename ? ng : (j->nrfiles ? j->nrfiles : 1);
 	if (n > FILE_MAX) {
-		vec_free_strings(dirs, nd);
-		vec_free_strings(given, ng);
+		file_names_free(dirs, nd);
+		file_names_free(given, ng);
 		return err_set(e, -EINVAL, EXIT_USAGE, "%s: job %s: %u files, at most %u are supported",
 			       j->origin, j->name, n, FILE_MAX);
 	}
@@ -138,10 +143,10 @@ int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr
 		if (!v[i])
 			ret = -ENOMEM;
 	}
-	vec_free_strings(dirs, nd);
-	vec_free_strings(given, ng);
+	file_names_free(dirs, nd);
+	file_names_free(given, ng);
 	if (ret) {
-		vec_free_strings(v, n);
+		file_names_free(v, n);
 		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
 	}
 	*names = v;
@@ -540,7 +545,7 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 		return ret;
 	v = calloc(n, sizeof(*v));
 	if (!v) {
-		vec_free_strings(names, n);
+		file_names_free(names, n);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
 	for (i = 0; i < n; i++)
@@ -556,7 +561,7 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 		v[i].path = names[i];
 		names[i] = NULL;	/* now owned by the engine_file */
 	}
-	vec_free_strings(names, n);
+	file_names_free(names, n);
 	if (ret) {
 		file_teardown(NULL, v, i);
 		return ret;

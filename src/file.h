@@ -57,9 +57,11 @@ void file_teardown(const struct job *j, struct engine_file *files, unsigned nr);
 /*
  * The paths clone @jobnum of @j would use, without touching the disk (for
  * tests and --showcmd).  *names is an allocated array of allocated strings;
- * free it with vec_free_strings().  Returns 0 or -errno with @e filled.
+ * free it with file_names_free().  Returns 0 or -errno with @e filled.
  */
 int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr, struct err *e);
+/* vec_free_strings() under file.h's name (the API its callers and tests use). */
+void file_names_free(char **names, unsigned nr);
 
 /*
  * Discard [@offset, @offset + @len) of @f, synchronously: BLKDISCARD on a

@@ -15,7 +15,7 @@
 #include <stdlib.h>	/* malloc, realloc, free, getenv, realpath */
 #include <string.h>	/* strlen, strchr, memcpy, strerror */
 #include "opt.h"
-#include "vec.h"	/* vec_grow */
+#include "vec.h"
 
 struct jf {
 	const struct job *defaults;
@@ -170,6 +170,8 @@ static int jf_selected(const struct jf *p, const char *name)
 /* The job being read is complete: keep it (if selected) or drop it. */
 static int jf_finish_job(struct jf *p)
 {
+	struct job *n;
+
 	if (p->cur != &p->job)
 		return 0;
 	p->cur = NULL;
@@ -183,12 +185,13 @@ static int jf_finish_job(struct jf *p)
 		job_free(&p->job);
 		return -E2BIG;
 	}
-	if (vec_grow((void **)&p->out->jobs, &p->out->jobs_cap, p->out->jobs_nr + 1,
-		     sizeof(*p->out->jobs), 4)) {
+	n = realloc(p->out->jobs, (p->out->jobs_nr + 1) * sizeof(*n));
+	if (!n) {
 		job_free(&p->job);
 		return err_set(p->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
-	p->out->jobs[p->out->jobs_nr++] = p->job;	/* ownership moves to the array */
+	p->out->jobs = n;
+	n[p->out->jobs_nr++] = p->job;	/* ownership moves to the array */
 	memset(&p->job, 0, sizeof(p->job));
 	return 0;
 }

@@ -38,7 +38,7 @@
 /* What parsing appends to; the caller owns it (jobfile_out_free). */
 struct jobfile_out {
 	struct job *jobs;		/* in file order */
-	size_t jobs_nr, jobs_cap;	/* cap: allocated, for vec_grow */
+	size_t jobs_nr;
 	struct job_kv *globals;		/* [global] options as typed, in order */
 	size_t globals_nr, globals_cap;
 };

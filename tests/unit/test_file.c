@@ -8,7 +8,6 @@
 #include "check.h"
 #include "file.h"
 #include "loop_harness.h"
-#include "vec.h"	/* vec_free_strings */
 
 static char tmpdir[64];
 
@@ -79,20 +78,20 @@ TEST(names_default)
 		CHECK_STR(n[1], "job.2.1");
 		CHECK_STR(n[2], "job.2.2");
 	}
-	vec_free_strings(n, nr);
+	file_names_free(n, nr);
 	j.directory = "/data/";
 	j.nrfiles = 1;
 	CHECK(file_names(&j, 0, &n, &nr, &e) == 0);
 	CHECK(nr == 1 && !strcmp(n[0], "/data/job.0.0"));
-	vec_free_strings(n, nr);
+	file_names_free(n, nr);
 	/* generated names spread clones over a directory list */
 	j.directory = "/d0:/d\\:1";
 	CHECK(file_names(&j, 1, &n, &nr, &e) == 0);
 	CHECK(nr == 1 && !strcmp(n[0], "/d:1/job.1.0"));
-	vec_free_strings(n, nr);
+	file_names_free(n, nr);
 	CHECK(file_names(&j, 2, &n, &nr, &e) == 0);
 	CHECK(nr == 1 && !strcmp(n[0], "/d0/job.2.0"));
-	vec_free_strings(n, nr);
+	file_names_free(n, nr);
 }
 
 TEST(names_given)
@@ -113,12 +112,12 @@ TEST(names_given)
 		CHECK_STR(n[1], "dir/b:c");
 		CHECK_STR(n[2], "/abs/x");
 	}
-	vec_free_strings(n, nr);
+	file_names_free(n, nr);
 	j.directory = NULL;
 	j.filename = "only";
 	CHECK(file_names(&j, 0, &n, &nr, &e) == 0);
 	CHECK(nr == 1 && !strcmp(n[0], "only"));
-	vec_free_strings(n, nr);
+	file_names_free(n, nr);
 }
 
 TEST(names_bad)
