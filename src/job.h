@@ -214,4 +214,7 @@ static inline int job_writes(const struct job *j)
 int job_err(struct err *e, const struct job *j, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The name code written against job.h knows for ddir_name() (ddir.h). */
+#define job_ddir_name(d) ddir_name(d)
+
 #endif
