@@ -28,6 +28,7 @@
 #include "outfile.h"
 #include "report_html.h"
 #include "resultwindow.h"
+#include "vec.h"	/* vec_grow, vec_free_strings */
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -263,9 +264,9 @@ struct trial {
 	char **side_args[2];		/* [0] A, [1] B */
 	size_t nside_args[2];
 	char **keys;			/* option keys the sides set (both) */
-	size_t nkeys;
+	size_t nkeys, keys_cap;
 	struct resultread **res[2];
-	size_t nres[2];
+	size_t nres[2], res_cap[2];
 	json_t *manifest;
 	struct timespec t0;
 	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM: held while runs run */
@@ -330,16 +331,12 @@ static int add_keys(struct trial *t, char **keys, size_t n)
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
-		char **nk;
-
 		for (k = 0; k < t->nkeys && strcmp(t->keys[k], keys[i]); k++)
 			;
 		if (k < t->nkeys)
 			continue;
-		nk = realloc(t->keys, (t->nkeys + 1) * sizeof(*nk));
-		if (!nk)
+		if (vec_grow((void **)&t->keys, &t->keys_cap, t->nkeys + 1, sizeof(*t->keys), 8))
 			return -ENOMEM;
-		t->keys = nk;
 		t->keys[t->nkeys++] = keys[i];
 	}
 	return 0;
@@ -488,16 +485,14 @@ static int write_manifest(struct trial *t, const char *stopped_by)
 
 static int keep_result(struct trial *t, int s, const char *path, struct err *e)
 {
-	struct resultread *r, **nv;
+	struct resultread *r;
 
 	if (resultread_load(path, &r, e))
 		return -EINVAL;
-	nv = realloc(t->res[s], (t->nres[s] + 1) * sizeof(*nv));
-	if (!nv) {
+	if (vec_grow((void **)&t->res[s], &t->res_cap[s], t->nres[s] + 1, sizeof(*t->res[s]), 8)) {
 		resultread_free(r);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
-	t->res[s] = nv;
 	t->res[s][t->nres[s]++] = r;
 	return 0;
 }
@@ -698,8 +693,8 @@ static void trial_free(struct trial *t, char ***keys, size_t *nkeys)
 	int s;
 
 	for (s = 0; s < 2; s++) {
-		abrun_strv_free(t->side_args[s], t->nside_args[s]);
-		abrun_strv_free(keys[s], nkeys[s]);
+		vec_free_strings(t->side_args[s], t->nside_args[s]);
+		vec_free_strings(keys[s], nkeys[s]);
 		resultread_set_free(t->res[s], t->nres[s]);
 	}
 	free(t->keys);

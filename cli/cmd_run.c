@@ -85,8 +85,6 @@ static void fmt_lat(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.0fns", ns);
 }
 
-static const char *const dir_name[DDIR_NR] = { "read", "write", "trim" };
-
 /* "; steady since 12 s", "; steady lost at 8 s" or "" (steady_live.h). */
 static const char *status_steady(const struct run_progress_job *e, char *buf, size_t len)
 {
@@ -126,7 +124,7 @@ static void status_text(const struct run_progress *p, const struct run_progress_
 		fmt_lat(mean, sizeof(mean), pd->lat_mean);
 		fmt_lat(p99, sizeof(p99), (double)pd->p99);
 		n = snprintf(dirs + used, sizeof(dirs) - used, "%s%s: %s IOPS, %s, lat mean %s p99 %s",
-			     used ? "; " : "", dir_name[d], iops, bw, mean, p99);
+			     used ? "; " : "", ddir_name(d), iops, bw, mean, p99);
 		if (n > 0 && (size_t)n < sizeof(dirs) - used)
 			used += (size_t)n;
 	}
@@ -158,7 +156,7 @@ static void status_json(FILE *f, const struct run_progress *p, const struct run_
 	for (int d = 0; d < DDIR_NR; d++) {
 		const struct run_progress_dir *pd = &e->d[d];
 
-		json_object_set_new(o, dir_name[d],
+		json_object_set_new(o, ddir_name(d),
 			json_pack("{s:I, s:I, s:f, s:I, s:{s:f, s:I, s:I, s:I, s:I, s:I}}",
 				  "ios", (json_int_t)pd->ios, "bytes", (json_int_t)pd->bytes,
 				  "iops", pd->iops, "bw_bytes", (json_int_t)(pd->bw_bytes + 0.5),
@@ -232,18 +230,14 @@ static void on_progress(void *arg, const struct run_progress *p)
 }
 
 /* fio's clocksource is a job option but one clock serves the whole run. */
-static int clock_mode(const struct cmdline *cl)
+static enum clock_mode clock_mode(const struct cmdline *cl)
 {
 	size_t i;
 
-	for (i = 0; i < cl->jobs_nr; i++) {
-		if (cl->jobs[i].clocksource == CLOCK_SRC_CPU)
-			return RUN_CLOCK_TSC;
-		if (cl->jobs[i].clocksource == CLOCK_SRC_CLOCK_GETTIME ||
-		    cl->jobs[i].clocksource == CLOCK_SRC_GETTIMEOFDAY)
-			return RUN_CLOCK_GETTIME;
-	}
-	return RUN_CLOCK_AUTO;
+	for (i = 0; i < cl->jobs_nr; i++)
+		if (cl->jobs[i].clocksource != CLOCK_MODE_AUTO)
+			return cl->jobs[i].clocksource;
+	return CLOCK_MODE_AUTO;
 }
 
 /* Write every requested format, in fio's order, to one output, whole. */

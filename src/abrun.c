@@ -12,21 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "abstat.h"	/* abstat_rng: the seeded pair order */
+#include "vec.h"	/* vec_free_strings */
 
 #ifndef IOTRIAL_VERSION
 #define IOTRIAL_VERSION "unknown"
 #endif
-
-void abrun_strv_free(char **v, size_t n)
-{
-	size_t i;
-
-	if (!v)
-		return;
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 static int push(char ***v, size_t *n, char *s)
 {
@@ -143,8 +133,8 @@ int abrun_side_args(const char *side, const char *spec, char ***argv, size_t *ar
 	if (!ret && !*argc)
 		ret = err_set(e, -EINVAL, EXIT_USAGE, "%s needs fio options or a job file", side);
 	if (ret) {
-		abrun_strv_free(*argv, *argc);
-		abrun_strv_free(*keys, *nkeys);
+		vec_free_strings(*argv, *argc);
+		vec_free_strings(*keys, *nkeys);
 		*argv = *keys = NULL;
 		*argc = *nkeys = 0;
 	}

@@ -56,12 +56,11 @@ struct abrun_stop {
  * *keys (*nkeys; none for a job file).  Commas separate options only where
  * the next part starts a new key ("bs=4k,8k" stays one option); whitespace
  * always separates.  -EINVAL with @e naming @side ("--a") when a part is
- * neither key=value, a bare flag, nor an existing job file.
+ * neither key=value, a bare flag, nor an existing job file.  Free both
+ * arrays with vec_free_strings().
  */
 int abrun_side_args(const char *side, const char *spec, char ***argv, size_t *argc,
 		    char ***keys, size_t *nkeys, struct err *e);
-
-void abrun_strv_free(char **v, size_t n);
 
 /* 'A' or 'B' for run @i (0-based) of the sequence. */
 char abrun_side(enum abrun_order order, uint64_t seed, size_t i);

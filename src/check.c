@@ -3,7 +3,9 @@
  * thresholds and why each one matters).
  */
 #include "check.h"
+#include "ddir.h"
 #include "bottleneck.h"
+#include "vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <math.h>
@@ -11,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const dname[RESULTREAD_NDIR] = { "read", "write", "trim" };
 
 void check_list_init(struct check_list *l)
 {
@@ -31,15 +31,8 @@ int check_add(struct check_list *l, const char *id, enum check_sev sev,
 	struct check_item *it;
 	va_list ap;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct check_item *nv = realloc(l->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		l->v = nv;
-		l->cap = cap;
-	}
+	if (vec_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), 8))
+		return -ENOMEM;
 	it = &l->v[l->n++];
 	snprintf(it->id, sizeof(it->id), "%s", id);
 	it->sev = sev;
@@ -212,7 +205,7 @@ static void little_terms(const struct little *g, char *buf, size_t sz)
 			continue;
 		check_fmt_ns(lat, sizeof(lat), g->inflight[d] / g->iops[d] * 1e9);
 		off += (size_t)snprintf(buf + off, sz - off, "%s%s %.0f IOPS x %s = %.1f",
-					off ? ", " : "", dname[d], g->iops[d], lat, g->inflight[d]);
+					off ? ", " : "", ddir_name(d), g->iops[d], lat, g->inflight[d]);
 	}
 }
 
@@ -382,7 +375,7 @@ static int check_time(const struct resultread *r, struct check_list *l)
 	if (!ret && worst >= 0 && cv > CHECK_CV_LIMIT)
 		ret = check_add(l, "interval_cv", CHECK_SEV_WARN,
 			"%s IOPS varied across intervals with CV %.1f%% (> %.0f%%): the mean "
-			"hides a moving rate", dname[worst], 100 * cv, 100 * CHECK_CV_LIMIT);
+			"hides a moving rate", ddir_name(worst), 100 * cv, 100 * CHECK_CV_LIMIT);
 	return ret;
 }
 

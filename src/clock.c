@@ -88,10 +88,10 @@ static void clock_set_gettime(struct clock *c)
 	c->base_ticks = c->base_ns;
 }
 
-int clock_init(struct clock *c, int mode, struct err *e)
+int clock_init(struct clock *c, enum clock_mode mode, struct err *e)
 {
 	clock_set_gettime(c);
-	if (mode == CLOCK_MODE_GETTIME)
+	if (mode == CLOCK_MODE_GETTIME || mode == CLOCK_MODE_GETTIMEOFDAY)
 		return 0;
 	if (mode != CLOCK_MODE_AUTO && mode != CLOCK_MODE_TSC)
 		return err_set(e, -EINVAL, EXIT_USAGE, "clock: unknown mode %d", mode);

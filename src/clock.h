@@ -34,8 +34,15 @@
 #define CLOCK_HAVE_TSC 0
 #endif
 
-/* Same values as the runner's RUN_CLOCK_* (run.h). */
-enum { CLOCK_MODE_AUTO = 0, CLOCK_MODE_TSC = 1, CLOCK_MODE_GETTIME = 2 };
+/*
+ * Which source to use: the one list behind the clocksource= job option
+ * (job.h), the run request (run.h) and clock_init().  AUTO: the TSC when
+ * invariant, else clock_gettime.  TSC is fio's "cpu".  GETTIMEOFDAY is read
+ * with clock_gettime too (same kernel time, finer grain); it stays its own
+ * value so the option shows back as typed.
+ */
+enum clock_mode { CLOCK_MODE_AUTO = 0, CLOCK_MODE_TSC = 1, CLOCK_MODE_GETTIME = 2,
+		  CLOCK_MODE_GETTIMEOFDAY = 3 };
 
 /*
  * An injected time source.  now_ns: the current time in ns (monotonic; the
@@ -67,7 +74,7 @@ struct clock {
  * (and a message) when the TSC is not invariant; AUTO falls back silently.
  * Takes up to ~50 ms when calibrating the TSC.
  */
-int clock_init(struct clock *c, int mode, struct err *e);
+int clock_init(struct clock *c, enum clock_mode mode, struct err *e);
 
 /*
  * Use @src (kept by pointer: it must outlive the clock) as the source:

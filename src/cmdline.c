@@ -61,17 +61,15 @@ static int cl_push_job(struct cmdline *cl, struct job *j)
 /* Move @n typed options to the end of cl->globals. */
 static int cl_take_kv(struct cmdline *cl, struct job_kv *kv, size_t nr)
 {
-	struct job_kv *n;
 	size_t i;
 
 	if (!nr)
 		return 0;
-	n = realloc(cl->globals, (cl->globals_nr + nr) * sizeof(*n));
-	if (!n)
+	if (vec_grow((void **)&cl->globals, &cl->globals_cap, cl->globals_nr + nr,
+		     sizeof(*cl->globals), 16))
 		return -ENOMEM;
-	cl->globals = n;
 	for (i = 0; i < nr; i++)
-		n[cl->globals_nr++] = kv[i];
+		cl->globals[cl->globals_nr++] = kv[i];
 	return 0;
 }
 
@@ -618,15 +616,6 @@ out:
 	return ret;
 }
 
-static void cl_free_strs(char **arr, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(arr[i]);
-	free(arr);
-}
-
 void cmdline_free(struct cmdline *cl)
 {
 	size_t i;
@@ -639,8 +628,8 @@ void cmdline_free(struct cmdline *cl)
 		free(cl->globals[i].val);
 	}
 	free(cl->globals);
-	cl_free_strs(cl->files, cl->files_nr);
-	cl_free_strs(cl->sections, cl->sections_nr);
+	vec_free_strings(cl->files, cl->files_nr);
+	vec_free_strings(cl->sections, cl->sections_nr);
 	free(cl->output);
 	free(cl->status_output);
 	free(cl->cmdhelp_opt);

@@ -41,7 +41,7 @@ struct cmdline {
 	struct job_kv *globals;		/* JSON "global options" as typed: the command line
 					 * before the first --name and --name=global sections,
 					 * then the job files' [global] sections */
-	size_t globals_nr;
+	size_t globals_nr, globals_cap;
 	char **files;			/* job files, as given */
 	size_t files_nr;
 	char **sections;		/* --section=NAME (repeatable, or a comma list) */

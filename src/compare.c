@@ -3,6 +3,7 @@
  * the verdict rules and the warnings).
  */
 #include "compare.h"
+#include "vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <math.h>
@@ -588,7 +589,7 @@ static int side_checks(struct resultread *const *v, size_t n, const char *side,
 		       json_t *warnings)
 {
 	struct agg *agg = NULL;
-	size_t nagg = 0, i, k, j;
+	size_t nagg = 0, cap = 0, i, k, j;
 	int ret = 0;
 
 	for (i = 0; i < n && !ret; i++) {
@@ -600,13 +601,10 @@ static int side_checks(struct resultread *const *v, size_t n, const char *side,
 			for (j = 0; j < nagg && strcmp(agg[j].item.id, l.v[k].id); j++)
 				;
 			if (j == nagg) {
-				struct agg *na = realloc(agg, (nagg + 1) * sizeof(*agg));
-
-				if (!na) {
+				if (vec_grow((void **)&agg, &cap, nagg + 1, sizeof(*agg), 8)) {
 					ret = -ENOMEM;
 					break;
 				}
-				agg = na;
 				agg[nagg].item = l.v[k];
 				agg[nagg++].count = 0;
 			}

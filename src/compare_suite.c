@@ -5,6 +5,7 @@
  * resultread_from_json(); compare_one() does the statistics.
  */
 #include "compare_suite.h"
+#include "vec.h"	/* vec_grow, vec_free_strings */
 
 #include <errno.h>	/* EIO, ENOMEM, EINVAL */
 #include <math.h>	/* isnan */
@@ -45,26 +46,23 @@ static const char *suite_jobname(const json_t *job)
 }
 
 /* Add the names of @root's jobs to @names; returns how many distinct names @root has. */
-static size_t suite_names(const json_t *root, char ***names, size_t *nr, int *nomem)
+static size_t suite_names(const json_t *root, char ***names, size_t *nr, size_t *cap,
+			  int *nomem)
 {
 	const json_t *jobs = json_object_get(root, "jobs"), *job;
 	size_t i, k, mine = 0;
 
 	json_array_foreach(jobs, i, job) {
 		const char *n = suite_jobname(job);
-		char **nn;
 
 		for (k = 0; k < *nr && strcmp((*names)[k], n); k++)
 			;
 		if (k == *nr) {
-			nn = realloc(*names, (*nr + 1) * sizeof(*nn));
-			if (!nn || !(nn[*nr] = strdup(n))) {
-				if (nn)
-					*names = nn;
+			if (vec_grow((void **)names, cap, *nr + 1, sizeof(**names), 8) ||
+			    !((*names)[*nr] = strdup(n))) {
 				*nomem = 1;
 				return mine;
 			}
-			*names = nn;
 			(*nr)++;
 		}
 		/* distinct within this file: count a name the first time this file shows it */
@@ -170,7 +168,7 @@ int compare_suite_run(struct resultread *const *a, size_t na, struct resultread 
 {
 	json_t **docs = calloc(na + nb + 1, sizeof(*docs));
 	char **names = NULL;
-	size_t nnames = 0, i, most = 0, n;
+	size_t nnames = 0, capnames = 0, i, most = 0, n;
 	int ret = 0, nomem = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -179,7 +177,7 @@ int compare_suite_run(struct resultread *const *a, size_t na, struct resultread 
 	for (i = 0; i < na + nb && !ret; i++)
 		ret = suite_load(i < na ? a[i]->path : b[i - na]->path, &docs[i], e);
 	for (i = 0; i < na + nb && !ret && !nomem; i++) {
-		n = suite_names(docs[i], &names, &nnames, &nomem);
+		n = suite_names(docs[i], &names, &nnames, &capnames, &nomem);
 		most = n > most ? n : most;
 	}
 	if (!ret && nomem)
@@ -194,9 +192,7 @@ int compare_suite_run(struct resultread *const *a, size_t na, struct resultread 
 	for (i = 0; i < na + nb; i++)
 		json_decref(docs[i]);
 	free(docs);
-	for (i = 0; i < nnames; i++)
-		free(names[i]);
-	free(names);
+	vec_free_strings(names, nnames);
 	if (ret)
 		compare_suite_free(out);
 	return ret;

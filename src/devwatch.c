@@ -3,6 +3,7 @@
  */
 #include "devwatch.h"
 #include "series.h"	/* SERIES_SLIVER */
+#include "vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -53,15 +54,8 @@ int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur, uint64_t 
 		w->iv_from = now;
 		return 0;
 	}
-	if (w->nr_iv == w->cap_iv) {
-		size_t cap = w->cap_iv ? 2 * w->cap_iv : 16;
-		void *p = realloc(w->iv, cap * sizeof(*w->iv));
-
-		if (!p)
-			return -ENOMEM;
-		w->iv = p;
-		w->cap_iv = cap;
-	}
+	if (vec_grow((void **)&w->iv, &w->cap_iv, w->nr_iv + 1, sizeof(*w->iv), 16))
+		return -ENOMEM;
 	last = &w->iv[w->nr_iv++];
 	last->t_ms = t_ms;
 	last->ramp = ramp;

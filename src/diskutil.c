@@ -7,6 +7,7 @@
  * lists its members as symlinks in slaves/.
  */
 #include "diskutil.h"
+#include "vec.h"	/* vec_grow */
 
 #include <dirent.h>	/* opendir */
 #include <errno.h>
@@ -80,15 +81,8 @@ static int add_dir(struct diskutil *d, const char *dir, int depth)
 	if (depth > DISKUTIL_MAX_DEPTH || !*base || strlen(base) >= sizeof(dev->name) ||
 	    has_dev(d, base) || read_stat(dir, snap))
 		return 0;	/* not a device we can watch: skip, not an error */
-	if (d->nr == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 4;
-		void *n = realloc(d->dev, cap * sizeof(*d->dev));
-
-		if (!n)
-			return -ENOMEM;
-		d->dev = n;
-		d->cap = cap;
-	}
+	if (vec_grow((void **)&d->dev, &d->cap, d->nr + 1, sizeof(*d->dev), 4))
+		return -ENOMEM;
 	dev = &d->dev[d->nr];
 	memset(dev, 0, sizeof(*dev));
 	dev->dir = strdup(dir);

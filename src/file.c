@@ -20,6 +20,7 @@
 #include <sys/sysmacros.h>	/* major, minor */
 #include <unistd.h>	/* close, pwrite */
 #include "safety.h"
+#include "vec.h"	/* vec_grow, vec_free_strings */
 
 #define FILE_LAYOUT_CHUNK (1u << 20)	/* one large sequential write at a time */
 #define FILE_MAX (UINT16_MAX + 1u)	/* io_u.file is 16 bits */
@@ -43,9 +44,9 @@ static int file_trims(const struct job *j)
 static int file_split(const char *s, char ***out, unsigned *n)
 {
 	size_t len = strlen(s);
-	char **v = NULL, **nv, *cur;
+	char **v = NULL, *cur;
 	unsigned cnt = 0;
-	size_t k = 0;
+	size_t k = 0, cap = 0;
 
 	cur = malloc(len + 1);
 	if (!cur)
@@ -62,14 +63,12 @@ static int file_split(const char *s, char ***out, unsigned *n)
 		}
 		if (k) {
 			cur[k] = '\0';
-			nv = realloc(v, (cnt + 1) * sizeof(*v));
-			if (!nv || !(nv[cnt] = strdup(cur))) {
-				v = nv ? nv : v;
+			if (vec_grow((void **)&v, &cap, (size_t)cnt + 1, sizeof(*v), 4) ||
+			    !(v[cnt] = strdup(cur))) {
 				file_names_free(v, cnt);
 				free(cur);
 				return -ENOMEM;
 			}
-			v = nv;
 			cnt++;
 			k = 0;
 		}
@@ -80,17 +79,6 @@ static int file_split(const char *s, char ***out, unsigned *n)
 	*out = v;
 	*n = cnt;
 	return 0;
-}
-
-void file_names_free(char **names, unsigned nr)
-{
-	unsigned i;
-
-	if (!names)
-		return;
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
 }
 
 /* @dir/@name, or @name alone when there is no directory or it is absolute. */
@@ -106,6 +94,11 @@ static char *file_join(const char *dir, const char *name)
 	if (p)
 		snprintf(p, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
 	return p;
+}
+
+void file_names_free(char **names, unsigned nr)
+{
+	vec_free_strings(names, nr);
 }
 
 int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr, struct err *e)

@@ -60,6 +60,7 @@ void file_teardown(const struct job *j, struct engine_file *files, unsigned nr);
  * free it with file_names_free().  Returns 0 or -errno with @e filled.
  */
 int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr, struct err *e);
+/* vec_free_strings() under file.h's name (the API its callers and tests use). */
 void file_names_free(char **names, unsigned nr);
 
 /*

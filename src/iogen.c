@@ -12,8 +12,6 @@
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memset */
 
-static const char *const ddir_names[DDIR_NR] = { "read", "write", "trim" };
-
 /* p/100 as a threshold on a uniform 64-bit number (p < 100). */
 static uint64_t pct_thresh(uint64_t p)
 {
@@ -100,7 +98,7 @@ static int init_bs(struct iogen *g, const struct job *j, int d, struct err *e)
 		}
 		if (!wsum || n > JOB_MAX_BSSPLIT)
 			return err_set(e, -EINVAL, EXIT_USAGE, "%s: job '%s': bssplit for %s: weights sum to %llu",
-				       j->origin, j->name, ddir_names[d], (unsigned long long)wsum);
+				       j->origin, j->name, ddir_name(d), (unsigned long long)wsum);
 		for (i = 0; i < n; i++) {
 			cum += j->bssplit[d][i].perc;
 			g->split_bs[d][i] = j->bssplit[d][i].bs;
@@ -111,7 +109,7 @@ static int init_bs(struct iogen *g, const struct job *j, int d, struct err *e)
 	}
 	if (!lo || lo > hi || hi > UINT32_MAX)
 		return err_set(e, -EINVAL, EXIT_USAGE, "%s: job '%s': block size for %s: %llu-%llu is not a valid range",
-			       j->origin, j->name, ddir_names[d], (unsigned long long)lo, (unsigned long long)hi);
+			       j->origin, j->name, ddir_name(d), (unsigned long long)lo, (unsigned long long)hi);
 	g->bs_min[d] = lo;
 	g->bs_max[d] = hi;
 	g->bs_fixed[d] = (!n && lo == hi) ? lo : 0;

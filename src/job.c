@@ -55,7 +55,7 @@ void job_init(struct job *j)
 	j->thinktime_blocks = 1;
 	j->rate_cycle_ms = 1000;
 	j->kb_base = 1024;
-	j->clocksource = CLOCK_SRC_DEFAULT;
+	j->clocksource = CLOCK_MODE_AUTO;
 	j->interval_us = 1000000;
 	j->series_max = 512;
 	j->per_job_logs = 1;
@@ -168,13 +168,6 @@ int job_kv_add(struct job *j, const char *key, const char *val)
 	n[j->opts_nr].val = v;
 	j->opts_nr++;
 	return 0;
-}
-
-const char *job_ddir_name(enum ddir d)
-{
-	static const char *const names[DDIR_NR] = { "read", "write", "trim" };
-
-	return (unsigned)d < DDIR_NR ? names[d] : "unknown";
 }
 
 int job_err(struct err *e, const struct job *j, const char *fmt, ...)

@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <sched.h>	/* cpu_set_t */
 #include "err.h"
-
-enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_TRIM = 2, DDIR_NR = 3 };
+#include "clock.h"	/* enum clock_mode */
+#include "ddir.h"
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -42,9 +42,6 @@ enum ss_metric { SS_NONE, SS_IOPS, SS_IOPS_SLOPE, SS_BW, SS_BW_SLOPE };
 /* steady_report=: AUTO is fio's rule when the job has one (ss= with ss_dur), else SNIA. */
 enum ss_report { SS_REPORT_AUTO, SS_REPORT_SNIA, SS_REPORT_FIO, SS_REPORT_NONE };
 enum snia_metric { SNIA_METRIC_IOPS, SNIA_METRIC_BW, SNIA_METRIC_LAT };
-/* clocksource=: DEFAULT lets iotrial pick (it records which one it used). */
-enum clock_source { CLOCK_SRC_DEFAULT, CLOCK_SRC_CLOCK_GETTIME, CLOCK_SRC_CPU,
-		    CLOCK_SRC_GETTIMEOFDAY };
 
 #define JOB_MAX_BSSPLIT 64
 #define JOB_MAX_PERCENTILES 20
@@ -187,7 +184,7 @@ struct job {
 	int rate_min_set;			/* any of the above: set by validation */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
-	enum clock_source clocksource;
+	enum clock_mode clocksource;	/* AUTO: iotrial picks (and records which) */
 
 	/* time series and logs (issue 3) */
 	uint64_t interval_us;		/* iotrial: per-interval sample period */
@@ -258,7 +255,7 @@ static inline int job_writes(const struct job *j)
 int job_err(struct err *e, const struct job *j, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Directions named for the rw bits, in fio's order. */
-const char *job_ddir_name(enum ddir d);
+/* The name code written against job.h knows for ddir_name() (ddir.h). */
+#define job_ddir_name(d) ddir_name(d)
 
 #endif

@@ -412,17 +412,15 @@ static int jf_file(struct jf *p, const char *path, const char *from, int from_li
 /* Move the [global] options typed in this file to out->globals. */
 static int jf_take_globals(struct jf *p)
 {
-	struct job_kv *n;
 	size_t i;
 
 	if (!p->global.opts_nr)
 		return 0;
-	n = realloc(p->out->globals, (p->out->globals_nr + p->global.opts_nr) * sizeof(*n));
-	if (!n)
+	if (vec_grow((void **)&p->out->globals, &p->out->globals_cap,
+		     p->out->globals_nr + p->global.opts_nr, sizeof(*p->out->globals), 16))
 		return err_set(p->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	p->out->globals = n;
 	for (i = 0; i < p->global.opts_nr; i++)
-		n[p->out->globals_nr++] = p->global.opts[i];
+		p->out->globals[p->out->globals_nr++] = p->global.opts[i];
 	free(p->global.opts);
 	p->global.opts = NULL;
 	p->global.opts_nr = 0;

@@ -42,7 +42,7 @@ struct jobfile_out {
 	size_t jobs_nr;
 	size_t jobs_cap;		/* allocated (doubling: see vec.h) */
 	struct job_kv *globals;		/* [global] options as typed, in order */
-	size_t globals_nr;
+	size_t globals_nr, globals_cap;
 };
 
 /*

@@ -576,8 +576,8 @@ static const struct opt_choice kb_base_choices[] = {
 	{ "1024", 1024 }, { "1000", 1000 }, { NULL, 0 },
 };
 static const struct opt_choice clock_choices[] = {
-	{ "clock_gettime", CLOCK_SRC_CLOCK_GETTIME }, { "cpu", CLOCK_SRC_CPU },
-	{ "gettimeofday", CLOCK_SRC_GETTIMEOFDAY }, { NULL, 0 },
+	{ "clock_gettime", CLOCK_MODE_GETTIME }, { "cpu", CLOCK_MODE_TSC },
+	{ "gettimeofday", CLOCK_MODE_GETTIMEOFDAY }, { NULL, 0 },
 };
 static const struct opt_choice exit_what_choices[] = {
 	{ "group", 0 }, { "stonewall", 1 }, { "all", 2 }, { NULL, 0 },

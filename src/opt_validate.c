@@ -20,18 +20,18 @@ static int validate_bs(struct job *j, struct err *e)
 
 	for (d = 0; d < DDIR_NR; d++) {
 		if (!j->bs[d])
-			return job_err(e, j, "bs for %s is 0", job_ddir_name(d));
+			return job_err(e, j, "bs for %s is 0", ddir_name(d));
 		if (!j->bs_min[d] && !j->bs_max[d])
 			j->bs_min[d] = j->bs_max[d] = j->bs[d];
 		if (!j->bs_min[d] || j->bs_min[d] > j->bs_max[d])
-			return job_err(e, j, "bsrange for %s is %llu-%llu", job_ddir_name(d),
+			return job_err(e, j, "bsrange for %s is %llu-%llu", ddir_name(d),
 				       (unsigned long long)j->bs_min[d], (unsigned long long)j->bs_max[d]);
 		for (i = 0, sum = 0; i < j->bssplit_nr[d]; i++)
 			sum += j->bssplit[d][i].perc;
 		if (j->bssplit_nr[d] && sum != 100)
-			return job_err(e, j, "bssplit weights for %s add up to %u%%", job_ddir_name(d), sum);
+			return job_err(e, j, "bssplit weights for %s add up to %u%%", ddir_name(d), sum);
 		if (j->rate[d] && j->rate_iops[d])
-			return job_err(e, j, "rate and rate_iops are both set for %s", job_ddir_name(d));
+			return job_err(e, j, "rate and rate_iops are both set for %s", ddir_name(d));
 	}
 	return 0;
 }

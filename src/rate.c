@@ -6,8 +6,6 @@
 #include <errno.h>	/* EINVAL */
 #include <string.h>	/* memset */
 
-static const char *const ddir_names[DDIR_NR] = { "read", "write", "trim" };
-
 /*
  * (1e9 << RATE_SHIFT) / per_s, rounded up: ns per unit in fixed point.  Up,
  * so that no deadline is ever early: rounded to nearest, the I/O due at
@@ -33,7 +31,7 @@ int rate_init(struct rate *r, const struct job *j, unsigned thread_index, struct
 		/* above 1e9 * 2^32 per second the fixed-point step would be 0 */
 		if (j->rate[d] > (1ull << 61) || j->rate_iops[d] > (1ull << 61))
 			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': rate for %s too high (%llu B/s, %llu IOPS)",
-				       j->name, ddir_names[d],
+				       j->name, ddir_name(d),
 				       (unsigned long long)j->rate[d], (unsigned long long)j->rate_iops[d]);
 		if (j->rate[d]) {
 			r->ns_per_byte[d] = ns_per_unit(j->rate[d]);

@@ -146,10 +146,3 @@ void report_pct_on(const struct job *j, struct report_pct_on *on)
 	/* fio gives sync latencies percentiles when clat or lat ones are on */
 	on->sync = on->clat || on->lat;
 }
-
-const char *report_ddir_name(unsigned d)
-{
-	static const char *const n[DDIR_NR] = { "read", "write", "trim" };
-
-	return d < DDIR_NR ? n[d] : "";
-}

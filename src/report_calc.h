@@ -77,7 +77,4 @@ struct report_pct_on {
 
 void report_pct_on(const struct job *j, struct report_pct_on *on);
 
-/* The name fio uses for a direction: "read", "write", "trim". */
-const char *report_ddir_name(unsigned d);
-
 #endif

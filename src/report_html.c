@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_html.h"
+#include "ddir.h"
 #include "report_html_page.h"
 #include "svg.h"
-
-static const char *const dir_names[3] = { "read", "write", "trim" };
 
 /* ---- loading ----------------------------------------------------------- */
 
@@ -127,7 +126,7 @@ static void read_interval(struct series *s, size_t i, const json_t *it)
 	if (json_is_true(json_object_get(it, "ramp")) && s->t[i] > s->ramp_end_s)
 		s->ramp_end_s = s->t[i];
 	for (d = 0; d < 3; d++) {
-		const json_t *o = json_object_get(it, dir_names[d]);
+		const json_t *o = json_object_get(it, ddir_name(d));
 		const json_t *lat = json_object_get(o, "lat_ns");
 
 		s->ios[d][i] = report_html_num(o, "ios");
@@ -306,7 +305,7 @@ static void time_charts(struct jobctx *j)
 	for (d = 0; d < 3; d++)
 		if (j->dirs[d]) {
 			vs[n] = V_IOPS + d;
-			lab[n] = dir_names[d];
+			lab[n] = ddir_name(d);
 			sty[n++] = (unsigned)d;
 		}
 	time_chart(j, "iops", "IOPS over time", "IOPS", SVG_FMT_NUM, 0, vs, lab, sty, n);
@@ -356,7 +355,7 @@ static void histogram(struct jobctx *j)
 	memset(y, 0, sizeof(y));
 	for (d = 0; d < 3; d++) {
 		const json_t *bins = json_object_get(report_html_lat(json_object_get(j->job,
-						     dir_names[d]), &which), "bins");
+						     ddir_name(d)), &which), "bins");
 		const char *key;
 		json_t *val;
 
@@ -398,8 +397,8 @@ static void histogram(struct jobctx *j)
 		for (d = 0; d < 3; d++) {
 			if (!(tot[d] > 0))
 				continue;
-			svg_chart_bars(&c, (unsigned)d, x0[d], x1[d], y[d], 80, dir_names[d]);
-			lab[n] = dir_names[d];
+			svg_chart_bars(&c, (unsigned)d, x0[d], x1[d], y[d], 80, ddir_name(d));
+			lab[n] = ddir_name(d);
 			sty[n++] = (unsigned)d;
 		}
 		svg_chart_legend(&c, lab, sty, n);
@@ -419,12 +418,12 @@ static void percentiles(struct jobctx *j)
 	int d, bins = 0;
 
 	for (d = 0; d < 3; d++) {
-		const json_t *lat = report_html_lat(json_object_get(j->job, dir_names[d]), &which);
+		const json_t *lat = report_html_lat(json_object_get(j->job, ddir_name(d)), &which);
 
 		if (!j->dirs[d] || report_html_curve(lat, &c[n]))
 			continue;
 		bins |= c[n].from_bins;
-		lab[n] = dir_names[d];
+		lab[n] = ddir_name(d);
 		sty[n++] = (unsigned)d;
 	}
 	if (!n) {
@@ -475,7 +474,7 @@ static void summary_rows(FILE *f, const json_t *job, const char *jname, size_t i
 	int d;
 
 	for (d = 0; d < 3; d++) {
-		const json_t *o = json_object_get(job, dir_names[d]);
+		const json_t *o = json_object_get(job, ddir_name(d));
 		const json_t *lat = report_html_lat(o, &which), *tl = json_object_get(o, "lat_ns");
 
 		if (!(report_html_num(o, "total_ios") > 0))
@@ -492,7 +491,7 @@ static void summary_rows(FILE *f, const json_t *job, const char *jname, size_t i
 		snprintf(b[8], sizeof(b[8]), "%.1f s", report_html_num(o, "runtime") / 1e3);
 		fprintf(f, "<tr><td class=\"n\">%zu</td>", idx + 1);
 		td_text(f, jname);
-		td_text(f, dir_names[d]);
+		td_text(f, ddir_name(d));
 		for (int k = 0; k < 9; k++)
 			td_num(f, b[k]);
 		fputs("</tr>\n", f);
@@ -528,7 +527,7 @@ static void cpu_table(FILE *f, const json_t *job)
 	int d;
 
 	for (d = 0; d < 3; d++)
-		ios += fmax(0, report_html_num(json_object_get(job, dir_names[d]), "total_ios"));
+		ios += fmax(0, report_html_num(json_object_get(job, ddir_name(d)), "total_ios"));
 	fputs("<table class=\"kv\"><tr><th colspan=\"2\">CPU</th></tr>\n", f);
 	snprintf(b, sizeof(b), "%.2f%% user, %.2f%% system", usr, sys);
 	kv_row(f, "CPU of the job's threads", b);
@@ -703,7 +702,7 @@ static void job_section(FILE *f, const json_t *root, const json_t *job, size_t f
 	snprintf(j.id, sizeof(j.id), "f%zuj%zu", fi, ji);
 	j.steady = json_object_get(it, "steady");
 	for (d = 0; d < 3; d++)
-		j.dirs[d] = report_html_num(json_object_get(job, dir_names[d]), "total_ios") > 0;
+		j.dirs[d] = report_html_num(json_object_get(job, ddir_name(d)), "total_ios") > 0;
 	fprintf(f, "<section class=\"job\"><h3>#%zu job ", ji + 1);
 	report_html_esc(f, json_string_value(json_object_get(job, "jobname")));
 	report_html_escf(f, " (group %.0f", report_html_num(job, "groupid"));

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "ddir.h"
 #include "report_html.h"
 #include "report_html_page.h"
 #include "svg.h"
@@ -468,7 +469,6 @@ fallback:
 
 static void curves(FILE *f, const struct report_html_run *runs, size_t n)
 {
-	static const char *const dn[3] = { "read", "write", "trim" };
 	static const char *const leg[2] = { "A (each run)", "B (each run)" };
 	static const unsigned legs[2] = { 0, 1 };
 	struct report_html_curve *c = calloc(n ? n : 1, sizeof(*c));
@@ -482,7 +482,7 @@ static void curves(FILE *f, const struct report_html_run *runs, size_t n)
 		goto out;
 	for (d = 0; d < 3; d++) {
 		for (i = 0, k = 0; i < n; i++) {
-			json_t *lat = run_latency(runs[i].root, dn[d], &first_only);
+			json_t *lat = run_latency(runs[i].root, ddir_name(d), &first_only);
 
 			if (lat && !report_html_curve(lat, &c[k])) {
 				lab[k] = runs[i].name;
@@ -495,8 +495,8 @@ static void curves(FILE *f, const struct report_html_run *runs, size_t n)
 		}
 		if (!k)
 			continue;
-		snprintf(id, sizeof(id), "pct-%s", dn[d]);
-		snprintf(title, sizeof(title), "%s latency by percentile, A and B", dn[d]);
+		snprintf(id, sizeof(id), "pct-%s", ddir_name(d));
+		snprintf(title, sizeof(title), "%s latency by percentile, A and B", ddir_name(d));
 		report_html_curve_chart(f, id, title, c, lab, sty, k, leg, legs, 2,
 					any_first ? "Several jobs without json+ bins: each run's "
 					"first job is drawn." : bins ? "From json+ bins merged over "

@@ -431,7 +431,7 @@ static json_t *json_job(const struct job_result *jr, int plus)
 	jset(o, "elapsed", jint(jr->elapsed_s), &bad);
 	jset(o, "job options", json_opts(job ? job->opts : NULL, job ? job->opts_nr : 0), &bad);
 	for (unsigned d = 0; d < DDIR_NR; d++)
-		jset(o, report_ddir_name(d), json_dir(&jr->dir[d], job, plus), &bad);
+		jset(o, ddir_name(d), json_dir(&jr->dir[d], job, plus), &bad);
 	jset(o, "sync", json_sync(jr, plus), &bad);
 	jset(o, "job_runtime", jint(jr->job_runtime_ms), &bad);
 	jset(o, "usr_cpu", jreal(jr->usr_cpu), &bad);

@@ -192,7 +192,7 @@ static void text_dir(FILE *f, const struct job_result *jr, unsigned d)
 	fmt_bin(bw, sizeof(bw), (double)rt.bw_bytes, "/s");
 	fmt_dec(bwd, sizeof(bwd), (double)rt.bw_bytes, "/s");
 	fmt_bin(io, sizeof(io), (double)dr->io_bytes, "");
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", report_ddir_name(d), iops, bw,
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", ddir_name(d), iops, bw,
 		bwd, io, (unsigned long long)dr->runtime_ms);
 	if (dr->slat.n)
 		text_lat_line(f, "slat", &dr->slat);

@@ -3,7 +3,9 @@
  * resultread.h for what is summed, averaged and merged, and how).
  */
 #include "resultread.h"
+#include "ddir.h"
 #include "num.h"	/* sizes read by the same rules as job options */
+#include "vec.h"	/* vec_grow, vec_free_strings */
 
 #include <dirent.h>	/* scandir */
 #include <errno.h>
@@ -14,8 +16,6 @@
 #include <string.h>
 #include <strings.h>	/* strcasecmp */
 #include <sys/stat.h>
-
-static const char *const dir_names[RESULTREAD_NDIR] = { "read", "write", "trim" };
 
 /* One json+ bin: latency value (ns) and count. */
 struct rr_bin {
@@ -241,15 +241,8 @@ static int add_bins(struct load_ctx *c, struct dir_acc *a, const json_t *bins, s
 		ret = ju64(c, bins, key, "bins", &n, job);
 		if (ret)
 			return ret;
-		if (a->nbins == a->cap) {
-			size_t cap = a->cap ? 2 * a->cap : 256;
-			struct rr_bin *nb = realloc(a->bins, cap * sizeof(*nb));
-
-			if (!nb)
-				return -ENOMEM;
-			a->bins = nb;
-			a->cap = cap;
-		}
+		if (vec_grow((void **)&a->bins, &a->cap, a->nbins + 1, sizeof(*a->bins), 256))
+			return -ENOMEM;
 		a->bins[a->nbins].v = strtod(key, NULL);
 		a->bins[a->nbins].n = n;
 		a->nbins++;
@@ -338,7 +331,7 @@ static void merge_samples(struct resultread_dir *d, double cv, uint64_t n)
 static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_job *j,
 		    const json_t *job, int k, size_t idx)
 {
-	const json_t *d = json_object_get(job, dir_names[k]);
+	const json_t *d = json_object_get(job, ddir_name(k));
 	struct resultread_dir *rd = &r->dir[k];
 	uint64_t ios, rt, bytes;
 	double cv, iops_mean;
@@ -347,16 +340,16 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	if (!d) {
 		if (k == 2)	/* trim is optional in older outputs */
 			return 0;
-		return bad(c, "no \"%s\" object", dir_names[k], idx);
+		return bad(c, "no \"%s\" object", ddir_name(k), idx);
 	}
 	if (!json_is_object(d) || !json_is_number(json_object_get(d, "iops")) ||
 	    !json_is_number(json_object_get(d, "total_ios")))
-		return bad(c, "\"%s\" lacks numeric iops/total_ios", dir_names[k], idx);
-	ret = ju64(c, d, "total_ios", dir_names[k], &ios, idx);
+		return bad(c, "\"%s\" lacks numeric iops/total_ios", ddir_name(k), idx);
+	ret = ju64(c, d, "total_ios", ddir_name(k), &ios, idx);
 	if (!ret)
-		ret = ju64(c, d, "io_bytes", dir_names[k], &bytes, idx);
+		ret = ju64(c, d, "io_bytes", ddir_name(k), &bytes, idx);
 	if (!ret)
-		ret = ju64(c, d, "runtime", dir_names[k], &rt, idx);
+		ret = ju64(c, d, "runtime", ddir_name(k), &rt, idx);
 	if (ret)
 		return ret;
 	j->ios[k] = ios;
@@ -381,12 +374,12 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	if (json_is_array(iot_get(job, "intervals"))) {
 		uint64_t n;
 
-		interval_stats(iot_get(job, "intervals"), dir_names[k], &cv, &n);
+		interval_stats(iot_get(job, "intervals"), ddir_name(k), &cv, &n);
 		merge_samples(rd, cv, n);
 	} else {
 		uint64_t n;
 
-		ret = ju64(c, d, "iops_samples", dir_names[k], &n, idx);
+		ret = ju64(c, d, "iops_samples", ddir_name(k), &n, idx);
 		if (ret)
 			return ret;
 		iops_mean = jnum(d, "iops_mean", 0);
@@ -432,7 +425,7 @@ static void read_tail(const json_t *job, struct resultread *r, size_t idx)
 	if (!r->tail_len_ms || len < r->tail_len_ms)
 		r->tail_len_ms = len;
 	for (int k = 0; k < RESULTREAD_NDIR; k++) {
-		const json_t *d = json_object_get(tail, dir_names[k]);
+		const json_t *d = json_object_get(tail, ddir_name(k));
 		const json_t *lat = json_object_get(d, "lat_ns");
 		struct resultread_dir *rd = &r->tail[k];
 		uint64_t ios = (uint64_t)jnum(d, "ios", 0);
@@ -905,15 +898,8 @@ static int push_path(char ***v, size_t *n, size_t *cap, const char *dir, const c
 {
 	char *p;
 
-	if (*n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 16;
-		char **nv = realloc(*v, nc * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = nc;
-	}
+	if (vec_grow((void **)v, cap, *n + 1, sizeof(**v), 16))
+		return -ENOMEM;
 	if (dir) {
 		if (asprintf(&p, "%s/%s", dir, name) < 0)
 			return -ENOMEM;
@@ -960,23 +946,12 @@ int resultread_expand(char *const *args, size_t n, char ***paths, size_t *np,
 			ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
 	if (ret) {
-		resultread_paths_free(v, cnt);
+		vec_free_strings(v, cnt);
 		return ret;
 	}
 	*paths = v;
 	*np = cnt;
 	return 0;
-}
-
-void resultread_paths_free(char **paths, size_t n)
-{
-	size_t i;
-
-	if (!paths)
-		return;
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
 }
 
 int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
@@ -991,12 +966,12 @@ int resultread_load_set(char *const *args, size_t n, struct resultread ***out,
 		return ret;
 	v = calloc(np ? np : 1, sizeof(*v));
 	if (!v) {
-		resultread_paths_free(paths, np);
+		vec_free_strings(paths, np);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
 	for (i = 0; i < np && !ret; i++)
 		ret = resultread_load(paths[i], &v[i], e);
-	resultread_paths_free(paths, np);
+	vec_free_strings(paths, np);
 	if (ret) {
 		resultread_set_free(v, np);
 		return ret;

@@ -157,12 +157,11 @@ void resultread_free(struct resultread *r);
 /*
  * Expand @args (files, or directories whose *.json files are taken in name
  * order) into a malloc'd array of malloc'd paths.  A directory without any
- * *.json, or a path that does not exist, is an EXIT_USAGE error.
+ * *.json, or a path that does not exist, is an EXIT_USAGE error.  Free
+ * *paths with vec_free_strings().
  */
 int resultread_expand(char *const *args, size_t n, char ***paths, size_t *np,
 		      struct err *e);
-
-void resultread_paths_free(char **paths, size_t n);
 
 /*
  * Expand @args as resultread_expand does and load every file: *out is a

@@ -22,8 +22,6 @@
 #include "job.h"
 #include "result.h"
 
-enum { RUN_CLOCK_AUTO = 0, RUN_CLOCK_TSC = 1, RUN_CLOCK_GETTIME = 2 };
-
 /* One direction of a status entry, over the entry's new intervals. */
 struct run_progress_dir {
 	uint64_t ios, bytes;
@@ -103,7 +101,7 @@ struct run_req {
 	const struct job_kv *globals;	/* "global options" as typed */
 	size_t nr_globals;
 	int readonly;
-	int clock_mode;			/* RUN_CLOCK_* */
+	enum clock_mode clock_mode;	/* clock.h */
 	uint64_t progress_us;		/* how often to call progress (0: never) */
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;

@@ -11,6 +11,7 @@
  * order mounted, swap, holders, signature (the most alarming first).
  */
 #include "safety.h"
+#include "vec.h"	/* vec_grow */
 
 #include <blkid/blkid.h>	/* blkid_probe: filesystem/partition/RAID signatures */
 #include <dirent.h>	/* opendir */
@@ -38,6 +39,7 @@ struct safety_target {
 	char resolved[PATH_MAX];
 	struct safety_dev *devs;	/* devs[0] is the device itself, then its partitions */
 	unsigned nr;
+	size_t cap;			/* of devs, for vec_grow */
 	const struct job *job;
 };
 
@@ -97,7 +99,7 @@ static int safety_read_attr(const char *dir, const char *attr, char *buf, size_t
 
 static int safety_add_dev(struct safety_target *t, const char *sysdir, const char *name)
 {
-	struct safety_dev *d, *nd;
+	struct safety_dev *d;
 	char val[64];
 	unsigned maj, min;
 	unsigned long long start = 0, size = 0;
@@ -108,11 +110,9 @@ static int safety_add_dev(struct safety_target *t, const char *sysdir, const cha
 		start = strtoull(val, NULL, 10);
 	if (!safety_read_attr(sysdir, "size", val, sizeof(val)))
 		size = strtoull(val, NULL, 10);
-	nd = realloc(t->devs, (t->nr + 1) * sizeof(*nd));
-	if (!nd)
+	if (vec_grow((void **)&t->devs, &t->cap, (size_t)t->nr + 1, sizeof(*t->devs), 4))
 		return -ENOMEM;
-	t->devs = nd;
-	d = &nd[t->nr++];
+	d = &t->devs[t->nr++];
 	memset(d, 0, sizeof(*d));
 	d->dev = makedev(maj, min);
 	snprintf(d->name, sizeof(d->name), "%s", name);

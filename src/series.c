@@ -516,8 +516,6 @@ static json_t *dir_json(const struct series *s, const struct series_iv *iv, int 
 	return o;
 }
 
-static const char *const series_dir_key[DDIR_NR] = { "read", "write", "trim" };
-
 int series_to_json(const struct series *s, unsigned flags, json_t **out)
 {
 	json_t *arr = json_array();
@@ -537,7 +535,7 @@ int series_to_json(const struct series *s, unsigned flags, json_t **out)
 		for (int d = 0; d < DDIR_NR; d++) {
 			json_t *o = dir_json(s, iv, d, flags);
 
-			if (!o || json_object_set_new(e, series_dir_key[d], o))
+			if (!o || json_object_set_new(e, ddir_name(d), o))
 				goto fail_e;
 		}
 		if (json_array_append_new(arr, e))

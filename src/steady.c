@@ -16,8 +16,6 @@
 #include <string.h>	/* memset */
 
 static const char *const steady_metric_name[] = { "iops", "bw", "lat" };
-static const char *const steady_dir_key[DDIR_NR] = { "read", "write", "trim" };
-
 void steady_cfg_snia(struct steady_cfg *c, uint64_t interval_us)
 {
 	memset(c, 0, sizeof(*c));
@@ -378,7 +376,7 @@ static double round_secs(const struct steady_cfg *c)
 
 void steady_spec(const struct steady_cfg *c, char *buf, size_t len)
 {
-	const char *dir = c->ddir >= 0 && c->ddir < DDIR_NR ? steady_dir_key[c->ddir] : NULL;
+	const char *dir = c->ddir >= 0 && c->ddir < DDIR_NR ? ddir_name(c->ddir) : NULL;
 
 	if (c->rule == STEADY_FIO)
 		snprintf(buf, len, "%s:%f%s", fio_metric(c), c->fio_limit, c->fio_pct ? "%" : "");
@@ -471,7 +469,7 @@ int steady_to_json(const struct steady *st, json_t **out)
 			continue;
 		err |= series_window_to_json(st->dir[d], &w);
 		if (!err)
-			err |= json_object_set_new(o, steady_dir_key[d], w);
+			err |= json_object_set_new(o, ddir_name(d), w);
 	}
 	if (err) {
 		json_decref(o);
@@ -598,7 +596,7 @@ void steady_print_text(FILE *f, const struct steady *st)
 		if (!w)
 			continue;
 		fprintf(f, "    %-5s: iops=%.1f, bw=%.2f MiB/s, lat (usec): mean=%.2f, p50=%.2f, p99=%.2f, p99.9=%.2f\n",
-			steady_dir_key[d], w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
+			ddir_name(d), w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
 			(double)w->p50 / 1000.0, (double)w->p99 / 1000.0, (double)w->p999 / 1000.0);
 	}
 	steady_tail_print_text(f, st);

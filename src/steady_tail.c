@@ -23,8 +23,6 @@
 
 #define STEADY_TAIL_BATCHES 20
 
-static const char *const tail_dir_key[DDIR_NR] = { "read", "write", "trim" };
-
 void steady_tail_free(struct steady_tail *t)
 {
 	if (!t)
@@ -191,7 +189,7 @@ int steady_tail_to_json(const struct steady *st, json_t *o)
 			break;
 		if (t->batches >= 2)
 			err |= json_object_set_new(w, "iops_ci95", ci_json(t->dir[d]->iops, t->dir_ci95[d]));
-		err |= json_object_set_new(v, tail_dir_key[d], w);
+		err |= json_object_set_new(v, ddir_name(d), w);
 	}
 	err |= json_object_set_new(o, "tail", v);
 	return err ? -ENOMEM : 0;
@@ -230,7 +228,7 @@ void steady_tail_print_text(FILE *f, const struct steady *st)
 		if (!w)
 			continue;
 		fprintf(f, "    %-5s: iops=%.1f, bw=%.2f MiB/s, lat (usec): mean=%.2f, p50=%.2f, p99=%.2f, p99.9=%.2f\n",
-			tail_dir_key[d], w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
+			ddir_name(d), w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
 			(double)w->p50 / 1000.0, (double)w->p99 / 1000.0, (double)w->p999 / 1000.0);
 	}
 }

@@ -5,7 +5,7 @@
 
 #include <errno.h>	/* ENOMEM */
 #include <stdint.h>	/* SIZE_MAX */
-#include <stdlib.h>	/* realloc */
+#include <stdlib.h>	/* realloc, free */
 
 int vec_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
@@ -27,4 +27,15 @@ int vec_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 	*p = np;
 	*cap = ncap;
 	return 0;
+}
+
+void vec_free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }

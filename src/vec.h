@@ -15,4 +15,11 @@
  */
 int vec_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first);
 
+/*
+ * Free @n heap strings of @v, then @v itself: the one owner-frees-all rule
+ * for every allocated array of allocated strings (paths, argv, names).
+ * @v may be NULL; NULL entries are fine.
+ */
+void vec_free_strings(char **v, size_t n);
+
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "abrun.h"
 #include "check.h"
+#include "vec.h"	/* vec_free_strings */
 
 static int args_are(const char *spec, const char *const *want, size_t nwant,
 		    const char *const *wkeys, size_t nwkeys)
@@ -34,8 +35,8 @@ static int args_are(const char *spec, const char *const *want, size_t nwant,
 			printf(" [%s]", argv[i]);
 		printf("\n");
 	}
-	abrun_strv_free(argv, argc);
-	abrun_strv_free(keys, nkeys);
+	vec_free_strings(argv, argc);
+	vec_free_strings(keys, nkeys);
 	return ok;
 }
 
@@ -75,8 +76,8 @@ TEST(side_job_file_and_errors)
 	CHECK_EQ_U(nkeys, 0);
 	if (argc == 1)
 		CHECK_STR(argv[0], tmpl);
-	abrun_strv_free(argv, argc);
-	abrun_strv_free(keys, nkeys);
+	vec_free_strings(argv, argc);
+	vec_free_strings(keys, nkeys);
 	unlink(tmpl);
 	CHECK(abrun_side_args("--a", "missing.fio", &argv, &argc, &keys, &nkeys, &e) == -EINVAL);
 	CHECK_STR(e.msg, "--a: \"missing.fio\" is neither a key=value fio option nor an "

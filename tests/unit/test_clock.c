@@ -56,6 +56,21 @@ TEST(gettime_mode)
 	check_interval(&c);
 }
 
+/* fio's gettimeofday is served by clock_gettime; a mode off the list is refused. */
+TEST(gettimeofday_and_unknown_modes)
+{
+	struct clock c;
+	struct err e;
+
+	err_clear(&e);
+	CHECK_EQ_U(clock_init(&c, CLOCK_MODE_GETTIMEOFDAY, &e), 0);
+	CHECK_STR(clock_source(&c), "clock_gettime");
+	check_interval(&c);
+	err_clear(&e);
+	CHECK(clock_init(&c, (enum clock_mode)7, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "unknown mode 7") != NULL);
+}
+
 TEST(tsc_mode)
 {
 	struct clock c;
@@ -132,6 +147,7 @@ TEST(injected_source)
 int main(void)
 {
 	RUN(gettime_mode);
+	RUN(gettimeofday_and_unknown_modes);
 	RUN(tsc_mode);
 	RUN(auto_mode);
 	RUN(injected_source);

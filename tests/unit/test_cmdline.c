@@ -407,6 +407,48 @@ TEST(showcmd_round_trip)
 	cmdline_free(&b);
 }
 
+/* Many jobs, options and job files: the arrays grow (vec_grow) past their
+ * first allocations without losing or reordering anything. */
+TEST(many_jobs_keep_order)
+{
+	enum { N = 40 };
+	char *argv[4 + 2 * N + 1], buf[2 * N][32];
+	struct cmdline cl;
+	struct err e;
+	int argc = 0, k, ret;
+
+	argv[argc++] = "iotrial";
+	argv[argc++] = "--ioengine=null";
+	argv[argc++] = "--size=1M";
+	argv[argc++] = "--rw=read";
+	for (k = 0; k < N; k++) {
+		snprintf(buf[2 * k], sizeof(buf[0]), "--name=j%d", k);
+		snprintf(buf[2 * k + 1], sizeof(buf[0]), "--iodepth=%d", k + 1);
+		argv[argc++] = buf[2 * k];
+		argv[argc++] = buf[2 * k + 1];
+	}
+	argv[argc] = NULL;
+	err_clear(&e);
+	ret = cmdline_parse(argc, argv, &cl, &e);
+	if (ret)
+		printf("  %s\n", e.msg);
+	CHECK(ret == 0);
+	CHECK_EQ_U(cl.jobs_nr, N);
+	for (k = 0; k < N && (size_t)k < cl.jobs_nr; k++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "j%d", k);
+		CHECK_STR(cl.jobs[k].name, want);
+		CHECK_EQ_U(cl.jobs[k].iodepth, k + 1);
+	}
+	CHECK_EQ_U(cl.globals_nr, 3);
+	if (cl.globals_nr == 3) {
+		CHECK_STR(cl.globals[0].key, "ioengine");
+		CHECK_STR(cl.globals[2].key, "rw");
+	}
+	cmdline_free(&cl);
+}
+
 int main(void)
 {
 	char cmd[400];
@@ -424,6 +466,7 @@ int main(void)
 	RUN(errors);
 	RUN(readonly_allows_reads);
 	RUN(showcmd_round_trip);
+	RUN(many_jobs_keep_order);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("  could not remove %s\n", dir);

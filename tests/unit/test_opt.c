@@ -373,7 +373,11 @@ TEST(fields)
 	CHECK(!opt_set(&j, "sync", "dsync", W, &e));
 	CHECK_EQ_U(j.sync, SYNC_DSYNC);
 	CHECK(!opt_set(&j, "clocksource", "cpu", W, &e));
-	CHECK_EQ_U(j.clocksource, CLOCK_SRC_CPU);
+	CHECK_EQ_U(j.clocksource, CLOCK_MODE_TSC);
+	CHECK(!opt_set(&j, "clocksource", "gettimeofday", W, &e));
+	CHECK_EQ_U(j.clocksource, CLOCK_MODE_GETTIMEOFDAY);
+	CHECK(!opt_set(&j, "clocksource", "clock_gettime", W, &e));
+	CHECK_EQ_U(j.clocksource, CLOCK_MODE_GETTIME);
 	CHECK(!opt_set(&j, "rate_iops", "1k,,2k", W, &e));
 	CHECK_EQ_U(j.rate_iops[DDIR_READ], 1024);
 	CHECK_EQ_U(j.rate_iops[DDIR_WRITE], 0);
@@ -485,7 +489,7 @@ TEST(defaults)
 	CHECK_EQ_U(j.iodepth_batch_complete_min, 1);
 	CHECK_EQ_U(j.direct, 0);
 	CHECK_EQ_U(j.sync, SYNC_NONE);
-	CHECK_EQ_U(j.clocksource, CLOCK_SRC_DEFAULT);
+	CHECK_EQ_U(j.clocksource, CLOCK_MODE_AUTO);
 	CHECK(j.filename == NULL && j.opts_nr == 0 && j.size == 0);
 	/* resolved view of the defaults */
 	CHECK_STR(resolved(&j, "bs"), "4096");
@@ -552,9 +556,9 @@ TEST(copy_is_deep)
 	job_kv_clear(&b);
 	CHECK(b.opts == NULL && b.opts_nr == 0);
 	job_free(&b);
-	CHECK_STR(job_ddir_name(DDIR_READ), "read");
-	CHECK_STR(job_ddir_name(DDIR_WRITE), "write");
-	CHECK_STR(job_ddir_name(DDIR_TRIM), "trim");
+	CHECK_STR(ddir_name(DDIR_READ), "read");
+	CHECK_STR(ddir_name(DDIR_WRITE), "write");
+	CHECK_STR(ddir_name(DDIR_TRIM), "trim");
 }
 
 /* @name=@val must fail with exactly @msg. */

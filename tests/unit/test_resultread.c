@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "resultread.h"
 #include "check.h"
+#include "vec.h"	/* vec_free_strings */
 
 #define DATA "tests/data/results/"
 
@@ -359,7 +360,7 @@ TEST(expand_dirs)
 		CHECK_STR(paths[4], DATA "uring_a/run-5.json");
 		CHECK_STR(paths[5], DATA "seed_virtio.json");
 	}
-	resultread_paths_free(paths, n);
+	vec_free_strings(paths, n);
 	CHECK(resultread_expand(missing, 1, &paths, &n, &e) < 0);
 	CHECK(strstr(e.msg, DATA "nope: ") == e.msg);
 	err_clear(&e);
