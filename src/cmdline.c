@@ -202,7 +202,7 @@ static const struct cl_popt {
 	{ "eta", 1, "WHEN", "when to print the ETA line: auto, always or never", NULL },
 	{ "eta-newline", 1, "TIME", "start a new ETA line every TIME (bare number: seconds)", NULL },
 	{ "section", 1, "NAME", "run only job sections NAME of the job files", NULL },
-	{ "preset", 1, "NAME", "run a built-in job set (iotrial preset list); job options typed with it override the preset's", NULL },
+	{ "preset", 1, "NAME", "run a built-in job set (preset list); typed job options win", NULL },
 	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL },
 	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL },
 	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
