@@ -13,7 +13,9 @@
 # randread O_DIRECT at QD 1 4 8 16 32 64, numjobs 1 and 4, io_uring and libaio,
 # on a RAM loop device and on a file on the root disk (SWEEP_TARGETS,
 # SWEEP_QD, SWEEP_NJ, SWEEP_ENGINES narrow it; SWEEP_IT_ARGS adds options to
-# iotrial's runs only, e.g. --iodepth_batch_submit=0), and prints per case both
+# iotrial's runs only, e.g. --iodepth_batch_submit=0; SWEEP_PRIO prefixes both
+# tools' runs, e.g. SWEEP_PRIO="chrt -f 50" to run them at real-time priority
+# so that other load on the machine cannot delay the job's thread), and prints per case both
 # tools' IOPS, the device-depth ratio (the device's average number of I/Os in
 # flight, read ticks / run time from the disk_util each tool reports, over
 # iodepth x numjobs) and CPU per I/O.  RT defaults to 2 s there.
@@ -97,9 +99,9 @@ sweep_case() {
 	label=$1 dev=$2 req=$3; shift 3
 	: >"$W/s.fio"; : >"$W/s.it"
 	for _ in $(seq "$REPS"); do
-		read -r i c n q <<<"$(srun "$dev" "$FIO" "$@")"
+		read -r i c n q <<<"$(srun "$dev" ${SWEEP_PRIO:-} "$FIO" "$@")"
 		echo "$i $(per_io "$c" "$n") $q" >>"$W/s.fio"
-		read -r i c n q <<<"$(srun "$dev" "$IOTRIAL" "$@" ${SWEEP_IT_ARGS:-})"
+		read -r i c n q <<<"$(srun "$dev" ${SWEEP_PRIO:-} "$IOTRIAL" "$@" ${SWEEP_IT_ARGS:-})"
 		echo "$i $(per_io "$c" "$n") $q" >>"$W/s.it"
 	done
 	awk -v l="$label" -v r="$req" -v F="$W/s.fio" -v I="$W/s.it" '

@@ -57,6 +57,12 @@ static void evidence(const struct bottleneck_in *in, struct bottleneck_verdict *
 	}
 	if (in->rate_limited && !isnan(in->rate_share))
 		add(p, sz, "; rate %.0f%% of the limit", 100.0 * in->rate_share);
+	if (in->has_sched) {
+		add(p, sz, "; waited for a CPU %.0f%% of the run (%.1f us per I/O), %.0f involuntary switches",
+		    100.0 * in->wait_share, in->wait_ns_per_io / 1000, in->nivcsw);
+		if (in->load1 >= 0)
+			add(p, sz, ", load average %.1f", in->load1);
+	}
 }
 
 void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict *o)
@@ -94,6 +100,11 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 		verdict_set(o, in->dev_util >= BOTTLENECK_CPU_PCT ? "device" : "unknown");
 		why = in->dev_util >= BOTTLENECK_CPU_PCT ? "buffered I/O on a busy device" :
 							   "buffered I/O on a device not kept busy";
+	} else if (ratio < BOTTLENECK_DEPTH && !queue_full && in->has_sched &&
+		   in->wait_share >= BOTTLENECK_WAIT * (1 - ratio)) {
+		/* runnable, not running: completions waited for the thread */
+		verdict_set(o, "cpu_contention");
+		why = "the device saw less than the requested depth while the thread waited for a CPU";
 	} else if (ratio < BOTTLENECK_DEPTH && !queue_full) {
 		verdict_set(o, "tool");
 		why = "the device saw less than the requested depth";
@@ -188,6 +199,17 @@ void bottleneck_run(struct run_result *r)
 		in.rate_share = rate_share(jr);
 		in.direct = jr->job ? jr->job->direct : 0;
 		in.deviceless = ops && (ops->flags & ENGINE_F_NOFILES);
+		if (rt_us > 0 && jr->has_sched) {
+			uint64_t ios = 0;
+
+			for (int k = 0; k < DDIR_NR; k++)
+				ios += jr->dir[k].total_ios;
+			in.has_sched = 1;
+			in.wait_share = (double)jr->rq_wait_ns / 1000.0 / rt_us;
+			in.wait_ns_per_io = ios ? (double)jr->rq_wait_ns / (double)ios : 0;
+			in.nivcsw = (double)jr->nivcsw;
+			in.load1 = jr->load1;
+		}
 		if (v && v->dur_ns) {
 			uint64_t ios = v->read_ios + v->write_ios;
 

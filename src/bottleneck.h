@@ -15,6 +15,11 @@
  *               synchronous engines) while its queue was not full
  *               (nr_requests) -- the tool's own time between I/Os kept the
  *               depth down;
+ *   cpu_contention  instead of that last `tool`: the thread was runnable
+ *               but waiting for a CPU (schedstat.h) for a share of the run
+ *               at least half the share of the depth the device missed,
+ *               wait/runtime >= (1 - depth ratio) / 2 -- other load on the
+ *               machine, not the tool's loop, held the resubmissions back;
  *   device      otherwise, with a device under the target and O_DIRECT (or,
  *               buffered, a device busy >= 90% of the time);
  *   unknown     no device to look at (tmpfs) and a thread not CPU-bound, or
@@ -36,6 +41,7 @@
 #define BOTTLENECK_DEPTH 0.90		/* device depth / requested below: not kept */
 #define BOTTLENECK_CACHE 0.50		/* device bytes / job bytes below: page cache */
 #define BOTTLENECK_RATE 0.90		/* achieved / limit at or above: rate limit */
+#define BOTTLENECK_WAIT 0.50		/* run-queue wait share / missed depth share: cpu_contention */
 
 struct bottleneck_in {
 	double cpu_pct;			/* per thread, usr + sys, % of one CPU */
@@ -51,6 +57,11 @@ struct bottleneck_in {
 	double rate_share;		/* achieved / limit, NAN unknown */
 	int direct;
 	int deviceless;			/* an engine that touches no device (null) */
+	int has_sched;			/* the scheduler figures below are known */
+	double wait_share;		/* run-queue wait / runtime, summed over threads */
+	double wait_ns_per_io;		/* run-queue wait per I/O the job did */
+	double nivcsw;			/* involuntary context switches, all threads */
+	double load1;			/* 1-minute load average, < 0 unknown */
 };
 
 /* Judge @in into @out (verdict, evidence and the deciding figures). */

@@ -38,6 +38,7 @@ void result_job_init(struct job_result *r)
 	int d;
 
 	memset(r, 0, sizeof(*r));
+	r->load1 = -1;	/* unknown until a thread reports it */
 	for (d = 0; d < DDIR_NR; d++)
 		dir_result_init(&r->dir[d]);
 	moments_init(&r->sync_lat);
@@ -101,6 +102,13 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 	dst->job_runtime_ms += src->job_runtime_ms;
 	dst->usr_us += src->usr_us;
 	dst->sys_us += src->sys_us;
+	dst->rq_wait_ns += src->rq_wait_ns;
+	/* known only when known for every thread merged */
+	dst->has_sched = dst->nr_threads == (src->nr_threads ? src->nr_threads : 1) ?
+			 src->has_sched : dst->has_sched && src->has_sched;
+	dst->nivcsw += src->nivcsw;
+	if (src->load1 > dst->load1)
+		dst->load1 = src->load1;
 	rt_us = (double)dst->job_runtime_ms * 1000.0;
 	dst->usr_cpu = rt_us > 0 ? (double)dst->usr_us * 100.0 / rt_us : 0;
 	dst->sys_cpu = rt_us > 0 ? (double)dst->sys_us * 100.0 / rt_us : 0;

@@ -66,7 +66,7 @@ struct disk_view_iv {
 /* A job's bottleneck verdict (bottleneck.h). */
 struct bottleneck_verdict {
 	char verdict[16];		/* "" when not judged */
-	char evidence[400];		/* one line of the figures that decided it */
+	char evidence[560];		/* one line of the figures that decided it */
 	double cpu_pct;			/* per thread, % of one CPU */
 	double req_depth, dev_depth;	/* requested, seen at the device (-1 unknown) */
 	double dev_io_share;		/* device bytes / job bytes (-1 unknown) */
@@ -85,6 +85,10 @@ struct job_result {
 	double usr_cpu, sys_cpu;	/* % of job_runtime */
 	uint64_t ctx, majf, minf;
 	uint64_t usr_us, sys_us;	/* raw CPU time, for CPU per I/O */
+	uint64_t rq_wait_ns;		/* runnable but waiting for a CPU (schedstat.h), summed over threads */
+	uint64_t nivcsw;		/* involuntary context switches, summed over threads */
+	int has_sched;			/* rq_wait_ns known for every thread */
+	double load1;			/* 1-minute load average at the end (max over threads), -1 unknown */
 	struct dir_result dir[DDIR_NR];
 	struct moments sync_lat;
 	struct hist sync_hist;

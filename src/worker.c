@@ -18,10 +18,11 @@
 #include "worker.h"
 #include "worker_compat.h"
 #include "job_steady.h"
+#include "schedstat.h"
 
 #include <errno.h>	/* EINVAL */
 #include <stdio.h>	/* snprintf */
-#include <stdlib.h>	/* posix_memalign */
+#include <stdlib.h>	/* posix_memalign, getloadavg */
 #include <string.h>	/* memset, strerror_r */
 #include <time.h>	/* nanosleep */
 #include <unistd.h>	/* fsync, nice */
@@ -310,6 +311,7 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	w->t_rate_base = now;
 	rate_reset(&w->rate);
 	getrusage(RUSAGE_THREAD, &w->ru_start);
+	w->rq_wait_ok = schedstat_thread_wait(&w->rq_wait_start) == 0;
 	devwatch_measure(&w->dw, clock_now_ns(w->clk));
 	worker_mark(w, &w->mark_sample, now);
 	worker_mark(w, &w->mark_interval, now);
@@ -736,6 +738,10 @@ void *worker_main(void *arg)
 		worker_interval(w, now, 0);
 	devwatch_end(&w->dw, clock_now_ns(w->clk));
 	getrusage(RUSAGE_THREAD, &w->ru_end);
+	if (schedstat_thread_wait(&w->rq_wait_end))
+		w->rq_wait_ok = 0;
+	if (getloadavg(&w->load1, 1) != 1)
+		w->load1 = -1;
 	w->measure_ns = clock_ticks_to_ns(w->clk, now - w->t_measure);
 	w->elapsed_ns = clock_ticks_to_ns(w->clk, now - w->t_begin);
 	w->interrupted = atomic_load(&w->stop) == WORKER_STOP_SIGNAL;
@@ -921,6 +927,11 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->ctx = (uint64_t)((w->ru_end.ru_nvcsw - w->ru_start.ru_nvcsw) +
 			    (w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw));
 	r->majf = (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
+	/* scheduler evidence for the bottleneck verdict (issue 7) */
+	r->rq_wait_ns = w->rq_wait_end > w->rq_wait_start ? w->rq_wait_end - w->rq_wait_start : 0;
+	r->nivcsw = (uint64_t)(w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw);
+	r->has_sched = w->rq_wait_ok;
+	r->load1 = w->load1;
 	r->minf = (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
 	for (d = 0; d < DDIR_NR; d++) {
 		const struct worker_dir *wd = &w->st.dir[d];

@@ -142,6 +142,9 @@ struct worker {
 	int ss_on;
 
 	struct rusage ru_start, ru_end;
+	uint64_t rq_wait_start, rq_wait_end;	/* ns runnable, not running (schedstat.h) */
+	int rq_wait_ok;			/* both readings succeeded */
+	double load1;			/* 1-minute load average at the end */
 	uint64_t measure_ns, elapsed_ns;
 	int error;			/* positive errno of the first failure */
 	char first_error[256];

@@ -130,6 +130,40 @@ TEST(merge_two_threads)
 	CHECK_EQ_U(a.nr_threads, 3);
 }
 
+/* Scheduler evidence (issue 7): waits and switches add up, the load is the
+ * highest seen, and the wait is known only when every thread knew it. */
+TEST(merge_sched_figures)
+{
+	struct job_result acc, t;
+
+	result_job_init(&acc);
+	CHECK_NEAR(acc.load1, -1, 0);
+	result_job_init(&t);
+	t.nr_threads = 1;
+	t.rq_wait_ns = 3000;
+	t.nivcsw = 4;
+	t.has_sched = 1;
+	t.load1 = 7.5;
+	result_job_merge(&acc, &t);
+	CHECK_EQ_U(acc.has_sched, 1);
+	t.rq_wait_ns = 2000;
+	t.nivcsw = 1;
+	t.load1 = 9.25;
+	result_job_merge(&acc, &t);
+	CHECK_EQ_U(acc.rq_wait_ns, 5000);
+	CHECK_EQ_U(acc.nivcsw, 5);
+	CHECK_NEAR(acc.load1, 9.25, 0);
+	CHECK_EQ_U(acc.has_sched, 1);
+	t.has_sched = 0;
+	t.load1 = 1;
+	result_job_merge(&acc, &t);
+	CHECK_EQ_U(acc.has_sched, 0);
+	CHECK_NEAR(acc.load1, 9.25, 0);
+	t.has_sched = 1;
+	result_job_merge(&acc, &t);
+	CHECK_EQ_U(acc.has_sched, 0);
+}
+
 TEST(bw_agg_like_fio)
 {
 	struct run_result r;
@@ -180,6 +214,7 @@ int main(void)
 {
 	RUN(init_is_identity);
 	RUN(merge_two_threads);
+	RUN(merge_sched_figures);
 	RUN(bw_agg_like_fio);
 	RUN(free_run_result);
 	return CHECK_DONE();
