@@ -158,8 +158,11 @@ fi
 D=""
 for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
 	[ -d "$cand" ] && [ -w "$cand" ] || continue
-	src=$(df --output=source "$cand" 2>/dev/null | tail -1)
-	case "$src" in /dev/*) D=$(mktemp -d "$cand/iotrial-bneck.XXXXXX") && break ;; esac
+	# a block device behind it: its st_dev in /sys/dev/block (no mount table
+	# needed, which a chroot may not show)
+	dev=$(stat -c '%d' "$cand" 2>/dev/null) || continue
+	[ -e "/sys/dev/block/$((dev >> 8 & 0xfff)):$(( (dev & 0xff) | (dev >> 12 & 0xfff00) ))" ] || continue
+	D=$(mktemp -d "$cand/iotrial-bneck.XXXXXX") && break
 done
 if [ -z "$D" ]; then
 	skip page_cache "no writable directory on a block device"
