@@ -128,7 +128,7 @@ FUZZ_BUILD := build/fuzz
 FUZZ_NAMES := num jobfile cmdline resultread compare
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -MMD -MP -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	-DIOTRIAL_VERSION='"$(VERSION)"'
+	-DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen
 FUZZ_LIB_OBJ := $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRC))
 FUZZ_BIN := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_NAMES))
 
@@ -140,6 +140,8 @@ $(FUZZ_BUILD)/obj/%.o: src/%.c
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@$(if $(Q),echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(LIBS)
+
+$(FUZZ_BUILD)/obj/version.o: $(BUILD)/gen/gitrev.h
 
 .SECONDARY: $(FUZZ_LIB_OBJ)	# pattern-rule intermediates: keep them between builds
 
