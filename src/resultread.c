@@ -615,8 +615,20 @@ static void read_disks(struct resultread *r, const json_t *du)
 	}
 }
 
+/* A disk_util counter: a number in [0, 2^64), else the file is refused naming it. */
+static int du_u64(struct load_ctx *c, const json_t *d, const char *key, size_t i, uint64_t *out)
+{
+	double x = jnum(d, key, 0);
+
+	if (!(isfinite(x) && x >= 0 && x <= RR_U64_LIMIT))
+		return err_set(c->e, -ERANGE, EXIT_USAGE, "%s: disk_util[%zu]: \"%s\" = %.15g is out "
+			       "of range (0 to %.15g)", c->name, i, key, x, RR_U64_LIMIT);
+	*out = (uint64_t)x;
+	return 0;
+}
+
 /* disk_util's counters, and iotrial's measured-time view when present (issue 7). */
-static int read_devices(struct resultread *r, const json_t *du)
+static int read_devices(struct load_ctx *c, struct resultread *r, const json_t *du)
 {
 	size_t i, n = json_array_size(du);
 	json_t *d;
@@ -633,11 +645,12 @@ static int read_devices(struct resultread *r, const json_t *du)
 		if (!json_is_object(d))
 			continue;
 		copy_str(x->name, sizeof(x->name), json_string_value(json_object_get(d, "name")));
-		x->read_ios = (uint64_t)jnum(d, "read_ios", 0);
-		x->write_ios = (uint64_t)jnum(d, "write_ios", 0);
-		x->read_ticks = (uint64_t)jnum(d, "read_ticks", 0);
-		x->write_ticks = (uint64_t)jnum(d, "write_ticks", 0);
-		x->in_queue = (uint64_t)jnum(d, "in_queue", 0);
+		if (du_u64(c, d, "read_ios", i, &x->read_ios) ||
+		    du_u64(c, d, "write_ios", i, &x->write_ios) ||
+		    du_u64(c, d, "read_ticks", i, &x->read_ticks) ||
+		    du_u64(c, d, "write_ticks", i, &x->write_ticks) ||
+		    du_u64(c, d, "in_queue", i, &x->in_queue))
+			return -ERANGE;
 		x->util = jnum(d, "util", 0);
 		if (json_is_object(v)) {
 			x->has_view = 1;
@@ -708,8 +721,11 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 	}
 	finish(c, r);
 	read_disks(r, json_object_get(root, "disk_util"));
-	if (read_devices(r, json_object_get(root, "disk_util")))
+	ret = read_devices(c, r, json_object_get(root, "disk_util"));
+	if (ret == -ENOMEM)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (ret)
+		return ret;	/* an out-of-range counter, named in c->e */
 	read_timestamp(r, root);
 	return 0;
 }

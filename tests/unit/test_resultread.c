@@ -295,6 +295,13 @@ TEST(out_of_range)
 	resultread_free(r);
 	expect_bad_text(RR_JOB("\"error\":7136848347,", ""), "\"error\" = 7136848347 is out of range");
 	expect_bad_text(RR_JOB("\"error\":1e12,", ""), "\"error\" = 1000000000000 is out of range");
+	/* disk_util's counters too (found by fuzz_resultread: a negative in_queue) */
+	expect_bad_text("{\"fio version\":\"x\",\"jobs\":[{\"read\":{\"iops\":1,\"total_ios\":1},\"write\":{\"iops\":0,\"total_ios\":0}}],"
+			"\"disk_util\":[{\"name\":\"vda\",\"in_queue\":-8.04e6}]}",
+			"disk_util[0]: \"in_queue\" = -8040000 is out of range");
+	expect_bad_text("{\"fio version\":\"x\",\"jobs\":[{\"read\":{\"iops\":1,\"total_ios\":1},\"write\":{\"iops\":0,\"total_ios\":0}}],"
+			"\"disk_util\":[{\"name\":\"vda\",\"read_ios\":1e30}]}",
+			"disk_util[0]: \"read_ios\" = 1e+30 is out of range");
 	expect_bad_text(RR_JOB("\"groupid\":-1,", ""), "\"groupid\" = -1 is out of range");
 	expect_bad_text(RR_JOB("\"job_runtime\":1e300,", ""), "\"job_runtime\" = 1e+300");
 	expect_bad_text("{\"fio version\":\"x\",\"jobs\":[{\"read\":{\"iops\":1,\"total_ios\":-5},"
