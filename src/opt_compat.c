@@ -32,23 +32,29 @@ int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
 	return 0;
 }
 
-int opt_parse_verify_pattern(struct job *j, const struct opt_def *o, const char *val,
-			     const struct num_ctx *c, struct err *e)
+/* A pattern value (buffer_pattern=, verify_pattern=): checked, then kept as typed in *@slot. */
+static int opt_set_pattern(char **slot, const char *val, const struct num_ctx *c, struct err *e)
 {
 	uint8_t tmp[BUFFER_PATTERN_MAX];
 	unsigned n;
 	const char *why;
 	char *s;
 
-	(void)o;
 	if (buffer_pattern_parse(val, tmp, &n, &why))
 		return opt_unsupported_value(e, c, val, why);
 	s = strdup(val);
 	if (!s)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	free(j->verify_pattern);
-	j->verify_pattern = s;
+	free(*slot);
+	*slot = s;
 	return 0;
+}
+
+int opt_parse_verify_pattern(struct job *j, const struct opt_def *o, const char *val,
+			     const struct num_ctx *c, struct err *e)
+{
+	(void)o;
+	return opt_set_pattern(&j->verify_pattern, val, c, e);
 }
 
 int opt_show_verify_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len)
@@ -189,20 +195,8 @@ int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 int opt_parse_buffer_pattern(struct job *j, const struct opt_def *o, const char *val,
 			     const struct num_ctx *c, struct err *e)
 {
-	uint8_t tmp[BUFFER_PATTERN_MAX];
-	unsigned n;
-	const char *why;
-	char *s;
-
 	(void)o;
-	if (buffer_pattern_parse(val, tmp, &n, &why))
-		return opt_unsupported_value(e, c, val, why);
-	s = strdup(val);
-	if (!s)
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	free(j->buffer_pattern);
-	j->buffer_pattern = s;
-	return 0;
+	return opt_set_pattern(&j->buffer_pattern, val, c, e);
 }
 
 int opt_show_buffer_pattern(const struct job *j, const struct opt_def *o, char *buf, size_t len)
