@@ -219,8 +219,7 @@ int steady_judge(const struct steady_cfg *c, const double *y, unsigned n, double
 	return st.attained;
 }
 
-/* The per-direction figures of an attained window. */
-static int fill_dirs(struct steady *st, const struct series *s)
+int steady_fill_dirs(struct steady *st, const struct series *s)
 {
 	for (int d = 0; d < DDIR_NR; d++) {
 		struct series_window *w = malloc(sizeof(*w));
@@ -289,7 +288,7 @@ int steady_check(const struct steady_cfg *c, const struct series *s, struct stea
 		eval_window(out, s, e, 0, (unsigned)rounds, 0);
 	else
 		eval_window(out, s, e, rounds - c->window, c->window, 1);
-	return out->attained ? fill_dirs(out, s) : 0;
+	return out->attained ? steady_fill_dirs(out, s) : 0;
 }
 
 double steady_band(const struct steady_cfg *c, double mean)
@@ -355,7 +354,7 @@ int steady_find(const struct steady_cfg *c, const struct series *s, struct stead
 		eval_window(out, s, e, r0, c->window, 1);
 		if (out->attained) {
 			steady_hold(out, s, e, r0 + c->window, rounds);
-			return fill_dirs(out, s);
+			return steady_fill_dirs(out, s);
 		}
 	}
 	return 0;	/* out holds the last window, not attained */

@@ -173,6 +173,9 @@ double steady_band(const struct steady_cfg *c, double mean);
  */
 void steady_window_stats(struct steady *st);
 
+/* The per-direction figures of an attained window [first, last] of @s: 0 or -ENOMEM. */
+int steady_fill_dirs(struct steady *st, const struct series *s);
+
 /*
  * The criterion of @c over @n round values @y of its metric (oldest first):
  * 1 when they make a steady window, with their mean in *@mean.  For the

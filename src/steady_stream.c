@@ -87,23 +87,6 @@ static void load_window(struct steady_stream *ss, unsigned n, int full)
 	steady_window_stats(w);
 }
 
-/* The window's per-direction figures, from the caller's series (see the top). */
-static int fill_dirs(struct steady *st, const struct series *s)
-{
-	for (int d = 0; d < DDIR_NR; d++) {
-		struct series_window *w = malloc(sizeof(*w));
-
-		if (!w)
-			return -ENOMEM;
-		if (series_window(s, st->first, st->last, (enum ddir)d, w) || !w->ios) {
-			free(w);
-			continue;
-		}
-		st->dir[d] = w;
-	}
-	return 0;
-}
-
 /* A round just completed: ring it, then search or hold (steady_find's loop). */
 static int round_done(struct steady_stream *ss, const struct series *s)
 {
@@ -153,7 +136,7 @@ static int round_done(struct steady_stream *ss, const struct series *s)
 		w->band_hi = w->mean + half;
 	}
 	w->after = 0;
-	return fill_dirs(w, s);
+	return steady_fill_dirs(w, s);	/* from the caller's series (see the top) */
 }
 
 /* The value of the tracked metric over a batch: steady_metric's formula. */
