@@ -20,6 +20,7 @@
 #include "err.h"
 #include "clock.h"	/* enum clock_mode */
 #include "ddir.h"
+#include "ioerr.h"	/* struct ioerr_cfg */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -159,6 +160,7 @@ struct job {
 	int nice;			/* -20..19, applied to the job's thread */
 	int exitall;			/* when this job ends, stop every other */
 	int exitall_on_error;		/* when this job fails, stop every other */
+	struct ioerr_cfg ioerr;		/* continue_on_error, ignore_error (ioerr.h) */
 	/* write-buffer contents (buffer.h) */
 	int zero_buffers, refill_buffers, scramble_buffers;
 	uint32_t buffer_compress_percentage;	/* 0 = unset */

@@ -11,6 +11,7 @@
 #include "opt.h"
 #include "opt_steady.h"
 #include "opt_compat.h"
+#include "ioerr.h"
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdarg.h>	/* va_list */
@@ -583,7 +584,6 @@ static const struct opt_choice exit_what_choices[] = {
 	{ "group", 0 }, { "stonewall", 1 }, { "all", 2 }, { NULL, 0 },
 };
 /* default-only options: the values meaning what iotrial always does */
-static const struct opt_choice coe_none[] = { { "none", 0 }, { "0", 0 }, { NULL, 0 } };
 static const struct opt_choice dedupe_repeat[] = { { "repeat", 0 }, { NULL, 0 } };
 static const struct opt_choice submit_inline[] = { { "inline", 0 }, { NULL, 0 } };
 static const struct opt_choice zero_only[] = { { "0", 0 }, { NULL, 0 } };
@@ -876,8 +876,14 @@ static const struct opt_def opt_defs[] = {
 
 	/* fio's default meaning, the only one iotrial has: other values refused */
 #define DEFAULT_ONLY .type = OPT_FUNC, .parse = opt_parse_default_only, .show = opt_show_default_only
-	{ .name = "continue_on_error", DEFAULT_ONLY, .choices = coe_none,
-	  .help = "none: a job stops at its first error (the only mode iotrial has)" },
+	{ .name = "continue_on_error", .type = OPT_FUNC, .parse = ioerr_parse_coe,
+	  .show = ioerr_show_coe,
+	  .help = "go on after non-fatal errors of these I/Os: none read write io verify all "
+		  "(counted in total_err)" },
+	{ .name = "ignore_error", .type = OPT_FUNC, .parse = ioerr_parse_ignore,
+	  .show = ioerr_show_ignore,
+	  .help = "errors that are non-fatal, per class READ,WRITE,VERIFY, ':'-separated "
+		  "(default EIO:EILSEQ)" },
 	{ .name = "dedupe_mode", DEFAULT_ONLY, .choices = dedupe_repeat,
 	  .help = "repeat: dedupable writes repeat an earlier write (dedupe_percentage)" },
 	{ .name = "io_submit_mode", DEFAULT_ONLY, .choices = submit_inline,
@@ -929,7 +935,7 @@ static const struct opt_def opt_defs[] = {
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
 	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
 	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
-	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), U("ignore_error"),
+	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"),
 	U("ignore_zone_limits"), U("inplace"), U("interface"), U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
 	U("latency_percentile"), U("latency_run"), U("latency_target"), U("latency_window"),
 	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),

@@ -426,7 +426,8 @@ static json_t *json_job(const struct job_result *jr, int plus)
 
 	jset(o, "jobname", jstr(jr->name), &bad);
 	jset(o, "groupid", jint(jr->groupid), &bad);
-	jset(o, "error", json_integer(jr->error), &bad);
+	/* fio: with continue_on_error, "error" is the first error, fatal or not */
+	jset(o, "error", json_integer(jr->error ? jr->error : jr->coe ? jr->first_err : 0), &bad);
 	jset(o, "eta", jint(0), &bad);
 	jset(o, "elapsed", jint(jr->elapsed_s), &bad);
 	jset(o, "job options", json_opts(job ? job->opts : NULL, job ? job->opts_nr : 0), &bad);
@@ -441,6 +442,10 @@ static json_t *json_job(const struct job_result *jr, int plus)
 	jset(o, "minf", jint(jr->minf), &bad);
 	json_depths(o, jr, &bad);
 	json_lat_dist(o, jr, &bad);
+	if (jr->coe) {		/* fio writes these two only with continue_on_error */
+		jset(o, "total_err", jint(jr->total_err), &bad);
+		jset(o, "first_error", json_integer(jr->first_err), &bad);
+	}
 	/* iotrial has no latency_target mode: fio's values when it is off */
 	jset(o, "latency_depth", jint(job ? job->iodepth : 1), &bad);
 	jset(o, "latency_target", jint(0), &bad);

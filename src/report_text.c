@@ -292,6 +292,10 @@ static void text_job_tail(FILE *f, const struct job_result *jr)
 		(unsigned long long)d[0].short_ios, (unsigned long long)d[1].short_ios,
 		(unsigned long long)d[2].short_ios, (unsigned long long)d[0].drop_ios,
 		(unsigned long long)d[1].drop_ios, (unsigned long long)d[2].drop_ios);
+	if (jr->coe)	/* continue_on_error: fio's line of the errors let pass */
+		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
+			(unsigned long long)jr->total_err, jr->first_err,
+			jr->first_err ? strerror(jr->first_err) : "Success");
 	/* iotrial has no latency_target mode: fio's line when it is off */
 	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		jr->job ? jr->job->iodepth : 1);

@@ -85,6 +85,10 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 		dst->groupid = src->groupid;
 	}
 	dst->nr_threads += src->nr_threads ? src->nr_threads : 1;
+	dst->coe |= src->coe;
+	dst->total_err += src->total_err;
+	if (!dst->first_err)
+		dst->first_err = src->first_err;
 	if (!dst->error && src->error) {
 		dst->error = src->error;
 		memcpy(dst->first_error, src->first_error, sizeof(dst->first_error));

@@ -80,6 +80,10 @@ struct job_result {
 	unsigned nr_threads;		/* threads merged into this entry */
 	int error;			/* first errno (positive, as fio) */
 	char first_error[256];		/* human text of the first error, "" if none */
+	/* continue_on_error (ioerr.h): errors let pass, the first errno of all */
+	int coe;			/* the job has continue_on_error: fio's two fields */
+	uint64_t total_err;
+	int first_err;
 	uint64_t elapsed_s;
 	uint64_t job_runtime_ms;
 	double usr_cpu, sys_cpu;	/* % of job_runtime */

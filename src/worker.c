@@ -17,6 +17,7 @@
  */
 #include "worker.h"
 #include "worker_compat.h"
+#include "ioerr.h"
 #include "job_steady.h"
 #include "schedstat.h"
 
@@ -106,6 +107,17 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	uint64_t lat, clat;
 
 	if (unlikely(io->res < 0)) {
+		/* continue_on_error: counted, and the job goes on (as fio) */
+		if (w->job->ioerr.coe &&
+		    ioerr_nonfatal(&w->job->ioerr, ioerr_class(io->ddir), (int)-io->res)) {
+			if (!w->total_err++)
+				w->first_nonfatal = (int)-io->res;
+			if (io->ddir < DDIR_NR)	/* issued, as fio's total_ios counts it */
+				w->st.dir[io->ddir].err_ios++;
+			return;
+		}
+		if (io->ddir < DDIR_NR && !w->error)	/* fio counts the fatal one too */
+			w->st.dir[io->ddir].err_ios++;
 		worker_fail(w, (int)-io->res, io);
 		return;
 	}
@@ -290,7 +302,7 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	for (d = 0; d < DDIR_NR; d++) {
 		struct worker_dir *wd = &w->st.dir[d];
 
-		wd->ios = wd->bytes = wd->short_ios = 0;
+		wd->ios = wd->bytes = wd->short_ios = wd->err_ios = 0;
 		lat_acc_init(&wd->slat);
 		lat_acc_init(&wd->clat);
 		lat_acc_init(&wd->lat);
@@ -912,6 +924,9 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->groupid = w->groupid;
 	r->nr_threads = 1;
 	r->error = w->error;
+	r->total_err = w->total_err + (w->error ? 1 : 0);	/* fio counts the fatal one too */
+	r->first_err = w->first_nonfatal ? w->first_nonfatal : w->error;
+	r->coe = j->ioerr.coe != 0;
 	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
 	r->verify = w->vres;
 	r->elapsed_s = (w->elapsed_ns + 500000000ull) / 1000000000ull;
@@ -938,7 +953,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 		struct dir_result *dr = &r->dir[d];
 
 		dr->io_bytes = wd->bytes;
-		dr->total_ios = wd->ios;
+		dr->total_ios = wd->ios + wd->err_ios;
 		dr->short_ios = wd->short_ios;
 		dr->runtime_ms = wd->ios ? r->job_runtime_ms : 0;
 		lat_acc_moments(&wd->slat, &dr->slat);

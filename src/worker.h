@@ -40,6 +40,7 @@ enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2,
 /* Per-direction accumulators, written only by the worker thread. */
 struct worker_dir {
 	uint64_t ios, bytes, short_ios;
+	uint64_t err_ios;		/* failed, let pass by continue_on_error */
 	struct lat_acc slat, clat, lat;
 	struct hist clat_hist, lat_hist, slat_hist;
 	uint64_t iv_lat_min, iv_lat_max;	/* this interval's exact extremes */
@@ -148,6 +149,8 @@ struct worker {
 	uint64_t measure_ns, elapsed_ns;
 	int error;			/* positive errno of the first failure */
 	char first_error[256];
+	uint64_t total_err;		/* errors continue_on_error let pass (ioerr.h) */
+	int first_nonfatal;		/* errno of the first of them, 0 if none */
 	int interrupted;
 
 	struct devwatch dw;		/* what the devices under the files saw (issue 7) */

@@ -1,0 +1,51 @@
+/*
+ * ioerr: which I/O errors a job goes on after (fio's continue_on_error and
+ * ignore_error).
+ *
+ * fio's rule, followed here: an error is non-fatal when its class (read,
+ * write, verify; a trim or sync counts as a write) is one continue_on_error
+ * names AND its errno is in that class's ignore_error list, which defaults
+ * to EIO and EILSEQ.  A non-fatal error is counted (total_err), the first
+ * one's errno is kept (first_error, and fio's "error" field), and the job
+ * goes on; any other error ends the job as before.  The worker asks
+ * ioerr_nonfatal() only when an I/O failed, so the hot path is untouched.
+ *
+ * Not an option table of its own: the rows are in opt_table.c, the parse and
+ * show callbacks here (they only touch job->ioerr).
+ */
+#ifndef IOTRIAL_IOERR_H
+#define IOTRIAL_IOERR_H
+
+#include <stddef.h>
+
+enum { IOERR_READ = 0, IOERR_WRITE = 1, IOERR_VERIFY = 2, IOERR_NR = 3 };
+#define IOERR_LIST_MAX 16
+
+struct ioerr_cfg {
+	unsigned coe;			/* bit (1 << IOERR_*) per class continued on */
+	unsigned nr[IOERR_NR];		/* 0: the default list (EIO, EILSEQ) */
+	int list[IOERR_NR][IOERR_LIST_MAX];
+};
+
+struct job;
+struct opt_def;
+struct num_ctx;
+struct err;
+
+/* True when errno @err (positive) of class @cls lets the job go on. */
+int ioerr_nonfatal(const struct ioerr_cfg *c, int cls, int err);
+
+/* The class of an I/O of direction @ddir (enum ddir, syncs included). */
+int ioerr_class(unsigned ddir);
+
+/* continue_on_error=none|read|write|io|verify|all|0|1 */
+int ioerr_parse_coe(struct job *j, const struct opt_def *o, const char *val,
+		    const struct num_ctx *c, struct err *e);
+int ioerr_show_coe(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+
+/* ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each ':'-separated names or numbers. */
+int ioerr_parse_ignore(struct job *j, const struct opt_def *o, const char *val,
+		       const struct num_ctx *c, struct err *e);
+int ioerr_show_ignore(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+
+#endif
