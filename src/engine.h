@@ -88,6 +88,14 @@ struct engine_ops {
 	/* Wait for at least @min completions, return up to @max in @out: count or -errno. */
 	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out);
 	void (*exit)(struct engine_ctx *ctx);
+	/*
+	 * Optional: getevents() that waits at most @timeout_ns for @min
+	 * completions and may return fewer (0 on timeout).  io_submit_mode=offload
+	 * needs it: the worker waits for completions only until the next rated
+	 * I/O is due, so submissions keep their schedule (see worker.c).
+	 */
+	int (*getevents_timed)(struct engine_ctx *ctx, unsigned min, unsigned max,
+			       struct io_u **out, uint64_t timeout_ns);
 };
 
 /* The engine named @name, or NULL (the registry in engine.c). */

@@ -128,7 +128,9 @@ static int aio_commit(struct engine_ctx *ctx)
 	return (int)done;
 }
 
-static int aio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
+/* Wait for @min completions, at most *@ts when @ts is not NULL. */
+static int aio_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out,
+		    struct timespec *ts)
 {
 	struct aio_state *s = ctx->priv;
 	int r, i;
@@ -138,8 +140,8 @@ static int aio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, str
 	if (min > max)
 		min = max;
 	do
-		r = io_getevents(s->aio, (long)min, (long)max, s->events, NULL);
-	while (r == -EINTR && min);
+		r = io_getevents(s->aio, (long)min, (long)max, s->events, ts);
+	while (r == -EINTR && min && !ts);
 	if (r == -EINTR)
 		return 0;
 	if (r < 0)
@@ -153,6 +155,20 @@ static int aio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, str
 	}
 	s->inflight -= (unsigned)r;
 	return r;
+}
+
+static int aio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
+{
+	return aio_reap(ctx, min, max, out, NULL);
+}
+
+static int aio_getevents_timed(struct engine_ctx *ctx, unsigned min, unsigned max,
+			       struct io_u **out, uint64_t timeout_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000ull),
+			       .tv_nsec = (long)(timeout_ns % 1000000000ull) };
+
+	return aio_reap(ctx, min, max, out, &ts);
 }
 
 static void aio_exit(struct engine_ctx *ctx)
@@ -174,4 +190,5 @@ const struct engine_ops engine_libaio_ops = {
 	.commit = aio_commit,
 	.getevents = aio_getevents,
 	.exit = aio_exit,
+	.getevents_timed = aio_getevents_timed,
 };

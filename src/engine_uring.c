@@ -462,7 +462,9 @@ static int uring_commit_wait(struct engine_ctx *ctx, unsigned min)
 	return uring_submitted(s, r);
 }
 
-static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
+/* Wait for @min CQEs, at most *@ts when @ts is not NULL (then maybe fewer). */
+static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out,
+		      struct __kernel_timespec *ts)
 {
 	struct uring_state *s = ctx->priv;
 	struct io_uring_cqe *cqe;
@@ -480,7 +482,8 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, s
 	if (min > max)
 		min = max;
 	if (min && io_uring_cq_ready(&s->ring) < min) {
-		r = io_uring_wait_cqe_nr(&s->ring, &cqe, min);
+		r = ts ? io_uring_wait_cqes(&s->ring, &cqe, min, ts, NULL) :
+			 io_uring_wait_cqe_nr(&s->ring, &cqe, min);
 		if (r < 0 && r != -EINTR && r != -ETIME)
 			return r;
 	}
@@ -503,6 +506,20 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, s
 	return (int)n;
 }
 
+static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
+{
+	return uring_reap(ctx, min, max, out, NULL);
+}
+
+static int uring_getevents_timed(struct engine_ctx *ctx, unsigned min, unsigned max,
+				 struct io_u **out, uint64_t timeout_ns)
+{
+	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000ull),
+					.tv_nsec = (long long)(timeout_ns % 1000000000ull) };
+
+	return uring_reap(ctx, min, max, out, &ts);
+}
+
 const struct engine_ops engine_uring_ops = {
 	.name = "io_uring",
 	.flags = 0,
@@ -512,4 +529,5 @@ const struct engine_ops engine_uring_ops = {
 	.commit_wait = uring_commit_wait,
 	.getevents = uring_getevents,
 	.exit = uring_exit,
+	.getevents_timed = uring_getevents_timed,
 };

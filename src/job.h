@@ -145,6 +145,7 @@ struct job {
 	uint64_t rate[DDIR_NR];		/* bytes/s */
 	uint64_t rate_iops[DDIR_NR];
 	enum rate_process rate_process;
+	int submit_offload;		/* io_submit_mode=offload (worker.c) */
 
 	/* reporting */
 	double percentile_list[JOB_MAX_PERCENTILES];

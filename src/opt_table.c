@@ -585,7 +585,9 @@ static const struct opt_choice exit_what_choices[] = {
 };
 /* default-only options: the values meaning what iotrial always does */
 static const struct opt_choice dedupe_repeat[] = { { "repeat", 0 }, { NULL, 0 } };
-static const struct opt_choice submit_inline[] = { { "inline", 0 }, { NULL, 0 } };
+static const struct opt_choice submit_choices[] = {
+	{ "inline", 0 }, { "offload", 1 }, { NULL, 0 },
+};
 static const struct opt_choice zero_only[] = { { "0", 0 }, { NULL, 0 } };
 static const struct opt_choice window_choices[] = {
 	{ "avg", 0 }, { "max", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
@@ -886,8 +888,9 @@ static const struct opt_def opt_defs[] = {
 		  "(default EIO:EILSEQ)" },
 	{ .name = "dedupe_mode", DEFAULT_ONLY, .choices = dedupe_repeat,
 	  .help = "repeat: dedupable writes repeat an earlier write (dedupe_percentage)" },
-	{ .name = "io_submit_mode", DEFAULT_ONLY, .choices = submit_inline,
-	  .help = "inline: the job's thread submits its own I/O" },
+	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
+	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
+		  "schedule, not after a completion (io_uring, libaio, null)" },
 	{ .name = "log_prio", DEFAULT_ONLY, .choices = zero_only,
 	  .help = "0: log lines carry no I/O priority" },
 	{ .name = "verify_state_save", DEFAULT_ONLY, .choices = zero_only,

@@ -12,6 +12,7 @@
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strdup */
 #include "job_steady.h"	/* job_steady_cfg: the steady-state rules must build */
+#include "engine.h"	/* engine_find: offload needs a timed reap */
 
 /* bs, bsrange and bssplit, per direction. */
 static int validate_bs(struct job *j, struct err *e)
@@ -171,6 +172,11 @@ int opt_job_validate(struct job *j, struct err *e)
 		ret = opt_verify_validate(j, e);
 	if (!ret)
 		ret = opt_think_validate(j, e);
+	/* a sync engine has one I/O at a time: offload cannot change when it goes */
+	if (!ret && j->submit_offload && !engine_find(j->ioengine)->getevents_timed &&
+	    !(engine_find(j->ioengine)->flags & ENGINE_F_SYNC))
+		ret = job_err(e, j, "io_submit_mode=offload is not supported with ioengine %s "
+			      "(use io_uring, libaio or a sync engine)", j->ioengine);
 	if (!ret)
 		ret = validate_bs(j, e);
 	if (!ret)

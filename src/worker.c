@@ -591,7 +591,11 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 	return 0;
 }
 
-static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
+/*
+ * Reap at least @min completions; with @until (ticks, 0: none) stop waiting
+ * then, even with fewer (io_submit_mode=offload).
+ */
+static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t *now)
 {
 	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
 							  : w->ctx.depth;
@@ -600,7 +604,14 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t *now)
 
 	if (min > w->inflight)
 		min = w->inflight;
-	n = w->ops->getevents(&w->ctx, min, max, w->events);
+	if (unlikely(until)) {
+		uint64_t t = clock_ticks(w->clk);
+		uint64_t ns = until > t ? clock_ticks_to_ns(w->clk, until - t) : 0;
+
+		n = w->ops->getevents_timed(&w->ctx, ns ? min : 0, max, w->events, ns ? ns : 1);
+	} else {
+		n = w->ops->getevents(&w->ctx, min, max, w->events);
+	}
 	if (n < 0) {
 		if (n == -EINTR)
 			return 0;
@@ -691,14 +702,29 @@ static void worker_loop(struct worker *w)
 				now = clock_ticks(w->clk);
 			continue;
 		}
-		if (worker_reap(w, min, &now) < 0)
+		/*
+		 * io_submit_mode=offload: a rated I/O waiting for its slot does not
+		 * wait for a completion too.  fio hands submission to another thread
+		 * for this; here the wait for completions ends when the slot comes
+		 * (completions are still reaped as they arrive), so submissions keep
+		 * the schedule whatever the device's latency, while the engine stays
+		 * on one thread.
+		 */
+		if (unlikely(w->job->submit_offload) && pending && pending->t_issue > now &&
+		    pending->t_issue != WORKER_THINK) {
+			if (worker_reap(w, min, pending->t_issue < w->t_next_event ?
+					pending->t_issue : w->t_next_event, &now) < 0)
+				break;
+			continue;
+		}
+		if (worker_reap(w, min, 0, &now) < 0)
 			break;
 		if (!nq && !w->nr_free)
 			continue;
 	}
 	/* Drain: every io_u in flight must come back before buffers are freed. */
 	while (w->inflight) {
-		if (worker_reap(w, 1, &now) < 0)
+		if (worker_reap(w, 1, 0, &now) < 0)
 			break;
 	}
 	w->t_last = clock_ticks(w->clk);
