@@ -220,7 +220,7 @@ static void init_random_map_choice(struct iogen *g, const struct job *j)
 	int d;
 
 	if (!g->random || j->norandommap || g->skew != IOGEN_SKEW_NONE || g->seq_nr > 1 ||
-	    g->unaligned)
+	    g->unaligned || g->zoned)
 		return;
 	for (d = 0; d < DDIR_NR; d++) {
 		if (!(g->dirs & (1u << d)))
@@ -244,7 +244,7 @@ static void init_fast(struct iogen *g)
 	for (k = 0; k < DDIR_NR; k++)
 		if (g->dirs == (1u << k))
 			d = k;
-	if (g->nr_files != 1 || d < 0 || g->trimwrite || !g->bs_fixed[d] || g->seq_hole)
+	if (g->nr_files != 1 || d < 0 || g->trimwrite || !g->bs_fixed[d] || g->seq_hole || g->zoned)
 		return;
 	g->ddir0 = (uint8_t)d;
 	g->bs0 = (uint32_t)g->bs_fixed[d];
@@ -336,6 +336,13 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 	g->files = calloc(nr_files, sizeof(*g->files));
 	if (!g->files)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
+	if (j->zonemode) {
+		g->zoned = 1;
+		g->zcfg.size = j->zonesize;
+		g->zcfg.range = j->zonerange ? j->zonerange : j->zonesize;
+		g->zcfg.skip = j->zoneskip;
+		g->zone_min_bs = bs_all_min;
+	}
 	init_random_map_choice(g, j);
 	for (i = 0; i < nr_files; i++) {
 		struct iogen_file *f = &g->files[i];
@@ -351,6 +358,7 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 				    j->name, i, (unsigned long long)((f->end - f->start) / g->unit));
 		if (!r && g->skew >= 0)
 			r = init_skew(g, j, f, &layout, e);
+		f->zone.start = f->start;
 		if (r) {
 			iogen_free(g);
 			return r;
@@ -417,6 +425,10 @@ static void iogen_new_loop(struct iogen *g)
 		g->rs_bs = g->seed_bs;
 		g->cur_file = 0;
 		g->seq_left = 0;
+		for (unsigned i = 0; g->zoned && i < g->nr_files; i++) {
+			g->files[i].zone.start = g->files[i].start;
+			g->files[i].zone.done = 0;
+		}
 	}
 	g->loop_left = (int64_t)g->io_limit;
 }
@@ -540,6 +552,31 @@ static int want_random(struct iogen *g, int d)
 	return rand_u64(&g->rs_off) < g->pct_rand_thresh[d];
 }
 
+/*
+ * zonemode=strided: the offset inside the current zone (sequential, wrapping
+ * to the zone's start, or uniform), the length fitted to the zone; then the
+ * zone moves on once zonesize bytes were done in it (zone.h).
+ */
+static void iogen_zoned(struct iogen *g, struct iogen_file *f, int d, uint64_t *off, uint64_t *len)
+{
+	uint64_t lo, hi, o, room;
+
+	zone_bounds(&g->zcfg, &f->zone, f->end, &lo, &hi);
+	if (want_random(g, d) && hi - lo >= g->bs_min[d]) {
+		o = lo + rand_below(&g->rs_off, (hi - lo - g->bs_min[d]) / g->ba[d] + 1) * g->ba[d];
+	} else {
+		o = f->pos[d];
+		if (o < lo || o + g->bs_min[d] > hi)
+			o = lo;
+	}
+	room = hi > o ? hi - o : 0;
+	if (*len > room && room >= g->bs_min[d])
+		*len = room - room % g->bs_min[d];
+	*off = o;
+	/* a sequential position left outside the new zone restarts at its start (above) */
+	zone_advance(&g->zcfg, &f->zone, f->start, f->end, *len, g->zone_min_bs);
+}
+
 int iogen_next_slow(struct iogen *g, struct io_u *io)
 {
 	struct iogen_file *f;
@@ -570,7 +607,9 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 	f = &g->files[fi];
 	d = pick_ddir(g);
 	len = pick_len(g, d);
-	if (want_random(g, d)) {
+	if (__builtin_expect(g->zoned, 0)) {
+		iogen_zoned(g, f, d, &off, &len);
+	} else if (want_random(g, d)) {
 		off = rand_offset(g, f, d, &len);
 	} else {
 		off = f->pos[d];

@@ -38,6 +38,7 @@
 #include "err.h"
 #include "job.h"
 #include "rand.h"
+#include "zone.h"
 
 enum { IOGEN_SLOW = 0, IOGEN_FAST_SEQ = 1, IOGEN_FAST_RAND = 2, IOGEN_FAST_MAP = 3 };
 enum { IOGEN_SKEW_NONE = -1, IOGEN_SKEW_ZONED = -2 };	/* besides enum rand_skew_kind */
@@ -50,6 +51,7 @@ struct iogen_file {
 	struct rand_skew skew[DDIR_NR];	/* when iogen.skew != IOGEN_SKEW_NONE */
 	uint64_t scatter_mul[DDIR_NR];	/* zipf/pareto: rank -> block bijection */
 	uint64_t scatter_add[DDIR_NR];
+	struct zone_pos zone;		/* zonemode=strided: the current zone */
 };
 
 struct iogen {
@@ -103,6 +105,9 @@ struct iogen {
 	uint64_t io_limit;		/* bytes per loop */
 	uint64_t loops_left;		/* loops still to start; UINT64_MAX: time_based */
 	struct rand_state seed_off, seed_ddir, seed_bs;	/* the streams at the start */
+	int zoned;			/* zonemode=strided (zone.h) */
+	struct zone_cfg zcfg;
+	uint64_t zone_min_bs;
 	int pend;			/* trimwrite: a write of the block just trimmed */
 	struct io_u pend_io;
 };

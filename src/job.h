@@ -103,6 +103,9 @@ struct job {
 	uint8_t zone_access[JOB_MAX_ZONES], zone_size[JOB_MAX_ZONES];
 	unsigned zone_nr;
 	uint32_t percentage_random[DDIR_NR];
+	/* zonemode=strided (zone.h): 0 = none */
+	int zonemode;
+	uint64_t zonesize, zonerange, zoneskip;
 
 	/* engine */
 	char *ioengine;

@@ -185,11 +185,15 @@ int opt_show_nice(const struct job *j, const struct opt_def *o, char *buf, size_
 int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 		       const struct num_ctx *c, struct err *e)
 {
-	(void)j;
 	(void)o;
-	if (!strcmp(val, "none"))
+	if (!strcmp(val, "none") || !strcmp(val, "strided")) {
+		j->zonemode = val[0] == 's';
 		return 0;
-	return opt_unsupported_value(e, c, val, "zoned I/O is not supported (zonemode=none only)");
+	}
+	if (!strcmp(val, "zbd"))
+		return opt_unsupported_value(e, c, val, "zoned block devices are not supported "
+					     "(none or strided)");
+	return num_error(e, c, -EINVAL, val, "not one of none, strided, zbd");
 }
 
 int opt_parse_buffer_pattern(struct job *j, const struct opt_def *o, const char *val,
@@ -305,8 +309,7 @@ int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf
 
 int opt_show_zonemode(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
-	(void)j;
 	(void)o;
-	snprintf(buf, len, "none");
+	snprintf(buf, len, "%s", j->zonemode ? "strided" : "none");
 	return 0;
 }

@@ -874,7 +874,14 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "number_ios", .type = OPT_INT, F(number_ios),
 	  .help = "end the job after this many I/Os (0 = no limit)" },
 	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
-	  .help = "zoned I/O: only none (the default) is supported" },
+	  .help = "none, or strided: zonesize bytes in each zonerange-byte zone, then skip zoneskip "
+		  "(zbd needs a zoned device: refused)" },
+	{ .name = "zonesize", .type = OPT_INT, F(zonesize),
+	  .help = "zonemode=strided: bytes done in a zone before the next one" },
+	{ .name = "zonerange", .type = OPT_INT, F(zonerange),
+	  .help = "zonemode=strided: size of a zone (0 = zonesize)" },
+	{ .name = "zoneskip", .type = OPT_INT, F(zoneskip),
+	  .help = "zonemode=strided: bytes skipped after each zone" },
 
 	/* fio's default meaning, the only one iotrial has: other values refused */
 #define DEFAULT_ONLY .type = OPT_FUNC, .parse = opt_parse_default_only, .show = opt_show_default_only
@@ -972,7 +979,7 @@ static const struct opt_def opt_defs[] = {
 	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
-	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"), UH("zonerange", "zoned I/O is not supported (use offset and size for a region)"), UH("zonesize", "zoned I/O is not supported (use offset and size for a region)"), UH("zoneskip", "zoned I/O is not supported (use offset and size for a region)"),
+	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"),
 };
 
 const struct opt_def *opt_table(size_t *nr)

@@ -172,6 +172,8 @@ int opt_job_validate(struct job *j, struct err *e)
 		ret = opt_verify_validate(j, e);
 	if (!ret)
 		ret = opt_think_validate(j, e);
+	if (!ret && j->zonemode && !j->zonesize)
+		ret = job_err(e, j, "zonemode=strided needs zonesize > 0");
 	/* a sync engine has one I/O at a time: offload cannot change when it goes */
 	if (!ret && j->submit_offload && !engine_find(j->ioengine)->getevents_timed &&
 	    !(engine_find(j->ioengine)->flags & ENGINE_F_SYNC))
