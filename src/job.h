@@ -178,6 +178,8 @@ struct job {
 	char *verify_pattern;			/* as given; buffer_pattern's syntax */
 	int verify_fatal;
 	int verify_only;			/* no writes: check an earlier run's data */
+	uint64_t verify_backlog;		/* check every N written blocks (0 = at the end) */
+	uint64_t verify_backlog_batch;		/* blocks checked each time (0 = verify_backlog) */
 	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
 	uint64_t thinktime_us, thinktime_spin_us;
 	uint32_t thinktime_blocks;		/* default 1 */

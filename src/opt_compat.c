@@ -101,14 +101,14 @@ int opt_verify_validate(const struct job *j, struct err *e)
 		return j->verify_only ? job_err(e, j, "verify_only needs verify=METHOD") : 0;
 	if ((j->rw & ~RW_RAND) != RW_WRITE)
 		why = "verify needs rw=write or rw=randwrite";
-	else if (j->time_based)
+	else if (j->time_based && !j->verify_backlog)
 		why = "verify with time_based is not supported (blocks may be rewritten partially)";
 	else if ((j->rw & RW_RAND) && j->norandommap)
 		why = "verify with norandommap is not supported (blocks may be rewritten partially)";
 	else if (j->bssplit_nr[d] || (j->bs_min[d] && j->bs_min[d] != j->bs_max[d]) ||
 		 (j->bs_min[d] && j->bs_min[d] != j->bs[d]))
 		why = "verify needs one block size (no bsrange or bssplit)";
-	else if (j->io_size && (j->size_pct || j->io_size < j->size))
+	else if (j->io_size && (j->size_pct || j->io_size < j->size) && !j->verify_backlog)
 		why = "verify needs the whole region written (io_size below size)";
 	else if (j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
 		why = "verify=pattern needs verify_pattern";

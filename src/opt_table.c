@@ -837,7 +837,7 @@ static const struct opt_def opt_defs[] = {
 
 	/* fio options taken for compatibility (opt_compat.h; docs/usage.md) */
 	{ .name = "verify", .type = OPT_FUNC, .parse = opt_parse_verify, .show = opt_show_verify,
-	  .help = "verify written data: md5 crc32c crc32 sha1 sha256 sha512 xxhash pattern, or 0" },
+	  .help = "verify written data: md5 crc32c crc32 crc64 sha1 sha256 sha512 xxhash meta pattern, or 0" },
 	{ .name = "do_verify", .type = OPT_BOOL, F(do_verify),
 	  .help = "read back and check after the writes (with verify=)" },
 	{ .name = "verify_interval", .type = OPT_INT, F(verify_interval),
@@ -847,6 +847,10 @@ static const struct opt_def opt_defs[] = {
 	  .help = "data pattern of verified blocks: 0x hex bytes and \"text\"" },
 	{ .name = "verify_only", .type = OPT_FLAG, F(verify_only),
 	  .help = "skip the writes; only check the data an earlier run of the job wrote" },
+	{ .name = "verify_backlog", .type = OPT_INT, F(verify_backlog), .max = 1u << 24,
+	  .help = "check written blocks while writing: every N writes (0 = after the writes)" },
+	{ .name = "verify_backlog_batch", .type = OPT_INT, F(verify_backlog_batch), .max = 1u << 24,
+	  .help = "blocks checked at each verify_backlog point, the latest ones (0 = verify_backlog)" },
 	{ .name = "verify_fatal", .type = OPT_BOOL, F(verify_fatal),
 	  .help = "a verify failure also stops the other jobs of the group" },
 	{ .name = "gtod_reduce", .type = OPT_FUNC, F(gtod_reduce), .parse = opt_parse_gtod_reduce,
@@ -974,7 +978,7 @@ static const struct opt_def opt_defs[] = {
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
-	UH("verify_async", "not supported (verify= checks every block after the writes)"), UH("verify_backlog", "not supported (verify= checks every block after the writes)"), UH("verify_backlog_batch", "not supported (verify= checks every block after the writes)"),
+	UH("verify_async", "not supported (verify= checks every block after the writes)"), 
 	UH("verify_dump", "not supported (verify= checks every block after the writes)"), UH("verify_offset", "not supported (verify= checks every block after the writes)"),
 	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),

@@ -21,7 +21,14 @@
  * randwrite with the random map, not time_based, io_size not below size);
  * opt_validate refuses the rest by name.  Checksums: md5, sha1, sha256,
  * sha512 (Nettle), crc32 (zlib), crc32c (ours, tested against RFC 3720's
- * vectors), xxhash (libxxhash's XXH32, as fio's).
+ * vectors), xxhash (libxxhash's XXH32, as fio's), crc64 (ours: CRC-64/XZ,
+ * tested against its check value).  meta checks the header alone (offset,
+ * length, its crc32c) and, with verify_pattern, the pattern after it.
+ *
+ * verify_backlog=N (worker_compat.c): every N completed writes, the last
+ * verify_backlog_batch (default N) written blocks are read back and checked
+ * while the job goes on, and the end pass only checks what is still
+ * pending; these reads are not the job's reads (fio counts them).
  */
 #ifndef IOTRIAL_VERIFY_H
 #define IOTRIAL_VERIFY_H
@@ -32,7 +39,10 @@
 
 enum verify_method {
 	VERIFY_NONE = 0, VERIFY_MD5, VERIFY_CRC32C, VERIFY_CRC32, VERIFY_SHA1, VERIFY_SHA256,
-	VERIFY_SHA512, VERIFY_XXHASH, VERIFY_PATTERN, VERIFY_METHOD_NR,
+	VERIFY_SHA512, VERIFY_XXHASH, VERIFY_PATTERN,
+	VERIFY_META,		/* the header only (plus verify_pattern's bytes when given) */
+	VERIFY_CRC64,		/* CRC-64/ECMA-182, reflected (xz's) */
+	VERIFY_METHOD_NR,
 };
 
 #define VERIFY_HDR_SIZE 32
@@ -65,6 +75,9 @@ const char *verify_method_name(enum verify_method m);
 
 /* Size of @m's checksum in bytes (0 for none and pattern). */
 size_t verify_csum_size(enum verify_method m);
+
+/* CRC-64/XZ of @len bytes, continuing from @crc (start with 0). */
+uint64_t verify_crc64(uint64_t crc, const void *buf, size_t len);
 
 /* crc32c (Castagnoli) of @len bytes, continuing from @crc (start with 0). */
 uint32_t verify_crc32c(uint32_t crc, const void *buf, size_t len);

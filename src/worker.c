@@ -134,6 +134,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		d->short_ios++;
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
+	if (unlikely(w->vbl_cap) && io->ddir == DDIR_WRITE)
+		worker_compat_verify_written(w, io);
 	hist_add(&d->clat_hist, clat);
 	lat_acc_add(&d->clat, clat);
 	hist_add(&d->lat_hist, lat);
@@ -599,7 +601,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 {
 	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
 							  : w->ctx.depth;
-	int log_on = w->log_on, n, i;
+	int log_on = w->log_on || w->vbl_cap, n, i;	/* per-I/O accounting */
 	struct worker_run run;
 
 	if (min > w->inflight)
@@ -1008,6 +1010,7 @@ void worker_release(struct worker *w)
 		w->ops->exit(&w->ctx);
 	w->ctx_ready = 0;
 	iogen_free(&w->gen);
+	worker_compat_verify_free(w);
 	series_free(&w->series);
 	steady_free(&w->ss);
 	fiolog_free(&w->log);

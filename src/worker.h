@@ -91,6 +91,12 @@ struct worker {
 	struct buffer_gen bufgen;	/* write-buffer contents (buffer.h) */
 	struct verify_ctx verify;	/* verify=: headers on writes, the read-back pass */
 	struct verify_result vres;
+	/* verify_backlog: the latest written blocks, a ring (worker_compat.c) */
+	uint64_t *vbl_off;
+	uint16_t *vbl_file;
+	unsigned vbl_cap, vbl_head, vbl_nr;
+	uint64_t vbl_since;		/* writes since the last check */
+	void *vbl_buf;
 	struct rate rate;
 	struct worker_stats st;
 	struct io_u **free_list;

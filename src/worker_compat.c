@@ -10,6 +10,8 @@
 #include <stdio.h>	/* snprintf */
 #include <string.h>	/* memset */
 #include <time.h>	/* nanosleep */
+#include <stdlib.h>	/* calloc, free, posix_memalign */
+#include <unistd.h>	/* pread */
 #include "buffer.h"	/* buffer_pattern_parse */
 #include "rand.h"	/* rand_mix */
 
@@ -82,15 +84,94 @@ int worker_compat_verify_init(struct worker *w, struct err *e)
 	if (j->verify_pattern && buffer_pattern_parse(j->verify_pattern, pat, &n, &why))
 		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': verify_pattern: %s", j->name, why);
 	w->vres.method = j->verify_method;
+	if (j->verify_backlog) {
+		uint64_t batch = j->verify_backlog_batch ? j->verify_backlog_batch : j->verify_backlog;
+		size_t blen = ((size_t)j->bs[DDIR_WRITE] + 4095) & ~(size_t)4095;
+
+		w->vbl_cap = (unsigned)(batch > j->verify_backlog ? batch : j->verify_backlog);
+		w->vbl_off = calloc(w->vbl_cap, sizeof(*w->vbl_off));
+		w->vbl_file = calloc(w->vbl_cap, sizeof(*w->vbl_file));
+		if (!w->vbl_off || !w->vbl_file || posix_memalign(&w->vbl_buf, 4096, blen))
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': no memory for verify_backlog",
+				       j->name);
+	}
 	return verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
 			   j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
 }
 
-/* do_verify: read every file's region back and check it (outside the measurement). */
+/* Read back and check the @n latest written blocks of the backlog ring. */
+static void compat_backlog_check(struct worker *w, unsigned n)
+{
+	uint32_t bs = w->verify.bs;
+	unsigned k;
+
+	if (n > w->vbl_nr)
+		n = w->vbl_nr;
+	for (k = 1; k <= n && !w->error; k++) {
+		unsigned i = (w->vbl_head + w->vbl_cap - k) % w->vbl_cap;
+		const struct engine_file *f = &w->files[w->vbl_file[i]];
+		ssize_t got = pread(f->fd, w->vbl_buf, bs, (off_t)w->vbl_off[i]);
+		int r;
+
+		if (got != (ssize_t)bs) {
+			w->vres.failures++;
+			w->vres.fail_offset = w->vbl_off[i];
+			snprintf(w->vres.fail_msg, sizeof(w->vres.fail_msg),
+				 "read back at offset %llu in %.200s: %s", (unsigned long long)w->vbl_off[i],
+				 f->path, got < 0 ? strerror(errno) : "short read");
+			r = got < 0 ? -errno : -EILSEQ;
+		} else {
+			r = verify_check(&w->verify, w->vbl_buf, bs, w->vbl_off[i], f->path, &w->vres);
+		}
+		if (r) {
+			w->error = -r;
+			snprintf(w->first_error, sizeof(w->first_error), "verify: %.240s", w->vres.fail_msg);
+		}
+	}
+}
+
+void worker_compat_verify_written(struct worker *w, const struct io_u *io)
+{
+	const struct job *j = w->job;
+
+	if (!w->nr_files)
+		return;
+	w->vbl_off[w->vbl_head] = io->offset;
+	w->vbl_file[w->vbl_head] = io->file;
+	w->vbl_head = (w->vbl_head + 1) % w->vbl_cap;
+	if (w->vbl_nr < w->vbl_cap)
+		w->vbl_nr++;
+	if (++w->vbl_since < j->verify_backlog)
+		return;
+	w->vbl_since = 0;
+	compat_backlog_check(w, (unsigned)(j->verify_backlog_batch ? j->verify_backlog_batch
+								   : j->verify_backlog));
+}
+
+void worker_compat_verify_free(struct worker *w)
+{
+	free(w->vbl_off);
+	free(w->vbl_file);
+	free(w->vbl_buf);
+	w->vbl_off = NULL;
+	w->vbl_file = NULL;
+	w->vbl_buf = NULL;
+	w->vbl_cap = 0;
+}
+
+/*
+ * do_verify: read every file's region back and check it (outside the
+ * measurement); with verify_backlog, only the writes since the last check.
+ */
 void worker_compat_verify_pass(struct worker *w)
 {
 	unsigned i;
 	int r;
+
+	if (w->vbl_cap) {
+		compat_backlog_check(w, (unsigned)w->vbl_since);
+		return;
+	}
 
 	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
 		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path, w->gen.files[i].start,

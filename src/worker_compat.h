@@ -15,6 +15,12 @@ int worker_compat_verify_init(struct worker *w, struct err *e);
 /* do_verify: read every file's region back and check it; a failure sets @w->error. */
 void worker_compat_verify_pass(struct worker *w);
 
+/* verify_backlog: @io (a write) completed; every verify_backlog writes, check the latest. */
+void worker_compat_verify_written(struct worker *w, const struct io_u *io);
+
+/* Free what verify_backlog allocated. */
+void worker_compat_verify_free(struct worker *w);
+
 /* rate_min/rate_iops_min at a sample tick @now; a miss sets @w->error (EIO). */
 void worker_compat_min_rate(struct worker *w, uint64_t now);
 

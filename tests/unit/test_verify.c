@@ -27,7 +27,7 @@ TEST(every_method_round_trips_and_catches_a_flip)
 {
 	static uint8_t buf[8192];
 	const char *names[] = { "md5", "crc32c", "crc32", "sha1", "sha256", "sha512", "xxhash",
-				"crc32c-intel" };
+				"crc32c-intel", "crc64" };
 	struct verify_ctx v;
 	struct verify_result r;
 	struct err e;
@@ -50,7 +50,39 @@ TEST(every_method_round_trips_and_catches_a_flip)
 		CHECK(strstr(r.fail_msg, "mismatch at offset 1051648 in f: expected ") != NULL);
 		CHECK_EQ_U(r.blocks, 3);
 	}
-	CHECK(verify_method_parse("crc64", &m) == -EINVAL);
+	CHECK(verify_method_parse("crc65", &m) == -EINVAL);
+}
+
+/* CRC-64/XZ's check value (the CRC of "123456789"). */
+TEST(crc64_check_value)
+{
+	CHECK_EQ_U(verify_crc64(0, "123456789", 9), 0x995dc9bbdf1939faull);
+	CHECK_EQ_U(verify_crc64(verify_crc64(0, "1234", 4), "56789", 5), 0x995dc9bbdf1939faull);
+}
+
+/* meta: the header alone, and verify_pattern's bytes after it when given. */
+TEST(meta_checks_header_and_pattern)
+{
+	static uint8_t buf[4096];
+	struct verify_ctx v;
+	struct verify_result r;
+	struct err e;
+
+	CHECK(verify_init(&v, VERIFY_META, 4096, 512, (const uint8_t *)"\xaa\x55\x5a\xa5", 4, 3, &e) == 0);
+	verify_fill(&v, buf, sizeof(buf), 8192);
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 8192, "f", &r) == 0);
+	CHECK_EQ_U(r.blocks, 8);
+	buf[2 * 512 + 100] ^= 1;	/* a pattern byte of the third interval */
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 8192, "f", &r) == -EILSEQ);
+	CHECK_EQ_U(r.fail_offset, 8192 + 2 * 512 + 100);
+	CHECK(strstr(r.fail_msg, "pattern mismatch") != NULL);
+	buf[2 * 512 + 100] ^= 1;
+	memset(&r, 0, sizeof(r));	/* read from the wrong place: the header says so */
+	CHECK(verify_check(&v, buf, sizeof(buf), 4096, "f", &r) == -EILSEQ);
+	CHECK(strstr(r.fail_msg, "header for another block") != NULL);
+	CHECK_STR(verify_method_name(VERIFY_META), "meta");
 }
 
 TEST(headers_name_what_is_wrong)
@@ -90,5 +122,7 @@ int main(void)
 	RUN(crc32c_vectors);
 	RUN(every_method_round_trips_and_catches_a_flip);
 	RUN(headers_name_what_is_wrong);
+	RUN(crc64_check_value);
+	RUN(meta_checks_header_and_pattern);
 	return CHECK_DONE();
 }

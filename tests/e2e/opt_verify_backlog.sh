@@ -1,0 +1,55 @@
+#!/bin/sh
+# verify=meta and crc64, verify_backlog and verify_backlog_batch (verify.h,
+# worker_compat.c): blocks are checked while the job writes, every N writes,
+# the latest batch of them (cross-stripe-verify.fio's rw=write:112k holes
+# included); the counts follow fio's rule (batch < N: some blocks are not
+# checked; batch > N: some twice).  fio 3.33 accepts the same jobs.
+. "$(dirname "$0")/lib.sh"
+F="$T/v"
+JOB="--name=v --filename=$F --size=1m --bs=4k --rw=write --ioengine=psync"
+
+blocks() {	# ARGS...: "exit blocks writes failures"
+	rm -f "$F"
+	# shellcheck disable=SC2086
+	"$IOTRIAL" $JOB "$@" --output-format=json >"$T/o.json" 2>"$T/err"
+	rc=$?
+	echo "$rc $(pyjson "
+import json
+j = json.load(open('$T/o.json'))['jobs'][0]
+v = j['iotrial']['verify']
+print(v['blocks'], j['write']['total_ios'], v['failures'])" 2>/dev/null)"
+}
+
+for m in meta crc64; do
+	got=$(blocks --verify=$m --verify_pattern=0xaa555aa5 --verify_interval=512)
+	if [ "$got" = "0 2048 256 0" ]; then pass "verify_$m"; else fail "verify_$m" "$got $(cat "$T/err")"; fi
+done
+# every write checked once, while writing (also through libaio at depth 8)
+got=$(blocks --verify=crc32c --verify_backlog=1)
+[ "$got" = "0 256 256 0" ] && pass verify_backlog_1 || fail verify_backlog_1 "$got"
+got=$(blocks --verify=crc32c --verify_backlog=16 --ioengine=libaio --iodepth=8)
+[ "$got" = "0 256 256 0" ] && pass verify_backlog_16_libaio || fail verify_backlog_16_libaio "$got"
+# batch 4 of every 16: a quarter checked; batch 32 of every 16: all but the first twice
+got=$(blocks --verify=crc32c --verify_backlog=16 --verify_backlog_batch=4)
+[ "$got" = "0 64 256 0" ] && pass verify_backlog_batch_below || fail verify_backlog_batch_below "$got"
+got=$(blocks --verify=crc32c --verify_backlog=16 --verify_backlog_batch=32)
+[ "$got" = "0 496 256 0" ] && pass verify_backlog_batch_above || fail verify_backlog_batch_above "$got"
+# cross-stripe-verify.fio's shape: 16k written every 128k, two loops
+got=$(blocks --verify=crc32c --verify_backlog=1 --bs=16k --rw=write:112k --loops=2)
+[ "$got" = "0 128 128 0" ] && pass verify_backlog_holes || fail verify_backlog_holes "$got"
+
+if command -v fio >/dev/null 2>&1; then
+	for a in "--verify=meta --verify_pattern=0xaa555aa5 --verify_interval=512" \
+		 "--verify=crc64" "--verify=crc32c --verify_backlog=16 --verify_backlog_batch=4"; do
+		rm -f "$F"
+		# shellcheck disable=SC2086
+		if fio $JOB $a --output-format=json >"$T/f.json" 2>&1 &&
+		   [ "$(pyjson "import json; print(json.load(open('$T/f.json'))['jobs'][0]['error'])")" = 0 ]
+		then pass "fio_accepts_$(echo "$a" | cut -d' ' -f1-2 | tr -c 'a-z0-9\n' _)"
+		else fail "fio_accepts $a" "$(head -c 200 "$T/f.json")"; fi
+	done
+else
+	skip fio_accepts "fio not installed"
+fi
+expect_exit verify_backlog_bad 2 "^iotrial: error: .*verify_backlog" \
+	"$IOTRIAL" --parse-only $JOB --verify=crc32c --verify_backlog=lots
