@@ -26,8 +26,8 @@ int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
 		return 0;
 	}
 	if (verify_method_parse(val, &m))
-		return opt_unsupported_value(e, c, val, "supported: md5, crc32c, crc32, sha1, "
-					     "sha256, sha512, xxhash, pattern, 0/none");
+		return opt_unsupported_value(e, c, val, "supported: md5, crc32c, crc32, crc64, sha1, "
+					     "sha256, sha512, xxhash, meta, pattern, 0/none");
 	j->verify_method = (int)m;
 	return 0;
 }
