@@ -595,8 +595,8 @@ TEST(unknown_and_unsupported)
 {
 	CHECK(fails_with("xyz", "1", "unknown option 'xyz' (" W ")"));
 	CHECK(fails_with("iodpeth", "1", "unknown option 'iodpeth' (did you mean 'iodepth'?) (" W ")"));
-	CHECK(fails_with("verify", "crc64", "unsupported value 'crc64' for option 'verify': supported: md5, "
-			 "crc32c, crc32, sha1, sha256, sha512, xxhash, pattern, 0/none (" W ")"));
+	CHECK(fails_with("verify", "crc7", "unsupported value 'crc7' for option 'verify': supported: md5, "
+			 "crc32c, crc32, crc64, sha1, sha256, sha512, xxhash, meta, pattern, 0/none (" W ")"));
 	CHECK(fails_with("verify_async", "1", "unsupported option 'verify_async': not supported "
 			 "(verify= checks every block after the writes) (" W ")"));
 	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
