@@ -195,6 +195,18 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "rate_cycle", "500", "rate_cycle", "500" },
 	{ "ratecycle", "200", "rate_cycle", "200" },
 	{ "random_distribution", "zoned:50/5:30/15:20/", "random_distribution", "zoned:50/5:30/15:20/80" },
+	/* issue 13, part B */
+	{ "continue_on_error", "write", "continue_on_error", "write" },
+	{ "continue_on_error", "1", "continue_on_error", "all" },
+	{ "ignore_error", ",ENOSPC:122", "ignore_error", ",ENOSPC:EDQUOT," },
+	{ "io_submit_mode", "offload", "io_submit_mode", "offload" },
+	{ "zonemode", "strided", "zonemode", "strided" },
+	{ "zonesize", "256m", "zonesize", "268435456" },
+	{ "zonerange", "1m", "zonerange", "1048576" },
+	{ "zoneskip", "2g", "zoneskip", "2147483648" },
+	{ "verify", "meta", "verify", "meta" },
+	{ "verify_backlog", "1024", "verify_backlog", "1024" },
+	{ "verify_backlog_batch", "4", "verify_backlog_batch", "4" },
 };
 
 /*
@@ -601,15 +613,14 @@ TEST(unknown_and_unsupported)
 			 "(verify= checks every block after the writes) (" W ")"));
 	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
 	CHECK(fails_with("flow", "1", "unsupported option 'flow' (" W ")"));
-	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned I/O is not "
-			 "supported (zonemode=none only) (" W ")"));
+	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned block "
+			 "devices are not supported (none or strided) (" W ")"));
 	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
 	CHECK(fails_like("nice", "20", "-20..19"));
 	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
-	CHECK(fails_with("io_submit_mode", "offload", "unsupported value 'offload' for option "
-			 "'io_submit_mode': only inline is supported (" W ")"));
-	CHECK(fails_with("continue_on_error", "write", "unsupported value 'write' for option "
-			 "'continue_on_error': only none or 0 is supported (" W ")"));
+	CHECK(fails_like("io_submit_mode", "sideways", "not one of"));
+	CHECK(fails_like("continue_on_error", "sometimes", "not one of none, read, write"));
+	CHECK(fails_like("ignore_error", "EIO,ENOPE", "not an errno name"));
 	CHECK(fails_like("nice", "x", "not an integer"));
 	CHECK(fails_like("cpumask", "0", "no CPU"));
 	CHECK(fails_with("direct", NULL, "option 'direct' requires an argument (" W ")"));
@@ -635,7 +646,7 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("unified_rw_reporting", "1", "unsupported value"));
 	CHECK(fails_like("unified_rw_reporting", "2", "unsupported value"));
 	/* every fio option that is not supported is refused, not unknown */
-	CHECK(opt_find("verify_backlog") && opt_find("verify_backlog")->type == OPT_UNSUPPORTED);
+	CHECK(opt_find("verify_async") && opt_find("verify_async")->type == OPT_UNSUPPORTED);
 	CHECK(opt_find("fill_fs") && opt_find("fill_fs")->type == OPT_UNSUPPORTED);
 	CHECK(opt_find("readwrite") == opt_find("rw"));
 	CHECK(opt_find("nope") == NULL);
@@ -973,8 +984,8 @@ TEST(resolved_list)
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
-	 * verify_pattern, wait_for */
-	CHECK_EQ_U(nr, listed - 17);
+	 * verify_pattern, wait_for, ignore_error */
+	CHECK_EQ_U(nr, listed - 18);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
