@@ -32,6 +32,7 @@ struct io_u {
 	uint8_t ddir;		/* enum ddir, DDIR_SYNC or DDIR_DATASYNC */
 	uint16_t file;		/* index into engine_ctx.files */
 	uint32_t index;		/* position in the pool (fixedbufs buffer index) */
+	uint16_t ioprio;	/* ioprio_set(2) value for this I/O, 0 = none (cmdprio.h) */
 	void *buf;
 	int64_t res;		/* set on completion: bytes or -errno */
 	uint64_t t_start;	/* clock ticks when the io_u was set up (lat) */

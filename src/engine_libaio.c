@@ -16,6 +16,10 @@
 #include "engine.h"
 #include "file.h"
 
+#ifndef IOCB_FLAG_IOPRIO	/* linux/aio_abi.h's, which clashes with libaio.h */
+#define IOCB_FLAG_IOPRIO (1 << 1)
+#endif
+
 struct aio_state {
 	io_context_t aio;
 	struct iocb *iocbs;	/* one per io_u, by io_u->index */
@@ -96,6 +100,10 @@ static int aio_queue(struct engine_ctx *ctx, struct io_u *io)
 		return -EINVAL;
 	}
 	cb->data = io;
+	if (io->ioprio) {	/* cmdprio: the kernel takes it with this flag only */
+		cb->aio_reqprio = (short)io->ioprio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	s->pending[s->nr_pending++] = cb;
 	return ENGINE_Q_QUEUED;
 }

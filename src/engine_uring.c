@@ -372,6 +372,7 @@ static int uring_queue(struct engine_ctx *ctx, struct io_u *io)
 	}
 	if (s->regfiles)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->ioprio = io->ioprio;	/* cmdprio (0: the task's own priority) */
 	io_uring_sqe_set_data(sqe, io);
 	s->unsubmitted++;
 	return ENGINE_Q_QUEUED;

@@ -34,7 +34,7 @@ static void put(struct fiolog *l, int k, uint64_t t, uint64_t val, uint64_t aux,
 		return;
 	}
 	l->r[k][l->nr[k]++] = (struct fiolog_rec){ .t_ms = t, .val = val, .aux = aux,
-						   .bs = bs, .ddir = ddir };
+						   .bs = bs, .ddir = (uint16_t)ddir, .prio = l->prio };
 }
 
 void fiolog_io_rec(struct fiolog *l, uint64_t t_ms, enum ddir d, uint32_t bs, uint64_t offset,
@@ -90,6 +90,7 @@ void fiolog_roll(struct fiolog *l, uint64_t t_ms)
 {
 	if (!l->avg_ms)
 		return;
+	l->prio = 0;	/* a window mixes priorities: logged as none */
 	emit_window(l, l->win_end, l->avg_ms, 0);
 	l->win_end = (t_ms / l->avg_ms + 1) * l->avg_ms;
 }
@@ -194,6 +195,7 @@ int fiolog_open(struct fiolog *l, const struct job *j, unsigned jobnum, struct e
 	l->hist_ms = j->log_hist_msec;
 	l->window_value = j->log_max_value;
 	l->log_offset = j->log_offset;
+	l->log_prio = j->cmdprio.log_prio;
 	l->append = !j->per_job_logs;
 	l->win_end = l->avg_ms;
 	l->hist_end = l->hist_ms;
@@ -258,7 +260,10 @@ static void write_lines(const struct fiolog *l, int k, FILE *f)
 		fprintf(f, "%u, %u, ", r->ddir, r->bs);
 		if (l->log_offset)
 			fprintf(f, "%llu, ", (unsigned long long)(l->avg_ms ? 0 : r->aux));
-		fputs("0\n", f);
+		if (l->log_prio)	/* fio: the ioprio value in hex */
+			fprintf(f, "0x%04x\n", r->prio);
+		else			/* fio: whether the I/O had the RT class */
+			fprintf(f, "%d\n", (r->prio >> 13) == 1);
 	}
 }
 

@@ -8,7 +8,8 @@
  *      "msec, value, ddir, bs, prio\n", with log_offset=1
  *      "msec, value, ddir, bs, offset, prio\n", and with
  *      log_window_value=both (newer fio) "msec, avg, max, ddir, bs, [offset, ]prio\n".
- *    ddir 0 read, 1 write, 2 trim; prio is always 0 (no cmdprio).
+ *    ddir 0 read, 1 write, 2 trim; prio is 1 for an RT-class I/O (cmdprio),
+ *    else 0, or with log_prio=1 the ioprio value as 0x%04x (0 in windows).
  *  - log_avg_msec=0: one line per I/O.  value: latency in ns; iops 1; bw the
  *    I/O's own rate, bs x 10^6 / clat_ns (KiB/s as fio prints it).
  *  - log_avg_msec=W: windows [kW, (k+1)W) of measured time; for every
@@ -66,7 +67,8 @@ struct fiolog_rec {
 	uint64_t val;		/* per I/O: the value; window: the mean */
 	uint64_t aux;		/* per I/O: the offset; window: the max */
 	uint32_t bs;
-	uint32_t ddir;
+	uint16_t ddir;
+	uint16_t prio;		/* the I/O's ioprio (cmdprio.h) */
 };
 
 /* Window accumulator of one kind and direction. */
@@ -93,6 +95,8 @@ struct fiolog {
 	uint32_t avg_ms, hist_ms;
 	int window_value;		/* 0 avg, 1 max, 2 both */
 	int log_offset;
+	int log_prio;			/* log_prio=1: the ioprio value, else 1 for RT class */
+	uint16_t prio;			/* ioprio of the I/O being logged (set by the caller) */
 	int append;			/* per_job_logs=0 */
 	char *path[FIOLOG_KINDS];
 

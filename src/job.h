@@ -21,6 +21,7 @@
 #include "clock.h"	/* enum clock_mode */
 #include "ddir.h"
 #include "ioerr.h"	/* struct ioerr_cfg */
+#include "cmdprio.h"	/* struct cmdprio_cfg */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -165,6 +166,7 @@ struct job {
 	int exitall;			/* when this job ends, stop every other */
 	int exitall_on_error;		/* when this job fails, stop every other */
 	struct ioerr_cfg ioerr;		/* continue_on_error, ignore_error (ioerr.h) */
+	struct cmdprio_cfg cmdprio;	/* cmdprio*, prio, prioclass, log_prio (cmdprio.h) */
 	/* write-buffer contents (buffer.h) */
 	int zero_buffers, refill_buffers, scramble_buffers;
 	uint32_t buffer_compress_percentage;	/* 0 = unset */

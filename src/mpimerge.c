@@ -191,6 +191,7 @@ int mpimerge_pack(const struct run_result *res, const struct job *jobs, size_t n
 		jr.job = NULL;
 		jr.series = NULL;
 		jr.steady = NULL;
+		jr.prio = NULL;		/* per-priority stats do not cross ranks */
 		mb_put(&raw, &jh, sizeof(jh));
 		mb_put(&raw, &jr, sizeof(jr));
 		if (s) {
@@ -300,6 +301,7 @@ int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t 
 		jr->job = jh.job_idx >= 0 ? &jobs[jh.job_idx] : NULL;
 		jr->series = NULL;
 		jr->steady = NULL;
+		jr->prio = NULL;
 		if (jh.has_series && (r = unpack_series(&raw, &off, &jh, &jr->series)))
 			goto fail;
 	}

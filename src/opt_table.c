@@ -12,6 +12,7 @@
 #include "opt_steady.h"
 #include "opt_compat.h"
 #include "ioerr.h"
+#include "cmdprio.h"
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdarg.h>	/* va_list */
@@ -701,6 +702,18 @@ static const struct opt_def opt_defs[] = {
 	  .help = "io_uring: a kernel thread polls the submission queue" },
 	{ .name = "sqthread_poll_cpu", .engines = "io_uring", .type = OPT_FUNC, .parse = parse_sqthread_poll_cpu,
 	  .show = show_sqthread_poll_cpu, .help = "io_uring: CPU of the polling kernel thread" },
+	{ .name = "cmdprio_percentage", .engines = "io_uring libaio", .type = OPT_FUNC,
+	  .parse = cmdprio_parse_pct, .show = cmdprio_show_pct,
+	  .help = "percent of I/Os (read,write) issued with cmdprio_class/cmdprio" },
+	{ .name = "cmdprio_class", .engines = "io_uring libaio", .type = OPT_FUNC,
+	  .parse = cmdprio_parse_class, .show = cmdprio_show_class,
+	  .help = "priority class of those I/Os, 1..3 (read,write; default 1, RT)" },
+	{ .name = "cmdprio", .engines = "io_uring libaio", .type = OPT_FUNC,
+	  .parse = cmdprio_parse_level, .show = cmdprio_show_level,
+	  .help = "priority level of those I/Os, 0..7 (read,write; default 0)" },
+	{ .name = "cmdprio_bssplit", .engines = "io_uring libaio", .type = OPT_FUNC,
+	  .parse = cmdprio_parse_bssplit, .show = cmdprio_show_bssplit,
+	  .help = "per block size: bs/percent[/class/level]:..., read,write" },
 	{ .name = "hipri", .engines = "io_uring pvsync2", .type = OPT_FLAG, F(hipri),
 	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
 	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
@@ -862,6 +875,12 @@ static const struct opt_def opt_defs[] = {
 				 "off the per-I/O path)" },
 	{ .name = "cpumask", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = opt_parse_cpumask,
 	  .help = "CPUs the job may run on as a bit mask (sets cpus_allowed)" },
+	{ .name = "prio", .type = OPT_FUNC, .parse = cmdprio_parse_prio, .show = cmdprio_show_prio,
+	  .help = "I/O priority level of the job's thread, 0..7 (ioprio_set)" },
+	{ .name = "prioclass", .type = OPT_FUNC, .parse = cmdprio_parse_prio, .show = cmdprio_show_prio,
+	  .help = "I/O priority class of the job's thread, 0..3 (ioprio_set)" },
+	{ .name = "log_prio", .type = OPT_BOOL, F(cmdprio.log_prio),
+	  .help = "log lines carry each I/O's priority value (0: 1 for an RT-class I/O, else 0)" },
 	{ .name = "nice", .type = OPT_FUNC, .parse = opt_parse_nice, .show = opt_show_nice,
 	  .help = "nice value of the job's thread, -20..19" },
 	{ .name = "disk_util", .type = OPT_BOOL, F(disk_util),
@@ -902,8 +921,6 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
 	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
 		  "schedule, not after a completion (io_uring, libaio, null)" },
-	{ .name = "log_prio", DEFAULT_ONLY, .choices = zero_only,
-	  .help = "0: log lines carry no I/O priority" },
 	{ .name = "verify_state_save", DEFAULT_ONLY, .choices = zero_only,
 	  .help = "0: no verify state file is written (iotrial never writes one)" },
 
@@ -936,8 +953,8 @@ static const struct opt_def opt_defs[] = {
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("arguments"), U("atomic"),
 	U("bindname"), U("block_error_percentiles"), U("brick"), U("busy_poll"), U("bwavgtime"),
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
-	U("clientname"), U("clustername"), U("cmd_type"), U("cmdprio"), U("cmdprio_bssplit"),
-	U("cmdprio_class"), U("cmdprio_percentage"), U("conf"), U("cont"),
+	U("clientname"), U("clustername"), U("cmd_type"), 
+	U("conf"), U("cont"),
 	U("cpuchunks"), U("cpuload"), U("cpumode"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
 	U("dataplacement"), U("dedupe_global"), U("dedupe_working_set_percentage"), U("donorname"), U("error_dump"), U("exec_postrun"),
@@ -963,7 +980,7 @@ static const struct opt_def opt_defs[] = {
 	U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
 	U("numa_mem_policy"), U("object_class"), U("offset_align"),
 	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
-	U("plids"), U("pool"), U("port"), U("pre_read"), U("prio"), U("prioclass"),
+	U("plids"), U("pool"), U("port"), U("pre_read"), 
 	U("profile"), U("program"), U("protocol"), U("random_generator"),
 	U("random_sequence_stride"), U("rate_ignore_thinktime"),
 	U("rbdname"), U("read_beyond_wp"),

@@ -157,7 +157,45 @@ static json_t *json_lat(const struct moments *m, const struct hist *h, int pct,
 	return o;
 }
 
-static json_t *json_dir(const struct dir_result *d, const struct job *job, int plus)
+static long json_prio_key(unsigned ioprio, const struct job *job)
+{
+	return job && (int)ioprio == cmdprio_job_ioprio(&job->cmdprio) ? -1 : (long)ioprio;
+}
+
+/* cmdprio: fio's "prios", one entry per priority used. */
+static json_t *json_prios(const struct cmdprio_result *pr, unsigned d, const struct job *job,
+			  int pct, int plus)
+{
+	unsigned idx[CMDPRIO_STATS_MAX], n = pr->nr[d], i, k;
+	json_t *arr = json_array();
+	int bad = !arr;
+
+	/* the job's own priority first, then by value: fio 3.33's order, as observed */
+	for (i = 0; i < n; i++) {	/* insertion sort of a handful */
+		for (k = i; k > 0 && json_prio_key(pr->s[d][idx[k - 1]].ioprio, job) >
+				     json_prio_key(pr->s[d][i].ioprio, job); k--)
+			idx[k] = idx[k - 1];
+		idx[k] = i;
+	}
+	for (i = 0; !bad && i < n; i++) {
+		const struct cmdprio_stat *st = &pr->s[d][idx[i]];
+		json_t *o = json_object();
+
+		jset(o, "prioclass", jint(st->ioprio >> 13), &bad);
+		jset(o, "prio", jint(st->ioprio & 0x1fff), &bad);
+		jset(o, "clat_ns", json_lat(&st->clat, &st->hist, pct, job, plus), &bad);
+		if (!o || json_array_append_new(arr, o))
+			bad = 1;
+	}
+	if (bad) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+static json_t *json_dir(const struct dir_result *d, const struct job *job, int plus,
+			const struct cmdprio_result *pr, unsigned dd)
 {
 	struct report_pct_on on;
 	struct report_rates rt;
@@ -178,6 +216,8 @@ static json_t *json_dir(const struct dir_result *d, const struct job *job, int p
 	jset(o, "slat_ns", json_lat(&d->slat, &d->slat_hist, on.slat, job, plus), &bad);
 	jset(o, "clat_ns", json_lat(&d->clat, &d->clat_hist, on.clat, job, plus), &bad);
 	jset(o, "lat_ns", json_lat(&d->lat, &d->lat_hist, on.lat, job, plus), &bad);
+	if (pr && pr->nr[dd])	/* fio: only for a direction that had I/O */
+		jset(o, "prios", json_prios(pr, dd, job, on.clat, plus), &bad);
 	jset(o, "bw_min", jround(d->bw_kib.n ? d->bw_kib.min : 0), &bad);
 	jset(o, "bw_max", jround(d->bw_kib.n ? d->bw_kib.max : 0), &bad);
 	jset(o, "bw_agg", jreal(d->bw_agg_pct), &bad);
@@ -432,7 +472,7 @@ static json_t *json_job(const struct job_result *jr, int plus)
 	jset(o, "elapsed", jint(jr->elapsed_s), &bad);
 	jset(o, "job options", json_opts(job ? job->opts : NULL, job ? job->opts_nr : 0), &bad);
 	for (unsigned d = 0; d < DDIR_NR; d++)
-		jset(o, ddir_name(d), json_dir(&jr->dir[d], job, plus), &bad);
+		jset(o, ddir_name(d), json_dir(&jr->dir[d], job, plus, jr->prio, d), &bad);
 	jset(o, "sync", json_sync(jr, plus), &bad);
 	jset(o, "job_runtime", jint(jr->job_runtime_ms), &bad);
 	jset(o, "usr_cpu", jreal(jr->usr_cpu), &bad);

@@ -20,7 +20,7 @@
 #include "series.h"
 #include "steady.h"
 
-#include <stdlib.h>	/* free */
+#include <stdlib.h>	/* free, calloc */
 #include <string.h>	/* memset, memcpy */
 
 static void dir_result_init(struct dir_result *d)
@@ -85,6 +85,12 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 		dst->groupid = src->groupid;
 	}
 	dst->nr_threads += src->nr_threads ? src->nr_threads : 1;
+	if (src->prio) {
+		if (!dst->prio && (dst->prio = calloc(1, sizeof(*dst->prio))))
+			memset(dst->prio->nr, 0, sizeof(dst->prio->nr));
+		if (dst->prio)
+			cmdprio_result_merge(dst->prio, src->prio);
+	}
 	dst->coe |= src->coe;
 	dst->total_err += src->total_err;
 	if (!dst->first_err)
@@ -176,6 +182,8 @@ void result_job_clear(struct job_result *r)
 		free(r->steady);
 		r->steady = NULL;
 	}
+	free(r->prio);
+	r->prio = NULL;
 	free(r->dev);
 	free(r->dev_iv);
 	r->dev = NULL;

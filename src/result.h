@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "hist.h"
+#include "cmdprio.h"	/* struct cmdprio_result */
 #include "verify.h"
 #include "job.h"
 #include "stat.h"
@@ -111,6 +112,7 @@ struct job_result {
 	struct steady *steady;		/* NULL when no criterion */
 	int partial;			/* ended early (signal or error) */
 	struct verify_result verify;	/* verify=: what the read-back pass found */
+	struct cmdprio_result *prio;	/* cmdprio: clat per priority (owned), or NULL */
 };
 
 struct disk_util {

@@ -26,7 +26,8 @@
 #include <stdlib.h>	/* posix_memalign, getloadavg */
 #include <string.h>	/* memset, strerror_r */
 #include <time.h>	/* nanosleep */
-#include <unistd.h>	/* fsync, nice */
+#include <unistd.h>	/* fsync, nice, syscall */
+#include <sys/syscall.h>	/* SYS_ioprio_set */
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -136,6 +137,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	d->bytes += (uint64_t)io->res;
 	if (unlikely(w->vbl_cap) && io->ddir == DDIR_WRITE)
 		worker_compat_verify_written(w, io);
+	if (unlikely(w->cprio != NULL))
+		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, clat);
 	hist_add(&d->clat_hist, clat);
 	lat_acc_add(&d->clat, clat);
 	hist_add(&d->lat_hist, lat);
@@ -144,12 +147,14 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		d->iv_lat_min = lat;
 	if (lat > d->iv_lat_max)
 		d->iv_lat_max = lat;
-	if (unlikely(w->log_on))
+	if (unlikely(w->log_on)) {
+		w->log.prio = io->ioprio;
 		fiolog_io(&w->log, clock_ticks_to_ns(c, t_done - w->t_measure) / 1000000,
 			  (enum ddir)io->ddir, io->len, io->offset,
 			  /* fio logs no slat for an I/O completed inline */
 			  (w->ops->flags & ENGINE_F_SYNC) || io->t_issue == io->t_start ? FIOLOG_NONE :
 			  clock_ticks_to_ns(c, io->t_issue - io->t_start), clat, lat);
+	}
 }
 
 /*
@@ -317,6 +322,8 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	}
 	lat_acc_init(&w->st.sync_lat);
 	memset(&w->st.sync_hist, 0, sizeof(w->st.sync_hist));
+	if (w->cprio)
+		memset(w->cprio->nr, 0, sizeof(w->cprio->nr));
 	memset(w->st.depth_level, 0, sizeof(w->st.depth_level));
 	memset(w->st.depth_submit, 0, sizeof(w->st.depth_submit));
 	memset(w->st.depth_complete, 0, sizeof(w->st.depth_complete));
@@ -429,6 +436,8 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 		return NULL;
 	}
 	w->nr_ios_issued++;
+	if (unlikely(w->cprio != NULL))
+		io->ioprio = cmdprio_pick(&w->job->cmdprio, &w->cprio_rs, io->ddir, io->len);
 	if (io->ddir == DDIR_WRITE) {
 		w->writes_since_sync++;
 		if (buffer_per_write(&w->bufgen))	/* scramble or refill, as fio */
@@ -601,7 +610,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 {
 	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
 							  : w->ctx.depth;
-	int log_on = w->log_on || w->vbl_cap, n, i;	/* per-I/O accounting */
+	int log_on = w->log_on || w->vbl_cap || w->cprio, n, i;	/* per-I/O accounting */
 	struct worker_run run;
 
 	if (min > w->inflight)
@@ -742,6 +751,10 @@ void *worker_main(void *arg)
 	/* nice=: Linux applies nice() to the calling thread only, as fio's job is */
 	errno = 0;
 	if (j->nice && nice(j->nice) == -1 && errno)
+		worker_fail(w, errno, NULL);
+	/* prio/prioclass: the thread's own I/O priority (who 1: a process, here the thread) */
+	if (cmdprio_job_ioprio(&j->cmdprio) &&
+	    syscall(SYS_ioprio_set, 1, 0, cmdprio_job_ioprio(&j->cmdprio)) == -1)
 		worker_fail(w, errno, NULL);
 	worker_compat_wait_for(w);
 	if (j->startdelay_us) {
@@ -888,6 +901,7 @@ int worker_prepare(struct worker *w, struct err *e)
 		struct io_u *io = &w->ctx.ios[i];
 
 		io->index = i;
+		io->ioprio = (uint16_t)cmdprio_job_ioprio(&j->cmdprio);	/* cmdprio: per I/O */
 		io->buf = (char *)w->ctx.buf_base + (uint64_t)i * maxbs;
 		w->free_list[w->nr_free++] = io;
 	}
@@ -915,6 +929,13 @@ int worker_prepare(struct worker *w, struct err *e)
 	free(starts);
 	if (r)
 		return r;
+	if (cmdprio_on(&j->cmdprio)) {
+		w->cprio = calloc(1, sizeof(*w->cprio));
+		if (!w->cprio)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
+		rand_seed(&w->cprio_rs, rand_mix(rand_base_seed(j->randrepeat, j->randseed_set,
+							       j->randseed), 0xc0ffee00u + w->thread_index));
+	}
 	r = rate_init(&w->rate, j, w->thread_index, e);
 	if (r)
 		return r;
@@ -1002,6 +1023,9 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->total_submit = w->st.total_submit;
 	r->total_complete = w->st.total_complete;
 	r->partial = w->interrupted || w->error;
+	r->prio = NULL;
+	if (w->cprio && (r->prio = malloc(sizeof(*r->prio))))	/* no memory: no "prios" */
+		cmdprio_acc_result(w->cprio, r->prio);
 }
 
 void worker_release(struct worker *w)
@@ -1011,6 +1035,8 @@ void worker_release(struct worker *w)
 	w->ctx_ready = 0;
 	iogen_free(&w->gen);
 	worker_compat_verify_free(w);
+	free(w->cprio);
+	w->cprio = NULL;
 	series_free(&w->series);
 	steady_free(&w->ss);
 	fiolog_free(&w->log);

@@ -91,6 +91,9 @@ struct worker {
 	struct buffer_gen bufgen;	/* write-buffer contents (buffer.h) */
 	struct verify_ctx verify;	/* verify=: headers on writes, the read-back pass */
 	struct verify_result vres;
+	/* cmdprio: each I/O's priority, drawn here, and per-priority clat (NULL: off) */
+	struct cmdprio_acc *cprio;
+	struct rand_state cprio_rs;
 	/* verify_backlog: the latest written blocks, a ring (worker_compat.c) */
 	uint64_t *vbl_off;
 	uint16_t *vbl_file;

@@ -207,6 +207,13 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "verify", "meta", "verify", "meta" },
 	{ "verify_backlog", "1024", "verify_backlog", "1024" },
 	{ "verify_backlog_batch", "4", "verify_backlog_batch", "4" },
+	{ "cmdprio_percentage", "20,30", "cmdprio_percentage", "20,30" },
+	{ "cmdprio_class", "2", "cmdprio_class", "2" },
+	{ "cmdprio", "3", "cmdprio", "3" },
+	{ "cmdprio_bssplit", "64k/100/1/1:1m/0", "cmdprio_bssplit", "65536/100/1/1:1048576/0,65536/100/1/1:1048576/0" },
+	{ "prio", "7", "prio", "7" },
+	{ "prioclass", "3", "prioclass", "3" },
+	{ "log_prio", "1", "log_prio", "1" },
 };
 
 /*
@@ -220,7 +227,6 @@ static const struct { const char *name, *val, *want; } default_only[] = {
 	{ "continue_on_error", "0", "none" },
 	{ "dedupe_mode", "repeat", "repeat" },
 	{ "io_submit_mode", "inline", "inline" },
-	{ "log_prio", "0", "0" },
 	{ "verify_state_save", "0", "0" },
 	{ "verify", "0", "0" },
 	{ "verify", "none", "0" },
@@ -984,8 +990,8 @@ TEST(resolved_list)
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
-	 * verify_pattern, wait_for, ignore_error */
-	CHECK_EQ_U(nr, listed - 18);
+	 * verify_pattern, wait_for, ignore_error, cmdprio_bssplit, prio, prioclass */
+	CHECK_EQ_U(nr, listed - 21);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
