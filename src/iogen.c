@@ -220,7 +220,7 @@ static void init_random_map_choice(struct iogen *g, const struct job *j)
 	int d;
 
 	if (!g->random || j->norandommap || g->skew != IOGEN_SKEW_NONE || g->seq_nr > 1 ||
-	    g->unaligned || g->zoned)
+	    g->unaligned || g->zoned || g->fullperiod)
 		return;
 	for (d = 0; d < DDIR_NR; d++) {
 		if (!(g->dirs & (1u << d)))
@@ -244,7 +244,8 @@ static void init_fast(struct iogen *g)
 	for (k = 0; k < DDIR_NR; k++)
 		if (g->dirs == (1u << k))
 			d = k;
-	if (g->nr_files != 1 || d < 0 || g->trimwrite || !g->bs_fixed[d] || g->seq_hole || g->zoned)
+	if (g->nr_files != 1 || d < 0 || g->trimwrite || !g->bs_fixed[d] || g->seq_hole || g->zoned ||
+	    g->fullperiod)
 		return;
 	g->ddir0 = (uint8_t)d;
 	g->bs0 = (uint32_t)g->bs_fixed[d];
@@ -343,6 +344,8 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		g->zcfg.skip = j->zoneskip;
 		g->zone_min_bs = bs_all_min;
 	}
+	/* lfsr: a full-period sequence instead of the random map (uniform offsets only) */
+	g->fullperiod = j->random_generator == 1 && g->skew == IOGEN_SKEW_NONE;
 	init_random_map_choice(g, j);
 	for (i = 0; i < nr_files; i++) {
 		struct iogen_file *f = &g->files[i];
@@ -359,6 +362,10 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		if (!r && g->skew >= 0)
 			r = init_skew(g, j, f, &layout, e);
 		f->zone.start = f->start;
+		for (d = 0; g->fullperiod && d < DDIR_NR; d++)
+			if (f->nblocks[d])
+				rand_fullperiod_init(&f->fp[d], f->nblocks[d],
+						     rand_mix(seed, ((uint64_t)i << 8) | (unsigned)d));
 		if (r) {
 			iogen_free(g);
 			return r;
@@ -522,7 +529,9 @@ static uint64_t rand_offset(struct iogen *g, struct iogen_file *f, int d, uint64
 			rand_map_reset(m);	/* the pass is complete */
 		return f->start + k * g->unit;
 	}
-	if (g->skew == IOGEN_SKEW_NONE) {
+	if (g->fullperiod) {
+		k = rand_fullperiod_next(&f->fp[d]);
+	} else if (g->skew == IOGEN_SKEW_NONE) {
 		k = rand_below(&g->rs_off, f->nblocks[d]);
 	} else if (g->skew == IOGEN_SKEW_ZONED) {
 		k = zoned_block(g, f->nblocks[d]);

@@ -52,6 +52,7 @@ struct iogen_file {
 	uint64_t scatter_mul[DDIR_NR];	/* zipf/pareto: rank -> block bijection */
 	uint64_t scatter_add[DDIR_NR];
 	struct zone_pos zone;		/* zonemode=strided: the current zone */
+	struct rand_fullperiod fp[DDIR_NR];	/* random_generator=lfsr */
 };
 
 struct iogen {
@@ -106,6 +107,7 @@ struct iogen {
 	uint64_t loops_left;		/* loops still to start; UINT64_MAX: time_based */
 	struct rand_state seed_off, seed_ddir, seed_bs;	/* the streams at the start */
 	int zoned;			/* zonemode=strided (zone.h) */
+	int fullperiod;			/* random_generator=lfsr: every block once per pass */
 	struct zone_cfg zcfg;
 	uint64_t zone_min_bs;
 	int pend;			/* trimwrite: a write of the block just trimmed */

@@ -98,6 +98,7 @@ struct job {
 	uint64_t randseed;
 	int randseed_set;
 	int norandommap;
+	int random_generator;		/* 0 tausworthe(64): ours; 1 lfsr: full period, no map */
 	enum rand_dist random_distribution;
 	double rand_param;		/* zipf theta, pareto h, normal sigma (%) */
 	/* random_distribution=zoned:A/S:...: A% of accesses go to the next S% of the region */

@@ -581,6 +581,9 @@ static const struct opt_choice clock_choices[] = {
 	{ "clock_gettime", CLOCK_MODE_GETTIME }, { "cpu", CLOCK_MODE_TSC },
 	{ "gettimeofday", CLOCK_MODE_GETTIMEOFDAY }, { NULL, 0 },
 };
+static const struct opt_choice random_generator_choices[] = {
+	{ "tausworthe", 0 }, { "lfsr", 1 }, { "tausworthe64", 2 }, { NULL, 0 },
+};
 static const struct opt_choice exit_what_choices[] = {
 	{ "group", 0 }, { "stonewall", 1 }, { "all", 2 }, { NULL, 0 },
 };
@@ -661,6 +664,10 @@ static const struct opt_def opt_defs[] = {
 	  .help = "seed of the random generators" },
 	{ .name = "norandommap", .type = OPT_FLAG, F(norandommap),
 	  .help = "pick random offsets without tracking which blocks were done" },
+	{ .name = "random_generator", .type = OPT_CHOICE, F(random_generator),
+	  .choices = random_generator_choices,
+	  .help = "tausworthe, tausworthe64 (both: iotrial's xoshiro256**) or lfsr (every block "
+		  "exactly once per pass, without the random map)" },
 	{ .name = "random_distribution", .type = OPT_FUNC, .parse = parse_random_distribution,
 	  .show = show_random_distribution,
 	  .help = "random offset distribution: random, zipf:theta, pareto:h, normal:sigma" },
@@ -981,7 +988,7 @@ static const struct opt_def opt_defs[] = {
 	U("numa_mem_policy"), U("object_class"), U("offset_align"),
 	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
 	U("plids"), U("pool"), U("port"), U("pre_read"), 
-	U("profile"), U("program"), U("protocol"), U("random_generator"),
+	U("profile"), U("program"), U("protocol"), 
 	U("random_sequence_stride"), U("rate_ignore_thinktime"),
 	U("rbdname"), U("read_beyond_wp"),
 	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),

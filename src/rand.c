@@ -297,3 +297,17 @@ uint64_t rand_skew_next(const struct rand_skew *d, struct rand_state *r)
 	}
 	return 0;
 }
+
+void rand_fullperiod_init(struct rand_fullperiod *f, uint64_t n, uint64_t seed)
+{
+	uint64_t m = 1;
+
+	while (m < n && m < (1ull << 63))
+		m <<= 1;
+	f->n = n;
+	f->mask = m >= (1ull << 63) && m < n ? UINT64_MAX : m - 1;
+	f->c = (rand_mix(seed, 0x1f5a) | 1) & f->mask;
+	if (!f->c)
+		f->c = 1;
+	f->x = rand_mix(seed, 0x2f5a) & f->mask;
+}

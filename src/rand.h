@@ -132,6 +132,30 @@ uint64_t rand_map_next_free(const struct rand_map *m, uint64_t b);
  */
 uint64_t rand_map_set_run(struct rand_map *m, uint64_t b, uint64_t n);
 
+/* ---- full-period sequence (random_generator=lfsr) ---- */
+
+/*
+ * Every index of [0, n) exactly once per n draws, in a scrambled order, with
+ * no map: a linear congruential sequence modulo the power of two m >= n with
+ * an odd increment and a multiplier of 1 mod 4 (full period m, Hull-Dobell),
+ * skipping the values >= n (fewer than m/2 in a row).  fio's lfsr has the
+ * same property with a different order.
+ */
+struct rand_fullperiod {
+	uint64_t n, mask, x, c;
+};
+
+/* Set up for [0, n) (n > 0), the order chosen by @seed. */
+void rand_fullperiod_init(struct rand_fullperiod *f, uint64_t n, uint64_t seed);
+
+static inline uint64_t rand_fullperiod_next(struct rand_fullperiod *f)
+{
+	do
+		f->x = (f->x * 6364136223846793005ull + f->c) & f->mask;
+	while (f->x >= f->n);
+	return f->x;
+}
+
 /* ---- skewed distributions ---- */
 
 enum rand_skew_kind { RAND_SKEW_ZIPF, RAND_SKEW_PARETO, RAND_SKEW_NORMAL };

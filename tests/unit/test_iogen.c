@@ -590,8 +590,44 @@ TEST(invalid_combinations)
 	CHECK(iogen_init(&g, &j, 0, &sz, 1, &e) == -EINVAL);
 }
 
+/* random_generator=lfsr: every block exactly once per pass, with no random map. */
+TEST(lfsr_every_block_once_per_pass)
+{
+	static unsigned char seen[1000];
+	struct iogen g;
+	struct job j;
+	struct err e;
+	long i, pass;
+	int ok = 1, differs = 0;
+	uint64_t first = 0;
+
+	fixture_job(&j, RW_READ | RW_RAND, 4 * K, 1000 * 4 * K);	/* 1000 blocks: not a power of 2 */
+	j.random_generator = 1;
+	j.time_based = 1;
+	err_clear(&e);
+	CHECK(iogen_init(&g, &j, 0, (uint64_t[]){ 1000 * 4 * K }, 1, &e) == 0);
+	CHECK(!g.use_map && g.fullperiod);
+	for (pass = 0; pass < 3; pass++) {
+		memset(seen, 0, sizeof(seen));
+		for (i = 0; i < 1000; i++) {
+			CHECK(!iogen_next(&g, &ios[0]));
+			if (ios[0].offset % (4 * K) || ios[0].offset / (4 * K) >= 1000 ||
+			    seen[ios[0].offset / (4 * K)]++)
+				ok = 0;
+			if (!pass && !i)
+				first = ios[0].offset;
+			if (!pass && i == 1 && ios[0].offset != first + 4 * K)
+				differs = 1;	/* not sequential */
+		}
+	}
+	iogen_free(&g);
+	CHECK(ok);
+	CHECK(differs);
+}
+
 int main(void)
 {
+	RUN(lfsr_every_block_once_per_pass);
 	RUN(sequential_region_and_end);
 	RUN(sequential_wrap_loops_time_based);
 	RUN(loop_restart_replays_directions);

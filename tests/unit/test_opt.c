@@ -214,6 +214,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "prio", "7", "prio", "7" },
 	{ "prioclass", "3", "prioclass", "3" },
 	{ "log_prio", "1", "log_prio", "1" },
+	{ "random_generator", "lfsr", "random_generator", "lfsr" },
 };
 
 /*

@@ -224,8 +224,35 @@ TEST(normal_shape)
 	CHECK_EQ_U(rand_skew_next(&g, &r), 5);
 }
 
+/* The full-period sequence visits each index once per n draws, for any n. */
+TEST(fullperiod_covers_each_index_once)
+{
+	static unsigned char seen[5000];
+	const uint64_t ns[] = { 1, 2, 3, 7, 64, 1000, 4096, 4097 };
+	size_t t;
+
+	for (t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
+		struct rand_fullperiod f;
+		uint64_t i, n = ns[t], bad = 0;
+		int pass;
+
+		rand_fullperiod_init(&f, n, 42 + t);
+		for (pass = 0; pass < 2; pass++) {
+			memset(seen, 0, sizeof(seen));
+			for (i = 0; i < n; i++) {
+				uint64_t k = rand_fullperiod_next(&f);
+
+				if (k >= n || seen[k]++)
+					bad++;
+			}
+		}
+		CHECK_EQ_U(bad, 0);
+	}
+}
+
 int main(void)
 {
+	RUN(fullperiod_covers_each_index_once);
 	RUN(seeding_reproduces);
 	RUN(bounded_uniform);
 	RUN(random_map_every_block_once);
