@@ -42,6 +42,7 @@ void job_init(struct job *j)
 	j->iodepth_batch_complete_min = 1;
 	j->sync = SYNC_NONE;
 	j->sqthread_poll_cpu = -1;
+	j->flow_watermark = 1024;
 	j->cmdprio.cls[0] = j->cmdprio.cls[1] = CMDPRIO_NONE;
 	j->cmdprio.lvl[0] = j->cmdprio.lvl[1] = CMDPRIO_NONE;
 	j->cmdprio.prio = j->cmdprio.prioclass = CMDPRIO_NONE;

@@ -151,6 +151,11 @@ struct job {
 	uint64_t rate_iops[DDIR_NR];
 	enum rate_process rate_process;
 	int submit_offload;		/* io_submit_mode=offload (worker.c) */
+	/* flow control between jobs (flow.h) */
+	uint32_t flow;			/* weight, 0 = none */
+	uint32_t flow_id;
+	uint64_t flow_watermark;	/* slack in I/Os (fio's default 1024) */
+	uint64_t flow_sleep_us;
 
 	/* reporting */
 	double percentile_list[JOB_MAX_PERCENTILES];

@@ -10,6 +10,7 @@
 #include <stdio.h>	/* snprintf */
 #include <stdint.h>	/* SIZE_MAX */
 #include <stdlib.h>	/* calloc */
+#include "flow.h"	/* flow_set */
 #include <string.h>	/* memset */
 #include <sys/time.h>	/* gettimeofday */
 
@@ -35,6 +36,7 @@ struct run_state {
 	int signal;
 	uint64_t t0_ns;
 	int peer_stop;			/* a peer process ended early (run_sync) */
+	struct flow_set flows;		/* flow=: counters shared by the jobs of a flow_id */
 };
 
 static size_t run_count_threads(const struct run_req *req)
@@ -57,6 +59,8 @@ static int run_make_workers(struct run_state *s, struct err *e)
 	s->w = calloc(s->nr, sizeof(*s->w));
 	if (!s->w)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for %zu threads", s->nr);
+	if (flow_set_build(&s->flows, req->jobs, req->nr_jobs, e))
+		return -ENOMEM;
 	for (i = 0; i < req->nr_jobs; i++) {
 		const struct job *j = &req->jobs[i];
 		const struct engine_ops *ops = engine_find(j->ioengine);
@@ -90,6 +94,7 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			w->groupid = groupid;
 			w->clk = &s->clk;
 			w->ops = ops;
+			w->flow = j->flow ? flow_set_find(&s->flows, j->flow_id) : NULL;
 		}
 	}
 	return 0;
@@ -820,6 +825,7 @@ static void run_release(struct run_state *s)
 			file_teardown(s->w[i].job, s->w[i].files, s->w[i].nr_files);
 	}
 	free(s->w);
+	flow_set_free(&s->flows);
 }
 
 int run_execute(const struct run_req *req, struct run_result *out, struct err *e)

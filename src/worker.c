@@ -399,6 +399,25 @@ static void worker_sleep_until(struct worker *w, uint64_t until)
 }
 
 /*
+ * flow=: sleep flow_sleep (100 us when 0) until this thread may issue again.
+ * Returns 0 when the run's next event (or a stop) comes first.
+ */
+static int worker_flow_wait(struct worker *w)
+{
+	const struct job *j = w->job;
+	uint64_t nap = clock_ns_to_ticks(w->clk, (j->flow_sleep_us ? j->flow_sleep_us : 100) * 1000);
+
+	while (!flow_may_issue(w->flow, j->flow, w->flow_mine, j->flow_watermark)) {
+		uint64_t now = clock_ticks(w->clk);
+
+		if (now >= w->t_next_event || atomic_load_explicit(&w->stop, memory_order_relaxed))
+			return 0;
+		worker_sleep_until(w, now + nap < w->t_next_event ? now + nap : w->t_next_event);
+	}
+	return 1;
+}
+
+/*
  * Get the next io_u to issue: a pending one (held back by the rate limiter or
  * a busy engine), an fsync when fsync=N writes were issued, or a new one from
  * the generator.  Returns NULL when the generator is exhausted or no io_u is
@@ -428,6 +447,11 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 			return io;
 		}
 	}
+	/* flow=: wait while this thread is ahead of its share of the flow */
+	if (unlikely(w->flow != NULL) && !worker_flow_wait(w)) {
+		w->free_list[w->nr_free++] = io;
+		return NULL;
+	}
 	/* number_ios: the job ends after that many I/Os, if nothing ends it first */
 	if ((unlikely(j->number_ios) && w->nr_ios_issued >= j->number_ios) ||
 	    iogen_next(&w->gen, io)) {
@@ -436,6 +460,10 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 		return NULL;
 	}
 	w->nr_ios_issued++;
+	if (unlikely(w->flow != NULL)) {
+		flow_issued(w->flow);
+		w->flow_mine++;
+	}
 	if (unlikely(w->cprio != NULL))
 		io->ioprio = cmdprio_pick(&w->job->cmdprio, &w->cprio_rs, io->ddir, io->len);
 	if (io->ddir == DDIR_WRITE) {
@@ -762,6 +790,8 @@ void *worker_main(void *arg)
 
 		worker_sleep_until(w, t + clock_ns_to_ticks(w->clk, j->startdelay_us * 1000));
 	}
+	if (w->flow)
+		flow_join(w->flow, j->flow);
 	now = clock_ticks(w->clk);
 	w->t_begin = now;
 	w->t_rate_base = now;
@@ -782,6 +812,13 @@ void *worker_main(void *arg)
 	devwatch_begin(&w->dw, clock_now_ns(w->clk));
 	if (!atomic_load(&w->stop) && !w->error && !j->verify_only)
 		worker_loop(w);
+	/*
+	 * A job whose I/O is done leaves its flow, so the others no longer wait
+	 * for it.  A time_based one stays: its runtime ended, so have (within a
+	 * few ms) the others', and leaving would let them run free meanwhile.
+	 */
+	if (w->flow && !j->time_based)
+		flow_leave(w->flow, j->flow, w->flow_mine);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
 	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
 		/* ended inside the ramp: nothing was measured */

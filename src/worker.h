@@ -32,6 +32,7 @@
 #include "series.h"
 #include "stat.h"
 #include "steady.h"
+#include "flow.h"
 
 /* Why a worker was told to stop (the value of worker.stop). */
 enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2,
@@ -91,6 +92,9 @@ struct worker {
 	struct buffer_gen bufgen;	/* write-buffer contents (buffer.h) */
 	struct verify_ctx verify;	/* verify=: headers on writes, the read-back pass */
 	struct verify_result vres;
+	/* flow=: the flow this thread shares with others (run.c owns it), NULL: none */
+	struct flow *flow;
+	uint64_t flow_mine;		/* I/Os this thread counted into it */
 	/* cmdprio: each I/O's priority, drawn here, and per-priority clat (NULL: off) */
 	struct cmdprio_acc *cprio;
 	struct rand_state cprio_rs;

@@ -215,6 +215,10 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "prioclass", "3", "prioclass", "3" },
 	{ "log_prio", "1", "log_prio", "1" },
 	{ "random_generator", "lfsr", "random_generator", "lfsr" },
+	{ "flow", "8", "flow", "8" },
+	{ "flow_id", "2", "flow_id", "2" },
+	{ "flow_watermark", "16", "flow_watermark", "16" },
+	{ "flow_sleep", "1000", "flow_sleep", "1000" },
 };
 
 /*
@@ -619,7 +623,7 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("verify_async", "1", "unsupported option 'verify_async': not supported "
 			 "(verify= checks every block after the writes) (" W ")"));
 	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
-	CHECK(fails_with("flow", "1", "unsupported option 'flow' (" W ")"));
+	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
 	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned block "
 			 "devices are not supported (none or strided) (" W ")"));
 	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
