@@ -21,6 +21,7 @@
 #include <unistd.h>	/* close, pwrite */
 #include "safety.h"
 #include "vec.h"	/* vec_grow, vec_free_strings */
+#include "filename_format.h"
 
 #define FILE_LAYOUT_CHUNK (1u << 20)	/* one large sequential write at a time */
 #define FILE_MAX (UINT16_MAX + 1u)	/* io_u.file is 16 bits */
@@ -137,7 +138,19 @@ int file_names(const struct job *j, unsigned jobnum, char ***names, unsigned *nr
 				      j->origin, j->name);
 			break;
 		}
-		if (!given && j->nranks > 1)	/* per-rank targets (docs/mpi.md) */
+		if (!given && j->filename_format &&
+		    filename_format_expand(j->filename_format, j->name, jobnum, i, gen, sizeof(gen))) {
+			ret = err_set(e, -ENAMETOOLONG, EXIT_USAGE, "%s: job %s: filename_format=%s: "
+				      "the name is too long", j->origin, j->name, j->filename_format);
+			break;
+		}
+		if (!given && j->filename_format) {
+			if (j->nranks > 1) {	/* per-rank targets (docs/mpi.md) */
+				size_t l = strlen(gen);
+
+				snprintf(gen + l, sizeof(gen) - l, ".rank%u", j->rank);
+			}
+		} else if (!given && j->nranks > 1)	/* per-rank targets (docs/mpi.md) */
 			snprintf(gen, sizeof(gen), "%s.%u.%u.rank%u", j->name, jobnum, i, j->rank);
 		else if (!given)
 			snprintf(gen, sizeof(gen), "%s.%u.%u", j->name, jobnum, i);
@@ -557,6 +570,13 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 			.j = j, .jobnum = jobnum, .idx = i, .nfiles = n, .path = names[i],
 		};
 
+		/* filename_format=a/b/$jobnum: fio creates a/b first */
+		if (j->filename_format && !j->filename && !readonly && strchr(j->filename_format, '/') &&
+		    (ret = filename_format_mkdirs(names[i]))) {
+			err_set(e, ret, EXIT_TARGET, "%s: job %s: cannot create the directories of %s: %s",
+				j->origin, j->name, names[i], strerror(-ret));
+			break;
+		}
 		ret = file_prepare(&p, readonly, &v[i], e);
 		if (ret)
 			break;

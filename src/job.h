@@ -67,6 +67,7 @@ struct job {
 	/* target */
 	char *filename;		/* ':'-separated list as given (with "\:" escapes) */
 	char *directory;
+	char *filename_format;		/* generated names (filename_format.h); NULL: fio's default */
 	uint64_t size;		/* bytes per job; 0 = whole file/device */
 	uint32_t size_pct;	/* size=N% (0 = not given as percentage) */
 	uint64_t filesize_min, filesize_max;

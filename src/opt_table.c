@@ -610,6 +610,9 @@ static const struct opt_def opt_defs[] = {
 	/* target */
 	{ .name = "filename", .type = OPT_STR, F(filename),
 	  .help = "file(s) or device(s) to use, ':'-separated (\"\\:\" for a colon)" },
+	{ .name = "filename_format", .type = OPT_STR, F(filename_format),
+	  .help = "name of generated files: $jobname, $jobnum, $filenum, $clientuid (default "
+		  "$jobname.$jobnum.$filenum)" },
 	{ .name = "directory", .type = OPT_STR, F(directory),
 	  .help = "directory for the job's files" },
 	{ .name = "size", .type = OPT_FUNC, .parse = parse_size, .show = show_size,
@@ -975,7 +978,7 @@ static const struct opt_def opt_defs[] = {
 	U("dataplacement"), U("dedupe_global"), U("dedupe_working_set_percentage"), U("donorname"), U("error_dump"), U("exec_postrun"),
 	U("exec_prerun"), U("exit_on_io_done"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"), U("fallocate"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-	U("filename_format"), { .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 
+{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 
 	UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
 	U("grace_time"), U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),

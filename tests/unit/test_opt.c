@@ -216,6 +216,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "log_prio", "1", "log_prio", "1" },
 	{ "random_generator", "lfsr", "random_generator", "lfsr" },
 	{ "flow", "8", "flow", "8" },
+	{ "filename_format", "t.$jobnum", "filename_format", "t.$jobnum" },
 	{ "flow_id", "2", "flow_id", "2" },
 	{ "flow_watermark", "16", "flow_watermark", "16" },
 	{ "flow_sleep", "1000", "flow_sleep", "1000" },
@@ -995,8 +996,9 @@ TEST(resolved_list)
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
-	 * verify_pattern, wait_for, ignore_error, cmdprio_bssplit, prio, prioclass */
-	CHECK_EQ_U(nr, listed - 21);
+	 * verify_pattern, wait_for, ignore_error, cmdprio_bssplit, prio, prioclass,
+	 * filename_format */
+	CHECK_EQ_U(nr, listed - 22);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
