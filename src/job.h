@@ -22,6 +22,7 @@
 #include "ddir.h"
 #include "ioerr.h"	/* struct ioerr_cfg */
 #include "cmdprio.h"	/* struct cmdprio_cfg */
+#include "numa.h"	/* struct numa_cfg */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -173,6 +174,7 @@ struct job {
 	int exitall;			/* when this job ends, stop every other */
 	int exitall_on_error;		/* when this job fails, stop every other */
 	struct ioerr_cfg ioerr;		/* continue_on_error, ignore_error (ioerr.h) */
+	struct numa_cfg numa;		/* numa_cpu_nodes, numa_mem_policy (numa.h) */
 	struct cmdprio_cfg cmdprio;	/* cmdprio*, prio, prioclass, log_prio (cmdprio.h) */
 	/* write-buffer contents (buffer.h) */
 	int zero_buffers, refill_buffers, scramble_buffers;

@@ -13,6 +13,7 @@
 #include "opt_compat.h"
 #include "ioerr.h"
 #include "cmdprio.h"
+#include "numa.h"
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdarg.h>	/* va_list */
@@ -750,6 +751,11 @@ static const struct opt_def opt_defs[] = {
 	  .help = "run jobs as threads (iotrial always does; accepted for fio files)" },
 	{ .name = "cpus_allowed", .type = OPT_FUNC, .parse = parse_cpus_allowed,
 	  .show = show_cpus_allowed, .help = "CPUs the job may run on, e.g. 0-3,6" },
+	{ .name = "numa_cpu_nodes", .type = OPT_FUNC, .parse = numa_parse_cpu_nodes,
+	  .show = numa_show_cpu_nodes, .help = "run the job on the CPUs of these NUMA nodes (0-1,3)" },
+	{ .name = "numa_mem_policy", .type = OPT_FUNC, .parse = numa_parse_mem_policy,
+	  .show = numa_show_mem_policy,
+	  .help = "memory policy: default, local, prefer:N, bind:NODES, interleave:NODES" },
 	{ .name = "cpus_allowed_policy", .type = OPT_CHOICE, F(cpus_allowed_split),
 	  .choices = policy_choices,
 	  .help = "shared: every clone may use every CPU; split: one CPU per clone" },
@@ -995,8 +1001,8 @@ static const struct opt_def opt_defs[] = {
 	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
 	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
-	U("nodelay"), U("nowait"), U("num_range"), U("numa_cpu_nodes"),
-	U("numa_mem_policy"), U("object_class"), U("offset_align"),
+	U("nodelay"), U("nowait"), U("num_range"), 
+U("object_class"), U("offset_align"),
 	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
 	U("plids"), U("pool"), U("port"), U("pre_read"), 
 	U("profile"), U("program"), U("protocol"), 

@@ -780,6 +780,10 @@ void *worker_main(void *arg)
 	errno = 0;
 	if (j->nice && nice(j->nice) == -1 && errno)
 		worker_fail(w, errno, NULL);
+	/* numa_cpu_nodes, numa_mem_policy: this thread and its buffers */
+	if ((j->numa.cpu_nodes || j->numa.mem_mode != NUMA_MPOL_NONE) &&
+	    (d = numa_apply(&j->numa, w->ctx.buf_base, w->ctx.buf_len)))
+		worker_fail(w, -d, NULL);
 	/* prio/prioclass: the thread's own I/O priority (who 1: a process, here the thread) */
 	if (cmdprio_job_ioprio(&j->cmdprio) &&
 	    syscall(SYS_ioprio_set, 1, 0, cmdprio_job_ioprio(&j->cmdprio)) == -1)
@@ -965,6 +969,9 @@ int worker_prepare(struct worker *w, struct err *e)
 	free(sizes);
 	free(starts);
 	if (r)
+		return r;
+	if ((j->numa.cpu_nodes || j->numa.mem_mode != NUMA_MPOL_NONE) &&
+	    (r = numa_check(&j->numa, j->name, j->origin, e)))
 		return r;
 	if (cmdprio_on(&j->cmdprio)) {
 		w->cprio = calloc(1, sizeof(*w->cprio));

@@ -216,6 +216,8 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "log_prio", "1", "log_prio", "1" },
 	{ "random_generator", "lfsr", "random_generator", "lfsr" },
 	{ "flow", "8", "flow", "8" },
+	{ "numa_cpu_nodes", "0-1,3", "numa_cpu_nodes", "0-1,3" },
+	{ "numa_mem_policy", "interleave:0-1", "numa_mem_policy", "interleave:0-1" },
 	{ "filename_format", "t.$jobnum", "filename_format", "t.$jobnum" },
 	{ "flow_id", "2", "flow_id", "2" },
 	{ "flow_watermark", "16", "flow_watermark", "16" },
@@ -997,8 +999,8 @@ TEST(resolved_list)
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
 	 * verify_pattern, wait_for, ignore_error, cmdprio_bssplit, prio, prioclass,
-	 * filename_format */
-	CHECK_EQ_U(nr, listed - 22);
+	 * filename_format, numa_cpu_nodes, numa_mem_policy */
+	CHECK_EQ_U(nr, listed - 24);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
