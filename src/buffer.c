@@ -146,6 +146,15 @@ int buffer_init(struct buffer_gen *b, const struct job *j, unsigned thread_index
 	seed = rand_mix(0x9e3779b97f4a7c15ull, thread_index);
 	b->rs = seed | 1;
 	b->ds = rand_mix(seed, 0xdedeull) | 1;
+	if (j->dedupe_mode_ws && j->dedupe_percentage) {
+		uint64_t bs = j->bs[DDIR_WRITE] ? j->bs[DDIR_WRITE] : 4096;
+
+		b->ws_nr = j->size / 100 * j->dedupe_ws_pct / bs +
+			   j->size % 100 * j->dedupe_ws_pct / 100 / bs;
+		if (!b->ws_nr)
+			b->ws_nr = 1;
+		b->ws_base = rand_mix(seed, 0x5e7ull);
+	}
 	return 0;
 }
 
@@ -185,6 +194,25 @@ void buffer_fill_write(struct buffer_gen *b, void *buf, uint32_t len, uint64_t o
 	uint8_t *p = buf;
 	uint32_t i;
 
+	if (b->refill && b->ws_nr) {
+		uint64_t keep = b->rs;
+
+		if (b->ws_have && xs_next(&b->ds) < b->dedupe_thresh) {
+			/* a block of the working set, at random: its seed rebuilds it */
+			b->rs = rand_mix(b->ws_base, xs_next(&b->ds) % b->ws_have) | 1;
+			fill_content(b, p, len);
+			b->rs = keep;
+			return;
+		}
+		if (b->ws_have < b->ws_nr) {	/* unique, and one of the set */
+			b->rs = rand_mix(b->ws_base, b->ws_have++) | 1;
+			fill_content(b, p, len);
+			b->rs = keep;
+			return;
+		}
+		fill_content(b, p, len);	/* unique, past the set */
+		return;
+	}
 	if (b->refill) {
 		if (b->dedupe_thresh && b->have_unique && xs_next(&b->ds) < b->dedupe_thresh) {
 			/* repeat the last unique write: same seed, same bytes */

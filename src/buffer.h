@@ -15,7 +15,10 @@
  *                              or buffer_pattern): compresses to about N% less;
  *                              refills every write
  *   dedupe_percentage=N        N% of writes repeat the previous unique write
- *                              byte for byte (fio's dedupe_mode=repeat);
+ *                              byte for byte (fio's dedupe_mode=repeat), or
+ *                              with dedupe_mode=working_set one of the first
+ *                              dedupe_working_set_percentage% of size's
+ *                              blocks written, at random;
  *                              refills every write
  * The per-write work (buffer_fill_write) is what fio does per write with the
  * same options: a refill costs one pass over the block, a scramble one 8-byte
@@ -43,6 +46,14 @@ struct buffer_gen {
 	uint64_t ds;			/* dedupe decision stream */
 	uint64_t unique_seed;		/* content seed of the last unique write */
 	int have_unique;
+	/*
+	 * dedupe_mode=working_set: the first ws_nr unique writes form the working
+	 * set; unique write k of them has content seed rand_mix(ws_base, k), so
+	 * a dedupe write picks k at random and rebuilds its bytes (no copy kept).
+	 */
+	uint64_t ws_nr;			/* 0: repeat mode */
+	uint64_t ws_have;		/* unique writes of the set done so far */
+	uint64_t ws_base;
 };
 
 /*

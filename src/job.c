@@ -43,6 +43,7 @@ void job_init(struct job *j)
 	j->sync = SYNC_NONE;
 	j->sqthread_poll_cpu = -1;
 	j->flow_watermark = 1024;
+	j->dedupe_ws_pct = 5;
 	j->numa.mem_mode = NUMA_MPOL_NONE;
 	j->cmdprio.cls[0] = j->cmdprio.cls[1] = CMDPRIO_NONE;
 	j->cmdprio.lvl[0] = j->cmdprio.lvl[1] = CMDPRIO_NONE;

@@ -181,6 +181,8 @@ struct job {
 	uint32_t buffer_compress_percentage;	/* 0 = unset */
 	uint32_t buffer_compress_chunk;		/* bytes; 0 = the block size */
 	uint32_t dedupe_percentage;
+	int dedupe_mode_ws;			/* dedupe_mode=working_set */
+	uint32_t dedupe_ws_pct;			/* dedupe_working_set_percentage (default 5) */
 	char *buffer_pattern;			/* as given; parsed by buffer.c */
 	/* data verification (verify.h) */
 	int verify_method;			/* enum verify_method; 0 = none */

@@ -589,7 +589,9 @@ static const struct opt_choice exit_what_choices[] = {
 	{ "group", 0 }, { "stonewall", 1 }, { "all", 2 }, { NULL, 0 },
 };
 /* default-only options: the values meaning what iotrial always does */
-static const struct opt_choice dedupe_repeat[] = { { "repeat", 0 }, { NULL, 0 } };
+static const struct opt_choice dedupe_mode_choices[] = {
+	{ "repeat", 0 }, { "working_set", 1 }, { NULL, 0 },
+};
 static const struct opt_choice submit_choices[] = {
 	{ "inline", 0 }, { "offload", 1 }, { NULL, 0 },
 };
@@ -940,8 +942,6 @@ static const struct opt_def opt_defs[] = {
 	  .show = ioerr_show_ignore,
 	  .help = "errors that are non-fatal, per class READ,WRITE,VERIFY, ':'-separated "
 		  "(default EIO:EILSEQ)" },
-	{ .name = "dedupe_mode", DEFAULT_ONLY, .choices = dedupe_repeat,
-	  .help = "repeat: dedupable writes repeat an earlier write (dedupe_percentage)" },
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
 	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
 		  "schedule, not after a completion (io_uring, libaio, null)" },
@@ -972,6 +972,11 @@ static const struct opt_def opt_defs[] = {
 	  .help = "size of the random/fixed regions for buffer_compress_percentage (0 = block)" },
 	{ .name = "dedupe_percentage", .type = OPT_INT, F(dedupe_percentage), .max = 100,
 	  .help = "percentage of writes that repeat an earlier write (dedupable)" },
+	{ .name = "dedupe_mode", .type = OPT_CHOICE, F(dedupe_mode_ws), .choices = dedupe_mode_choices,
+	  .help = "repeat: the previous unique write; working_set: a random one of the first "
+		  "dedupe_working_set_percentage% of size written" },
+	{ .name = "dedupe_working_set_percentage", .type = OPT_INT, F(dedupe_ws_pct), .max = 100,
+	  .help = "dedupe_mode=working_set: the set's share of size (default 5)" },
 
 	/* fio options iotrial does not implement: refused by name */
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("arguments"), U("atomic"),
@@ -981,7 +986,7 @@ static const struct opt_def opt_defs[] = {
 	U("conf"), U("cont"),
 	U("cpuchunks"), U("cpuload"), U("cpumode"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("dedupe_global"), U("dedupe_working_set_percentage"), U("donorname"), U("error_dump"), U("exec_postrun"),
+	U("dataplacement"), U("dedupe_global"), U("donorname"), U("error_dump"), U("exec_postrun"),
 	U("exec_prerun"), U("exit_on_io_done"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"), U("fallocate"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 { .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 

@@ -172,6 +172,9 @@ int opt_job_validate(struct job *j, struct err *e)
 		ret = opt_verify_validate(j, e);
 	if (!ret)
 		ret = opt_think_validate(j, e);
+	if (!ret && j->dedupe_mode_ws && j->dedupe_percentage && (!j->size || j->size_pct))
+		ret = job_err(e, j, "dedupe_mode=working_set needs size= in bytes (the set is a "
+			      "share of it)");
 	if (!ret && j->zonemode && !j->zonesize)
 		ret = job_err(e, j, "zonemode=strided needs zonesize > 0");
 	/* a sync engine has one I/O at a time: offload cannot change when it goes */
