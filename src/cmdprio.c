@@ -10,6 +10,7 @@
 #include "job.h"
 #include "num.h"
 #include "opt.h"
+#include "opt_steady.h"	/* opt_unsupported_value */
 
 #define IOPRIO(cls, lvl) ((uint16_t)(((unsigned)(cls) << 13) | (unsigned)(lvl)))
 
@@ -225,8 +226,8 @@ static int cmdprio_split_one(char *s, const struct num_ctx *c, const char *val,
 		for (p = strtok_r(item, "/", &save2); p && nf < 5; p = strtok_r(NULL, "/", &save2))
 			f[nf++] = p;
 		if (nf == 5 || p)
-			return num_error(e, c, -EINVAL, val, "priority hints are not supported "
-					 "(bs/percent or bs/percent/class/level)");
+			return opt_unsupported_value(e, c, val, "priority hints are not supported "
+						     "(bs/percent or bs/percent/class/level)");
 		if (nf != 2 && nf != 4)
 			return num_error(e, c, -EINVAL, val, "entries are bs/percent or bs/percent/class/level");
 		if (n == CMDPRIO_SPLIT_MAX)

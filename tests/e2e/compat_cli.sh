@@ -72,8 +72,8 @@ expect_exit ambiguous 2 "ambiguous option 'rwmix': 'rwmixread', 'rwmixwrite'" \
 	"$IOTRIAL" --parse-only --name=x --rwmix=50
 expect_exit client 2 "unsupported option '--client': .*mpirun" "$IOTRIAL" --client=host1 job.fio
 expect_exit server 2 "unsupported option '--server': .*mpirun" "$IOTRIAL" --server
-expect_exit verify_crc64 2 "unsupported value 'crc64' for option 'verify'" \
-	"$IOTRIAL" --parse-only --name=x --verify=crc64
+expect_exit verify_crc7 2 "unsupported value 'crc7' for option 'verify'" \
+	"$IOTRIAL" --parse-only --name=x --verify=crc7
 expect_exit verify_read_job 2 "verify needs rw=write or rw=randwrite" \
 	"$IOTRIAL" --parse-only --name=x --verify=md5
 

@@ -59,8 +59,8 @@ expect_exit verify_pattern_found 8 "pattern mismatch at offset 5000 in .*: expec
 
 expect_exit verify_norandommap 2 "verify with norandommap is not supported" \
 	"$IOTRIAL" --parse-only --name=v --rw=randwrite --norandommap --verify=md5 --size=1m
-expect_exit verify_backlog 2 "unsupported option 'verify_backlog'" \
-	"$IOTRIAL" --parse-only --name=v --rw=write --verify=md5 --verify_backlog=16 --size=1m
+expect_exit verify_async 2 "unsupported option 'verify_async'" \
+	"$IOTRIAL" --parse-only --name=v --rw=write --verify=md5 --verify_async=4 --size=1m
 if command -v fio >/dev/null 2>&1; then
 	# shellcheck disable=SC2086
 	if (fio $JOB --verify=crc32c --verify_fatal=1 --parse-only) >/dev/null 2>&1; then pass verify_fio_accepts
