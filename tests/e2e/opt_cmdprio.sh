@@ -68,7 +68,7 @@ then pass "cmdprio_bssplit_long (${i#* })"; else fail cmdprio_bssplit_long "$i";
 if [ "$(cut -d, -f5 "$T/pl_clat.1.log" | sort -u | tr -d ' \n')" = "01" ]; then pass cmdprio_log_flag
 else fail cmdprio_log_flag "$(cut -d, -f5 "$T/pl_clat.1.log" | sort -u | tr '\n' ' ')"; fi
 
-expect_exit cmdprio_not_psync 2 "option 'cmdprio_percentage' belongs to ioengine io_uring libaio" \
+expect_exit cmdprio_not_psync 2 "option 'cmdprio_percentage' belongs to ioengine io_uring libaio null" \
 	"$IOTRIAL" --parse-only --name=x --filename="$F" --ioengine=psync --cmdprio_percentage=10
 expect_exit cmdprio_hints_refused 2 "cmdprio_bssplit.*priority hints are not supported" \
 	"$IOTRIAL" --parse-only --name=x --filename="$F" --ioengine=libaio --cmdprio_bssplit=1M/10/2/0/1
