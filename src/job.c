@@ -102,6 +102,7 @@ void job_free(struct job *j)
 	free(j->wait_for);
 	free(j->filename);
 	free(j->directory);
+	free(j->filename_format);
 	free(j->ioengine);
 	free(j->write_bw_log);
 	free(j->write_iops_log);
@@ -136,6 +137,7 @@ int job_copy(struct job *dst, const struct job *src)
 	dst->wait_for = job_dup(src->wait_for, &fail);
 	dst->filename = job_dup(src->filename, &fail);
 	dst->directory = job_dup(src->directory, &fail);
+	dst->filename_format = job_dup(src->filename_format, &fail);
 	dst->ioengine = job_dup(src->ioengine, &fail);
 	dst->write_bw_log = job_dup(src->write_bw_log, &fail);
 	dst->write_iops_log = job_dup(src->write_iops_log, &fail);
