@@ -105,7 +105,11 @@ static int run_prepare(struct run_state *s, struct err *e)
 		struct worker *w = &s->w[i];
 
 		if (!(w->ops->flags & ENGINE_F_NOFILES)) {
-			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files, &w->nr_files, e);
+			if (w->ops->flags & ENGINE_F_OWNFILES)
+				r = file_plan_only(w->job, w->jobnum, &w->files, &w->nr_files, e);
+			else
+				r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
+					       &w->nr_files, e);
 			/*
 			 * A full disk or an I/O error while laying out one job's file
 			 * is that job's error, as it would be during its I/O: the
