@@ -493,6 +493,25 @@ static void run_status_deliver(struct run_state *s, size_t first, size_t end, st
 }
 
 /*
+ * cpuio's exit_on_io_done=1: once every other job of the group is done,
+ * stop the jobs that set it (as exitall would; their results are whole).
+ */
+static void run_exit_on_io_done(struct run_state *s, size_t first, size_t end)
+{
+	size_t i;
+
+	for (i = first; i < end; i++)
+		if (!s->w[i].job->eng.exit_on_io_done && !atomic_load(&s->w[i].done))
+			return;
+	for (i = first; i < end; i++) {
+		int expected = WORKER_RUN;
+
+		if (s->w[i].job->eng.exit_on_io_done)
+			atomic_compare_exchange_strong(&s->w[i].stop, &expected, WORKER_STOP_EXITALL);
+	}
+}
+
+/*
  * Wait for workers [first, end) to finish, collecting signals and calling
  * the progress callback (see struct run_progress for when).
  */
@@ -541,6 +560,7 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 		}
 		if (all_done)
 			break;
+		run_exit_on_io_done(s, first, end);
 		if (req->handle_signals) {
 			struct timespec ts = { 0, (long)tick_ns };
 			siginfo_t si;
