@@ -63,6 +63,11 @@ static int fal_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, str
 	return 0;
 }
 
+static void fal_exit(struct engine_ctx *ctx)
+{
+	(void)ctx;	/* nothing held: the files are the worker's */
+}
+
 const struct engine_ops engine_falloc_ops = {
 	.name = "falloc",
 	.flags = ENGINE_F_SYNC,
@@ -70,4 +75,5 @@ const struct engine_ops engine_falloc_ops = {
 	.queue = fal_queue,
 	.commit = fal_commit,
 	.getevents = fal_getevents,
+	.exit = fal_exit,
 };

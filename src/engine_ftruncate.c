@@ -53,6 +53,11 @@ static int ftr_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, str
 	return 0;
 }
 
+static void ftr_exit(struct engine_ctx *ctx)
+{
+	(void)ctx;	/* nothing held: the files are the worker's */
+}
+
 static int ftr_validate(const struct job *j, struct err *e)
 {
 	if (j->rw & (RW_READ | RW_TRIM | RW_TRIMWRITE))
@@ -67,5 +72,6 @@ const struct engine_ops engine_ftruncate_ops = {
 	.queue = ftr_queue,
 	.commit = ftr_commit,
 	.getevents = ftr_getevents,
+	.exit = ftr_exit,
 	.validate = ftr_validate,
 };
