@@ -41,6 +41,8 @@ struct io_u {
 	 * Set by queue() for an I/O the engine did not really do (filecreate's
 	 * blocks after the file's creation, as fio counts them): counted in
 	 * ios and bytes, no latency sample.  The worker clears it per I/O.
+	 * Engines completing inline only (ENGINE_Q_COMPLETED): the batched
+	 * reap path does not look at it.
 	 */
 	uint8_t untimed;
 };

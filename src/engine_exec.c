@@ -13,7 +13,7 @@
  * The argument vector is built at init; the spawn itself allocates (once,
  * at the first I/O, off the per-I/O path).
  */
-#include <errno.h>	/* ENOMEM, E2BIG */
+#include <errno.h>	/* ENOMEM, ENOENT */
 #include <fcntl.h>	/* O_WRONLY, O_CREAT, O_TRUNC */
 #include <signal.h>	/* kill, SIGTERM, SIGKILL, sigset_t */
 #include <spawn.h>	/* posix_spawnp */
@@ -22,6 +22,7 @@
 #include <string.h>	/* strlen, strerror */
 #include <sys/wait.h>	/* waitpid */
 #include <time.h>	/* nanosleep, clock_gettime */
+#include <unistd.h>	/* access */
 #include "engine.h"
 #include "engine_exec.h"
 
@@ -77,6 +78,30 @@ static char *exec_expand(const struct job *j, const char *in)
 
 static void exec_exit(struct engine_ctx *ctx);
 
+/* 1 when @prog names an executable, directly or through PATH (as posix_spawnp looks). */
+static int exec_findable(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[4096];
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	for (p = path ? path : "/bin:/usr/bin"; *p; p = *end ? end + 1 : end) {
+		int n;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p)	/* an empty PATH entry is the current directory */
+			n = snprintf(buf, sizeof(buf), "./%s", prog);
+		else
+			n = snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p, prog);
+		if (n > 0 && (size_t)n < sizeof(buf) && access(buf, X_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int exec_init(struct engine_ctx *ctx, struct err *e)
 {
 	const struct job *j = ctx->job;
@@ -88,6 +113,12 @@ static int exec_init(struct engine_ctx *ctx, struct err *e)
 	if (!s)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "exec: out of memory");
 	ctx->priv = s;
+	/* found now, before any job runs, rather than as an error of its first I/O */
+	if (!exec_findable(j->eng.program)) {
+		exec_exit(ctx);
+		return err_set(e, -ENOENT, EXIT_TARGET, "job '%s': exec: program '%s' is not found "
+			       "or not executable", j->name, j->eng.program);
+	}
 	s->argbuf = exec_expand(j, j->eng.arguments);
 	if (!s->argbuf) {
 		exec_exit(ctx);

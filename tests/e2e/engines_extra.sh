@@ -206,6 +206,10 @@ if [ "$rc" -eq 0 ] && [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && [ "$secs"
 	pass exec_grace_kill
 else fail exec_grace_kill "exit $rc after ${secs}s, pid '$pid' $(kill -0 "$pid" 2>/dev/null && echo still running)"; fi
 
+# a program that cannot be run is named before any job starts
+expect_exit exec_missing_program 3 "^iotrial: error: job 'ex': exec: program 'no-such-program-x' is not found or not executable$" \
+	"$IOTRIAL" --name=ex --ioengine=exec --program=no-such-program-x --runtime=1
+
 # ---- page_fault: every page of the range is touched -----------------------
 # (fio 3.33 has no page_fault engine.)  8 MiB written in 4 KiB pages: 2048
 # I/Os and at least 2048 minor faults of the thread.
