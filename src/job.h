@@ -20,6 +20,7 @@
 #include "err.h"
 #include "clock.h"	/* enum clock_mode */
 #include "ddir.h"
+#include "job_engine.h"	/* struct job_engine */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -122,6 +123,7 @@ struct job {
 	int sqthread_poll_cpu;		/* -1 = unset */
 	int hipri;
 	int nonvectored;
+	struct job_engine eng;		/* options of filestat, cpuio, exec, e4defrag... */
 
 	/* time */
 	uint64_t runtime_us;		/* 0 = until io_size is done */

@@ -105,7 +105,11 @@ static int run_prepare(struct run_state *s, struct err *e)
 		struct worker *w = &s->w[i];
 
 		if (!(w->ops->flags & ENGINE_F_NOFILES)) {
-			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files, &w->nr_files, e);
+			if (w->ops->flags & ENGINE_F_OWNFILES)
+				r = file_plan_only(w->job, w->jobnum, &w->files, &w->nr_files, e);
+			else
+				r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
+					       &w->nr_files, e);
 			/*
 			 * A full disk or an I/O error while laying out one job's file
 			 * is that job's error, as it would be during its I/O: the
@@ -489,6 +493,25 @@ static void run_status_deliver(struct run_state *s, size_t first, size_t end, st
 }
 
 /*
+ * cpuio's exit_on_io_done=1: once every other job of the group is done,
+ * stop the jobs that set it (as exitall would; their results are whole).
+ */
+static void run_exit_on_io_done(struct run_state *s, size_t first, size_t end)
+{
+	size_t i;
+
+	for (i = first; i < end; i++)
+		if (!s->w[i].job->eng.exit_on_io_done && !atomic_load(&s->w[i].done))
+			return;
+	for (i = first; i < end; i++) {
+		int expected = WORKER_RUN;
+
+		if (s->w[i].job->eng.exit_on_io_done)
+			atomic_compare_exchange_strong(&s->w[i].stop, &expected, WORKER_STOP_EXITALL);
+	}
+}
+
+/*
  * Wait for workers [first, end) to finish, collecting signals and calling
  * the progress callback (see struct run_progress for when).
  */
@@ -537,6 +560,7 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 		}
 		if (all_done)
 			break;
+		run_exit_on_io_done(s, first, end);
 		if (req->handle_signals) {
 			struct timespec ts = { 0, (long)tick_ns };
 			siginfo_t si;

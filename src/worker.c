@@ -122,6 +122,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		d->short_ios++;
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
+	if (unlikely(io->untimed))
+		return;		/* counted, not timed (engine.h) */
 	hist_add(&d->clat_hist, clat);
 	lat_acc_add(&d->clat, clat);
 	hist_add(&d->lat_hist, lat);
@@ -496,6 +498,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		}
 		io->t_start = *now;
 		io->t_issue = *now;
+		io->untimed = 0;
 		r = ops->queue(&w->ctx, io);
 		if (likely(r == ENGINE_Q_QUEUED)) {
 			queued[nq++] = io;
@@ -717,6 +720,8 @@ void *worker_main(void *arg)
 	w->ticks_sample = clock_ns_to_ticks(w->clk, SAMPLE_MSEC * 1000000ull);
 	w->think_ticks = clock_ns_to_ticks(w->clk, j->thinktime_us * 1000);
 	w->think_spin_ticks = clock_ns_to_ticks(w->clk, j->thinktime_spin_us * 1000);
+	if (!w->think_ticks && w->ctx.think_ns)	/* the engine's own pause (cpuio) */
+		w->think_ticks = clock_ns_to_ticks(w->clk, w->ctx.think_ns);
 	w->ticks_interval = clock_ns_to_ticks(w->clk, (j->interval_us ? j->interval_us : 1000000) * 1000);
 	w->t_next_interval = now + w->ticks_interval;
 	w->t_next_sample = UINT64_MAX;
@@ -729,6 +734,8 @@ void *worker_main(void *arg)
 	devwatch_begin(&w->dw, clock_now_ns(w->clk));
 	if (!atomic_load(&w->stop) && !w->error && !j->verify_only)
 		worker_loop(w);
+	if (w->ops->end && w->ctx_ready)
+		w->ops->end(&w->ctx);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
 	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
 		/* ended inside the ramp: nothing was measured */
