@@ -14,6 +14,7 @@
  *    most series_max elements, whatever the number of intervals.
  */
 #include "check.h"
+#include "series_group.h"
 #include "series_sink.h"
 #include "steady_tail.h"
 
@@ -344,8 +345,128 @@ TEST(memory_bounded)
 	run_free(&b);
 }
 
+/* One thread's next interval: @ramp, about @dur_us long, level @level IOPS. */
+static int thr_add(struct series *s, uint64_t *t_ms, int ramp, uint64_t dur_us, double level)
+{
+	static struct hist h[DDIR_NR];
+	struct series_in in[DDIR_NR];
+
+	*t_ms += (dur_us + 500) / 1000;
+	memset(in, 0, sizeof(in));
+	for (int d = 0; d < DDIR_NR; d++) {
+		uint64_t ios = d == 2 ? 0 : (uint64_t)(level * (0.85 + 0.3 * unif()) * (double)dur_us / 1e6);
+
+		memset(&h[d], 0, sizeof(h[d]));
+		in[d].lat_min = UINT64_MAX;
+		if (ios < 3)
+			continue;
+		in[d].ios = ios;
+		in[d].bytes = ios * 4096;
+		in[d].lat_min = 1000 + rnd() % 1000;
+		in[d].lat_max = 50000 + rnd() % 50000;
+		h[d].b[hist_index(in[d].lat_min)] += 1;
+		h[d].b[hist_index(in[d].lat_max)] += 1;
+		h[d].b[hist_index(3000 + rnd() % 20000)] += ios - 2;
+		in[d].lat_sum_ns = in[d].lat_min + in[d].lat_max + (ios - 2) * (5000 + rnd() % 3000);
+		in[d].lat_hist = &h[d];
+	}
+	return series_add(s, *t_ms, dur_us, ramp, in);
+}
+
+/*
+ * group_reporting: three threads with different ramps (2, 3 and 0
+ * intervals) and lengths, pulled while they run (one interval per thread
+ * per step, threads trimmed to what the group still needs) give the series
+ * series_merge gives on the whole series, bounded as series_bound bounds
+ * it, and steady_analyse's verdict, window and MSER on that merged series.
+ */
+TEST(group_merged_as_it_runs)
+{
+	static const size_t ramps[3] = { 2, 3, 0 }, lens[3] = { 600, 580, 610 };
+	static const size_t maxes[2] = { 0, 40 };
+
+	rng_state = 14;
+	for (int mi = 0; mi < 2; mi++) {
+		struct series full[3], thr[3], merged, bound, *s = NULL;
+		const struct series *tp[3];
+		struct steady_cfg c;
+		struct steady ref, *st = NULL;
+		struct series_group g;
+		uint64_t t_ms[3] = { 0, 0, 0 };
+		int done[3] = { 0, 0, 0 };
+		size_t held = 0;
+
+		steady_cfg_snia(&c, 0);
+		CHECK_EQ_U(series_group_init(&g, &c, maxes[mi]), 0);
+		for (int t = 0; t < 3; t++) {
+			series_init(&full[t]);
+			series_init(&thr[t]);
+			tp[t] = &thr[t];
+		}
+		for (size_t i = 0; i < 620; i++) {
+			for (int t = 0; t < 3; t++) {
+				uint64_t dur = 1000000 - 5000 + rnd() % 10000;
+				double level = i < 100 ? 300 + 7.0 * (double)i : 1000;
+				uint64_t save = t_ms[t], save_rng = rng_state;
+
+				if (i >= lens[t]) {
+					done[t] = 1;
+					continue;
+				}
+				if (i == lens[t] - 1)
+					dur = 30000;	/* a sliver, folded into the one before */
+				CHECK_EQ_U(thr_add(&full[t], &t_ms[t], i < ramps[t], dur, level), 0);
+				t_ms[t] = save;
+				rng_state = save_rng;
+				CHECK_EQ_U(thr_add(&thr[t], &t_ms[t], i < ramps[t], dur, level), 0);
+			}
+			CHECK_EQ_U(series_group_pull(&g, tp, done, 3), 0);
+			for (int t = 0; t < 3; t++) {
+				series_trim(&thr[t], series_group_hold(&g, &thr[t]));
+				if (thr[t].nr > held)
+					held = thr[t].nr;
+			}
+		}
+		for (int t = 0; t < 3; t++)
+			done[t] = 1;
+		CHECK_EQ_U(series_group_pull(&g, tp, done, 3), 0);
+		printf("  most intervals a thread held: %zu\n", held);
+		CHECK(held <= 6);	/* each thread holds only what the group has not built (the longest ramp) */
+		series_init(&merged);
+		for (int t = 0; t < 3; t++)
+			CHECK_EQ_U(series_merge(&merged, &full[t]), 0);
+		steady_init(&ref);
+		CHECK_EQ_U(steady_analyse(&c, &merged, &ref), 0);
+		series_init(&bound);
+		CHECK_EQ_U(series_merge(&bound, &merged), 0);
+		CHECK_EQ_U(series_bound(&bound, maxes[mi]), 0);
+		CHECK_EQ_U(series_group_finish(&g, &s, &st), 0);
+		CHECK(s && st);
+		if (s && st) {
+			CHECK_EQ_U(s->nr_ramp, maxes[mi] ? bound.nr_ramp : 3);
+			same_series(s, &bound);
+			same_steady(st, &ref);
+			if (!maxes[mi])
+				same_tail(st->tail, ref.tail);
+		}
+		steady_free(&ref);
+		steady_free(st);
+		free(st);
+		series_free(s);
+		free(s);
+		series_free(&merged);
+		series_free(&bound);
+		for (int t = 0; t < 3; t++) {
+			series_free(&full[t]);
+			series_free(&thr[t]);
+		}
+		series_group_free(&g);
+	}
+}
+
 int main(void)
 {
+	RUN(group_merged_as_it_runs);
 	RUN(uncoarsened_same_as_batch);
 	RUN(coarsened_bounded_exact);
 	RUN(memory_bounded);
