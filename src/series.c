@@ -419,6 +419,32 @@ int series_coarsen(struct series *s)
 	return 0;
 }
 
+uint32_t series_level(const struct series *s)
+{
+	uint32_t m = 1, l = 1;
+
+	for (size_t i = 0; i < s->nr; i++)
+		if (series_iv_n(&s->iv[i]) > m)
+			m = series_iv_n(&s->iv[i]);
+	while (l < m && l < (UINT32_C(1) << 31))
+		l *= 2;
+	return l;
+}
+
+int series_coarsen_to(struct series *s, uint32_t n)
+{
+	while (series_level(s) < n) {
+		size_t before = s->nr;
+		int r = series_coarsen(s);
+
+		if (r)
+			return r;
+		if (s->nr == before)	/* one element per phase: nothing to pair */
+			break;
+	}
+	return 0;
+}
+
 int series_bound(struct series *s, size_t max)
 {
 	while (max && s->nr > max) {

@@ -240,6 +240,19 @@ int series_fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us, uint32_t 
  */
 void series_trim(struct series *s, size_t upto);
 
+/*
+ * The coarsening level of @s: intervals per element (a power of two; the
+ * last element of a phase may hold fewer).  1 for a series as measured.
+ */
+uint32_t series_level(const struct series *s);
+
+/*
+ * Coarsen @s until its level is at least @n (a power of two), so that two
+ * series of one job, bounded apart (MPI ranks), are merged element by element
+ * over the same intervals.  Returns 0 or -ENOMEM.
+ */
+int series_coarsen_to(struct series *s, uint32_t n);
+
 /* Intervals merged into interval @i (1 when it is as measured). */
 static inline uint32_t series_iv_n(const struct series_iv *iv)
 {

@@ -464,8 +464,53 @@ TEST(group_merged_as_it_runs)
 	}
 }
 
+/*
+ * MPI ranks bound their series apart, possibly to different levels: brought
+ * to the coarsest one (series_coarsen_to) and merged, they equal the merge
+ * of the full series coarsened to that level -- exact merging of coarsened
+ * intervals, in either order.
+ */
+TEST(merge_at_common_level)
+{
+	struct series a, b, fa, fb, ref;
+	uint64_t ta = 0, tb = 0;
+
+	rng_state = 15;
+	series_init(&a);
+	series_init(&b);
+	for (size_t i = 0; i < 700; i++) {
+		uint64_t dur = 1000000 - 5000 + rnd() % 10000;
+
+		CHECK_EQ_U(thr_add(&a, &ta, i < 3, dur, 1000), 0);
+		if (i < 650)
+			CHECK_EQ_U(thr_add(&b, &tb, i < 3, dur, 700), 0);
+	}
+	series_init(&ref);
+	CHECK_EQ_U(series_merge(&ref, &a), 0);
+	CHECK_EQ_U(series_merge(&ref, &b), 0);
+	series_init(&fa);
+	series_init(&fb);
+	CHECK_EQ_U(series_merge(&fa, &a), 0);
+	CHECK_EQ_U(series_merge(&fb, &b), 0);
+	CHECK_EQ_U(series_bound(&fa, 100), 0);	/* level 8 */
+	CHECK_EQ_U(series_bound(&fb, 200), 0);	/* level 4 */
+	CHECK_EQ_U(series_level(&fa), 8);
+	CHECK_EQ_U(series_level(&fb), 4);
+	CHECK_EQ_U(series_coarsen_to(&fb, series_level(&fa)), 0);
+	CHECK_EQ_U(series_level(&fb), 8);
+	CHECK_EQ_U(series_merge(&fb, &fa), 0);
+	CHECK_EQ_U(series_coarsen_to(&ref, 8), 0);
+	same_series(&fb, &ref);
+	series_free(&a);
+	series_free(&b);
+	series_free(&fa);
+	series_free(&fb);
+	series_free(&ref);
+}
+
 int main(void)
 {
+	RUN(merge_at_common_level);
 	RUN(group_merged_as_it_runs);
 	RUN(uncoarsened_same_as_batch);
 	RUN(coarsened_bounded_exact);
