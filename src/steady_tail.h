@@ -32,6 +32,7 @@ void steady_tail_free(struct steady_tail *t);
  *            "batch_intervals"}
  *   "tail": {"from": "window"|"mser", "start_ms", "end_ms", "intervals",
  *            "iops", ["iops_ci95": [lo, hi], "batches", "batch_intervals"],
+ *            ["resolution": {"element_intervals": n, "start": "..."},]  (coarsened only)
  *            "read"|"write"|"trim": {window figures, ["iops_ci95": [lo, hi]]}}
  * Returns 0 or -ENOMEM.
  */
