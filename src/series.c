@@ -352,10 +352,12 @@ int series_merge(struct series *dst, const struct series *src)
 	return 0;
 }
 
-/* Merge intervals [@i, @i + @k) of @s (k = 1 or 2, one phase) into m's next one. */
-static void coarsen_iv(struct series *m, const struct series *s, size_t i, size_t k, struct hist *h)
+/*
+ * Merge intervals [@i, @i + @k) of @s (k = 1 or 2, one phase) into @o, their
+ * histograms into @h[DDIR_NR].  Reads only: the caller writes the buckets.
+ */
+static void coarsen_iv(struct series_iv *o, const struct series *s, size_t i, size_t k, struct hist *h)
 {
-	struct series_iv *o = &m->iv[m->nr];
 	const struct series_iv *last = &s->iv[i + k - 1];
 
 	memset(o, 0, sizeof(*o));
@@ -369,7 +371,7 @@ static void coarsen_iv(struct series *m, const struct series *s, size_t i, size_
 		struct series_dir *od = &o->d[d];
 
 		od->lat_min = UINT64_MAX;
-		memset(h, 0, sizeof(*h));
+		memset(&h[d], 0, sizeof(h[d]));
 		for (size_t j = i; j < i + k; j++) {
 			const struct series_dir *sd = &s->iv[j].d[d];
 
@@ -380,42 +382,59 @@ static void coarsen_iv(struct series *m, const struct series *s, size_t i, size_
 				od->lat_min = sd->lat_min;
 			if (sd->lat_max > od->lat_max)
 				od->lat_max = sd->lat_max;
-			hist_add_local(s, j, (enum ddir)d, h);
+			hist_add_local(s, j, (enum ddir)d, &h[d]);
 		}
-		sparse_put(m, h, od);
-		set_pcts(od, h);
 	}
-	m->nr++;
-	if (o->ramp)
-		m->nr_ramp++;
 }
 
+/*
+ * In place, so that a bounded series coarsened while the run goes never
+ * needs twice its memory: element o is written where element 2o was, and
+ * its buckets where 2o's began.  A merged histogram never has more sparse
+ * entries than its two inputs together, so the writes stay behind the reads
+ * (the pair is read whole, into dense histograms, before anything is written).
+ */
 int series_coarsen(struct series *s)
 {
-	struct series m;
-	struct hist *h;
-	size_t i;
+	struct hist *h = malloc(DDIR_NR * sizeof(*h));
+	size_t i, o = 0, ramp = 0;
 
-	series_init(&m);
-	h = malloc(sizeof(*h));
-	/* merged buckets never outnumber the inputs' */
-	if (!h || vec_grow((void **)&m.iv, &m.cap, s->nr / 2 + 2, sizeof(*m.iv), 16) ||
-	    vec_grow((void **)&m.b, &m.b_cap, s->b_nr + 1, sizeof(*m.b), 16)) {
-		free(h);
-		series_free(&m);
+	if (!h)
 		return -ENOMEM;
-	}
+	s->b_nr = 0;	/* the write position; the reads use the elements' offsets */
 	for (i = 0; i < s->nr;) {
 		/* a pair within one phase: the ramp ends at nr_ramp */
 		size_t end = i < s->nr_ramp ? s->nr_ramp : s->nr;
 		size_t k = i + 1 < end ? 2 : 1;
+		struct series_iv m;
 
 		coarsen_iv(&m, s, i, k, h);
+		for (int d = 0; d < DDIR_NR; d++) {
+			sparse_put(s, &h[d], &m.d[d]);
+			set_pcts(&m.d[d], &h[d]);
+		}
+		if (m.ramp)
+			ramp++;
+		s->iv[o++] = m;
 		i += k;
 	}
 	free(h);
-	series_free(s);
-	*s = m;
+	s->nr = o;
+	s->nr_ramp = ramp;
+	return 0;
+}
+
+int series_bound(struct series *s, size_t max)
+{
+	while (max && s->nr > max) {
+		size_t before = s->nr;
+		int r = series_coarsen(s);
+
+		if (r)
+			return r;
+		if (s->nr == before)	/* one interval per phase: cannot shrink */
+			break;
+	}
 	return 0;
 }
 
@@ -445,19 +464,6 @@ int series_coarsen_to(struct series *s, uint32_t n)
 	return 0;
 }
 
-int series_bound(struct series *s, size_t max)
-{
-	while (max && s->nr > max) {
-		size_t before = s->nr;
-		int r = series_coarsen(s);
-
-		if (r)
-			return r;
-		if (s->nr == before)	/* one interval per phase: cannot shrink */
-			break;
-	}
-	return 0;
-}
 
 /* Add held interval @i (local index) of direction @d to the window's sums. */
 static void window_add_local(struct series_window *w, const struct series *s, size_t i, enum ddir d)
