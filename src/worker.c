@@ -230,6 +230,46 @@ static void worker_sample(struct worker *w, uint64_t now)
 	worker_mark(w, &w->mark_sample, now);
 }
 
+/*
+ * Issue 16: hand the final intervals to the sink, and drop from the series
+ * what nobody reads any more: below run.c's hold, the sink's and the stop
+ * rule's needs (the last rounds, and nothing before the first eligible
+ * interval: steady_first_eligible counts from there).  Trimmed 64 at a time
+ * so the move is paid once per 64 intervals.
+ */
+static void worker_series_flow(struct worker *w)
+{
+	size_t end = series_end(&w->series), upto = atomic_load(&w->series_hold);
+
+	while (w->sink_on && w->sink.fed + 1 < end) {	/* the last one may still grow */
+		int r = series_sink_add(&w->sink, &w->series, w->sink.fed);
+
+		if (r) {
+			if (!w->error)
+				worker_fail(w, -r, NULL);
+			break;
+		}
+	}
+	if (w->sink_on && series_sink_keep(&w->sink) < upto)
+		upto = series_sink_keep(&w->sink);
+	if (w->ss_on) {
+		size_t e = steady_first_eligible(&w->ss_cfg, &w->series);
+		size_t back = ((size_t)w->ss_cfg.window + 1) * w->ss_cfg.round_intervals;
+
+		if (e < upto)
+			upto = e;
+		if (end < back)
+			upto = 0;
+		else if (end - back < upto)
+			upto = end - back;
+	}
+	if (upto >= w->series.base + 64) {
+		pthread_mutex_lock(&w->lock);
+		series_trim(&w->series, upto);
+		pthread_mutex_unlock(&w->lock);
+	}
+}
+
 /* Close the current series interval (ending at @now) and start the next. */
 static void worker_interval(struct worker *w, uint64_t now, int ramp)
 {
@@ -279,6 +319,7 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 
 		atomic_compare_exchange_strong(&w->stop, &expected, WORKER_STOP_STEADY);
 	}
+	worker_series_flow(w);
 }
 
 /* The ramp is over: statistics restart from zero, as fio does. */
@@ -891,6 +932,17 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	w->ss_on = w->ss_cfg.rule != STEADY_OFF;
+	if (!j->group_reporting) {
+		struct steady_cfg rc;
+
+		/* the reporting rule (validated already; none when it cannot be had) */
+		if (job_steady_cfg(j, 0, &rc, NULL))
+			rc.rule = STEADY_OFF;
+		r = series_sink_init(&w->sink, &rc, (size_t)j->series_max);
+		if (r)
+			return err_set(e, r, EXIT_INTERNAL, "out of memory for the time series");
+		w->sink_on = 1;
+	}
 	r = fiolog_open(&w->log, j, w->thread_index + 1, e);
 	if (r)
 		return r;
@@ -975,6 +1027,8 @@ void worker_release(struct worker *w)
 	w->ctx_ready = 0;
 	iogen_free(&w->gen);
 	series_free(&w->series);
+	series_sink_free(&w->sink);
+	w->sink_on = 0;
 	steady_free(&w->ss);
 	fiolog_free(&w->log);
 	devwatch_free(&w->dw);
