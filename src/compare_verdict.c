@@ -48,7 +48,7 @@ const char *compare_method_name(enum compare_method m)
  */
 static long runs_for(double h, size_t n, double df, double level, double target)
 {
-	double t0, q = 1 - (1 - level) / 2;
+	double t0, q = 1 - (1 - level) / 2, need;
 	long k, lo;
 
 	if (!(target > 0) || !(h > 0) || !(df > 0) || n < 2)
@@ -56,9 +56,11 @@ static long runs_for(double h, size_t n, double df, double level, double target)
 	if (h <= target)
 		return (long)n;
 	t0 = abstat_t_quantile(q, df);
-	k = (long)ceil((double)n * (h / target) * (h / target));
-	if (k > COMPARE_RUNS_CAP)
+	/* decided in double: a tiny target makes the ratio overflow a long */
+	need = ceil((double)n * (h / target) * (h / target));
+	if (!(need <= (double)COMPARE_RUNS_CAP))
 		return -1;
+	k = (long)need;
 	/* the t quantile shrinks too: the fewest runs in (n, k] that still do,
 	 * by bisection (the half-width falls monotonically with the runs) */
 	lo = (long)n;

@@ -38,6 +38,14 @@ struct io_u {
 	uint64_t t_start;	/* clock ticks when the io_u was set up (lat) */
 	uint64_t t_issue;	/* clock ticks when it went to the engine (clat) */
 	void *engine_data;	/* per-io_u engine state (an iocb, ...) */
+	/*
+	 * Set by queue() for an I/O the engine did not really do (filecreate's
+	 * blocks after the file's creation, as fio counts them): counted in
+	 * ios and bytes, no latency sample.  The worker clears it per I/O.
+	 * Engines completing inline only (ENGINE_Q_COMPLETED): the batched
+	 * reap path does not look at it.
+	 */
+	uint8_t untimed;
 };
 
 struct engine_file {
@@ -59,6 +67,11 @@ struct engine_ctx {
 	void *priv;		/* the engine's own state */
 	char info[160];		/* set by init: what the engine chose, for the report
 				 * (io_uring: the setup flags that the kernel took) */
+	/*
+	 * Set by init: a pause after every I/O when the job sets no thinktime
+	 * (cpuio: the idle share of each cycle, so the CPU is busy cpuload%).
+	 */
+	uint64_t think_ns;
 };
 
 enum { ENGINE_Q_QUEUED = 0, ENGINE_Q_COMPLETED = 1, ENGINE_Q_BUSY = 2 };
@@ -66,6 +79,12 @@ enum { ENGINE_Q_QUEUED = 0, ENGINE_Q_COMPLETED = 1, ENGINE_Q_BUSY = 2 };
 enum {
 	ENGINE_F_SYNC = 1u << 0,	/* completes in queue(): no slat, depth 1 */
 	ENGINE_F_NOFILES = 1u << 1,	/* needs no open file (null) */
+	/*
+	 * The engine makes, looks at or removes its targets itself (filecreate,
+	 * dircreate, dirstat, dirdelete): run.c resolves the names and regions
+	 * (file_plan_only) but creates and opens nothing; every fd is -1.
+	 */
+	ENGINE_F_OWNFILES = 1u << 2,
 };
 
 struct engine_ops {
@@ -89,6 +108,19 @@ struct engine_ops {
 	/* Wait for at least @min completions, return up to @max in @out: count or -errno. */
 	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out);
 	void (*exit)(struct engine_ctx *ctx);
+	/*
+	 * Optional: called on the worker's thread once its I/O loop is over,
+	 * before end_fsync and the verify pass, to stop what the engine started
+	 * (exec's program: it must not outlive its job; exit() runs only when
+	 * the whole run is over).
+	 */
+	void (*end)(struct engine_ctx *ctx);
+	/*
+	 * Optional: the engine's own checks of a parsed job (options it needs,
+	 * directions it cannot do), run by opt_job_validate() so --parse-only
+	 * sees them.  0 or -EINVAL with @e filled through job_err().
+	 */
+	int (*validate)(const struct job *j, struct err *e);
 	/*
 	 * Optional: getevents() that waits at most @timeout_ns for @min
 	 * completions and may return fewer (0 on timeout).  io_submit_mode=offload

@@ -315,6 +315,26 @@ out:
 	return ret;
 }
 
+/*
+ * Extend @fd from @real to @need bytes as fallocate= says: preallocated
+ * (native, posix), preallocated past the size then sized (keep), or only
+ * sized, leaving a hole (none, truncate).  0 or -1 with errno set.
+ */
+static int file_extend(int fd, int mode, uint64_t real, uint64_t need)
+{
+	switch (mode) {
+	case JOB_FALLOC_NONE:
+	case JOB_FALLOC_TRUNCATE:
+		return ftruncate(fd, (off_t)need);
+	case JOB_FALLOC_KEEP:
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)real, (off_t)(need - real)))
+			return -1;
+		return ftruncate(fd, (off_t)need);
+	default:
+		return fallocate(fd, 0, (off_t)real, (off_t)(need - real));
+	}
+}
+
 /* Create or extend a regular file to p->off + p->len bytes. */
 static int file_layout(const struct file_plan *p, int readonly, struct err *e)
 {
@@ -333,7 +353,7 @@ static int file_layout(const struct file_plan *p, int readonly, struct err *e)
 	fd = open(p->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return err_set(e, -errno, EXIT_TARGET, "%s: cannot create: %s", p->path, strerror(errno));
-	if (fallocate(fd, 0, (off_t)p->real, (off_t)(need - p->real))) {
+	if (file_extend(fd, j->eng.fallocate, p->real, need)) {
 		ret = -errno;
 		if (ret == -EOPNOTSUPP || ret == -ENOSYS)
 			ret = ftruncate(fd, (off_t)need) ? -errno : 0;
@@ -580,6 +600,47 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 		ret = file_prepare(&p, readonly, &v[i], e);
 		if (ret)
 			break;
+		v[i].path = names[i];
+		names[i] = NULL;	/* now owned by the engine_file */
+	}
+	file_names_free(names, n);
+	if (ret) {
+		file_teardown(NULL, v, i);
+		return ret;
+	}
+	*files = v;
+	*nr = n;
+	return 0;
+}
+
+int file_plan_only(const struct job *j, unsigned jobnum, struct engine_file **files,
+		   unsigned *nr, struct err *e)
+{
+	struct engine_file *v;
+	char **names;
+	unsigned n, i;
+	int ret;
+
+	ret = file_names(j, jobnum, &names, &n, e);
+	if (ret)
+		return ret;
+	v = calloc(n, sizeof(*v));
+	if (!v) {
+		file_names_free(names, n);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		struct file_plan p = {
+			.j = j, .jobnum = jobnum, .idx = i, .nfiles = n, .path = names[i],
+			.kind = FILE_NEW,
+		};
+
+		v[i].fd = -1;
+		ret = file_region(&p, e);
+		if (ret)
+			break;
+		v[i].offset = p.off;
+		v[i].size = p.len;
 		v[i].path = names[i];
 		names[i] = NULL;	/* now owned by the engine_file */
 	}

@@ -76,6 +76,7 @@ void job_init(struct job *j)
 	j->snia_slope_pct = 10;
 	j->snia_metric = SNIA_METRIC_IOPS;
 	/* The ioengine string is the only default that needs memory. */
+	job_engine_init(&j->eng);
 	j->ioengine = strdup("psync");
 }
 

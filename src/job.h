@@ -23,6 +23,7 @@
 #include "ioerr.h"	/* struct ioerr_cfg */
 #include "cmdprio.h"	/* struct cmdprio_cfg */
 #include "numa.h"	/* struct numa_cfg */
+#include "job_engine.h"	/* struct job_engine */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -130,6 +131,7 @@ struct job {
 	int sqthread_poll_cpu;		/* -1 = unset */
 	int hipri;
 	int nonvectored;
+	struct job_engine eng;		/* options of filestat, cpuio, exec, e4defrag... */
 
 	/* time */
 	uint64_t runtime_us;		/* 0 = until io_size is done */

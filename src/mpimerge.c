@@ -370,6 +370,18 @@ static int merged_steady(struct job_result *jr)
 	r = job_steady_cfg(jr->job, 0, &cfg, NULL);
 	if (r || cfg.rule == STEADY_OFF)
 		return r;
+	/* a coarsened series (series_max): rounds of whole elements, as long as
+	 * asked when the elements divide them, else one element (stated in round_ms) */
+	{
+		uint32_t l = series_level(jr->series);
+
+		if (l > 1 && cfg.round_intervals % l == 0) {
+			cfg.round_intervals /= l;
+		} else if (l > 1) {
+			cfg.round_us = cfg.round_us / cfg.round_intervals * l;
+			cfg.round_intervals = 1;
+		}
+	}
 	jr->steady = malloc(sizeof(*jr->steady));
 	if (!jr->steady)
 		return -ENOMEM;
@@ -382,6 +394,7 @@ static int merge_entry(const struct mpimerge_set *set, const struct job *job, si
 		       struct job_result *acc)
 {
 	size_t i;
+	uint32_t level = 1;
 	int r;
 
 	result_job_init(acc);
@@ -389,15 +402,39 @@ static int merge_entry(const struct mpimerge_set *set, const struct job *job, si
 	if (!acc->series)
 		return -ENOMEM;
 	series_init(acc->series);
+	/* each rank bounded its own series (series_max): merge at the coarsest level */
 	for (i = 0; i < set->nr; i++) {
 		const struct job_result *src = rank_entry(&set->ranks[i], job, k);
+
+		if (src && src->series && series_level(src->series) > level)
+			level = series_level(src->series);
+	}
+	for (i = 0; i < set->nr; i++) {
+		const struct job_result *src = rank_entry(&set->ranks[i], job, k);
+		struct series tmp;
 
 		if (!src)
 			continue;	/* that rank never started it (interrupted) */
 		result_job_merge(acc, src);
-		if (src->series && (r = series_merge(acc->series, src->series)))
+		if (!src->series)
+			continue;
+		if (series_level(src->series) >= level) {
+			r = series_merge(acc->series, src->series);
+		} else {
+			series_init(&tmp);
+			r = series_merge(&tmp, src->series);	/* a copy, coarsened */
+			if (!r)
+				r = series_coarsen_to(&tmp, level);
+			if (!r)
+				r = series_merge(acc->series, &tmp);
+			series_free(&tmp);
+		}
+		if (r)
 			return r;
 	}
+	/* the merged series obeys series_max too */
+	if ((r = series_bound(acc->series, (size_t)job->series_max)))
+		return r;
 	acc->job = job;
 	merged_samples(acc);
 	return merged_steady(acc);

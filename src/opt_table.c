@@ -11,6 +11,10 @@
 #include "opt.h"
 #include "opt_steady.h"
 #include "opt_compat.h"
+#include "engine_fileop.h"	/* their option rows */
+#include "engine_cpuio.h"
+#include "engine_exec.h"
+#include "engine_e4defrag.h"
 #include "ioerr.h"
 #include "cmdprio.h"
 #include "numa.h"
@@ -557,6 +561,14 @@ static int show_percentile_list(const struct job *j, const struct opt_def *o, ch
 
 /* ---- choices --------------------------------------------------------- */
 
+/* fio's fallocate= (0 and 1 are its old spellings of none and posix) */
+static const struct opt_choice fallocate_choices[] = {
+	{ "native", JOB_FALLOC_NATIVE }, { "posix", JOB_FALLOC_POSIX },
+	{ "keep", JOB_FALLOC_KEEP }, { "none", JOB_FALLOC_NONE },
+	{ "truncate", JOB_FALLOC_TRUNCATE }, { "0", JOB_FALLOC_NONE }, { "1", JOB_FALLOC_POSIX },
+	{ NULL, 0 },
+};
+
 static const struct opt_choice sync_choices[] = {
 	{ "none", SYNC_NONE }, { "0", SYNC_NONE }, { "sync", SYNC_SYNC }, { "1", SYNC_SYNC },
 	{ "dsync", SYNC_DSYNC }, { NULL, 0 },
@@ -643,6 +655,10 @@ static const struct opt_def opt_defs[] = {
 	  .help = "drop the file's page cache before starting" },
 	{ .name = "create_on_open", .type = OPT_BOOL, F(create_on_open),
 	  .help = "create files when they are opened for I/O, not before" },
+	{ .name = "fallocate", .type = OPT_CHOICE, F(eng.fallocate),
+	  .choices = fallocate_choices,
+	  .help = "space of new or extended files: native/posix (preallocate), keep "
+		  "(preallocate past the size), none/truncate (only set the size)" },
 
 	/* workload */
 	{ .name = "rw", .alias = { "readwrite" }, .type = OPT_FUNC, .parse = parse_rw,
@@ -731,6 +747,10 @@ static const struct opt_def opt_defs[] = {
 	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
 	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
 	  .help = "io_uring: use non-vectored read/write commands" },
+	ENGINE_FILEOP_OPTS
+	ENGINE_CPUIO_OPTS
+	ENGINE_EXEC_OPTS
+	ENGINE_E4DEFRAG_OPTS
 
 	/* time */
 	{ .name = "runtime", .alias = { "timeout" }, .type = OPT_TIME, F(runtime_us),
@@ -979,24 +999,23 @@ static const struct opt_def opt_defs[] = {
 	  .help = "dedupe_mode=working_set: the set's share of size (default 5)" },
 
 	/* fio options iotrial does not implement: refused by name */
-	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("arguments"), U("atomic"),
+	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("atomic"),
 	U("bindname"), U("block_error_percentiles"), U("brick"), U("busy_poll"), U("bwavgtime"),
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("clientname"), U("clustername"), U("cmd_type"), 
 	U("conf"), U("cont"),
-	U("cpuchunks"), U("cpuload"), U("cpumode"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("dedupe_global"), U("donorname"), U("error_dump"), U("exec_postrun"),
-	U("exec_prerun"), U("exit_on_io_done"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"), U("fallocate"),
+	U("dataplacement"), U("dedupe_global"), U("error_dump"), U("exec_postrun"),
+	U("exec_prerun"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 
+	{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 
 	UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
-	U("grace_time"), U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
+	U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
 	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
 	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
-	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"),
-	U("ignore_zone_limits"), U("inplace"), U("interface"), U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
+	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), 
+	U("ignore_zone_limits"), U("interface"), U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
 	U("latency_percentile"), U("latency_run"), U("latency_target"), U("latency_window"),
 	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
@@ -1007,17 +1026,17 @@ static const struct opt_def opt_defs[] = {
 	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
 	U("nodelay"), U("nowait"), U("num_range"), 
-U("object_class"), U("offset_align"),
-	U("opendir"), U("openfiles"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
+	U("object_class"), U("offset_align"),
+	U("opendir"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
 	U("plids"), U("pool"), U("port"), U("pre_read"), 
-	U("profile"), U("program"), U("protocol"), 
+	U("profile"), U("protocol"), 
 	U("random_sequence_stride"), U("rate_ignore_thinktime"),
 	U("rbdname"), U("read_beyond_wp"),
 	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),
 	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
 	U("serialize_overlap"), U("sg_write_mode"),
 	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
-	U("spr_op"), U("sprandom"), U("stat_type"), U("stats"), U("std_redirect"),
+	U("spr_op"), U("sprandom"), U("stats"),
 	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),
 	U("thinkcycles"), U("thinktime_blocks_type"),
 	U("thinktime_iotime"), U("thp"), U("touch_objects"),

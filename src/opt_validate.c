@@ -12,7 +12,7 @@
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strdup */
 #include "job_steady.h"	/* job_steady_cfg: the steady-state rules must build */
-#include "engine.h"	/* engine_find: offload needs a timed reap */
+#include "engine.h"	/* engine_find: an engine's own checks, offload's timed reap */
 
 /* bs, bsrange and bssplit, per direction. */
 static int validate_bs(struct job *j, struct err *e)
@@ -168,6 +168,12 @@ int opt_job_validate(struct job *j, struct err *e)
 	ret = opt_engine_check(j->ioengine, where, e);
 	if (!ret)
 		ret = opt_engine_owned_check(j, e);
+	if (!ret) {
+		const struct engine_ops *ops = engine_find(j->ioengine);
+
+		if (ops && ops->validate)
+			ret = ops->validate(j, e);
+	}
 	if (!ret)
 		ret = opt_verify_validate(j, e);
 	if (!ret)

@@ -22,6 +22,7 @@
 #include "job_steady.h"
 #include "result_check.h"
 #include "series.h"
+#include "series_group.h"
 #include "steady.h"
 #include "steady_live.h"	/* status lines: "steady since" */
 #include "vec.h"		/* vec_grow: the status scratch */
@@ -36,6 +37,13 @@ struct run_state {
 	int signal;
 	uint64_t t0_ns;
 	int peer_stop;			/* a peer process ended early (run_sync) */
+	/* issue 16: group_reporting groups' series, merged as the threads run */
+	struct series_group *grp;
+	size_t nr_grp;
+	size_t *grp_of;			/* per worker: its group, or SIZE_MAX */
+	size_t *hold_status;		/* per worker: the status lines' next interval */
+	size_t *hold_grp;		/* per worker: the group's next interval */
+	int grp_err;			/* a pull failed (-ENOMEM) */
 	struct flow_set flows;		/* flow=: counters shared by the jobs of a flow_id */
 };
 
@@ -110,7 +118,11 @@ static int run_prepare(struct run_state *s, struct err *e)
 		struct worker *w = &s->w[i];
 
 		if (!(w->ops->flags & ENGINE_F_NOFILES)) {
-			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files, &w->nr_files, e);
+			if (w->ops->flags & ENGINE_F_OWNFILES)
+				r = file_plan_only(w->job, w->jobnum, &w->files, &w->nr_files, e);
+			else
+				r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
+					       &w->nr_files, e);
 			/*
 			 * A full disk or an I/O error while laying out one job's file
 			 * is that job's error, as it would be during its I/O: the
@@ -145,6 +157,113 @@ static void run_stop_all(struct run_state *s, int why)
 
 		atomic_compare_exchange_strong(&s->w[i].stop, &expected, why);
 	}
+}
+
+/*
+ * Issue 16: the threads' series keep only what is still to be read.  Each
+ * worker drops intervals before its series_hold: the smaller of what the
+ * status lines and its group's collector have not read yet (SIZE_MAX when
+ * neither reads it).
+ */
+static void run_hold_publish(struct run_state *s, size_t i)
+{
+	size_t h = s->hold_status[i] < s->hold_grp[i] ? s->hold_status[i] : s->hold_grp[i];
+
+	atomic_store(&s->w[i].series_hold, h);
+}
+
+/*
+ * The group_reporting groups, grouped as run_collect groups the results
+ * (same groupid, both group_reporting), each with its first thread's
+ * reporting rule and series_max.  Before any thread starts.
+ */
+static int run_groups_init(struct run_state *s, struct err *e)
+{
+	int status = s->req->progress && s->req->progress_us;
+	size_t i, g;
+
+	s->grp = calloc(s->nr ? s->nr : 1, sizeof(*s->grp));
+	s->grp_of = calloc(s->nr ? s->nr : 1, sizeof(*s->grp_of));
+	s->hold_status = calloc(s->nr ? s->nr : 1, sizeof(*s->hold_status));
+	s->hold_grp = calloc(s->nr ? s->nr : 1, sizeof(*s->hold_grp));
+	if (!s->grp || !s->grp_of || !s->hold_status || !s->hold_grp)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for the time series");
+	for (i = 0; i < s->nr; i++) {
+		const struct worker *w = &s->w[i];
+
+		s->grp_of[i] = SIZE_MAX;
+		s->hold_status[i] = status ? 0 : SIZE_MAX;
+		s->hold_grp[i] = SIZE_MAX;
+		if (!w->job->group_reporting) {
+			run_hold_publish(s, i);
+			continue;
+		}
+		for (g = 0; g < i; g++)
+			if (s->grp_of[g] != SIZE_MAX && s->w[g].groupid == w->groupid)
+				break;
+		if (g < i) {
+			s->grp_of[i] = s->grp_of[g];
+		} else {
+			struct steady_cfg c;
+			int r;
+
+			if (job_steady_cfg(w->job, 0, &c, NULL))
+				c.rule = STEADY_OFF;
+			r = series_group_init(&s->grp[s->nr_grp], &c, (size_t)w->job->series_max);
+			s->grp_of[i] = s->nr_grp++;
+			if (r)
+				return err_set(e, r, EXIT_INTERNAL, "out of memory for the time series");
+		}
+		s->hold_grp[i] = 0;
+		run_hold_publish(s, i);
+	}
+	return 0;
+}
+
+/*
+ * Merge what every thread of each group has final into the group's series
+ * (series_group_pull), under the threads' locks, and let the threads drop
+ * what was taken.  @final: every thread has ended (or never started).
+ * Returns 0 or -ENOMEM.
+ */
+static int run_groups_pull(struct run_state *s, int final)
+{
+	const struct series **thr;
+	int *done, ret = 0;
+	size_t *idx;
+
+	if (!s->nr_grp)
+		return 0;
+	thr = calloc(s->nr, sizeof(*thr));
+	done = calloc(s->nr, sizeof(*done));
+	idx = calloc(s->nr, sizeof(*idx));
+	if (!thr || !done || !idx) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t g = 0; g < s->nr_grp && !ret; g++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < s->nr; i++) {
+			if (s->grp_of[i] != g)
+				continue;
+			done[n] = final || atomic_load(&s->w[i].done);	/* before the series */
+			pthread_mutex_lock(&s->w[i].lock);
+			thr[n] = &s->w[i].series;
+			idx[n++] = i;
+		}
+		ret = series_group_pull(&s->grp[g], thr, done, n);
+		for (size_t t = 0; t < n; t++) {
+			s->hold_grp[idx[t]] = series_group_hold(&s->grp[g], thr[t]);
+			pthread_mutex_unlock(&s->w[idx[t]].lock);
+			run_hold_publish(s, idx[t]);
+		}
+	}
+out:
+	free(thr);
+	free(done);
+	free(idx);
+	return ret;
 }
 
 /*
@@ -250,8 +369,8 @@ static void run_status_live(struct run_status *st, size_t k, const struct series
 		return;
 	}
 	if (sr) {
-		for (size_t j = lo; j < hi && j < sr->nr; j++)
-			steady_live_pick(&l->cfg, &sr->iv[j], &st->acc[j - lo]);
+		for (size_t j = lo; j < hi && j < series_end(sr); j++)
+			steady_live_pick(&l->cfg, series_at(sr, j), &st->acc[j - lo]);
 		return;
 	}
 	for (size_t j = lo; j < hi; j++)
@@ -286,9 +405,9 @@ static int run_status_ready(struct run_state *s, struct run_status *st, size_t f
 
 		k = st->of[i - first];
 		pthread_mutex_lock(&w->lock);
-		nr = w->series.nr;
-		for (size_t j = st->sent[k]; j < nr; j++)
-			covered += w->series.iv[j].dur_us;
+		nr = series_end(&w->series);	/* the run's interval numbers (series.h: base) */
+		for (size_t j = st->sent[k] > w->series.base ? st->sent[k] : w->series.base; j < nr; j++)
+			covered += series_at(&w->series, j)->dur_us;
 		pthread_mutex_unlock(&w->lock);
 		if (done) {
 			if (nr > st->done_nr[k])
@@ -318,8 +437,8 @@ static void run_status_add(struct run_status *st, struct run_progress_job *e, co
 {
 	uint64_t dur = 0;
 
-	for (size_t j = lo; j < hi && j < sr->nr; j++) {
-		const struct series_iv *iv = &sr->iv[j];
+	for (size_t j = lo; j < hi && j < series_end(sr); j++) {
+		const struct series_iv *iv = series_at(sr, j);
 
 		dur += iv->dur_us;
 		if (iv->t_ms > e->t_ms)
@@ -379,12 +498,13 @@ static int run_status_fill(struct run_state *s, struct run_status *st, size_t fi
 			if (st->of[i - first] != k)
 				continue;
 			pthread_mutex_lock(&w->lock);
-			if (!phase_set && lo < w->series.nr) {
+			if (!phase_set && lo < series_end(&w->series)) {
 				/* the phase of the first interval; stop where it changes */
 				size_t j = lo;
 
-				e->ramp = (int)w->series.iv[lo].ramp;
-				while (j < hi && j < w->series.nr && (int)w->series.iv[j].ramp == e->ramp)
+				e->ramp = (int)series_at(&w->series, lo)->ramp;
+				while (j < hi && j < series_end(&w->series) &&
+				       (int)series_at(&w->series, j)->ramp == e->ramp)
 					j++;
 				if (j < hi) {
 					hi = j;
@@ -491,6 +611,29 @@ static void run_status_deliver(struct run_state *s, size_t first, size_t end, st
 		run_progress(s, first, end, st, 1, final && !more);
 	} while (more);
 	st->last_data_ns = clock_now_ns(&s->clk);
+	for (size_t i = first; i < end; i++) {
+		s->hold_status[i] = st->sent[st->of[i - first]];
+		run_hold_publish(s, i);
+	}
+}
+
+/*
+ * cpuio's exit_on_io_done=1: once every other job of the group is done,
+ * stop the jobs that set it (as exitall would; their results are whole).
+ */
+static void run_exit_on_io_done(struct run_state *s, size_t first, size_t end)
+{
+	size_t i;
+
+	for (i = first; i < end; i++)
+		if (!s->w[i].job->eng.exit_on_io_done && !atomic_load(&s->w[i].done))
+			return;
+	for (i = first; i < end; i++) {
+		int expected = WORKER_RUN;
+
+		if (s->w[i].job->eng.exit_on_io_done)
+			atomic_compare_exchange_strong(&s->w[i].stop, &expected, WORKER_STOP_EXITALL);
+	}
 }
 
 /*
@@ -512,6 +655,10 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 		next_due = clock_now_ns(&s->clk) + period;
 		run_status_init(s, &st, first, end);
 		st.last_data_ns = clock_now_ns(&s->clk);
+		for (i = first; i < end && !st.e; i++) {
+			s->hold_status[i] = SIZE_MAX;	/* no status after all */
+			run_hold_publish(s, i);
+		}
 	}
 	/* an entry that lags (its interval is longer than the period) is not
 	 * waited for past this: the others' intervals are delivered */
@@ -542,6 +689,7 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 		}
 		if (all_done)
 			break;
+		run_exit_on_io_done(s, first, end);
 		if (req->handle_signals) {
 			struct timespec ts = { 0, (long)tick_ns };
 			siginfo_t si;
@@ -567,6 +715,8 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 				run_stop_all(s, WORKER_STOP_SIGNAL);
 			}
 		}
+		if (!s->grp_err)
+			s->grp_err = run_groups_pull(s, 0);
 		if (!period)
 			continue;
 		now = clock_now_ns(&s->clk);
@@ -668,30 +818,6 @@ static int run_threads(struct run_state *s, struct err *e)
 }
 
 /*
- * The reporting rule (steady_report=: fio's ss= when the job set one, else
- * SNIA PTS by default) over the job's series.  Either way the outcome
- * (attained or not) is reported.
- */
-static int run_steady(struct job_result *jr)
-{
-	struct steady_cfg cfg;
-	int r;
-
-	if (!jr->series)
-		return 0;
-	r = job_steady_cfg(jr->job, 0, &cfg, NULL);
-	if (r)
-		return r;
-	if (cfg.rule == STEADY_OFF)
-		return 0;	/* steady_report=none */
-	jr->steady = malloc(sizeof(*jr->steady));
-	if (!jr->steady)
-		return -ENOMEM;
-	steady_init(jr->steady);
-	return steady_analyse(&cfg, jr->series, jr->steady);
-}
-
-/*
  * A group_reporting entry's bw/iops figures, as fio computes them: the
  * threads' samples added period by period (sample k of every thread is the
  * same 500 ms after each one's start), then min/max/mean/stddev over those
@@ -753,23 +879,27 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 			continue;	/* never started (interrupted before its group) */
 		worker_result(w, &r);
 		devwatch_take(&w->dw, &r);
-		r.series = malloc(sizeof(*r.series));
-		if (!r.series)
-			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for results");
-		pthread_mutex_lock(&w->lock);
-		*r.series = w->series;		/* moved, not copied */
-		series_init(&w->series);
-		pthread_mutex_unlock(&w->lock);
+		r.series = NULL;
+		r.steady = NULL;
+		if (w->sink_on) {
+			/* the thread's bounded series and steady analysis (series_sink.h) */
+			int x = series_sink_drain(&w->sink, &w->series);
+
+			if (!x)
+				x = series_sink_finish(&w->sink, &r.series, &r.steady);
+			if (x) {
+				result_job_clear(&r);
+				return err_set(e, x, EXIT_INTERNAL, "steady-state analysis failed: %s",
+					       strerror(-x));
+			}
+		}
 		if (w->job->group_reporting) {
 			for (k = 0; k < n; k++)
 				if (out->jobs[k].groupid == r.groupid && out->jobs[k].job->group_reporting)
 					break;
 			if (k < n) {
+				/* the group's series is merged as the threads ran (series_group.h) */
 				result_job_merge(&out->jobs[k], &r);
-				if (series_merge(out->jobs[k].series, r.series) < 0) {
-					result_job_clear(&r);
-					return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for results");
-				}
 				result_job_clear(&r);
 				continue;
 			}
@@ -780,18 +910,27 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 	out->nr_jobs = n;
 	run_group_samples(s, out);
 	result_bw_agg(out);
+	if (!s->grp_err)
+		s->grp_err = run_groups_pull(s, 1);
+	if (s->grp_err)
+		return err_set(e, s->grp_err, EXIT_INTERNAL, "out of memory for the time series");
 	for (i = 0; i < n; i++) {
-		int r = run_steady(&out->jobs[i]);
+		struct job_result *jr = &out->jobs[i];
+		int r = 0;
 
-		/* analysed at full resolution; the result keeps at most series_max
-		 * intervals (exact pairs, series_bound): steady's interval indexes are
-		 * not used after this, only its times and figures */
-		if (!r && out->jobs[i].series)
-			r = series_bound(out->jobs[i].series, out->jobs[i].job->series_max);
-		/* the device views follow the series' elements (issue 16) */
-		if (!r && out->jobs[i].series && out->jobs[i].dev_iv)
-			devwatch_coarsen(out->jobs[i].dev_iv, &out->jobs[i].nr_dev_iv,
-					 out->jobs[i].series);
+		if (jr->job->group_reporting) {
+			size_t g;
+
+			for (g = 0; g < s->nr; g++)
+				if (s->grp_of[g] != SIZE_MAX && s->w[g].groupid == jr->groupid)
+					break;
+			if (g < s->nr)
+				r = series_group_finish(&s->grp[s->grp_of[g]], &jr->series, &jr->steady);
+		}
+		/* the series is at most series_max elements already (series_sink); the
+		 * device views follow its elements (issue 16) */
+		if (!r && jr->series && jr->dev_iv)
+			devwatch_coarsen(jr->dev_iv, &jr->nr_dev_iv, jr->series);
 		if (r)
 			return err_set(e, r, EXIT_INTERNAL, "steady-state analysis failed: %s", strerror(-r));
 	}
@@ -825,6 +964,12 @@ static void run_release(struct run_state *s)
 			file_teardown(s->w[i].job, s->w[i].files, s->w[i].nr_files);
 	}
 	free(s->w);
+	for (i = 0; i < s->nr_grp; i++)
+		series_group_free(&s->grp[i]);
+	free(s->grp);
+	free(s->grp_of);
+	free(s->hold_status);
+	free(s->hold_grp);
 	flow_set_free(&s->flows);
 }
 
@@ -860,6 +1005,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	r = run_make_workers(&s, e);
 	if (!r)
 		r = run_prepare(&s, e);
+	if (!r)
+		r = run_groups_init(&s, e);
 	if (req->sync)	/* every process laid out: start I/O together */
 		r = req->sync->ready(req->sync->arg, r, e);
 	if (r)

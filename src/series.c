@@ -66,7 +66,8 @@ static void sparse_put(struct series *s, const struct hist *h, struct series_dir
 	sd->hist_nr = (uint32_t)(s->b_nr - sd->hist_off);
 }
 
-void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist *h)
+/* Add held interval @i's (local index) buckets of direction @d into @h. */
+static void hist_add_local(const struct series *s, size_t i, enum ddir d, struct hist *h)
 {
 	const struct series_dir *sd = &s->iv[i].d[d];
 
@@ -75,6 +76,11 @@ void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist 
 
 		h->b[b->idx] += b->count;
 	}
+}
+
+void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist *h)
+{
+	hist_add_local(s, i - s->base, d, h);
 }
 
 /*
@@ -120,7 +126,7 @@ static int reserve(struct series *s, size_t nb)
  * merge the extremes, and rebuild the last interval's buckets (they are the
  * tail of s->b) from the dense sum of the old and the new histograms.
  */
-static int fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us,
+static int fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us, uint32_t n,
 		     const struct series_in in[DDIR_NR])
 {
 	struct series_iv *iv = &s->iv[s->nr - 1];
@@ -132,7 +138,7 @@ static int fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us,
 		return -ENOMEM;
 	for (d = 0; d < DDIR_NR; d++) {
 		memset(&h[d], 0, sizeof(h[d]));
-		series_hist_add(s, s->nr - 1, (enum ddir)d, &h[d]);
+		hist_add_local(s, s->nr - 1, (enum ddir)d, &h[d]);
 		if (in[d].lat_hist)
 			for (unsigned i = 0; i < HIST_NR; i++)
 				h[d].b[i] += in[d].lat_hist->b[i];
@@ -147,6 +153,7 @@ static int fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us,
 	s->b_nr = iv->d[0].hist_off;
 	iv->t_ms = t_ms;
 	iv->dur_us += dur_us;
+	iv->n = series_iv_n(iv) + n;
 	for (d = 0; d < DDIR_NR; d++) {
 		struct series_dir *sd = &iv->d[d];
 
@@ -164,20 +171,32 @@ static int fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us,
 	return 0;
 }
 
+int series_fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us, uint32_t n,
+		     const struct series_in in[DDIR_NR])
+{
+	return s->nr ? fold_last(s, t_ms, dur_us, n, in) : -EINVAL;
+}
+
 int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
 	       const struct series_in in[DDIR_NR])
 {
-	struct series_iv *iv;
-	size_t nb = 0;
-	int d, ret;
-
 	if (!dur_us || (s->nr && t_ms <= s->iv[s->nr - 1].t_ms))
 		return -EINVAL;
 	if (ramp && s->nr > s->nr_ramp)
 		return -EINVAL;
 	if (s->nr && (s->nr > s->nr_ramp) == !ramp &&
 	    dur_us * SERIES_SLIVER < s->iv[s->nr - 1].dur_us)
-		return fold_last(s, t_ms, dur_us, in);
+		return fold_last(s, t_ms, dur_us, 0, in);	/* a sliver: still one interval */
+	return series_append(s, t_ms, dur_us, ramp, 1, in);
+}
+
+int series_append(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp, uint32_t n,
+		  const struct series_in in[DDIR_NR])
+{
+	struct series_iv *iv;
+	size_t nb = 0;
+	int d, ret;
+
 	for (d = 0; d < DDIR_NR; d++)
 		if (in[d].lat_hist)
 			nb += sparse_len(in[d].lat_hist);
@@ -190,7 +209,7 @@ int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
 	iv->t_ms = t_ms;
 	iv->dur_us = dur_us;
 	iv->ramp = ramp ? 1 : 0;
-	iv->n = 1;
+	iv->n = n;
 	for (d = 0; d < DDIR_NR; d++) {
 		struct series_dir *sd = &iv->d[d];
 
@@ -209,6 +228,42 @@ int series_add(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp,
 	if (ramp)
 		s->nr_ramp++;
 	return 0;
+}
+
+void series_trim(struct series *s, size_t upto)
+{
+	size_t n, b0;
+
+	if (upto <= s->base || s->nr < 2)
+		return;
+	n = upto - s->base;
+	if (n > s->nr - 1)
+		n = s->nr - 1;	/* the last one may still grow */
+	if (n > s->nr_ramp && s->base == s->base_ramp) {
+		/* the first measured interval goes: steady's ss_ramp counts from its start */
+		const struct series_iv *m = &s->iv[s->nr_ramp];
+		uint64_t d = (m->dur_us + 500) / 1000;
+
+		s->m0_ms = m->t_ms > d ? m->t_ms - d : 0;
+		s->has_m0 = 1;
+	}
+	/* buckets are stored interval by interval: the kept ones start here */
+	b0 = s->iv[n].d[0].hist_off;
+	memmove(s->iv, s->iv + n, (s->nr - n) * sizeof(*s->iv));
+	memmove(s->b, s->b + b0, (s->b_nr - b0) * sizeof(*s->b));
+	s->nr -= n;
+	s->b_nr -= b0;
+	for (size_t i = 0; i < s->nr; i++)
+		for (int d = 0; d < DDIR_NR; d++)
+			s->iv[i].d[d].hist_off -= (uint32_t)b0;
+	if (n > s->nr_ramp) {
+		s->base_ramp += s->nr_ramp;
+		s->nr_ramp = 0;
+	} else {
+		s->base_ramp += n;
+		s->nr_ramp -= n;
+	}
+	s->base += n;
 }
 
 /* Interval @i of the merged series: ramp ones first, then measured ones. */
@@ -256,7 +311,7 @@ static void merge_iv(struct series *m, const struct series *a, const struct seri
 				od->lat_min = sd->lat_min;
 			if (sd->lat_max > od->lat_max)
 				od->lat_max = sd->lat_max;
-			series_hist_add(k ? b : a, (size_t)(src - (k ? b : a)->iv), (enum ddir)d, h);
+			hist_add_local(k ? b : a, (size_t)(src - (k ? b : a)->iv), (enum ddir)d, h);
 		}
 		sparse_put(m, h, od);
 		set_pcts(od, h);
@@ -297,10 +352,12 @@ int series_merge(struct series *dst, const struct series *src)
 	return 0;
 }
 
-/* Merge intervals [@i, @i + @k) of @s (k = 1 or 2, one phase) into m's next one. */
-static void coarsen_iv(struct series *m, const struct series *s, size_t i, size_t k, struct hist *h)
+/*
+ * Merge intervals [@i, @i + @k) of @s (k = 1 or 2, one phase) into @o, their
+ * histograms into @h[DDIR_NR].  Reads only: the caller writes the buckets.
+ */
+static void coarsen_iv(struct series_iv *o, const struct series *s, size_t i, size_t k, struct hist *h)
 {
-	struct series_iv *o = &m->iv[m->nr];
 	const struct series_iv *last = &s->iv[i + k - 1];
 
 	memset(o, 0, sizeof(*o));
@@ -314,7 +371,7 @@ static void coarsen_iv(struct series *m, const struct series *s, size_t i, size_
 		struct series_dir *od = &o->d[d];
 
 		od->lat_min = UINT64_MAX;
-		memset(h, 0, sizeof(*h));
+		memset(&h[d], 0, sizeof(h[d]));
 		for (size_t j = i; j < i + k; j++) {
 			const struct series_dir *sd = &s->iv[j].d[d];
 
@@ -325,42 +382,45 @@ static void coarsen_iv(struct series *m, const struct series *s, size_t i, size_
 				od->lat_min = sd->lat_min;
 			if (sd->lat_max > od->lat_max)
 				od->lat_max = sd->lat_max;
-			series_hist_add(s, j, (enum ddir)d, h);
+			hist_add_local(s, j, (enum ddir)d, &h[d]);
 		}
-		sparse_put(m, h, od);
-		set_pcts(od, h);
 	}
-	m->nr++;
-	if (o->ramp)
-		m->nr_ramp++;
 }
 
+/*
+ * In place, so that a bounded series coarsened while the run goes never
+ * needs twice its memory: element o is written where element 2o was, and
+ * its buckets where 2o's began.  A merged histogram never has more sparse
+ * entries than its two inputs together, so the writes stay behind the reads
+ * (the pair is read whole, into dense histograms, before anything is written).
+ */
 int series_coarsen(struct series *s)
 {
-	struct series m;
-	struct hist *h;
-	size_t i;
+	struct hist *h = malloc(DDIR_NR * sizeof(*h));
+	size_t i, o = 0, ramp = 0;
 
-	series_init(&m);
-	h = malloc(sizeof(*h));
-	/* merged buckets never outnumber the inputs' */
-	if (!h || vec_grow((void **)&m.iv, &m.cap, s->nr / 2 + 2, sizeof(*m.iv), 16) ||
-	    vec_grow((void **)&m.b, &m.b_cap, s->b_nr + 1, sizeof(*m.b), 16)) {
-		free(h);
-		series_free(&m);
+	if (!h)
 		return -ENOMEM;
-	}
+	s->b_nr = 0;	/* the write position; the reads use the elements' offsets */
 	for (i = 0; i < s->nr;) {
 		/* a pair within one phase: the ramp ends at nr_ramp */
 		size_t end = i < s->nr_ramp ? s->nr_ramp : s->nr;
 		size_t k = i + 1 < end ? 2 : 1;
+		struct series_iv m;
 
 		coarsen_iv(&m, s, i, k, h);
+		for (int d = 0; d < DDIR_NR; d++) {
+			sparse_put(s, &h[d], &m.d[d]);
+			set_pcts(&m.d[d], &h[d]);
+		}
+		if (m.ramp)
+			ramp++;
+		s->iv[o++] = m;
 		i += k;
 	}
 	free(h);
-	series_free(s);
-	*s = m;
+	s->nr = o;
+	s->nr_ramp = ramp;
 	return 0;
 }
 
@@ -378,59 +438,93 @@ int series_bound(struct series *s, size_t max)
 	return 0;
 }
 
+uint32_t series_level(const struct series *s)
+{
+	uint32_t m = 1, l = 1;
+
+	for (size_t i = 0; i < s->nr; i++)
+		if (series_iv_n(&s->iv[i]) > m)
+			m = series_iv_n(&s->iv[i]);
+	while (l < m && l < (UINT32_C(1) << 31))
+		l *= 2;
+	return l;
+}
+
+int series_coarsen_to(struct series *s, uint32_t n)
+{
+	while (series_level(s) < n) {
+		size_t before = s->nr;
+		int r = series_coarsen(s);
+
+		if (r)
+			return r;
+		if (s->nr == before)	/* one element per phase: nothing to pair */
+			break;
+	}
+	return 0;
+}
+
+
+/* Add held interval @i (local index) of direction @d to the window's sums. */
+static void window_add_local(struct series_window *w, const struct series *s, size_t i, enum ddir d)
+{
+	const struct series_dir *sd = &s->iv[i].d[d];
+
+	w->dur_us += s->iv[i].dur_us;
+	w->ios += sd->ios;
+	w->bytes += sd->bytes;
+	w->lat_sum += (double)sd->lat_sum_ns;
+	if (sd->lat_min < w->lat_acc_min)
+		w->lat_acc_min = sd->lat_min;
+	if (sd->lat_max > w->lat_max)
+		w->lat_max = sd->lat_max;
+	w->end_ms = s->iv[i].t_ms;
+	w->last = s->base + i;
+	hist_add_local(s, i, d, &w->hist);
+}
+
+void series_window_add(struct series_window *w, const struct series *s, size_t i, enum ddir d)
+{
+	window_add_local(w, s, i - s->base, d);
+}
+
+void series_window_finish(struct series_window *w)
+{
+	double secs = (double)w->dur_us / 1e6;
+	uint64_t v[3];
+
+	w->lat_mean = w->ios ? w->lat_sum / (double)w->ios : 0.0;
+	w->lat_min = w->ios ? w->lat_acc_min : 0;
+	w->iops = (double)w->ios / secs;
+	w->bw_bytes = (double)w->bytes / secs;
+	pcts_in(&w->hist, w->lat_min, w->lat_max, v);
+	w->p50 = v[0];
+	w->p99 = v[1];
+	w->p999 = v[2];
+}
+
 int series_window(const struct series *s, size_t first, size_t last,
 		  enum ddir d, struct series_window *w)
 {
-	double secs;
-
-	if (first > last || last >= s->nr || d < 0 || d >= DDIR_NR)
+	if (first > last || first < s->base || last >= series_end(s) || d < 0 || d >= DDIR_NR)
 		return -EINVAL;
 	memset(w, 0, sizeof(*w));
 	w->first = first;
-	w->last = last;
+	first -= s->base;	/* held indexes from here on */
+	last -= s->base;
 	w->start_ms = s->iv[first].t_ms - (s->iv[first].dur_us + 500) / 1000;
 	if (w->start_ms > s->iv[first].t_ms)	/* duration longer than the clock: 0 */
 		w->start_ms = 0;
-	w->end_ms = s->iv[last].t_ms;
-	w->lat_min = UINT64_MAX;
-	{
-		double lat_sum = 0;
-
-		for (size_t i = first; i <= last; i++) {
-			const struct series_dir *sd = &s->iv[i].d[d];
-
-			w->dur_us += s->iv[i].dur_us;
-			w->ios += sd->ios;
-			w->bytes += sd->bytes;
-			lat_sum += (double)sd->lat_sum_ns;
-			if (sd->lat_min < w->lat_min)
-				w->lat_min = sd->lat_min;
-			if (sd->lat_max > w->lat_max)
-				w->lat_max = sd->lat_max;
-			series_hist_add(s, i, d, &w->hist);
-		}
-		if (w->ios)
-			w->lat_mean = lat_sum / (double)w->ios;
-	}
-	if (!w->ios)
-		w->lat_min = 0;
-	secs = (double)w->dur_us / 1e6;
-	w->iops = (double)w->ios / secs;
-	w->bw_bytes = (double)w->bytes / secs;
-	{
-		uint64_t v[3];
-
-		pcts_in(&w->hist, w->lat_min, w->lat_max, v);
-		w->p50 = v[0];
-		w->p99 = v[1];
-		w->p999 = v[2];
-	}
+	w->lat_acc_min = UINT64_MAX;
+	for (size_t i = first; i <= last; i++)
+		window_add_local(w, s, i, d);
+	series_window_finish(w);
 	return 0;
 }
 
 double series_iops(const struct series *s, size_t i, int d)
 {
-	const struct series_iv *iv = &s->iv[i];
+	const struct series_iv *iv = series_at(s, i);
 	uint64_t ios = 0;
 
 	for (int k = 0; k < DDIR_NR; k++)
@@ -441,7 +535,7 @@ double series_iops(const struct series *s, size_t i, int d)
 
 double series_bw(const struct series *s, size_t i, int d)
 {
-	const struct series_iv *iv = &s->iv[i];
+	const struct series_iv *iv = series_at(s, i);
 	uint64_t bytes = 0;
 
 	for (int k = 0; k < DDIR_NR; k++)

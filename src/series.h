@@ -90,7 +90,35 @@ struct series {
 	size_t nr_ramp;			/* the first nr_ramp intervals are ramp */
 	struct series_bucket *b;	/* all sparse buckets, interval by interval */
 	size_t b_nr, b_cap;
+	/*
+	 * A running thread's series keeps only its recent intervals
+	 * (series_trim): iv[0] is interval number base of the run, and base_ramp
+	 * of the dropped ones were ramp.  Functions that take an interval index
+	 * (series_window, series_hist_add, series_iops, series_bw) take this
+	 * absolute number; nr and nr_ramp count what is held.  0 unless trimmed.
+	 */
+	size_t base, base_ramp;
+	int has_m0;			/* the first measured interval was dropped: */
+	uint64_t m0_ms;			/* its start (ms), for steady's ss_ramp */
 };
+
+/* Absolute number of the interval after the last one (base + nr). */
+static inline size_t series_end(const struct series *s)
+{
+	return s->base + s->nr;
+}
+
+/* Ramp intervals of the run so far, dropped ones included. */
+static inline size_t series_ramp_end(const struct series *s)
+{
+	return s->base_ramp + s->nr_ramp;
+}
+
+/* Interval number @i of the run (base <= i < series_end). */
+static inline const struct series_iv *series_at(const struct series *s, size_t i)
+{
+	return &s->iv[i - s->base];
+}
 
 /*
  * Figures over a window of intervals, for one direction.  It holds the merged
@@ -106,6 +134,8 @@ struct series_window {
 	double lat_mean;		/* ns; 0 without I/O */
 	uint64_t lat_min, lat_max;	/* ns; 0 without I/O */
 	uint64_t p50, p99, p999;	/* ns, from the merged histogram */
+	double lat_sum;			/* ns, summed interval by interval */
+	uint64_t lat_acc_min;		/* UINT64_MAX until an I/O: lat_min's running value */
 	struct hist hist;		/* the window's merged histogram */
 };
 
@@ -144,6 +174,16 @@ int series_merge(struct series *dst, const struct series *src);
 int series_window(const struct series *s, size_t first, size_t last,
 		  enum ddir d, struct series_window *out);
 
+/*
+ * Grow a window (from series_window) by the next interval @i, and refresh its
+ * figures: a window can run to the end of the run (the steady tail from a
+ * held window) with the intervals dropped as they are added.  The figures
+ * come out as series_window's over the whole span, bit for bit (the sums are
+ * taken in the same order).
+ */
+void series_window_add(struct series_window *w, const struct series *s, size_t i, enum ddir d);
+void series_window_finish(struct series_window *w);
+
 /* Add interval @i's histogram for direction @d into @h. */
 void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist *h);
 
@@ -174,6 +214,44 @@ int series_coarsen(struct series *s);
  * after.  Returns 0 or -ENOMEM.
  */
 int series_bound(struct series *s, size_t max);
+
+/*
+ * Append one interval as it is: no sliver folding, no time check.  For
+ * collectors that build merged or coarsened series (series_group,
+ * series_sink), whose elements obey series_merge's rules, not series_add's.
+ * @n: intervals it holds.  Returns 0 or -ENOMEM.
+ */
+int series_append(struct series *s, uint64_t t_ms, uint64_t dur_us, int ramp, uint32_t n,
+		  const struct series_in in[DDIR_NR]);
+
+/*
+ * Fold @in (one more interval's worth, @dur_us long, ending at @t_ms, @n
+ * intervals) into the last interval, exactly as series_coarsen would have
+ * merged them.  Returns 0 or -ENOMEM.
+ */
+int series_fold_last(struct series *s, uint64_t t_ms, uint64_t dur_us, uint32_t n,
+		     const struct series_in in[DDIR_NR]);
+
+/*
+ * Drop the intervals numbered below @upto (absolute), never the last one
+ * (series_add may still fold a sliver into it).  The rest keep their
+ * numbers (base grows).  Memory is kept for reuse, so a series trimmed
+ * every interval stays at the size of what it holds.
+ */
+void series_trim(struct series *s, size_t upto);
+
+/*
+ * The coarsening level of @s: intervals per element (a power of two; the
+ * last element of a phase may hold fewer).  1 for a series as measured.
+ */
+uint32_t series_level(const struct series *s);
+
+/*
+ * Coarsen @s until its level is at least @n (a power of two), so that two
+ * series of one job, bounded apart (MPI ranks), are merged element by element
+ * over the same intervals.  Returns 0 or -ENOMEM.
+ */
+int series_coarsen_to(struct series *s, uint32_t n);
 
 /* Intervals merged into interval @i (1 when it is as measured). */
 static inline uint32_t series_iv_n(const struct series_iv *iv)

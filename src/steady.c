@@ -76,22 +76,35 @@ void steady_free(struct steady *st)
 	steady_init(st);
 }
 
+/* Interval indexes here are the run's (series.h: a trimmed series holds base on). */
 static uint64_t iv_start_ms(const struct series *s, size_t i)
 {
-	uint64_t d = (s->iv[i].dur_us + 500) / 1000;
+	const struct series_iv *iv = series_at(s, i);
+	uint64_t d = (iv->dur_us + 500) / 1000;
 
-	return s->iv[i].t_ms > d ? s->iv[i].t_ms - d : 0;
+	return iv->t_ms > d ? iv->t_ms - d : 0;
 }
 
+/*
+ * On a trimmed series the intervals before base are gone: the caller that
+ * trims (the worker) keeps every interval from the first eligible one on,
+ * so the ones dropped were not eligible, and the first measured one's start
+ * was kept (m0_ms).
+ */
 size_t steady_first_eligible(const struct steady_cfg *c, const struct series *s)
 {
-	size_t i = s->nr_ramp;
+	size_t i = series_ramp_end(s), end = series_end(s);
 	uint64_t m0;
 
-	if (i >= s->nr)
-		return s->nr;
-	m0 = iv_start_ms(s, i);
-	while (i < s->nr && iv_start_ms(s, i) < m0 + c->ramp_ms)
+	if (i >= end)
+		return end;
+	if (i < s->base) {
+		m0 = s->has_m0 ? s->m0_ms : iv_start_ms(s, s->base);
+		i = s->base;
+	} else {
+		m0 = iv_start_ms(s, i);
+	}
+	while (i < end && iv_start_ms(s, i) < m0 + c->ramp_ms)
 		i++;
 	return i;
 }
@@ -104,13 +117,15 @@ static void span_values(const struct steady_cfg *c, const struct series *s, size
 	double lat_sum = 0;
 
 	for (size_t i = i0; i < i0 + n; i++) {
-		dur += s->iv[i].dur_us;
+		const struct series_iv *iv = series_at(s, i);
+
+		dur += iv->dur_us;
 		for (int d = 0; d < DDIR_NR; d++) {
 			if (c->ddir >= 0 && c->ddir != d)
 				continue;
-			ios += s->iv[i].d[d].ios;
-			bytes += s->iv[i].d[d].bytes;
-			lat_sum += (double)s->iv[i].d[d].lat_sum_ns;
+			ios += iv->d[d].ios;
+			bytes += iv->d[d].bytes;
+			lat_sum += (double)iv->d[d].lat_sum_ns;
 		}
 	}
 	*iops = (double)ios * 1e6 / (double)dur;
@@ -249,7 +264,7 @@ static void eval_window(struct steady *out, const struct series *s, size_t e,
 	out->first = e + r0 * c->round_intervals;
 	out->last = out->first + (size_t)n * c->round_intervals - 1;
 	out->start_ms = iv_start_ms(s, out->first);
-	out->end_ms = s->iv[out->last].t_ms;
+	out->end_ms = series_at(s, out->last)->t_ms;
 	for (unsigned i = 0; i < n; i++)
 		round_values(c, s, out->first + (size_t)i * c->round_intervals,
 			     &out->iops[i], &out->bw[i], &out->lat[i]);
@@ -264,7 +279,7 @@ static int prepare(const struct steady_cfg *c, const struct series *s, struct st
 	if (c->rule == STEADY_OFF || !c->window || !c->round_intervals)
 		return -EINVAL;
 	*e = steady_first_eligible(c, s);
-	*rounds = (s->nr - *e) / c->round_intervals;
+	*rounds = (series_end(s) - *e) / c->round_intervals;
 	out->iops = calloc(c->window, sizeof(double));
 	out->bw = calloc(c->window, sizeof(double));
 	out->lat = calloc(c->window, sizeof(double));

@@ -102,6 +102,7 @@ struct steady {
 	int mser_ok;			/* enough intervals for MSER (3 batches) */
 	struct mser mser;		/* on the tracked metric, batches of 5 intervals */
 	uint64_t mser_ms;		/* the truncation point, on the series' clock */
+	size_t mser_batch;		/* intervals per MSER batch (0: MSER_BATCH) */
 	struct steady_tail *tail;	/* NULL when there is no steady part */
 };
 
@@ -113,8 +114,19 @@ struct steady {
  */
 struct steady_tail {
 	int from_window;		/* 1: the held window's start; 0: MSER's */
-	size_t first, last;		/* interval indexes */
+	size_t first, last;		/* element indexes in the series it was built from */
+	size_t intervals;		/* measured intervals it covers */
 	uint64_t start_ms, end_ms;
+	/*
+	 * Resolution (issue 16): the series the tail is built from may be
+	 * coarsened (series_sink), each element holding element_intervals
+	 * intervals.  Then the tail from MSER's point starts at the first
+	 * element at or after it, and the CI's batches are whole elements; the
+	 * tail from a held window still starts at the window (running sums).
+	 * 1: full resolution, every figure as steady_analyse's.
+	 */
+	uint32_t element_intervals;
+	size_t batch_elements;		/* elements per batch of the CI */
 	size_t batch_intervals;		/* intervals per batch of the CI */
 	size_t batches;			/* full batches (the CI needs 2) */
 	double iops, iops_ci95;		/* all directions; half-width, 0 = none */

@@ -28,6 +28,7 @@ void steady_stream_free(struct steady_stream *ss)
 	free(ss->first);
 	free(ss->start_ms);
 	free(ss->mb);
+	free(ss->tail);
 	steady_free(&ss->win);
 	memset(ss, 0, sizeof(*ss));
 }
@@ -92,6 +93,7 @@ static int round_done(struct steady_stream *ss, const struct series *s)
 {
 	const struct steady_cfg *c = &ss->cfg;
 	struct steady *w = &ss->win;
+	int ret;
 	size_t r = ss->rounds % c->window;
 	double iops = (double)ss->r_ios * 1e6 / (double)ss->r_dur;
 	double bw = (double)ss->r_bytes * 1e6 / (double)ss->r_dur;
@@ -110,6 +112,8 @@ static int round_done(struct steady_stream *ss, const struct series *s)
 		if (w->held && (y < w->band_lo * (1 - STEADY_EPS) || y > w->band_hi * (1 + STEADY_EPS))) {
 			w->held = 0;
 			w->lost_ms = ss->r_start_ms;
+			free(ss->tail);	/* lost: the tail will start at MSER's point */
+			ss->tail = NULL;
 		}
 		if (!w->held) {
 			ss->lost_sum += y;
@@ -136,7 +140,16 @@ static int round_done(struct steady_stream *ss, const struct series *s)
 		w->band_hi = w->mean + half;
 	}
 	w->after = 0;
-	return steady_fill_dirs(w, s);	/* from the caller's series (see the top) */
+	ret = steady_fill_dirs(w, s);	/* from the caller's series (see the top) */
+	if (ret)
+		return ret;
+	/* the tail from the window's start, while it holds: running sums */
+	ss->tail = malloc(DDIR_NR * sizeof(*ss->tail));
+	if (!ss->tail)
+		return -ENOMEM;
+	for (int d = 0; d < DDIR_NR; d++)
+		series_window(s, w->first, w->last, (enum ddir)d, &ss->tail[d]);
+	return 0;
 }
 
 /* The value of the tracked metric over a batch: steady_metric's formula. */
@@ -215,6 +228,7 @@ int steady_stream_mser(const struct steady_stream *ss, struct steady *out)
 	if (!mser_compute(b, k, &out->mser)) {
 		out->mser_ok = 1;
 		out->mser_ms = ss->mb[out->mser.truncate].start_ms;
+		out->mser_batch = ss->mser_batch;
 	}
 	free(b);
 	return 0;
@@ -226,9 +240,9 @@ int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i
 	const struct series_iv *iv;
 	int r;
 
-	if (!ss->iops || i != ss->fed || i >= s->nr)
+	if (!ss->iops || i != ss->fed || i < s->base || i >= series_end(s))
 		return -EINVAL;
-	iv = &s->iv[i];
+	iv = series_at(s, i);
 	ss->fed++;
 	if (iv->ramp)
 		return 0;
@@ -241,10 +255,16 @@ int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i
 		if (start_ms(iv) < ss->m0 + c->ramp_ms)
 			return 0;
 		ss->eligible = 1;
+		ss->e_first = i;
 	}
 	r = mser_add(ss, iv);
 	if (r)
 		return r;
+	if (ss->tail) {
+		/* the held window's tail runs on: one more interval */
+		for (int d = 0; d < DDIR_NR; d++)
+			series_window_add(&ss->tail[d], s, i, (enum ddir)d);
+	}
 	if (!ss->r_k) {
 		ss->r_first = i;
 		ss->r_start_ms = start_ms(iv);
@@ -318,6 +338,21 @@ nomem:
 	return -ENOMEM;
 }
 
+size_t steady_stream_keep(const struct steady_stream *ss)
+{
+	size_t keep = ss->fed, n, w = ss->cfg.window;
+
+	if (ss->found || !ss->eligible || !w)
+		return keep;
+	if (ss->r_k && ss->r_first < keep)
+		keep = ss->r_first;
+	/* the next window is the ring's newest W - 1 rounds and the one filling */
+	n = ss->rounds < w ? ss->rounds : w;
+	if (n && ss->first[(ss->rounds - n) % w] < keep)
+		keep = ss->first[(ss->rounds - n) % w];
+	return keep;
+}
+
 size_t steady_stream_mem(const struct steady_stream *ss)
 {
 	size_t m = sizeof(*ss) + (size_t)ss->cfg.window *
@@ -328,5 +363,7 @@ size_t steady_stream_mem(const struct steady_stream *ss)
 			m += sizeof(*ss->win.dir[d]);
 	if (ss->mb)
 		m += (ss->mser_max + 1) * sizeof(*ss->mb);
+	if (ss->tail)
+		m += DDIR_NR * sizeof(*ss->tail);
 	return m;
 }

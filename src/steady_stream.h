@@ -40,8 +40,13 @@
  * intervals averages out what MSER-5 would have seen.  Memory stays under
  * mser_max x 40 bytes.
  *
- * Not yet wired into the run (see docs/time-series.md, "Long runs"): the
- * steady tail still reads the full series.
+ * The steady tail from a held window (steady_tail_stream): once the window
+ * is found, its per-direction figures are kept as running sums (a
+ * series_window per direction, dense histogram included: 45 KB) that every
+ * later interval extends, until the level is lost.  So the tail from a held
+ * window starts exactly at the window, whatever the stored series' resolution.
+ *
+ * Wired into the run by series_sink (one per reported job or group).
  */
 #ifndef IOTRIAL_STEADY_STREAM_H
 #define IOTRIAL_STEADY_STREAM_H
@@ -89,6 +94,8 @@ struct steady_stream {
 	int found;
 	double lost_sum;
 	size_t lost_n;
+	size_t e_first;			/* the first eligible interval (MSER's origin) */
+	struct series_window *tail;	/* [DDIR_NR] from the window on, while held */
 };
 
 /* Start with @c (copied).  Returns 0, -EINVAL (rule off, no window) or -ENOMEM. */
@@ -113,6 +120,13 @@ int steady_stream_result(const struct steady_stream *ss, struct steady *out);
  * or -ENOMEM.
  */
 int steady_stream_mser(const struct steady_stream *ss, struct steady *out);
+
+/*
+ * The oldest interval number @ss may still read from the caller's series
+ * (the window's figures, when it is found); intervals before it can be
+ * dropped (series_trim).
+ */
+size_t steady_stream_keep(const struct steady_stream *ss);
 
 /* Bytes held by @ss (ring, window figures): independent of the run length. */
 size_t steady_stream_mem(const struct steady_stream *ss);

@@ -59,10 +59,10 @@ static double batch_ci(const struct series *s, const struct steady_tail *t, int 
 	double sum = 0, ss = 0, m;
 
 	for (size_t b = 0; b < t->batches; b++)
-		sum += span_iops(s, t->first + b * t->batch_intervals, t->batch_intervals, d);
+		sum += span_iops(s, t->first + b * t->batch_elements, t->batch_elements, d);
 	m = sum / (double)t->batches;
 	for (size_t b = 0; b < t->batches; b++) {
-		double v = span_iops(s, t->first + b * t->batch_intervals, t->batch_intervals, d) - m;
+		double v = span_iops(s, t->first + b * t->batch_elements, t->batch_elements, d) - m;
 
 		ss += v * v;
 	}
@@ -95,10 +95,18 @@ static int tail_build(const struct series *s, size_t first, int from_window, str
 		t->dir[d] = w;
 	}
 	t->iops = span_iops(s, first, n, -1);
-	t->batch_intervals = (n + STEADY_TAIL_BATCHES - 1) / STEADY_TAIL_BATCHES;
-	if (t->batch_intervals < MSER_BATCH)
-		t->batch_intervals = MSER_BATCH;
-	t->batches = n / t->batch_intervals;
+	t->element_intervals = 1;
+	for (size_t i = first; i <= t->last; i++) {
+		t->intervals += series_iv_n(&s->iv[i]);
+		if (series_iv_n(&s->iv[i]) > t->element_intervals)
+			t->element_intervals = series_iv_n(&s->iv[i]);
+	}
+	/* batches of whole elements: at least MSER_BATCH intervals, at most 20 batches */
+	t->batch_elements = (n + STEADY_TAIL_BATCHES - 1) / STEADY_TAIL_BATCHES;
+	if (t->batch_elements * t->element_intervals < MSER_BATCH)
+		t->batch_elements = (MSER_BATCH + t->element_intervals - 1) / t->element_intervals;
+	t->batch_intervals = t->batch_elements * t->element_intervals;
+	t->batches = n / t->batch_elements;
 	if (t->batches >= 2) {
 		t->iops_ci95 = batch_ci(s, t, -1);
 		for (int d = 0; d < DDIR_NR; d++)
@@ -140,6 +148,66 @@ int steady_analyse(const struct steady_cfg *c, const struct series *s, struct st
 	return tail_build(s, first, out->attained && out->held, &out->tail);
 }
 
+int steady_tail_stream(const struct steady_stream *ss, const struct series *stored, struct steady *out)
+{
+	int held = out->attained && out->held && ss->tail;
+	size_t point, el = 0, raw = 0;
+	struct steady_tail *t;
+	uint64_t ios = 0;
+	int r;
+
+	steady_tail_free(out->tail);
+	out->tail = NULL;
+	if (held)
+		point = out->first;
+	else if (out->mser_ok)
+		point = ss->e_first + out->mser.truncate * ss->mser_batch;
+	else
+		return 0;
+	/* the first stored element at or after the point (stored holds every interval) */
+	while (el < stored->nr && raw < point)
+		raw += series_iv_n(&stored->iv[el++]);
+	if (el >= stored->nr) {
+		if (!held)
+			return 0;
+		/* the window ends in the last element: figures, but no batches */
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		t->element_intervals = stored->nr ? series_iv_n(&stored->iv[stored->nr - 1]) : 1;
+	} else {
+		r = tail_build(stored, el, held, &t);
+		if (r)
+			return r;
+	}
+	if (held) {
+		/* from the window's start exactly: the stream's running sums */
+		uint64_t dur = ss->tail[0].dur_us;
+
+		t->from_window = 1;
+		t->start_ms = ss->tail[0].start_ms;
+		t->end_ms = ss->tail[0].end_ms;
+		t->intervals = ss->tail[0].last - ss->tail[0].first + 1;
+		for (int d = 0; d < DDIR_NR; d++) {
+			free(t->dir[d]);
+			t->dir[d] = NULL;
+			ios += ss->tail[d].ios;
+			if (!ss->tail[d].ios)
+				continue;
+			t->dir[d] = malloc(sizeof(*t->dir[d]));
+			if (!t->dir[d]) {
+				steady_tail_free(t);
+				return -ENOMEM;
+			}
+			*t->dir[d] = ss->tail[d];
+			series_window_finish(t->dir[d]);
+		}
+		t->iops = dur ? (double)ios * 1e6 / (double)dur : 0.0;
+	}
+	out->tail = t;
+	return 0;
+}
+
 /* [lo, hi]; lo held at 0: with few batches t x sd can exceed a rate that cannot go negative */
 static json_t *ci_json(double mean, double half)
 {
@@ -153,7 +221,7 @@ static int mser_json(const struct steady *st, json_t *o)
 			      "truncate_ms", (json_int_t)st->mser_ms, "mean", m->mean,
 			      "sd", m->sd, "ci95", m->ci95, "batches", (json_int_t)m->batches,
 			      "truncated_batches", (json_int_t)m->truncate,
-			      "batch_intervals", MSER_BATCH);
+			      "batch_intervals", st->mser_batch ? (int)st->mser_batch : MSER_BATCH);
 
 	return v && !json_object_set_new(o, "mser", v) ? 0 : -ENOMEM;
 }
@@ -170,9 +238,14 @@ int steady_tail_to_json(const struct steady *st, json_t *o)
 		return 0;
 	v = json_pack("{s:s, s:I, s:I, s:I, s:f}", "from", t->from_window ? "window" : "mser",
 		      "start_ms", (json_int_t)t->start_ms, "end_ms", (json_int_t)t->end_ms,
-		      "intervals", (json_int_t)(t->last - t->first + 1), "iops", t->iops);
+		      "intervals", (json_int_t)t->intervals, "iops", t->iops);
 	if (!v)
 		return -ENOMEM;
+	if (t->element_intervals > 1)	/* built from a coarsened series: say how */
+		err |= json_object_set_new(v, "resolution", json_pack("{s:I, s:s}",
+			"element_intervals", (json_int_t)t->element_intervals,
+			"start", t->from_window ? "the held window's start (exact)" :
+			"the first stored element at or after the MSER point"));
 	if (t->batches >= 2) {
 		err |= json_object_set_new(v, "iops_ci95", ci_json(t->iops, t->iops_ci95));
 		err |= json_object_set_new(v, "batches", json_integer((json_int_t)t->batches));
@@ -212,7 +285,8 @@ void steady_tail_print_text(FILE *f, const struct steady *st)
 	char ci[96];
 
 	if (st->mser_ok) {
-		fmt_ci(ci, sizeof(ci), st->mser.mean, st->mser.ci95, st->mser.batches, MSER_BATCH);
+		fmt_ci(ci, sizeof(ci), st->mser.mean, st->mser.ci95, st->mser.batches,
+		       st->mser_batch ? st->mser_batch : MSER_BATCH);
 		fprintf(f, "  warm-up (MSER-5): %.3f s; after it mean %.0f %s%s\n",
 			(double)st->mser_ms / 1000.0, st->mser.mean, unit[st->cfg.metric], ci);
 	}

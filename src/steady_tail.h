@@ -9,6 +9,18 @@
 #include <stdio.h>	/* FILE */
 #include <jansson.h>	/* json_t */
 #include "steady.h"
+#include "steady_stream.h"
+
+/*
+ * The steady tail of a run whose intervals went through @ss and were stored
+ * in @stored (every interval, possibly coarsened: series_sink), into @out,
+ * which holds steady_stream_result and steady_stream_mser's outcome.  From a
+ * held window: its start exactly (the stream's running sums); else from
+ * MSER's point rounded up to the first stored element at or after it.  The
+ * CI's batches are whole stored elements.  With no coarsening, the same
+ * figures as steady_analyse.  Returns 0 or -ENOMEM.
+ */
+int steady_tail_stream(const struct steady_stream *ss, const struct series *stored, struct steady *out);
 
 /* Release a tail.  NULL is fine. */
 void steady_tail_free(struct steady_tail *t);
@@ -20,6 +32,7 @@ void steady_tail_free(struct steady_tail *t);
  *            "batch_intervals"}
  *   "tail": {"from": "window"|"mser", "start_ms", "end_ms", "intervals",
  *            "iops", ["iops_ci95": [lo, hi], "batches", "batch_intervals"],
+ *            ["resolution": {"element_intervals": n, "start": "..."},]  (coarsened only)
  *            "read"|"write"|"trim": {window figures, ["iops_ci95": [lo, hi]]}}
  * Returns 0 or -ENOMEM.
  */

@@ -137,6 +137,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	d->bytes += (uint64_t)io->res;
 	if (unlikely(w->vbl_cap) && io->ddir == DDIR_WRITE)
 		worker_compat_verify_written(w, io);
+	if (unlikely(io->untimed))
+		return;		/* counted, not timed (engine.h) */
 	if (unlikely(w->cprio != NULL))
 		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, clat);
 	hist_add(&d->clat_hist, clat);
@@ -247,6 +249,46 @@ static void worker_sample(struct worker *w, uint64_t now)
 	worker_mark(w, &w->mark_sample, now);
 }
 
+/*
+ * Issue 16: hand the final intervals to the sink, and drop from the series
+ * what nobody reads any more: below run.c's hold, the sink's and the stop
+ * rule's needs (the last rounds, and nothing before the first eligible
+ * interval: steady_first_eligible counts from there).  Trimmed 64 at a time
+ * so the move is paid once per 64 intervals.
+ */
+static void worker_series_flow(struct worker *w)
+{
+	size_t end = series_end(&w->series), upto = atomic_load(&w->series_hold);
+
+	while (w->sink_on && w->sink.fed + 1 < end) {	/* the last one may still grow */
+		int r = series_sink_add(&w->sink, &w->series, w->sink.fed);
+
+		if (r) {
+			if (!w->error)
+				worker_fail(w, -r, NULL);
+			break;
+		}
+	}
+	if (w->sink_on && series_sink_keep(&w->sink) < upto)
+		upto = series_sink_keep(&w->sink);
+	if (w->ss_on) {
+		size_t e = steady_first_eligible(&w->ss_cfg, &w->series);
+		size_t back = ((size_t)w->ss_cfg.window + 1) * w->ss_cfg.round_intervals;
+
+		if (e < upto)
+			upto = e;
+		if (end < back)
+			upto = 0;
+		else if (end - back < upto)
+			upto = end - back;
+	}
+	if (upto >= w->series.base + 64) {
+		pthread_mutex_lock(&w->lock);
+		series_trim(&w->series, upto);
+		pthread_mutex_unlock(&w->lock);
+	}
+}
+
 /* Close the current series interval (ending at @now) and start the next. */
 static void worker_interval(struct worker *w, uint64_t now, int ramp)
 {
@@ -296,6 +338,7 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 
 		atomic_compare_exchange_strong(&w->stop, &expected, WORKER_STOP_STEADY);
 	}
+	worker_series_flow(w);
 }
 
 /* The ramp is over: statistics restart from zero, as fio does. */
@@ -547,6 +590,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		}
 		io->t_start = *now;
 		io->t_issue = *now;
+		io->untimed = 0;
 		r = ops->queue(&w->ctx, io);
 		if (likely(r == ENGINE_Q_QUEUED)) {
 			queued[nq++] = io;
@@ -804,6 +848,8 @@ void *worker_main(void *arg)
 	w->ticks_sample = clock_ns_to_ticks(w->clk, SAMPLE_MSEC * 1000000ull);
 	w->think_ticks = clock_ns_to_ticks(w->clk, j->thinktime_us * 1000);
 	w->think_spin_ticks = clock_ns_to_ticks(w->clk, j->thinktime_spin_us * 1000);
+	if (!w->think_ticks && w->ctx.think_ns)	/* the engine's own pause (cpuio) */
+		w->think_ticks = clock_ns_to_ticks(w->clk, w->ctx.think_ns);
 	w->ticks_interval = clock_ns_to_ticks(w->clk, (j->interval_us ? j->interval_us : 1000000) * 1000);
 	w->t_next_interval = now + w->ticks_interval;
 	w->t_next_sample = UINT64_MAX;
@@ -816,6 +862,8 @@ void *worker_main(void *arg)
 	devwatch_begin(&w->dw, clock_now_ns(w->clk));
 	if (!atomic_load(&w->stop) && !w->error && !j->verify_only)
 		worker_loop(w);
+	if (w->ops->end && w->ctx_ready)
+		w->ops->end(&w->ctx);
 	/*
 	 * A job whose I/O is done leaves its flow, so the others no longer wait
 	 * for it.  A time_based one stays: its runtime ended, so have (within a
@@ -989,6 +1037,17 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	w->ss_on = w->ss_cfg.rule != STEADY_OFF;
+	if (!j->group_reporting) {
+		struct steady_cfg rc;
+
+		/* the reporting rule (validated already; none when it cannot be had) */
+		if (job_steady_cfg(j, 0, &rc, NULL))
+			rc.rule = STEADY_OFF;
+		r = series_sink_init(&w->sink, &rc, (size_t)j->series_max);
+		if (r)
+			return err_set(e, r, EXIT_INTERNAL, "out of memory for the time series");
+		w->sink_on = 1;
+	}
 	r = fiolog_open(&w->log, j, w->thread_index + 1, e);
 	if (r)
 		return r;
@@ -1082,6 +1141,8 @@ void worker_release(struct worker *w)
 	free(w->cprio);
 	w->cprio = NULL;
 	series_free(&w->series);
+	series_sink_free(&w->sink);
+	w->sink_on = 0;
 	steady_free(&w->ss);
 	fiolog_free(&w->log);
 	devwatch_free(&w->dw);

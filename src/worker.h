@@ -30,6 +30,7 @@
 #include "rate.h"
 #include "result.h"
 #include "series.h"
+#include "series_sink.h"
 #include "stat.h"
 #include "steady.h"
 #include "flow.h"
@@ -148,6 +149,18 @@ struct worker {
 	pthread_mutex_t lock;
 	struct series series;
 	uint64_t interval_nr;
+	/*
+	 * Issue 16: memory bounded in run length.  The series above keeps only
+	 * recent intervals: the worker drops (series_trim, under the lock) those
+	 * before series_hold (set by run.c: what status lines and the
+	 * group_reporting collector have not read yet; 0 keeps everything), the
+	 * stop rule's last rounds and what the sink has not taken.  A job
+	 * without group_reporting feeds its sink here: the result's bounded
+	 * series and steady analysis (series_sink.h); a group's sink is run.c's.
+	 */
+	atomic_size_t series_hold;
+	struct series_sink sink;
+	int sink_on;
 
 	struct fiolog log;		/* fio's log files (inert unless asked for) */
 	int log_on;			/* logging and past the ramp */

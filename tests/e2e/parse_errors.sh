@@ -52,3 +52,21 @@ printf '[x]\nioengine=null\nbs=0\n' >"$T/zero.fio"
 expect_exit file_zero_bs 2 "invalid value '0' for option 'bs': below the minimum 1 \(.*zero.fio:3\)$" $P "$T/zero.fio"
 printf '[x]\nioengine=null\nbs=4k\n[y]\nruntime=5parsecs\n' >"$T/time.fio"
 expect_exit file_bad_time 2 "option 'runtime'.*\(.*time.fio:5\)$" $P "$T/time.fio"
+
+# the engines that move no data (engines_extra.sh runs them): their options and needs
+expect_exit cpuio_no_load 2 "job 'x' \(command line\): ioengine cpuio needs cpuload=" $P --name=x --ioengine=cpuio --runtime=1
+expect_exit cpuio_no_end 2 "ioengine cpuio never ends by itself: set runtime= or exit_on_io_done=1" $P --name=x --ioengine=cpuio --cpuload=50
+expect_exit cpuload_range 2 "invalid value '101' for option 'cpuload': above the maximum 100" $P --name=x --ioengine=cpuio --cpuload=101 --runtime=1
+expect_exit cpumode_bad 2 "invalid value 'fast' for option 'cpumode': not one of noop, qsort" $P --name=x --ioengine=cpuio --cpuload=5 --runtime=1 --cpumode=fast
+expect_exit exec_no_program 2 "ioengine exec needs program=" $P --name=x --ioengine=exec --runtime=1
+expect_exit exec_no_runtime 2 "ioengine exec runs its program for the job's runtime: set runtime=" $P --name=x --ioengine=exec --program=true
+expect_exit grace_time_bad 2 "invalid value '1x' for option 'grace_time'" $P --name=x --ioengine=exec --program=true --runtime=1 --grace_time=1x
+expect_exit stat_type_bad 2 "invalid value 'fstat' for option 'stat_type': not one of stat, lstat, statx" $P --name=x --ioengine=filestat --stat_type=fstat
+expect_exit cpuload_other_engine 2 "option 'cpuload' belongs to ioengine cpuio, not psync" $P --name=x --ioengine=psync --cpuload=50
+expect_exit openfiles_other_engine 2 "option 'openfiles' belongs to ioengine filecreate .*, not null" $P $N --openfiles=1
+expect_exit ftruncate_reads 2 "ioengine ftruncate does only writes" $P --name=x --ioengine=ftruncate --rw=randrw
+expect_exit e4defrag_no_donor 2 "ioengine e4defrag needs donorname=" $P --name=x --ioengine=e4defrag --rw=write
+expect_exit inplace_range 2 "invalid value '2' for option 'inplace': above the maximum 1" $P --name=x --ioengine=e4defrag --donorname=d --inplace=2
+expect_exit fallocate_bad 2 "invalid value 'maybe' for option 'fallocate': not one of native, posix, keep, none, truncate, 0, 1" $P $N --fallocate=maybe
+printf '[global]\nioengine=cpuio\nruntime=1\n[burn]\ncpuload=50\n[idle]\n' >"$T/cpuio.fio"
+expect_exit file_cpuio_no_load 2 "job 'idle' \(.*cpuio.fio:6\): ioengine cpuio needs cpuload=" $P "$T/cpuio.fio"

@@ -163,6 +163,10 @@ TEST(interval_decides)
 	/* a difference sitting on the threshold: no run count is promised */
 	decide(&m, 0, 0, 4, -1);
 	CHECK(m.verdict == COMPARE_INCONCLUSIVE && m.runs_needed == -1);
+	/* a hair off the threshold: the run count overflows a long (fuzz_compare) */
+	decide(&m, 0, 0, 4 + 1e-10, -1);
+	CHECK(m.verdict == COMPARE_INCONCLUSIVE && m.runs_needed == -1);
+	CHECK(strstr(m.note, "more runs may never settle it") != NULL);
 }
 
 /* 2: a high CV is a flag, never a verdict that hides a clear difference. */

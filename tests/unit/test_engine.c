@@ -5,7 +5,9 @@
 TEST(engine_find_all)
 {
 	static const char *const names[] = { "null", "io_uring", "libaio", "sync", "psync", "pvsync2",
-					      "posixaio", "mmap" };
+					      "posixaio", "mmap", "filecreate", "filestat", "filedelete",
+					      "dircreate", "dirstat", "dirdelete", "ftruncate", "falloc",
+					      "cpuio", "exec", "page_fault", "e4defrag" };
 	unsigned i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -31,7 +33,7 @@ TEST(engine_list_unique)
 		for (k = 0; k < i; k++)
 			CHECK(strcmp(l[i]->name, l[k]->name) != 0);
 	n = i;
-	CHECK_EQ_U(n, 8);
+	CHECK_EQ_U(n, 20);
 }
 
 TEST(engine_flags)
@@ -40,6 +42,16 @@ TEST(engine_flags)
 	CHECK(!(engine_find("io_uring")->flags & ENGINE_F_SYNC));
 	CHECK(!(engine_find("libaio")->flags & ENGINE_F_SYNC));
 	CHECK(engine_find("null")->flags & ENGINE_F_NOFILES);
+	/* the engines that make their targets themselves get names, no files */
+	CHECK(engine_find("filecreate")->flags & ENGINE_F_OWNFILES);
+	CHECK(engine_find("dirdelete")->flags & ENGINE_F_OWNFILES);
+	CHECK(!(engine_find("filestat")->flags & ENGINE_F_OWNFILES));	/* laid out first */
+	CHECK(engine_find("cpuio")->flags & ENGINE_F_NOFILES);
+	CHECK(engine_find("exec")->flags & ENGINE_F_NOFILES);
+	CHECK(engine_find("page_fault")->flags & ENGINE_F_NOFILES);
+	/* the engines with their own checks */
+	CHECK(engine_find("cpuio")->validate && engine_find("exec")->validate &&
+	      engine_find("ftruncate")->validate && engine_find("e4defrag")->validate);
 }
 
 int main(void)

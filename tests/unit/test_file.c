@@ -186,6 +186,67 @@ TEST(setup_write_creates)
 	rm_path("job.0.1");
 }
 
+/* fallocate=none and truncate only set the size; keep reserves space too. */
+TEST(setup_fallocate_modes)
+{
+	static const struct { int mode; int reserved; } m[] = {
+		{ JOB_FALLOC_NONE, 0 }, { JOB_FALLOC_TRUNCATE, 0 }, { JOB_FALLOC_KEEP, 1 },
+		{ JOB_FALLOC_POSIX, 1 },
+	};
+	unsigned k;
+
+	for (k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		struct job j;
+		struct err e = { 0 };
+		struct engine_file *f = NULL;
+		unsigned nr = 0;
+		struct stat st;
+
+		fjob(&j, RW_WRITE);
+		j.size = 1 << 20;
+		j.eng.fallocate = m[k].mode;
+		CHECK(file_setup(&j, 0, 0, &f, &nr, &e) == 0);
+		CHECK(nr == 1 && fstat(f[0].fd, &st) == 0 && st.st_size == 1 << 20);
+		if (m[k].reserved)
+			CHECK((uint64_t)st.st_blocks * 512 >= 1 << 20);
+		else
+			CHECK_EQ_U(st.st_blocks, 0);
+		file_teardown(&j, f, nr);
+		rm_path("job.0.0");
+	}
+}
+
+/* file_plan_only: the names and regions file_setup would use, nothing on disk. */
+TEST(plan_only)
+{
+	struct job j;
+	struct err e = { 0 };
+	struct engine_file *f = NULL;
+	unsigned nr = 0, i;
+	char path[256];
+
+	fjob(&j, RW_READ);
+	j.nrfiles = 3;
+	j.filesize_min = j.filesize_max = 8192;
+	CHECK(file_plan_only(&j, 1, &f, &nr, &e) == 0);
+	CHECK_EQ_U(nr, 3);
+	for (i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "%s/job.1.%u", tmpdir, i);
+		CHECK_STR(f[i].path, path);
+		CHECK(f[i].fd == -1);
+		CHECK_EQ_U(f[i].offset, 0);
+		CHECK_EQ_U(f[i].size, 8192);
+		CHECK(access(path, F_OK) != 0);	/* nothing created */
+	}
+	file_teardown(&j, f, nr);
+	/* no size: the same error as file_setup's */
+	fjob(&j, RW_READ);
+	f = NULL;
+	CHECK(file_plan_only(&j, 0, &f, &nr, &e) == -ENOENT);
+	CHECK(strstr(e.msg, "set size= or filesize=") != NULL);
+	CHECK(f == NULL);
+}
+
 /* A read job's new file is filled with data, different from block to block. */
 TEST(setup_read_lays_out)
 {
@@ -666,6 +727,8 @@ int main(void)
 	RUN(names_given);
 	RUN(names_bad);
 	RUN(setup_write_creates);
+	RUN(setup_fallocate_modes);
+	RUN(plan_only);
 	RUN(setup_read_lays_out);
 	RUN(setup_read_extends_keeps_data);
 	RUN(setup_regions);

@@ -195,6 +195,23 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "rate_cycle", "500", "rate_cycle", "500" },
 	{ "ratecycle", "200", "rate_cycle", "200" },
 	{ "random_distribution", "zoned:50/5:30/15:20/", "random_distribution", "zoned:50/5:30/15:20/80" },
+	/* the engines that move no data (their own checks: engine_errors, parse_errors.sh) */
+	{ "stat_type", "statx", "stat_type", "statx" },
+	{ "openfiles", "1", "openfiles", "1" },
+	{ "cpuload", "50", "cpuload", "50" },
+	{ "cpuchunks", "10000", "cpuchunks", "10000" },
+	{ "cpumode", "qsort", "cpumode", "qsort" },
+	{ "exit_on_io_done", "1", "exit_on_io_done", "1" },
+	{ "program", "/bin/sleep", "program", "/bin/sleep" },
+	{ "arguments", "%r -x %n", "arguments", "%r -x %n" },
+	{ "grace_time", "0", "grace_time", "0" },
+	{ "grace_time", "500ms", "grace_time", "500000" },
+	{ "std_redirect", "0", "std_redirect", "0" },
+	{ "donorname", "file.def", "donorname", "file.def" },
+	{ "inplace", "1", "inplace", "1" },
+	{ "fallocate", "none", "fallocate", "none" },
+	{ "fallocate", "1", "fallocate", "posix" },	/* fio's old spelling */
+	{ "fallocate", "keep", "fallocate", "keep" },
 	/* issue 13, part B */
 	{ "continue_on_error", "write", "continue_on_error", "write" },
 	{ "continue_on_error", "1", "continue_on_error", "all" },
@@ -999,9 +1016,10 @@ TEST(resolved_list)
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
-	 * verify_pattern, wait_for, ignore_error, cmdprio_bssplit, prio, prioclass,
-	 * filename_format, numa_cpu_nodes, numa_mem_policy */
-	CHECK_EQ_U(nr, listed - 24);
+	 * verify_pattern, wait_for, program, arguments, donorname, ignore_error,
+	 * cmdprio_bssplit, prio, prioclass, filename_format, numa_cpu_nodes,
+	 * numa_mem_policy */
+	CHECK_EQ_U(nr, listed - 27);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
