@@ -848,6 +848,7 @@ static int worker_devwatch_init(struct worker *w, struct err *e)
 		paths[i] = w->files[i].path;
 	r = devwatch_init(&w->dw, paths, w->nr_files, e);
 	free(paths);
+	devwatch_bound(&w->dw, (size_t)w->job->series_max);	/* issue 16 */
 	return r;
 }
 
