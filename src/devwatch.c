@@ -36,10 +36,15 @@ void devwatch_measure(struct devwatch *w, uint64_t t_ns)
 		diskutil_sample(&w->du, i, t_ns, &w->start[i]);
 }
 
+void devwatch_bound(struct devwatch *w, size_t max)
+{
+	w->max = max;
+}
+
 int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur, uint64_t t_ns, int ramp)
 {
 	struct diskutil_snap now;
-	struct disk_view_iv *last = w->nr_iv ? &w->iv[w->nr_iv - 1] : NULL;
+	struct disk_view_iv *last = w->has_pend ? &w->pend : NULL;
 
 	if (!w->du.nr)
 		return 0;
@@ -54,11 +59,15 @@ int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur, uint64_t 
 		w->iv_from = now;
 		return 0;
 	}
-	if (vec_grow((void **)&w->iv, &w->cap_iv, w->nr_iv + 1, sizeof(*w->iv), 16))
+	/* the pending view is final now: into the bounded list */
+	if (last && devwatch_store(&w->iv, &w->nr_iv, &w->cap_iv, w->max, &w->level_n, last))
 		return -ENOMEM;
-	last = &w->iv[w->nr_iv++];
+	last = &w->pend;
+	memset(last, 0, sizeof(*last));
+	w->has_pend = 1;
 	last->t_ms = t_ms;
 	last->ramp = ramp;
+	last->n = 1;
 	diskutil_view(w->du.dev[0].name, &w->iv_from, &now, &last->v);
 	last->v.nr_requests = diskutil_nr_requests(&w->du, 0);
 	w->last_from = w->iv_from;
@@ -93,6 +102,10 @@ void devwatch_end(struct devwatch *w, uint64_t t_ns)
 
 void devwatch_take(struct devwatch *w, struct job_result *r)
 {
+	/* the last interval is final now; out of memory loses only its view */
+	if (w->has_pend)
+		(void)devwatch_store(&w->iv, &w->nr_iv, &w->cap_iv, w->max, &w->level_n, &w->pend);
+	w->has_pend = 0;
 	r->dev = w->nr_view ? w->view : NULL;
 	r->nr_dev = w->nr_view;
 	if (!w->nr_view)
@@ -104,6 +117,65 @@ void devwatch_take(struct devwatch *w, struct job_result *r)
 	w->view = NULL;
 	w->iv = NULL;
 	w->nr_view = w->nr_iv = w->cap_iv = 0;
+	w->level_n = 1;
+}
+
+static void view_add(struct disk_view *a, const struct disk_view *b);
+
+static uint32_t iv_n(const struct disk_view_iv *v)
+{
+	return v->n ? v->n : 1;
+}
+
+/* Pair adjacent views within each phase (ramp views come first), as series_coarsen. */
+static size_t store_coarsen(struct disk_view_iv *iv, size_t nr)
+{
+	size_t i = 0, o = 0, nr_ramp = 0;
+
+	while (nr_ramp < nr && iv[nr_ramp].ramp)
+		nr_ramp++;
+	while (i < nr) {
+		size_t end = i < nr_ramp ? nr_ramp : nr;
+		struct disk_view_iv m = iv[i];
+
+		if (i + 1 < end) {
+			view_add(&m.v, &iv[i + 1].v);
+			m.t_ms = iv[i + 1].t_ms;
+			m.n = iv_n(&iv[i]) + iv_n(&iv[i + 1]);
+			i += 2;
+		} else {
+			i++;
+		}
+		iv[o++] = m;	/* o <= i: in place is safe */
+	}
+	return o;
+}
+
+int devwatch_store(struct disk_view_iv **iv, size_t *nr, size_t *cap, size_t max,
+		   uint32_t *level_n, const struct disk_view_iv *v)
+{
+	struct disk_view_iv *last = *nr ? &(*iv)[*nr - 1] : NULL;
+
+	if (!*level_n)
+		*level_n = 1;
+	/* the last element fills up to level_n intervals, within its phase (series_sink) */
+	if (last && last->ramp == v->ramp && iv_n(last) + iv_n(v) <= *level_n) {
+		view_add(&last->v, &v->v);
+		last->t_ms = v->t_ms;
+		last->n = iv_n(last) + iv_n(v);
+		return 0;
+	}
+	if (vec_grow((void **)iv, cap, *nr + 1, sizeof(**iv), 16))
+		return -ENOMEM;
+	(*iv)[(*nr)++] = *v;
+	if (max && *nr > max) {
+		size_t before = *nr;
+
+		*nr = store_coarsen(*iv, *nr);
+		if (*nr < before)
+			*level_n *= 2;
+	}
+	return 0;
 }
 
 void devwatch_free(struct devwatch *w)
@@ -165,12 +237,16 @@ void devwatch_coarsen(struct disk_view_iv *iv, size_t *nr, const struct series *
 
 			if ((int)s->iv[i].ramp != ramp)
 				continue;
-			m = iv[pos];
-			for (size_t j = pos + 1; j < pos + n && j < end; j++) {
-				view_add(&m.v, &iv[j].v);
-				m.t_ms = iv[j].t_ms;
+			size_t have = iv_n(&iv[pos]);
+
+			m = iv[pos++];
+			/* the views in it may each cover several intervals already */
+			for (; have < n && pos < end; pos++) {
+				view_add(&m.v, &iv[pos].v);
+				m.t_ms = iv[pos].t_ms;
+				have += iv_n(&iv[pos]);
 			}
-			pos += n;
+			m.n = (uint32_t)have;
 			iv[out++] = m;	/* out <= the first view read: in place is safe */
 		}
 	}

@@ -24,8 +24,19 @@ struct devwatch {
 	struct diskutil_snap last_from;	/* first device, start of the last kept interval */
 	int last_ramp;
 	uint64_t last_dur_ns;
-	struct disk_view_iv *iv;	/* per interval, first device */
+	/*
+	 * Issue 16: the last interval's view waits in pend until the next one
+	 * shows it is final (not followed by a sliver), then goes into iv, which
+	 * holds at most max views: coarsened in pairs within each phase as
+	 * series_sink does its stored series, each view covering level_n
+	 * intervals but the last of each phase.
+	 */
+	struct disk_view_iv pend;
+	int has_pend;
+	struct disk_view_iv *iv;	/* per interval or element, first device */
 	size_t nr_iv, cap_iv;
+	size_t max;			/* series_max; 0: every interval */
+	uint32_t level_n;
 	struct disk_view *view;		/* per device, over the measured time */
 	size_t nr_view;
 };
@@ -36,6 +47,17 @@ struct devwatch {
  */
 int devwatch_init(struct devwatch *w, const char *const *paths, size_t n, struct err *e);
 
+/* Keep at most @max per-interval views (the job's series_max; 0: all). */
+void devwatch_bound(struct devwatch *w, size_t max);
+
+/*
+ * Add the final interval view @v to the bounded list @iv (*@nr views, *@cap
+ * allocated, @max and *@level_n as in struct devwatch).  Exposed for tests.
+ * Returns 0 or -ENOMEM.
+ */
+int devwatch_store(struct disk_view_iv **iv, size_t *nr, size_t *cap, size_t max,
+		   uint32_t *level_n, const struct disk_view_iv *v);
+
 /* The worker starts its I/O at @t_ns: the first interval starts there. */
 void devwatch_begin(struct devwatch *w, uint64_t t_ns);
 
@@ -45,8 +67,8 @@ void devwatch_measure(struct devwatch *w, uint64_t t_ns);
 /*
  * A series interval of @dur_ns (the length handed to series_add) ended at
  * @t_ns, stamped @t_ms (series.h), in the ramp or not: keep the first
- * device's view over it.  May allocate (once per interval).  Returns 0 or
- * -ENOMEM.
+ * device's view over it.  May allocate (while the list grows to max).
+ * Returns 0 or -ENOMEM.
  */
 int devwatch_interval(struct devwatch *w, uint64_t t_ms, uint64_t dur_ns, uint64_t t_ns, int ramp);
 
@@ -65,7 +87,9 @@ struct series;
  * per-interval device views the same way, so that view k still describes
  * series element k (report_json matches them by position within the ramp
  * and measured phases): element k of a phase, holding n intervals
- * (series_iv_n), takes the phase's next n views.  The counters are deltas,
+ * (series_iv_n), takes the phase's next views covering n intervals (a view
+ * may cover several already: devwatch_store coarsens at a level no finer
+ * than the series').  The counters are deltas,
  * so they add (ios, bytes, duration); the derived figures are recombined
  * exactly from them: IOPS = ios / duration, mean latency weighted by ios,
  * queue depths and util weighted by duration (util was capped at 100% per

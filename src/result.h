@@ -61,6 +61,7 @@ struct disk_view {
 struct disk_view_iv {
 	uint64_t t_ms;
 	int ramp;			/* inside ramp_time */
+	uint32_t n;			/* series intervals it covers (issue 16); 0 or 1: one */
 	struct disk_view v;
 };
 

@@ -45,6 +45,7 @@ struct run_state {
 	size_t *hold_grp;		/* per worker: the group's next interval */
 	int grp_err;			/* a pull failed (-ENOMEM) */
 	struct flow_set flows;		/* flow=: counters shared by the jobs of a flow_id */
+	struct sample_group *sgrp;	/* per group: bw/iops figures, streamed */
 };
 
 static size_t run_count_threads(const struct run_req *req)
@@ -186,7 +187,8 @@ static int run_groups_init(struct run_state *s, struct err *e)
 	s->grp_of = calloc(s->nr ? s->nr : 1, sizeof(*s->grp_of));
 	s->hold_status = calloc(s->nr ? s->nr : 1, sizeof(*s->hold_status));
 	s->hold_grp = calloc(s->nr ? s->nr : 1, sizeof(*s->hold_grp));
-	if (!s->grp || !s->grp_of || !s->hold_status || !s->hold_grp)
+	s->sgrp = calloc(s->nr ? s->nr : 1, sizeof(*s->sgrp));
+	if (!s->grp || !s->grp_of || !s->hold_status || !s->hold_grp || !s->sgrp)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for the time series");
 	for (i = 0; i < s->nr; i++) {
 		const struct worker *w = &s->w[i];
@@ -209,12 +211,14 @@ static int run_groups_init(struct run_state *s, struct err *e)
 
 			if (job_steady_cfg(w->job, 0, &c, NULL))
 				c.rule = STEADY_OFF;
+			sample_group_init(&s->sgrp[s->nr_grp]);
 			r = series_group_init(&s->grp[s->nr_grp], &c, (size_t)w->job->series_max);
 			s->grp_of[i] = s->nr_grp++;
 			if (r)
 				return err_set(e, r, EXIT_INTERNAL, "out of memory for the time series");
 		}
 		s->hold_grp[i] = 0;
+		s->w[i].samp_keep = 1;
 		run_hold_publish(s, i);
 	}
 	return 0;
@@ -229,15 +233,19 @@ static int run_groups_init(struct run_state *s, struct err *e)
 static int run_groups_pull(struct run_state *s, int final)
 {
 	const struct series **thr;
+	struct sample_seq **samp;
 	int *done, ret = 0;
+	unsigned *dirs;
 	size_t *idx;
 
 	if (!s->nr_grp)
 		return 0;
 	thr = calloc(s->nr, sizeof(*thr));
+	samp = calloc(s->nr, sizeof(*samp));
 	done = calloc(s->nr, sizeof(*done));
+	dirs = calloc(s->nr, sizeof(*dirs));
 	idx = calloc(s->nr, sizeof(*idx));
-	if (!thr || !done || !idx) {
+	if (!thr || !samp || !done || !dirs || !idx) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -250,9 +258,12 @@ static int run_groups_pull(struct run_state *s, int final)
 			done[n] = final || atomic_load(&s->w[i].done);	/* before the series */
 			pthread_mutex_lock(&s->w[i].lock);
 			thr[n] = &s->w[i].series;
+			samp[n] = s->w[i].samp;
+			dirs[n] = s->w[i].job->rw;	/* worker_sample: every period */
 			idx[n++] = i;
 		}
 		ret = series_group_pull(&s->grp[g], thr, done, n);
+		sample_group_pull(&s->sgrp[g], samp, done, dirs, n);
 		for (size_t t = 0; t < n; t++) {
 			s->hold_grp[idx[t]] = series_group_hold(&s->grp[g], thr[t]);
 			pthread_mutex_unlock(&s->w[idx[t]].lock);
@@ -261,6 +272,8 @@ static int run_groups_pull(struct run_state *s, int final)
 	}
 out:
 	free(thr);
+	free(samp);
+	free(dirs);
 	free(done);
 	free(idx);
 	return ret;
@@ -819,45 +832,30 @@ static int run_threads(struct run_state *s, struct err *e)
 
 /*
  * A group_reporting entry's bw/iops figures, as fio computes them: the
- * threads' samples added period by period (sample k of every thread is the
- * same 500 ms after each one's start), then min/max/mean/stddev over those
- * sums.  Pooling the threads' samples instead would report one thread's
- * bandwidth as the group's.
+ * threads' samples added period by period, streamed as they ran
+ * (sample_group.h; pulled to the end before this).  Pooling the threads'
+ * samples instead would report one thread's bandwidth as the group's.
  */
 static void run_group_samples(struct run_state *s, struct run_result *out)
 {
-	size_t i, k, t;
-	int d;
-
-	for (i = 0; i < out->nr_jobs; i++) {
+	for (size_t i = 0; i < out->nr_jobs; i++) {
 		struct job_result *jr = &out->jobs[i];
+		size_t g;
 
-		if (jr->nr_threads < 2)
+		if (jr->nr_threads < 2 || !jr->job->group_reporting)
 			continue;
-		for (d = 0; d < DDIR_NR; d++) {
-			size_t nmax = 0;
+		for (g = 0; g < s->nr; g++)
+			if (s->grp_of[g] != SIZE_MAX && s->w[g].groupid == jr->groupid)
+				break;
+		if (g == s->nr)
+			continue;
+		for (int d = 0; d < DDIR_NR; d++) {
+			const struct sample_group *sg = &s->sgrp[s->grp_of[g]];
 
-			for (t = 0; t < s->nr; t++)
-				if (s->w[t].groupid == jr->groupid && s->w[t].samp_nr[d] > nmax)
-					nmax = s->w[t].samp_nr[d];
-			if (!nmax)
-				continue;
-			sample_stat_init(&jr->dir[d].bw_kib);
-			sample_stat_init(&jr->dir[d].iops);
-			for (k = 0; k < nmax; k++) {
-				double bw = 0, iops = 0;
-
-				for (t = 0; t < s->nr; t++) {
-					const struct worker *w = &s->w[t];
-
-					if (w->groupid != jr->groupid || k >= w->samp_nr[d])
-						continue;
-					bw += w->samp_bw[d][k];
-					iops += w->samp_iops[d][k];
-				}
-				sample_stat_add(&jr->dir[d].bw_kib, bw);
-				sample_stat_add(&jr->dir[d].iops, iops);
-			}
+			if (!sg->out[d])
+				continue;	/* no samples: the threads' merged figures stay */
+			jr->dir[d].bw_kib = sg->bw_kib[d];
+			jr->dir[d].iops = sg->iops[d];
 		}
 	}
 }
@@ -908,12 +906,12 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 		out->nr_jobs = n;
 	}
 	out->nr_jobs = n;
-	run_group_samples(s, out);
-	result_bw_agg(out);
 	if (!s->grp_err)
-		s->grp_err = run_groups_pull(s, 1);
+		s->grp_err = run_groups_pull(s, 1);	/* every thread ended */
 	if (s->grp_err)
 		return err_set(e, s->grp_err, EXIT_INTERNAL, "out of memory for the time series");
+	run_group_samples(s, out);
+	result_bw_agg(out);
 	for (i = 0; i < n; i++) {
 		struct job_result *jr = &out->jobs[i];
 		int r = 0;
@@ -967,6 +965,7 @@ static void run_release(struct run_state *s)
 	for (i = 0; i < s->nr_grp; i++)
 		series_group_free(&s->grp[i]);
 	free(s->grp);
+	free(s->sgrp);
 	free(s->grp_of);
 	free(s->hold_status);
 	free(s->hold_grp);

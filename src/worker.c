@@ -202,26 +202,17 @@ static void worker_mark(struct worker *w, struct worker_mark *m, uint64_t now)
 	}
 }
 
-/* Remember a sample in order (not per I/O: every 500 ms, so it may allocate). */
+/*
+ * Keep a sample for the group (every 500 ms, not per I/O: it may allocate
+ * and lock).  Out of memory: the group figures miss a sample, nothing worse.
+ */
 static void worker_keep_sample(struct worker *w, int d, double bw, double iops)
 {
-	if (w->samp_nr[d] == w->samp_cap[d]) {
-		size_t cap = w->samp_cap[d] ? 2 * w->samp_cap[d] : 64;
-		double *nb = realloc(w->samp_bw[d], cap * sizeof(*nb));
-		double *ni;
-
-		if (!nb)
-			return;		/* the group figures then miss a sample, nothing worse */
-		w->samp_bw[d] = nb;
-		ni = realloc(w->samp_iops[d], cap * sizeof(*ni));
-		if (!ni)
-			return;
-		w->samp_iops[d] = ni;
-		w->samp_cap[d] = cap;
-	}
-	w->samp_bw[d][w->samp_nr[d]] = bw;
-	w->samp_iops[d][w->samp_nr[d]] = iops;
-	w->samp_nr[d]++;
+	if (!w->samp_keep)
+		return;
+	pthread_mutex_lock(&w->lock);
+	(void)sample_seq_push(&w->samp[d], bw, iops);
+	pthread_mutex_unlock(&w->lock);
 }
 
 /* fio's bw/iops samples: one per direction the job issues, every 500 ms. */
@@ -942,6 +933,7 @@ static int worker_devwatch_init(struct worker *w, struct err *e)
 		paths[i] = w->files[i].path;
 	r = devwatch_init(&w->dw, paths, w->nr_files, e);
 	free(paths);
+	devwatch_bound(&w->dw, (size_t)w->job->series_max);	/* issue 16 */
 	return r;
 }
 
@@ -1153,9 +1145,7 @@ void worker_release(struct worker *w)
 	free(w->prev_lat_hist);
 	free(w->iv_hist);
 	for (int d = 0; d < DDIR_NR; d++) {
-		free(w->samp_bw[d]);
-		free(w->samp_iops[d]);
-		w->samp_bw[d] = w->samp_iops[d] = NULL;
+		sample_seq_free(&w->samp[d]);
 	}
 	w->ctx.buf_base = NULL;
 	w->ctx.ios = NULL;

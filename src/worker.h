@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "devwatch.h"
+#include "sample_group.h"
 #include "engine.h"
 #include "fiolog.h"
 #include "err.h"
@@ -140,10 +141,11 @@ struct worker {
 
 	/* bw/iops samples (fio's 500 ms statistics) */
 	struct sample_stat bw_kib[DDIR_NR], iops[DDIR_NR];
-	/* the same samples in order, so a group can add its threads' period by
-	 * period as fio does (two doubles per direction per 500 ms) */
-	double *samp_bw[DDIR_NR], *samp_iops[DDIR_NR];
-	size_t samp_nr[DDIR_NR], samp_cap[DDIR_NR];
+	/* the same samples in order for a group_reporting group (samp_keep, set
+	 * by run.c), which takes them period by period as they complete
+	 * (sample_group.h; pushed and taken under the lock below) */
+	struct sample_seq samp[DDIR_NR];
+	int samp_keep;
 
 	/* the time series, appended per interval under lock */
 	pthread_mutex_t lock;
