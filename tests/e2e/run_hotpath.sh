@@ -1,5 +1,6 @@
-# The worker's batched paths keep every I/O counted: a refill is committed at
-# once (iodepth_submit 17-32; by default and with iodepth_batch_submit=0), I/Os reaped together are accounted as runs (counts,
+# The worker's batched paths keep every I/O counted: with
+# iodepth_batch_submit=0 a refill is committed at once (iodepth_submit 17-32),
+# by default each I/O alone (1-4), as fio; I/Os reaped together are accounted as runs (counts,
 # bytes and histogram totals still match I/O for I/O, mixed directions
 # included), and io_uring's submit-and-wait step (disable_slat=1
 # disable_clat=1) issues exactly the job.
@@ -58,9 +59,31 @@ run null_qd32_runs 16384 67108864 32 lat_ns,clat_ns,slat_ns --name=n --ioengine=
 # directions drawn per I/O: runs break at every change, every I/O still counted once
 run null_qd32_mixed 16384 67108864 32 lat_ns,clat_ns,slat_ns --name=m --ioengine=null --rw=randrw --rwmixread=70 \
 	--bs=4k --size=16m --io_size=64m --iodepth=32 --iodepth_batch_submit=0
-# the default: a refill per commit, as with 0
-run null_qd32_default 16384 67108864 32 lat_ns,clat_ns,slat_ns --name=e --ioengine=null --rw=randread --bs=4k \
+# the default: one I/O per commit, as fio's iodepth_batch_submit=1
+run null_qd32_default 16384 67108864 4 lat_ns,clat_ns,slat_ns --name=e --ioengine=null --rw=randread --bs=4k \
 	--size=16m --io_size=64m --iodepth=32
+# the batching options mean what they mean to fio 3.33: the same submit and
+# complete distributions on the same null job (fio enters once per I/O by
+# default, reaps what it will resubmit, a whole queue with 0)
+if command -v fio >/dev/null 2>&1; then
+	for a in "" "--iodepth_batch_submit=8" "--iodepth_batch_submit=0" "--iodepth_batch_complete_min=4"; do
+		n=batch_like_fio${a:+_$(echo "$a" | tr -d ' -' | tr '=' '_')}
+		# shellcheck disable=SC2086
+		fio --name=b --ioengine=null --rw=read --bs=4k --size=16m --iodepth=32 $a \
+			--output-format=json >"$T/f.json" 2>/dev/null &&
+		# shellcheck disable=SC2086
+		"$IOTRIAL" --name=b --ioengine=null --rw=read --bs=4k --size=16m --iodepth=32 $a \
+			--output-format=json >"$T/i.json" 2>"$T/err" &&
+		msg=$(pyjson "import json
+def dist(f):
+    j = json.load(open(f))['jobs'][0]
+    return {k: {b: round(v) for b, v in j[k].items() if round(v)} for k in ('iodepth_submit', 'iodepth_complete')}
+f, i = dist('$T/f.json'), dist('$T/i.json')
+assert f == i, 'fio %s, iotrial %s' % (f, i)" 2>&1) && pass "$n" || fail "$n" "${msg:-$(head -c 300 "$T/err")}"
+	done
+else
+	skip batch_like_fio "fio is not installed"
+fi
 # an explicit batch keeps fio's meaning: commits of 8 (bucket 5-8), none of 32
 "$IOTRIAL" --name=b --ioengine=null --rw=read --bs=4k --size=4m --iodepth=32 \
 	--iodepth_batch_submit=8 --output-format=json >"$T/b8.json" 2>"$T/err" &&

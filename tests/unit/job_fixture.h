@@ -25,6 +25,8 @@ static inline void fixture_job(struct job *j, unsigned rw, uint64_t bs, uint64_t
 	j->randrepeat = 1;
 	j->loops = 1;
 	j->iodepth = 1;
+	j->iodepth_batch_submit = 1;	/* fio: commit each I/O */
+	j->iodepth_batch_complete_min = 1;
 	j->numjobs = 1;
 	j->nrfiles = 1;
 }

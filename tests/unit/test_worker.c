@@ -339,6 +339,9 @@ TEST(batched_accounting_exact)
 		return;
 	t->submit_ns = 10 * US;
 	t->j.interval_us = 6000;
+	/* fio's whole-batch settings: commit iodepth at once, reap up to iodepth */
+	t->j.iodepth_batch_submit = 0;
+	t->j.iodepth_batch_complete_max = 8;
 	CHECK_EQ_U(tw_run(t), 0);
 	d = &t->r.dir[DDIR_READ];
 	s = &t->w.series;
@@ -366,6 +369,46 @@ TEST(batched_accounting_exact)
 		CHECK_EQ_U(s->iv[i].d[DDIR_READ].ios, 800);
 		CHECK_EQ_U(s->iv[i].d[DDIR_READ].lat_sum_ns, 800 * 60 * US);
 	}
+	check_series_sums(t);
+	check_against_reference(t);
+	tw_free(t);
+}
+
+/*
+ * fio's defaults (iodepth_batch_submit=1, iodepth_batch_complete_max =
+ * iodepth_batch_complete_min = 1): after the first fill every reap takes one
+ * completion and its replacement is committed alone before the next reap, so
+ * the I/Os never march in convoys (docs/performance.md, "Convoys").  Depth 4,
+ * a device of 40 us and commits of 5 us: the first fill is 4 commits of one,
+ * then each cycle is one reap (the device time passes) and one commit.
+ */
+TEST(fio_default_one_in_one_out)
+{
+	static const uint64_t dev[] = { 40 * US };
+	struct tw *t = tw_new(4, 4096ull * 1000, dev, 1);
+	const struct dir_result *d;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->submit_ns = 5 * US;
+	CHECK_EQ_U(tw_run(t), 0);
+	d = &t->r.dir[DDIR_READ];
+	CHECK_EQ_U(d->total_ios, 1000);
+	/* one I/O per commit and per reap: 1000 of each, all in fio's 1-4 bucket */
+	CHECK_EQ_U(t->r.total_submit, 1000);
+	CHECK_EQ_U(t->r.total_complete, 1000);
+	CHECK_EQ_U(t->r.depth_submit[1], 1000);
+	CHECK_EQ_U(t->r.depth_complete[1], 1000);
+	/* in flight after each commit: 1 and 2 while the queue first fills, then
+	 * 3 or 4 (fio's 3-4 bucket) for every other commit */
+	CHECK_EQ_U(t->r.depth_level[0], 1);
+	CHECK_EQ_U(t->r.depth_level[1], 1);
+	CHECK_EQ_U(t->r.depth_level[2], 1000 - 2);
+	/* each slat is exactly one commit: no I/O waits for a batch */
+	CHECK_EQ_U(d->slat.n, 1000);
+	CHECK_EQ_U(d->slat.min, 5 * US);
+	CHECK_EQ_U(d->slat.max, 5 * US);
 	check_series_sums(t);
 	check_against_reference(t);
 	tw_free(t);
@@ -773,6 +816,7 @@ int main(void)
 	RUN(depth1_intervals_exact);
 	RUN(latency_moments_exact);
 	RUN(batched_accounting_exact);
+	RUN(fio_default_one_in_one_out);
 	RUN(batched_partial_reaps_match_per_io);
 	RUN(mixed_directions_match_per_io);
 	RUN(ramp_reset_exact);
