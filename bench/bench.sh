@@ -87,9 +87,12 @@ iops = sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write"))
 # a direction's runtime is the wall time; job_runtime adds up numjobs threads
 rt = max(j[k]["runtime"] for j in d["jobs"] for k in ("read", "write")) or 1
 depth = 0.0
+# a job that wrote nothing counts only read ticks: other processes' writes to
+# a shared disk (builds, logs) must not add to its depth
+wrote = sum(j["write"]["total_ios"] for j in d["jobs"])
 for du in d.get("disk_util", []):
     if du["name"] == dev:
-        depth = (du["read_ticks"] + du["write_ticks"]) / rt
+        depth = (du["read_ticks"] + (du["write_ticks"] if wrote else 0)) / rt
 print(iops, ru.ru_utime + ru.ru_stime, ios, depth)
 PY
 }
