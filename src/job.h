@@ -117,7 +117,7 @@ struct job {
 	uint32_t iodepth;
 	uint32_t iodepth_batch_submit;	/* 0 = iodepth */
 	uint32_t iodepth_batch_complete_min;
-	uint32_t iodepth_batch_complete_max;	/* 0 = iodepth */
+	uint32_t iodepth_batch_complete_max;	/* 0 = one commit's batch (worker_reap) */
 	uint32_t iodepth_low;
 	int direct;			/* buffered=0 sets direct=1 */
 	enum sync_mode sync;

@@ -707,7 +707,7 @@ static const struct opt_def opt_defs[] = {
 	  .type = OPT_INT, F(iodepth_batch_complete_min),
 	  .help = "completions to wait for at least per reap" },
 	{ .name = "iodepth_batch_complete_max", .type = OPT_INT, F(iodepth_batch_complete_max),
-	  .help = "completions reaped at most per reap (0 = iodepth)" },
+	  .help = "completions reaped at most per reap (0 = iodepth_batch_submit's batch)" },
 	{ .name = "iodepth_low", .type = OPT_INT, F(iodepth_low),
 	  .help = "refill the queue once fewer than this are in flight" },
 	{ .name = "direct", .type = OPT_BOOL, F(direct), .help = "use O_DIRECT" },
