@@ -522,26 +522,26 @@ int series_window(const struct series *s, size_t first, size_t last,
 	return 0;
 }
 
-double series_iops(const struct series *s, size_t i, int d)
+/* Interval @i's I/Os (@bytes 0) or bytes (1) per second, direction @d or all (< 0). */
+static double series_rate(const struct series *s, size_t i, int d, int bytes)
 {
 	const struct series_iv *iv = series_at(s, i);
-	uint64_t ios = 0;
+	uint64_t sum = 0;
 
 	for (int k = 0; k < DDIR_NR; k++)
 		if (d < 0 || d == k)
-			ios += iv->d[k].ios;
-	return (double)ios * 1e6 / (double)iv->dur_us;
+			sum += bytes ? iv->d[k].bytes : iv->d[k].ios;
+	return (double)sum * 1e6 / (double)iv->dur_us;
+}
+
+double series_iops(const struct series *s, size_t i, int d)
+{
+	return series_rate(s, i, d, 0);
 }
 
 double series_bw(const struct series *s, size_t i, int d)
 {
-	const struct series_iv *iv = series_at(s, i);
-	uint64_t bytes = 0;
-
-	for (int k = 0; k < DDIR_NR; k++)
-		if (d < 0 || d == k)
-			bytes += iv->d[k].bytes;
-	return (double)bytes * 1e6 / (double)iv->dur_us;
+	return series_rate(s, i, d, 1);
 }
 
 uint64_t series_total_ios(const struct series *s, enum ddir d)
