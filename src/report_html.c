@@ -752,15 +752,8 @@ static void warnings(FILE *f, const json_t *root)
 		return;
 	}
 	fputs("<div class=\"warn\"><b>Plausibility warnings</b><ul>", f);
-	json_array_foreach((json_t *)w, i, it) {
-		fputs("<li><b>", f);
-		report_html_esc(f, json_string_value(json_object_get(it, "severity")));
-		fputs(" [", f);
-		report_html_esc(f, json_string_value(json_object_get(it, "id")));
-		fputs("]</b> ", f);
-		report_html_esc(f, json_string_value(json_object_get(it, "message")));
-		fputs("</li>", f);
-	}
+	json_array_foreach((json_t *)w, i, it)
+		report_html_warning_li(f, it);
 	fputs("</ul></div>\n", f);
 }
 

@@ -539,7 +539,6 @@ static void env_diff(FILE *f, const json_t *cmp)
 static void warnings(FILE *f, const json_t *cmp)
 {
 	const json_t *w = json_object_get(cmp, "warnings"), *it;
-	const char *side;
 	size_t i;
 
 	fputs("<h2>Warnings</h2>\n", f);
@@ -548,18 +547,8 @@ static void warnings(FILE *f, const json_t *cmp)
 		return;
 	}
 	fputs("<div class=\"warn\"><ul>", f);
-	json_array_foreach((json_t *)w, i, it) {
-		side = json_string_value(json_object_get(it, "side"));
-		fputs("<li><b>", f);
-		report_html_esc(f, json_string_value(json_object_get(it, "severity")));
-		if (side)
-			report_html_escf(f, " (side %c)", side[0] & ~0x20);
-		fputs(" [", f);
-		report_html_esc(f, json_string_value(json_object_get(it, "id")));
-		fputs("]</b> ", f);
-		report_html_esc(f, json_string_value(json_object_get(it, "message")));
-		fputs("</li>", f);
-	}
+	json_array_foreach((json_t *)w, i, it)
+		report_html_warning_li(f, it);
 	fputs("</ul></div>\n", f);
 }
 

@@ -68,6 +68,21 @@ void report_html_escf(FILE *f, const char *fmt, ...)
 	svg_escape(f, buf);
 }
 
+void report_html_warning_li(FILE *f, const json_t *w)
+{
+	const char *side = json_string_value(json_object_get(w, "side"));
+
+	fputs("<li><b>", f);
+	report_html_esc(f, json_string_value(json_object_get(w, "severity")));
+	if (side)
+		report_html_escf(f, " (side %c)", side[0] & ~0x20);
+	fputs(" [", f);
+	report_html_esc(f, json_string_value(json_object_get(w, "id")));
+	fputs("]</b> ", f);
+	report_html_esc(f, json_string_value(json_object_get(w, "message")));
+	fputs("</li>", f);
+}
+
 void report_html_fmt_ns(char *buf, size_t sz, double ns)
 {
 	if (!isfinite(ns))

@@ -24,6 +24,10 @@ void report_html_esc(FILE *f, const char *s);
 /* printf-style text, escaped. */
 void report_html_escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* One plausibility warning (check.h's JSON) as a list item: severity, the
+ * side ("a"/"b") when it has one, id and message, escaped. */
+void report_html_warning_li(FILE *f, const json_t *w);
+
 /* Value formats for tables: "-" for NaN. */
 void report_html_fmt_ns(char *buf, size_t sz, double ns);	/* 410 us */
 void report_html_fmt_num(char *buf, size_t sz, double v);	/* 78.0k */
