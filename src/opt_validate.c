@@ -168,6 +168,8 @@ int opt_job_validate(struct job *j, struct err *e)
 	ret = opt_engine_check(j->ioengine, where, e);
 	if (!ret)
 		ret = opt_engine_owned_check(j, e);
+	if (!ret)
+		opt_engine_drop_inherited(j);
 	if (!ret) {
 		const struct engine_ops *ops = engine_find(j->ioengine);
 
