@@ -448,6 +448,8 @@ static json_t *json_job_iotrial(const struct job_result *jr, int plus)
 		jset(v, "failures", jint(jr->verify.failures), &bad);
 		jset(v, "first_failure", jr->verify.failures ? jstr(jr->verify.fail_msg) : json_null(), &bad);
 		jset(v, "failure_offset", jr->verify.failures ? jint(jr->verify.fail_offset) : json_null(), &bad);
+		/* false for time_based (fio starts no read-back phase either) or do_verify=0 */
+		jset(v, "end_pass", json_boolean(!jr->verify.no_pass), &bad);
 		jset(o, "verify", v, &bad);
 	}
 	json_job_iotrial_extra(o, jr, plus, &bad);

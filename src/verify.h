@@ -18,17 +18,22 @@
  * naming its offset, what was expected and what was found.
  *
  * Supported where every block of the region is written (fixed bs, write or
- * randwrite with the random map, not time_based, io_size not below size);
- * opt_validate refuses the rest by name.  Checksums: md5, sha1, sha256,
+ * randwrite with the random map, io_size not below size), and on mixed jobs
+ * (rw, randrw; one block size), where as in fio 3.33 only the read-back of
+ * the job's own writes is checked, not its other reads: the end pass reads
+ * the blocks written (worker_compat.c keeps a bitmap).  time_based: no end
+ * pass, as fio ("the write phase uses all of runtime").  opt_validate
+ * refuses the rest by name.  Checksums: md5, sha1, sha256,
  * sha512 (Nettle), crc32 (zlib), crc32c (ours, tested against RFC 3720's
  * vectors), xxhash (libxxhash's XXH32, as fio's), crc64 (ours: CRC-64/XZ,
  * tested against its check value).  meta checks the header alone (offset,
  * length, its crc32c) and, with verify_pattern, the pattern after it.
  *
- * verify_backlog=N (worker_compat.c): every N completed writes, the last
- * verify_backlog_batch (default N) written blocks are read back and checked
- * while the job goes on, and the end pass only checks what is still
- * pending; these reads are not the job's reads (fio counts them).
+ * verify_backlog=N (worker_compat.c): when N completed writes are pending,
+ * the oldest verify_backlog_batch (default N) of them are read back and
+ * checked while the job goes on, and the end pass checks what is still
+ * pending: each written block once, as fio 3.33 does; these reads are not
+ * the job's reads (fio counts them).
  */
 #ifndef IOTRIAL_VERIFY_H
 #define IOTRIAL_VERIFY_H
@@ -56,6 +61,7 @@ struct verify_result {
 	uint64_t failures;		/* 0, or 1: the pass stops at the first */
 	uint64_t fail_offset;		/* byte offset of the bad interval */
 	char fail_msg[560];		/* "crc32c mismatch at offset X in F: expected E, found G" */
+	int no_pass;			/* no end pass: do_verify=0, or time_based (fio: the writes use the runtime) */
 };
 
 struct verify_ctx {

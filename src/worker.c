@@ -135,7 +135,7 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		d->short_ios++;
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
-	if (unlikely(w->vbl_cap) && io->ddir == DDIR_WRITE)
+	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
 		worker_compat_verify_written(w, io);
 	if (unlikely(io->untimed))
 		return;		/* counted, not timed (engine.h) */
@@ -673,7 +673,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 {
 	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
 							  : w->ctx.depth;
-	int log_on = w->log_on || w->vbl_cap || w->cprio, n, i;	/* per-I/O accounting */
+	int log_on = w->log_on || w->vtrack || w->cprio, n, i;	/* per-I/O accounting */
 	struct worker_run run;
 
 	if (min > w->inflight)
