@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 F="$T/vf"
 JOB="--name=v --filename=$F --size=1m --bs=4k --ioengine=psync --verify=crc32c"
+cd "$T" || exit 1	# fio leaves its verify state file in the current directory
 have_fio=0
 command -v fio >/dev/null 2>&1 && have_fio=1
 
