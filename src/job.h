@@ -195,6 +195,7 @@ struct job {
 	int verify_only;			/* no writes: check an earlier run's data */
 	uint64_t verify_backlog;		/* check every N written blocks (0 = at the end) */
 	uint64_t verify_backlog_batch;		/* blocks checked each time (0 = verify_backlog) */
+	int verify_dump;			/* a bad interval: .received/.expected files */
 	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
 	uint64_t thinktime_us, thinktime_spin_us;
 	uint32_t thinktime_blocks;		/* default 1 */

@@ -71,6 +71,13 @@ struct verify_ctx {
 	uint8_t pattern[VERIFY_PATTERN_MAX];
 	unsigned pattern_len;		/* 0: the data is what buffer.c put there */
 	uint64_t seed;
+	/*
+	 * verify_dump: a bad interval is written to NAME.OFFSET.received and
+	 * NAME.OFFSET.expected in the current directory (fio's names).  So that
+	 * the expected bytes can be rebuilt, verify_fill then also fills each
+	 * interval's data from (seed, offset), as fio fills from its header's seed.
+	 */
+	int dump;
 };
 
 /* The method named @name (fio's names, crc32c-intel included), 0 or -EINVAL. */
@@ -95,13 +102,25 @@ uint32_t verify_crc32c(uint32_t crc, const void *buf, size_t len);
 int verify_init(struct verify_ctx *v, enum verify_method method, uint32_t bs, uint32_t interval,
 		const uint8_t *pattern, unsigned pattern_len, uint64_t seed, struct err *e);
 
-/* Stamp the @len bytes at @buf, about to be written at @offset: headers and checksums. */
-void verify_fill(struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset);
+/*
+ * Stamp the @len bytes at @buf, about to be written at @offset: headers and
+ * checksums (with @v->dump, the data too: see verify_ctx).
+ */
+void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset);
+
+/*
+ * verify_dump: write the interval @got read at @iv_off of @path, and what was
+ * expected there, to "<basename of path>.<iv_off>.received" and ".expected"
+ * in the current directory.  Appends what it did to @r->fail_msg.  0 or -errno.
+ */
+int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
+			 const char *path, struct verify_result *r);
 
 /*
  * Check the @len bytes at @buf read from @offset of @path.  0, or -EILSEQ
  * with @r's failure fields set (the message names the offset, expected and
- * found).  Counts into @r->blocks and @r->bytes.
+ * found; with @v->dump the bad interval is dumped too).  Counts into
+ * @r->blocks and @r->bytes.
  */
 int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
 		 const char *path, struct verify_result *r);

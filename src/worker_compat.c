@@ -88,6 +88,7 @@ int worker_compat_verify_init(struct worker *w, struct err *e)
 	uint8_t pat[BUFFER_PATTERN_MAX];
 	unsigned n = 0, i;
 	const char *why;
+	int r;
 
 	memset(&w->vres, 0, sizeof(w->vres));
 	if (!j->verify_method)
@@ -121,8 +122,10 @@ int worker_compat_verify_init(struct worker *w, struct err *e)
 		}
 		w->vtrack = 1;
 	}
-	return verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
-			   j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
+	r = verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
+			j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
+	w->verify.dump = j->verify_dump;
+	return r;
 }
 
 /* Read back and check the @n oldest pending blocks of the backlog ring, which leave it. */

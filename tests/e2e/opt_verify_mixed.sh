@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 F="$T/vf"
 JOB="--name=v --filename=$F --size=1m --bs=4k --ioengine=psync --verify=crc32c"
+SHIM_SRC=$(cd "$(dirname "$0")/../data" && pwd)/pread_corrupt.c
 cd "$T" || exit 1	# fio leaves its verify state file in the current directory
 have_fio=0
 command -v fio >/dev/null 2>&1 && have_fio=1
@@ -61,38 +62,8 @@ if [ $have_fio = 1 ]; then
 fi
 
 # which reads are checked: a pread() shim flips the byte at 8292 of $F
-if command -v cc >/dev/null 2>&1 && cat >"$T/shim.c" <<'SHIM' && cc -shared -fPIC -o "$T/shim.so" "$T/shim.c" -ldl 2>"$T/cc"
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-ssize_t pread(int fd, void *buf, size_t n, off_t off)
-{
-	static ssize_t (*real)(int, void *, size_t, off_t);
-	const char *f = getenv("CORRUPT_FILE"), *o = getenv("CORRUPT_OFF");
-	char p[64], path[4096];
-	ssize_t got, l;
-	long long at;
-
-	if (!real)
-		real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
-	got = real(fd, buf, n, off);
-	if (got <= 0 || !f || !o)
-		return got;
-	at = atoll(o);
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
-	l = readlink(p, path, sizeof(path) - 1);
-	if (l <= 0)
-		return got;
-	path[l] = 0;
-	if (!strcmp(path, f) && at >= off && at < off + got)
-		((unsigned char *)buf)[at - off] ^= 0xff;
-	return got;
-}
-ssize_t pread64(int fd, void *buf, size_t n, off_t off) { return pread(fd, buf, n, off); }
-SHIM
+if command -v cc >/dev/null 2>&1 &&
+   cc -shared -fPIC -o "$T/shim.so" "$SHIM_SRC" -ldl 2>"$T/cc"
 then
 	export CORRUPT_FILE="$F" CORRUPT_OFF=8292
 	for tool in iotrial fio; do
@@ -117,7 +88,7 @@ then
 	done
 	unset CORRUPT_FILE CORRUPT_OFF
 else
-	skip verify_mixed_shim "no C compiler for the pread shim: $(cat "$T/cc" 2>/dev/null)"
+	skip verify_mixed_shim "cannot build the pread shim: $(cat "$T/cc" 2>/dev/null)"
 fi
 
 expect_exit verify_mixed_two_sizes 2 "verify on a mixed job needs reads and writes of one block size" \
