@@ -185,6 +185,7 @@ struct job {
 	uint32_t dedupe_percentage;
 	int dedupe_mode_ws;			/* dedupe_mode=working_set */
 	uint32_t dedupe_ws_pct;			/* dedupe_working_set_percentage (default 5) */
+	int dedupe_global;			/* working sets shared across the run's threads */
 	char *buffer_pattern;			/* as given; parsed by buffer.c */
 	/* data verification (verify.h) */
 	int verify_method;			/* enum verify_method; 0 = none */

@@ -1000,6 +1000,9 @@ static const struct opt_def opt_defs[] = {
 		  "dedupe_working_set_percentage% of size written" },
 	{ .name = "dedupe_working_set_percentage", .type = OPT_INT, F(dedupe_ws_pct), .max = 100,
 	  .help = "dedupe_mode=working_set: the set's share of size (default 5)" },
+	{ .name = "dedupe_global", .type = OPT_BOOL, F(dedupe_global),
+	  .help = "dedupe_mode=working_set: the working sets are shared by the run's threads, "
+		  "spread evenly among them" },
 
 	/* fio options iotrial does not implement: refused by name */
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("atomic"),
@@ -1008,7 +1011,7 @@ static const struct opt_def opt_defs[] = {
 	U("clientname"), U("clustername"), U("cmd_type"), 
 	U("conf"), U("cont"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("dedupe_global"), U("error_dump"), U("exec_postrun"),
+	U("dataplacement"), U("error_dump"), U("exec_postrun"),
 	U("exec_prerun"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 	{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 

@@ -956,6 +956,8 @@ int worker_prepare(struct worker *w, struct err *e)
 	r = buffer_init(&w->bufgen, j, w->thread_index, e);
 	if (r)
 		return r;
+	if (j->dedupe_global)
+		buffer_dedupe_global(&w->bufgen, w->thread_index, w->nr_threads);
 	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
 	r = worker_compat_verify_init(w, e);
 	if (r)

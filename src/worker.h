@@ -72,6 +72,7 @@ struct worker {
 	const struct job *job;
 	unsigned jobnum;		/* clone index within numjobs */
 	unsigned thread_index;		/* index across the whole run (seeds) */
+	unsigned nr_threads;		/* threads in the whole run (dedupe_global) */
 	unsigned groupid;
 	const struct clock *clk;
 	const struct engine_ops *ops;
