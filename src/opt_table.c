@@ -742,7 +742,8 @@ static const struct opt_def opt_defs[] = {
 	  .help = "priority level of those I/Os, 0..7 (read,write; default 0)" },
 	{ .name = "cmdprio_bssplit", .engines = "io_uring libaio null", .type = OPT_FUNC,
 	  .parse = cmdprio_parse_bssplit, .show = cmdprio_show_bssplit,
-	  .help = "per block size: bs/percent[/class/level]:..., read,write" },
+	  .help = "per block size: bs/percent[/class/level[/hint]]:..., read,write "
+		  "(the hint is accepted and not sent, as fio 3.33)" },
 	{ .name = "hipri", .engines = "io_uring pvsync2", .type = OPT_FLAG, F(hipri),
 	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
 	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
