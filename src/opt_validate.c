@@ -176,6 +176,13 @@ int opt_job_validate(struct job *j, struct err *e)
 		if (ops && ops->validate)
 			ret = ops->validate(j, e);
 	}
+	/*
+	 * fio 3.33 warns "time_based requires a runtime/timeout setting" and runs
+	 * the job as if time_based were not set (e4defrag2.fio's
+	 * e4defrag-fuzzer-4k-bis): do the same rather than run forever.
+	 */
+	if (j->time_based && !j->runtime_us)
+		j->time_based = 0;
 	if (!ret)
 		ret = opt_verify_validate(j, e);
 	if (!ret)
