@@ -176,9 +176,11 @@ void worker_compat_verify_written(struct worker *w, const struct io_u *io)
 	if (!w->nr_files || w->error)	/* after a failure the ring is not drained */
 		return;
 	if (w->vmap) {
-		uint64_t bit = (io->offset - w->files[io->file].offset) / w->verify.bs;
+		const struct engine_file *f = &w->files[io->file];
+		uint64_t bit = (io->offset - f->offset) / w->verify.bs;
 
-		w->vmap[io->file][bit / 64] |= 1ull << (bit % 64);
+		if (io->offset >= f->offset && bit <= f->size / w->verify.bs)	/* the map's size */
+			w->vmap[io->file][bit / 64] |= 1ull << (bit % 64);
 		return;
 	}
 	w->vbl_off[w->vbl_head] = io->offset;
