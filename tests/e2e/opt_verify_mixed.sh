@@ -66,6 +66,8 @@ if command -v cc >/dev/null 2>&1 &&
    cc -shared -fPIC -o "$T/shim.so" "$SHIM_SRC" -ldl 2>"$T/cc"
 then
 	export CORRUPT_FILE="$F" CORRUPT_OFF=8292
+	# under SANITIZE=1 the shim is loaded before ASan's runtime: let it be
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 	for tool in iotrial fio; do
 		[ $tool = fio ] && [ $have_fio = 0 ] && continue
 		bin=$IOTRIAL; [ $tool = fio ] && bin=fio
