@@ -158,6 +158,31 @@ int buffer_init(struct buffer_gen *b, const struct job *j, unsigned thread_index
 	return 0;
 }
 
+/* Thread @t's working-set seed base, as buffer_init derives it. */
+static uint64_t ws_base_of(unsigned t)
+{
+	return rand_mix(rand_mix(0x9e3779b97f4a7c15ull, t), 0x5e7ull);
+}
+
+void buffer_dedupe_global(struct buffer_gen *b, unsigned thread_index, unsigned nr_threads)
+{
+	if (!b->ws_nr || nr_threads < 1)
+		return;
+	b->ws_threads = nr_threads;
+	b->ws_thread = thread_index;
+}
+
+/* The content seed of working-set slot @i (see buffer_gen.ws_threads). */
+static uint64_t ws_seed(const struct buffer_gen *b, uint64_t i)
+{
+	uint64_t run;
+
+	if (!b->ws_threads)
+		return rand_mix(b->ws_base, i) | 1;
+	run = b->ws_nr / b->ws_threads ? b->ws_nr / b->ws_threads : 1;
+	return rand_mix(ws_base_of((unsigned)((b->ws_thread + i / run) % b->ws_threads)), i % run) | 1;
+}
+
 /* One buffer's worth of content from the content stream. */
 static void fill_content(struct buffer_gen *b, uint8_t *p, uint64_t len)
 {
@@ -197,9 +222,13 @@ void buffer_fill_write(struct buffer_gen *b, void *buf, uint32_t len, uint64_t o
 	if (b->refill && b->ws_nr) {
 		uint64_t keep = b->rs;
 
-		if (b->ws_have && xs_next(&b->ds) < b->dedupe_thresh) {
-			/* a block of the working set, at random: its seed rebuilds it */
-			b->rs = rand_mix(b->ws_base, xs_next(&b->ds) % b->ws_have) | 1;
+		if ((b->ws_have || b->ws_threads) && xs_next(&b->ds) < b->dedupe_thresh) {
+			/*
+			 * a block of the working set, at random: its seed rebuilds it.
+			 * Shared (dedupe_global), any slot: the other threads write
+			 * theirs, as fio draws from the whole set.
+			 */
+			b->rs = ws_seed(b, xs_next(&b->ds) % (b->ws_threads ? b->ws_nr : b->ws_have));
 			fill_content(b, p, len);
 			b->rs = keep;
 			return;

@@ -18,8 +18,9 @@
  *                              byte for byte (fio's dedupe_mode=repeat), or
  *                              with dedupe_mode=working_set one of the first
  *                              dedupe_working_set_percentage% of size's
- *                              blocks written, at random;
- *                              refills every write
+ *                              blocks written, at random
+ *                              (dedupe_global: sets shared by
+ *                              all threads); refills every write
  * The per-write work (buffer_fill_write) is what fio does per write with the
  * same options: a refill costs one pass over the block, a scramble one 8-byte
  * store per 512 bytes.  No allocation, lock or formatting.
@@ -54,6 +55,13 @@ struct buffer_gen {
 	uint64_t ws_nr;			/* 0: repeat mode */
 	uint64_t ws_have;		/* unique writes of the set done so far */
 	uint64_t ws_base;
+	/*
+	 * dedupe_global: the set's ws_nr slots are ws_nr / ws_threads long runs
+	 * (at least 1), run c from thread (ws_thread + c) % ws_threads: slot i is
+	 * that thread's unique write i % run, so jobs copy each other's blocks,
+	 * as fio 3.33 rotates its seeds.  0: the set is this thread's own.
+	 */
+	unsigned ws_threads, ws_thread;
 };
 
 /*
@@ -66,6 +74,13 @@ int buffer_pattern_parse(const char *val, uint8_t *out, unsigned *len, const cha
 /* Set @b up from @j's options for clone @thread_index.  0 or -errno (+ @e). */
 int buffer_init(struct buffer_gen *b, const struct job *j, unsigned thread_index,
 		struct err *e);
+
+/*
+ * dedupe_global: share the working set among the @nr_threads threads of the
+ * run, this one being @thread_index (nothing without dedupe_mode=working_set,
+ * as in fio).
+ */
+void buffer_dedupe_global(struct buffer_gen *b, unsigned thread_index, unsigned nr_threads);
 
 /* The contents of the buffers at start: @len bytes at @buf. */
 void buffer_fill_initial(struct buffer_gen *b, void *buf, uint64_t len);

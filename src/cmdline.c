@@ -600,6 +600,10 @@ int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e)
 			      "--status-output needs --status-interval (how often to write a line)");
 		goto out;
 	}
+	snprintf(s.global.origin, sizeof(s.global.origin), CL_WHERE);
+	ret = opt_engine_owned_check(&s.global, e);	/* the defaults' own engine options */
+	if (ret)
+		goto out;
 	/* the typed globals go to "global options"; jobs from files start without them */
 	if (cl_take_kv(cl, s.global.opts, s.global.opts_nr)) {
 		ret = cl_nomem(e);

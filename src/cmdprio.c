@@ -210,7 +210,11 @@ int cmdprio_show_level(const struct job *j, const struct opt_def *o, char *buf, 
 	return 0;
 }
 
-/* One direction's list: bs/perc[/class/level]:... */
+/*
+ * One direction's list: bs/perc[/class/level[/hint]]:...  The hint (newer
+ * fio's, for command duration limits) is checked and kept but not sent:
+ * fio 3.33 takes the five-field form and issues class << 13 | level.
+ */
 static int cmdprio_split_one(char *s, const struct num_ctx *c, const char *val,
 			     struct cmdprio_split *out, unsigned *nr, struct err *e)
 {
@@ -218,34 +222,37 @@ static int cmdprio_split_one(char *s, const struct num_ctx *c, const char *val,
 	unsigned n = 0;
 
 	for (item = strtok_r(s, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
-		char *f[5], *save2 = NULL, *p;
+		char *f[6], *save2 = NULL, *p;
 		unsigned nf = 0;
-		uint64_t bs, perc, cls = 0, lvl = 0;
+		uint64_t bs, perc, cls = 0, lvl = 0, hint = 0;
 		int r;
 
-		for (p = strtok_r(item, "/", &save2); p && nf < 5; p = strtok_r(NULL, "/", &save2))
+		for (p = strtok_r(item, "/", &save2); p && nf < 6; p = strtok_r(NULL, "/", &save2))
 			f[nf++] = p;
-		if (nf == 5 || p)
-			return opt_unsupported_value(e, c, val, "priority hints are not supported "
-						     "(bs/percent or bs/percent/class/level)");
-		if (nf != 2 && nf != 4)
-			return num_error(e, c, -EINVAL, val, "entries are bs/percent or bs/percent/class/level");
+		if (nf == 6 || p || (nf != 2 && nf != 4 && nf != 5))
+			return num_error(e, c, -EINVAL, val, "entries are bs/percent, "
+					 "bs/percent/class/level or bs/percent/class/level/hint");
 		if (n == CMDPRIO_SPLIT_MAX)
 			return num_error(e, c, -EINVAL, val, "more than %d entries", CMDPRIO_SPLIT_MAX);
 		r = num_parse_u64(f[0], c, &bs, e);
 		if (!r)
 			r = num_parse_u64(f[1], c, &perc, e);
-		if (!r && nf == 4)
+		if (!r && nf >= 4)
 			r = num_parse_u64(f[2], c, &cls, e);
-		if (!r && nf == 4)
+		if (!r && nf >= 4)
 			r = num_parse_u64(f[3], c, &lvl, e);
+		if (!r && nf == 5)
+			r = num_parse_u64(f[4], c, &hint, e);
 		if (r)
 			return r;
-		if (perc > 100 || (nf == 4 && (cls > 3 || lvl > 7)))
-			return num_error(e, c, -ERANGE, val, "percent 0..100, class 0..3, level 0..7");
+		/* hints: the kernel's 10 bits (IOPRIO_HINT_NR_BITS) */
+		if (perc > 100 || (nf >= 4 && (cls > 3 || lvl > 7)) || hint > 1023)
+			return num_error(e, c, -ERANGE, val,
+					 "percent 0..100, class 0..3, level 0..7, hint 0..1023");
 		out[n].bs = bs;
 		out[n].perc = (uint32_t)perc;
-		out[n].ioprio = nf == 4 ? IOPRIO(cls, lvl) : CMDPRIO_NONE;
+		out[n].ioprio = nf >= 4 ? IOPRIO(cls, lvl) : CMDPRIO_NONE;
+		out[n].hint = nf == 5 ? (int)hint : CMDPRIO_NONE;
 		n++;
 	}
 	*nr = n;
@@ -295,11 +302,17 @@ int cmdprio_show_bssplit(const struct job *j, const struct opt_def *o, char *buf
 		for (i = 0; i < j->cmdprio.split_nr[k] && pos < len; i++) {
 			const struct cmdprio_split *s = &j->cmdprio.split[k][i];
 
-			n = s->ioprio == CMDPRIO_NONE ?
-			    snprintf(buf + pos, len - pos, "%s%llu/%u", i ? ":" : k ? "," : "",
-				     (unsigned long long)s->bs, s->perc) :
-			    snprintf(buf + pos, len - pos, "%s%llu/%u/%d/%d", i ? ":" : k ? "," : "",
-				     (unsigned long long)s->bs, s->perc, s->ioprio >> 13, s->ioprio & 0x1fff);
+			if (s->ioprio == CMDPRIO_NONE)
+				n = snprintf(buf + pos, len - pos, "%s%llu/%u", i ? ":" : k ? "," : "",
+					     (unsigned long long)s->bs, s->perc);
+			else if (s->hint == CMDPRIO_NONE)
+				n = snprintf(buf + pos, len - pos, "%s%llu/%u/%d/%d", i ? ":" : k ? "," : "",
+					     (unsigned long long)s->bs, s->perc, s->ioprio >> 13,
+					     s->ioprio & 0x1fff);
+			else
+				n = snprintf(buf + pos, len - pos, "%s%llu/%u/%d/%d/%d",
+					     i ? ":" : k ? "," : "", (unsigned long long)s->bs, s->perc,
+					     s->ioprio >> 13, s->ioprio & 0x1fff, s->hint);
 			if (n > 0)
 				pos += (size_t)n;
 		}

@@ -185,6 +185,7 @@ struct job {
 	uint32_t dedupe_percentage;
 	int dedupe_mode_ws;			/* dedupe_mode=working_set */
 	uint32_t dedupe_ws_pct;			/* dedupe_working_set_percentage (default 5) */
+	int dedupe_global;			/* working sets shared across the run's threads */
 	char *buffer_pattern;			/* as given; parsed by buffer.c */
 	/* data verification (verify.h) */
 	int verify_method;			/* enum verify_method; 0 = none */
@@ -195,6 +196,7 @@ struct job {
 	int verify_only;			/* no writes: check an earlier run's data */
 	uint64_t verify_backlog;		/* check every N written blocks (0 = at the end) */
 	uint64_t verify_backlog_batch;		/* blocks checked each time (0 = verify_backlog) */
+	int verify_dump;			/* a bad interval: .received/.expected files */
 	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
 	uint64_t thinktime_us, thinktime_spin_us;
 	uint32_t thinktime_blocks;		/* default 1 */

@@ -183,6 +183,8 @@ static int jf_finish_job(struct jf *p)
 {
 	struct job *n;
 
+	if (p->cur == &p->global)	/* fio checks a section's engine options at its end */
+		return opt_engine_owned_check(&p->global, p->e);
 	if (p->cur != &p->job)
 		return 0;
 	p->cur = NULL;
@@ -230,6 +232,7 @@ static int jf_section(struct jf *p, char *s, const char *file, int line)
 		return ret;
 	if (!strcmp(name, "global")) {
 		p->cur = &p->global;
+		snprintf(p->global.origin, sizeof(p->global.origin), "%s:%d", file, line);
 		return 0;
 	}
 	if (job_copy(&p->job, &p->global))

@@ -358,6 +358,23 @@ static int opt_word_in(const char *list, const char *w)
 	return 0;
 }
 
+/* True when @j set option @name itself (its "job options"), not inherited it. */
+static int opt_own(const struct job *j, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < j->opts_nr; i++)
+		if (!strcmp(j->opts[i].key, name))
+			return 1;
+	return 0;
+}
+
+/*
+ * fio checks an engine's option against the engine the section ends with,
+ * where it is set: a job's own donorname under libaio is refused, while one
+ * inherited from a [global] that had ioengine=e4defrag is dropped when the
+ * job switches engine (opt_engine_drop_inherited).
+ */
 int opt_engine_owned_check(const struct job *j, struct err *e)
 {
 	size_t nr, i;
@@ -369,17 +386,39 @@ int opt_engine_owned_check(const struct job *j, struct err *e)
 
 	job_init(&def);
 	for (i = 0; i < nr && !ret; i++) {
-		if (!t[i].engines || t[i].type == OPT_UNSUPPORTED || opt_word_in(t[i].engines, eng))
+		if (!t[i].engines || t[i].type == OPT_UNSUPPORTED || opt_word_in(t[i].engines, eng) ||
+		    !opt_own(j, t[i].name))
 			continue;
 		unset_a = opt_show(j, &t[i], a, sizeof(a));
 		unset_b = opt_show(&def, &t[i], b, sizeof(b));
 		if (unset_a || (!unset_b && !strcmp(a, b)))
 			continue;
-		ret = job_err(e, j, "option '%s' belongs to ioengine %s, not %s", t[i].name,
-			      t[i].engines, eng);
+		if (!j->name[0])	/* a global section: jobs are not named yet */
+			ret = err_set(e, -EINVAL, EXIT_USAGE, "job 'global'%s%s%s: option '%s' belongs to "
+				      "ioengine %s, not %s", j->origin[0] ? " (" : "", j->origin,
+				      j->origin[0] ? ")" : "", t[i].name, t[i].engines, eng);
+		else
+			ret = job_err(e, j, "option '%s' belongs to ioengine %s, not %s", t[i].name,
+				      t[i].engines, eng);
 	}
 	job_free(&def);
 	return ret;
+}
+
+void opt_engine_drop_inherited(struct job *j)
+{
+	size_t nr, i;
+	const struct opt_def *t = opt_table(&nr);
+	const char *eng = j->ioengine ? j->ioengine : "psync";
+	struct job def;
+
+	job_init(&def);
+	for (i = 0; i < nr; i++)
+		/* rows without storage of their own (cmdprio's) stay: their engines read them */
+		if (t[i].engines && t[i].type != OPT_UNSUPPORTED && t[i].width &&
+		    !opt_word_in(t[i].engines, eng) && !opt_own(j, t[i].name))
+			memcpy((char *)j + t[i].off, (const char *)&def + t[i].off, t[i].width);
+	job_free(&def);
 }
 
 /* Rows that appear in resolved lists: supported and owning their storage. */

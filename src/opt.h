@@ -113,12 +113,21 @@ int opt_job_validate(struct job *j, struct err *e);
 int opt_job_resolved(const struct job *j, struct job_kv **kv, size_t *nr);
 
 /*
- * Refuse an engine option (opt_def.engines) set away from its default under
- * an engine that does not own it: "option 'fixedbufs' belongs to ioengine
- * io_uring, not psync".  0 or -EINVAL with @e filled.  Called by
- * opt_job_validate().
+ * Refuse an engine option (opt_def.engines) that @j set itself (its "job
+ * options") away from its default under an engine that does not own it:
+ * "option 'fixedbufs' belongs to ioengine io_uring, not psync".  A global
+ * section (empty name) is named 'global'.  0 or -EINVAL with @e filled.
+ * Called by opt_job_validate(), and on global sections by their parsers.
  */
 int opt_engine_owned_check(const struct job *j, struct err *e);
+
+/*
+ * Reset to their defaults the engine options @j inherited (not in its own
+ * "job options") for an engine other than its own, as fio drops a [global]
+ * engine's options when a job switches engine.  Called by opt_job_validate()
+ * after opt_engine_owned_check().
+ */
+void opt_engine_drop_inherited(struct job *j);
 
 /* Free what opt_job_resolved() returned. */
 void opt_kv_free(struct job_kv *kv, size_t nr);

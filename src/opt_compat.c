@@ -95,20 +95,25 @@ int opt_think_validate(struct job *j, struct err *e)
 int opt_verify_validate(const struct job *j, struct err *e)
 {
 	const char *why = NULL;
-	int d = DDIR_WRITE;
+	int d = DDIR_WRITE, mixed = (j->rw & RW_READ) && (j->rw & RW_WRITE);
 
 	if (!j->verify_method)
 		return j->verify_only ? job_err(e, j, "verify_only needs verify=METHOD") : 0;
-	if ((j->rw & ~RW_RAND) != RW_WRITE)
-		why = "verify needs rw=write or rw=randwrite";
-	else if (j->time_based && !j->verify_backlog)
-		why = "verify with time_based is not supported (blocks may be rewritten partially)";
+	if ((j->rw & ~RW_RAND) != RW_WRITE && !mixed)
+		why = "verify needs a job that writes: rw=write, randwrite, rw or randrw";
 	else if ((j->rw & RW_RAND) && j->norandommap)
+		/* fio 3.33 fails its own check there ("bad header rand_seed") */
 		why = "verify with norandommap is not supported (blocks may be rewritten partially)";
 	else if (j->bssplit_nr[d] || (j->bs_min[d] && j->bs_min[d] != j->bs_max[d]) ||
 		 (j->bs_min[d] && j->bs_min[d] != j->bs[d]))
 		why = "verify needs one block size (no bsrange or bssplit)";
-	else if (j->io_size && (j->size_pct || j->io_size < j->size) && !j->verify_backlog)
+	else if (mixed && (j->bssplit_nr[DDIR_READ] || j->bs[DDIR_READ] != j->bs[d] ||
+			   (j->bs_min[DDIR_READ] && j->bs_min[DDIR_READ] != j->bs_max[DDIR_READ])))
+		why = "verify on a mixed job needs reads and writes of one block size";
+	else if (mixed && j->verify_only)
+		why = "verify_only on a mixed job is not supported (which blocks it wrote is not known)";
+	else if (!mixed && !j->time_based && j->io_size && (j->size_pct || j->io_size < j->size) &&
+		 !j->verify_backlog)
 		why = "verify needs the whole region written (io_size below size)";
 	else if (j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
 		why = "verify=pattern needs verify_pattern";

@@ -742,7 +742,8 @@ static const struct opt_def opt_defs[] = {
 	  .help = "priority level of those I/Os, 0..7 (read,write; default 0)" },
 	{ .name = "cmdprio_bssplit", .engines = "io_uring libaio null", .type = OPT_FUNC,
 	  .parse = cmdprio_parse_bssplit, .show = cmdprio_show_bssplit,
-	  .help = "per block size: bs/percent[/class/level]:..., read,write" },
+	  .help = "per block size: bs/percent[/class/level[/hint]]:..., read,write "
+		  "(the hint is accepted and not sent, as fio 3.33)" },
 	{ .name = "hipri", .engines = "io_uring pvsync2", .type = OPT_FLAG, F(hipri),
 	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
 	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
@@ -909,7 +910,10 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "verify_backlog", .type = OPT_INT, F(verify_backlog), .max = 1u << 24,
 	  .help = "check written blocks while writing: every N writes (0 = after the writes)" },
 	{ .name = "verify_backlog_batch", .type = OPT_INT, F(verify_backlog_batch), .max = 1u << 24,
-	  .help = "blocks checked at each verify_backlog point, the latest ones (0 = verify_backlog)" },
+	  .help = "blocks checked at each verify_backlog point, the oldest pending (0 = verify_backlog)" },
+	{ .name = "verify_dump", .type = OPT_BOOL, F(verify_dump),
+	  .help = "on a verify failure, write the block read and the block expected to "
+		  "FILE.OFFSET.received/.expected in the current directory" },
 	{ .name = "verify_fatal", .type = OPT_BOOL, F(verify_fatal),
 	  .help = "a verify failure also stops the other jobs of the group" },
 	{ .name = "gtod_reduce", .type = OPT_FUNC, F(gtod_reduce), .parse = opt_parse_gtod_reduce,
@@ -997,6 +1001,9 @@ static const struct opt_def opt_defs[] = {
 		  "dedupe_working_set_percentage% of size written" },
 	{ .name = "dedupe_working_set_percentage", .type = OPT_INT, F(dedupe_ws_pct), .max = 100,
 	  .help = "dedupe_mode=working_set: the set's share of size (default 5)" },
+	{ .name = "dedupe_global", .type = OPT_BOOL, F(dedupe_global),
+	  .help = "dedupe_mode=working_set: the working sets are shared by the run's threads, "
+		  "spread evenly among them" },
 
 	/* fio options iotrial does not implement: refused by name */
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("atomic"),
@@ -1005,7 +1012,7 @@ static const struct opt_def opt_defs[] = {
 	U("clientname"), U("clustername"), U("cmd_type"), 
 	U("conf"), U("cont"),
 	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("dedupe_global"), U("error_dump"), U("exec_postrun"),
+	U("dataplacement"), U("error_dump"), U("exec_postrun"),
 	U("exec_prerun"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 	{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 
@@ -1044,7 +1051,7 @@ static const struct opt_def opt_defs[] = {
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
 	UH("verify_async", "not supported (verify= checks every block after the writes)"), 
-	UH("verify_dump", "not supported (verify= checks every block after the writes)"), UH("verify_offset", "not supported (verify= checks every block after the writes)"),
+	UH("verify_offset", "not supported (verify= checks every block after the writes)"),
 	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),

@@ -168,12 +168,21 @@ int opt_job_validate(struct job *j, struct err *e)
 	ret = opt_engine_check(j->ioengine, where, e);
 	if (!ret)
 		ret = opt_engine_owned_check(j, e);
+	if (!ret)
+		opt_engine_drop_inherited(j);
 	if (!ret) {
 		const struct engine_ops *ops = engine_find(j->ioengine);
 
 		if (ops && ops->validate)
 			ret = ops->validate(j, e);
 	}
+	/*
+	 * fio 3.33 warns "time_based requires a runtime/timeout setting" and runs
+	 * the job as if time_based were not set (e4defrag2.fio's
+	 * e4defrag-fuzzer-4k-bis): do the same rather than run forever.
+	 */
+	if (j->time_based && !j->runtime_us)
+		j->time_based = 0;
 	if (!ret)
 		ret = opt_verify_validate(j, e);
 	if (!ret)

@@ -216,7 +216,8 @@ static json_t *json_dir(const struct dir_result *d, const struct job *job, int p
 	jset(o, "slat_ns", json_lat(&d->slat, &d->slat_hist, on.slat, job, plus), &bad);
 	jset(o, "clat_ns", json_lat(&d->clat, &d->clat_hist, on.clat, job, plus), &bad);
 	jset(o, "lat_ns", json_lat(&d->lat, &d->lat_hist, on.lat, job, plus), &bad);
-	if (pr && pr->nr[dd])	/* fio: only for a direction that had I/O */
+	/* fio 3.33: only for a direction whose I/Os had more than one priority */
+	if (pr && pr->nr[dd] > 1)
 		jset(o, "prios", json_prios(pr, dd, job, on.clat, plus), &bad);
 	jset(o, "bw_min", jround(d->bw_kib.n ? d->bw_kib.min : 0), &bad);
 	jset(o, "bw_max", jround(d->bw_kib.n ? d->bw_kib.max : 0), &bad);
@@ -448,6 +449,8 @@ static json_t *json_job_iotrial(const struct job_result *jr, int plus)
 		jset(v, "failures", jint(jr->verify.failures), &bad);
 		jset(v, "first_failure", jr->verify.failures ? jstr(jr->verify.fail_msg) : json_null(), &bad);
 		jset(v, "failure_offset", jr->verify.failures ? jint(jr->verify.fail_offset) : json_null(), &bad);
+		/* false for time_based (fio starts no read-back phase either) or do_verify=0 */
+		jset(v, "end_pass", json_boolean(!jr->verify.no_pass), &bad);
 		jset(o, "verify", v, &bad);
 	}
 	json_job_iotrial_extra(o, jr, plus, &bad);

@@ -340,11 +340,12 @@ static void text_job(FILE *f, const struct job_result *jr, time_t when)
 	if (jr->bottleneck.verdict[0])	/* issue 7: who limited the job */
 		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
 	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
-		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s\n",
+		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
 			verify_method_name((enum verify_method)jr->verify.method),
 			(unsigned long long)jr->verify.blocks, (unsigned long long)jr->verify.bytes,
 			(unsigned long long)jr->verify.failures, jr->verify.failures ? ": " : "",
-			jr->verify.failures ? jr->verify.fail_msg : "");
+			jr->verify.failures ? jr->verify.fail_msg : "",
+			jr->verify.no_pass ? " (no end pass: do_verify=0 or time_based, as fio)" : "");
 	fputc('\n', f);
 }
 

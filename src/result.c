@@ -109,6 +109,7 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 		memcpy(dst->verify.fail_msg, src->verify.fail_msg, sizeof(dst->verify.fail_msg));
 	}
 	dst->verify.failures += src->verify.failures;
+	dst->verify.no_pass |= src->verify.no_pass;
 	dst->job_runtime_ms += src->job_runtime_ms;
 	dst->usr_us += src->usr_us;
 	dst->sys_us += src->sys_us;

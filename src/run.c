@@ -100,6 +100,7 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			w->job = j;
 			w->jobnum = (unsigned)c;
 			w->thread_index = k;
+			w->nr_threads = (unsigned)s->nr;
 			w->groupid = groupid;
 			w->clk = &s->clk;
 			w->ops = ops;

@@ -4,13 +4,15 @@
 #include "verify.h"
 
 #include <errno.h>	/* EINVAL, EILSEQ, EIO */
+#include <fcntl.h>	/* open */
 #include <inttypes.h>	/* PRIx64 */
 #include <nettle/md5.h>
 #include <nettle/sha1.h>
 #include <nettle/sha2.h>
 #include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* malloc, free */
 #include <string.h>	/* memcpy, memcmp, strcmp */
-#include <unistd.h>	/* pread */
+#include <unistd.h>	/* pread, write, close */
 #define XXH_STATIC_LINKING_ONLY	/* XXH32_state_t on the stack */
 #include <xxhash.h>	/* XXH32 */
 #include <zlib.h>	/* crc32 */
@@ -248,7 +250,22 @@ static void fill_pattern(const struct verify_ctx *v, uint8_t *p, uint32_t len)
 	}
 }
 
-void verify_fill(struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset)
+/* verify_dump: data bytes that (seed, offset) rebuild, splitmix64's stream. */
+static void fill_regen(const struct verify_ctx *v, uint8_t *p, uint32_t len, uint64_t offset)
+{
+	uint64_t s = v->seed ^ (offset * 0x9e3779b97f4a7c15ull), z;
+	uint32_t i;
+
+	for (i = 0; i < len; i += 8) {
+		z = (s += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		memcpy(p + i, &z, len - i < 8 ? len - i : 8);
+	}
+}
+
+void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset)
 {
 	uint8_t *p = buf;
 	uint32_t i;
@@ -262,6 +279,8 @@ void verify_fill(struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset)
 
 		if (v->pattern_len)
 			fill_pattern(v, iv, v->interval);
+		else if (v->dump)
+			fill_regen(v, iv, v->interval, offset + i);
 		memset(iv, 0, VERIFY_HDR_SIZE);
 		iv[0] = VERIFY_MAGIC & 0xff;
 		iv[1] = VERIFY_MAGIC >> 8;
@@ -292,6 +311,59 @@ static int fail(struct verify_result *r, uint64_t off, const char *path, const c
 	return -EILSEQ;
 }
 
+/* Write @len bytes of @data to the new file @name.  0 or -errno. */
+static int dump_file(const char *name, const void *data, uint32_t len)
+{
+	int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, data, len);
+	if (n != (ssize_t)len)
+		ret = n < 0 ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
+			 const char *path, struct verify_result *r)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char rname[300], ename[300];
+	size_t used = strlen(r->fail_msg);
+	uint8_t *want = malloc(v->interval);	/* once, on the failure path */
+	int ret;
+
+	if (!want)
+		return -ENOMEM;
+	/* the interval as it was written: verify_fill is a function of (seed, offset) */
+	verify_fill(v, want, v->interval, iv_off);
+	snprintf(rname, sizeof(rname), "%.250s.%llu.received", base, (unsigned long long)iv_off);
+	snprintf(ename, sizeof(ename), "%.250s.%llu.expected", base, (unsigned long long)iv_off);
+	ret = dump_file(rname, got, v->interval);
+	if (!ret)
+		ret = dump_file(ename, want, v->interval);
+	free(want);
+	if (ret)
+		snprintf(r->fail_msg + used, sizeof(r->fail_msg) - used, "; dump failed: %s",
+			 strerror(-ret));
+	else
+		snprintf(r->fail_msg + used, sizeof(r->fail_msg) - used,
+			 "; received data dumped as %s, expected data dumped as %s", rname, ename);
+	return ret;
+}
+
+/* A failure found in the interval @iv at @iv_off: with verify_dump, dumped. */
+static int failed(const struct verify_ctx *v, const uint8_t *iv, uint64_t iv_off, const char *path,
+		  struct verify_result *r, int ret)
+{
+	if (v->dump)
+		verify_dump_interval(v, iv, iv_off, path, r);	/* its error is in the message */
+	return ret;
+}
+
 int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
 		 const char *path, struct verify_result *r)
 {
@@ -310,18 +382,21 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 				if (iv[k] != v->pattern[k % v->pattern_len]) {
 					snprintf(a, sizeof(a), "0x%02x", v->pattern[k % v->pattern_len]);
 					snprintf(b, sizeof(b), "0x%02x", iv[k]);
-					return fail(r, off + k, path, "pattern mismatch", a, b);
+					return failed(v, iv, off, path, r,
+						      fail(r, off + k, path, "pattern mismatch", a, b));
 				}
 			}
 		} else {
 			if (iv[0] != (VERIFY_MAGIC & 0xff) || iv[1] != VERIFY_MAGIC >> 8) {
 				snprintf(b, sizeof(b), "0x%02x%02x", iv[1], iv[0]);
-				return fail(r, off, path, "bad header magic", "0xacca", b);
+				return failed(v, iv, off, path, r,
+					      fail(r, off, path, "bad header magic", "0xacca", b));
 			}
 			if (get32(iv + 24) != verify_crc32c(0, iv, 24)) {
 				snprintf(a, sizeof(a), "0x%08x", verify_crc32c(0, iv, 24));
 				snprintf(b, sizeof(b), "0x%08x", get32(iv + 24));
-				return fail(r, off, path, "header crc32c mismatch", a, b);
+				return failed(v, iv, off, path, r,
+					      fail(r, off, path, "header crc32c mismatch", a, b));
 			}
 			if (get64(iv + 8) != off || get32(iv + 4) != v->interval || iv[2] != v->method) {
 				snprintf(a, sizeof(a), "offset %llu, length %u, %s", (unsigned long long)off,
@@ -329,7 +404,8 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 				snprintf(b, sizeof(b), "offset %llu, length %u, %s",
 					 (unsigned long long)get64(iv + 8), get32(iv + 4),
 					 verify_method_name((enum verify_method)iv[2]));
-				return fail(r, off, path, "header for another block", a, b);
+				return failed(v, iv, off, path, r,
+					      fail(r, off, path, "header for another block", a, b));
 			}
 			if (v->method == VERIFY_META) {
 				/* meta: the header; with verify_pattern, the pattern after it */
@@ -337,7 +413,8 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 					if (iv[k] != v->pattern[k % v->pattern_len]) {
 						snprintf(a, sizeof(a), "0x%02x", v->pattern[k % v->pattern_len]);
 						snprintf(b, sizeof(b), "0x%02x", iv[k]);
-						return fail(r, off + k, path, "pattern mismatch", a, b);
+						return failed(v, iv, off, path, r,
+							      fail(r, off + k, path, "pattern mismatch", a, b));
 					}
 				r->blocks++;
 				r->bytes += v->interval;
@@ -350,7 +427,8 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 				hex(want, cs, a, sizeof(a));
 				hex(iv + VERIFY_HDR_SIZE, cs, b, sizeof(b));
 				snprintf(what, sizeof(what), "%s mismatch", verify_method_name(v->method));
-				return fail(r, off, path, what, a, b);
+				return failed(v, iv, off, path, r,
+					      fail(r, off, path, what, a, b));
 			}
 		}
 		r->blocks++;

@@ -18,17 +18,22 @@
  * naming its offset, what was expected and what was found.
  *
  * Supported where every block of the region is written (fixed bs, write or
- * randwrite with the random map, not time_based, io_size not below size);
- * opt_validate refuses the rest by name.  Checksums: md5, sha1, sha256,
+ * randwrite with the random map, io_size not below size), and on mixed jobs
+ * (rw, randrw; one block size), where as in fio 3.33 only the read-back of
+ * the job's own writes is checked, not its other reads: the end pass reads
+ * the blocks written (worker_compat.c keeps a bitmap).  time_based: no end
+ * pass, as fio ("the write phase uses all of runtime").  opt_validate
+ * refuses the rest by name.  Checksums: md5, sha1, sha256,
  * sha512 (Nettle), crc32 (zlib), crc32c (ours, tested against RFC 3720's
  * vectors), xxhash (libxxhash's XXH32, as fio's), crc64 (ours: CRC-64/XZ,
  * tested against its check value).  meta checks the header alone (offset,
  * length, its crc32c) and, with verify_pattern, the pattern after it.
  *
- * verify_backlog=N (worker_compat.c): every N completed writes, the last
- * verify_backlog_batch (default N) written blocks are read back and checked
- * while the job goes on, and the end pass only checks what is still
- * pending; these reads are not the job's reads (fio counts them).
+ * verify_backlog=N (worker_compat.c): when N completed writes are pending,
+ * the oldest verify_backlog_batch (default N) of them are read back and
+ * checked while the job goes on, and the end pass checks what is still
+ * pending: each written block once, as fio 3.33 does; these reads are not
+ * the job's reads (fio counts them).
  */
 #ifndef IOTRIAL_VERIFY_H
 #define IOTRIAL_VERIFY_H
@@ -56,6 +61,7 @@ struct verify_result {
 	uint64_t failures;		/* 0, or 1: the pass stops at the first */
 	uint64_t fail_offset;		/* byte offset of the bad interval */
 	char fail_msg[560];		/* "crc32c mismatch at offset X in F: expected E, found G" */
+	int no_pass;			/* no end pass: do_verify=0, or time_based (fio: the writes use the runtime) */
 };
 
 struct verify_ctx {
@@ -65,6 +71,13 @@ struct verify_ctx {
 	uint8_t pattern[VERIFY_PATTERN_MAX];
 	unsigned pattern_len;		/* 0: the data is what buffer.c put there */
 	uint64_t seed;
+	/*
+	 * verify_dump: a bad interval is written to NAME.OFFSET.received and
+	 * NAME.OFFSET.expected in the current directory (fio's names).  So that
+	 * the expected bytes can be rebuilt, verify_fill then also fills each
+	 * interval's data from (seed, offset), as fio fills from its header's seed.
+	 */
+	int dump;
 };
 
 /* The method named @name (fio's names, crc32c-intel included), 0 or -EINVAL. */
@@ -89,13 +102,25 @@ uint32_t verify_crc32c(uint32_t crc, const void *buf, size_t len);
 int verify_init(struct verify_ctx *v, enum verify_method method, uint32_t bs, uint32_t interval,
 		const uint8_t *pattern, unsigned pattern_len, uint64_t seed, struct err *e);
 
-/* Stamp the @len bytes at @buf, about to be written at @offset: headers and checksums. */
-void verify_fill(struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset);
+/*
+ * Stamp the @len bytes at @buf, about to be written at @offset: headers and
+ * checksums (with @v->dump, the data too: see verify_ctx).
+ */
+void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset);
+
+/*
+ * verify_dump: write the interval @got read at @iv_off of @path, and what was
+ * expected there, to "<basename of path>.<iv_off>.received" and ".expected"
+ * in the current directory.  Appends what it did to @r->fail_msg.  0 or -errno.
+ */
+int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
+			 const char *path, struct verify_result *r);
 
 /*
  * Check the @len bytes at @buf read from @offset of @path.  0, or -EILSEQ
  * with @r's failure fields set (the message names the offset, expected and
- * found).  Counts into @r->blocks and @r->bytes.
+ * found; with @v->dump the bad interval is dumped too).  Counts into
+ * @r->blocks and @r->bytes.
  */
 int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
 		 const char *path, struct verify_result *r);

@@ -142,7 +142,7 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		d->short_ios++;
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
-	if (unlikely(w->vbl_cap) && io->ddir == DDIR_WRITE)
+	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
 		worker_compat_verify_written(w, io);
 	if (unlikely(io->untimed))
 		return;		/* counted, not timed (engine.h) */
@@ -679,15 +679,14 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 	 */
 	const struct job *j = w->job;
 	unsigned max = j->iodepth_batch_complete_max;
+	int log_on = w->log_on || w->vtrack || w->cprio, n, i;	/* per-I/O accounting */
+	struct worker_run run;
 
 	if (!max) {
 		max = j->iodepth_batch_submit ? j->iodepth_batch_submit : w->ctx.depth;
 		if (max < j->iodepth_batch_complete_min)
 			max = j->iodepth_batch_complete_min;
 	}
-	int log_on = w->log_on || w->vbl_cap || w->cprio, n, i;	/* per-I/O accounting */
-	struct worker_run run;
-
 	if (min > w->inflight)
 		min = w->inflight;
 	if (unlikely(until)) {
@@ -968,6 +967,8 @@ int worker_prepare(struct worker *w, struct err *e)
 	r = buffer_init(&w->bufgen, j, w->thread_index, e);
 	if (r)
 		return r;
+	if (j->dedupe_global)
+		buffer_dedupe_global(&w->bufgen, w->thread_index, w->nr_threads);
 	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
 	r = worker_compat_verify_init(w, e);
 	if (r)

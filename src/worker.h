@@ -72,6 +72,7 @@ struct worker {
 	const struct job *job;
 	unsigned jobnum;		/* clone index within numjobs */
 	unsigned thread_index;		/* index across the whole run (seeds) */
+	unsigned nr_threads;		/* threads in the whole run (dedupe_global) */
 	unsigned groupid;
 	const struct clock *clk;
 	const struct engine_ops *ops;
@@ -100,12 +101,14 @@ struct worker {
 	/* cmdprio: each I/O's priority, drawn here, and per-priority clat (NULL: off) */
 	struct cmdprio_acc *cprio;
 	struct rand_state cprio_rs;
-	/* verify_backlog: the latest written blocks, a ring (worker_compat.c) */
+	/* verify_backlog: written blocks not checked yet, oldest first, a ring (worker_compat.c) */
 	uint64_t *vbl_off;
 	uint16_t *vbl_file;
 	unsigned vbl_cap, vbl_head, vbl_nr;
-	uint64_t vbl_since;		/* writes since the last check */
+	uint64_t vbl_since;		/* checks still due from the last batch */
 	void *vbl_buf;
+	uint64_t **vmap;		/* mixed jobs: per file, one bit per written block */
+	int vtrack;			/* completed writes go to worker_compat_verify_written */
 	struct rate rate;
 	struct worker_stats st;
 	struct io_u **free_list;

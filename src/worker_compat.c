@@ -70,13 +70,25 @@ void worker_compat_min_rate(struct worker *w, uint64_t now)
 	compat_mark(w, m, now);
 }
 
-/* verify=: the context from the job's options (validated by opt_verify_validate). */
+/* A job that reads and writes (rw, randrw): verify checks only what it wrote. */
+static int compat_mixed(const struct job *j)
+{
+	return (j->rw & RW_READ) && (j->rw & RW_WRITE);
+}
+
+/*
+ * verify=: the context from the job's options (validated by opt_verify_validate).
+ * A mixed job without verify_backlog keeps one bit per block of each file,
+ * set when a write of it completes: the end pass reads back those blocks,
+ * as fio reads back the writes it logged, and never the job's other reads.
+ */
 int worker_compat_verify_init(struct worker *w, struct err *e)
 {
 	const struct job *j = w->job;
 	uint8_t pat[BUFFER_PATTERN_MAX];
-	unsigned n = 0;
+	unsigned n = 0, i;
 	const char *why;
+	int r;
 
 	memset(&w->vres, 0, sizeof(w->vres));
 	if (!j->verify_method)
@@ -84,22 +96,39 @@ int worker_compat_verify_init(struct worker *w, struct err *e)
 	if (j->verify_pattern && buffer_pattern_parse(j->verify_pattern, pat, &n, &why))
 		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': verify_pattern: %s", j->name, why);
 	w->vres.method = j->verify_method;
+	w->vres.no_pass = j->time_based || !j->do_verify;
 	if (j->verify_backlog) {
-		uint64_t batch = j->verify_backlog_batch ? j->verify_backlog_batch : j->verify_backlog;
 		size_t blen = ((size_t)j->bs[DDIR_WRITE] + 4095) & ~(size_t)4095;
 
-		w->vbl_cap = (unsigned)(batch > j->verify_backlog ? batch : j->verify_backlog);
+		/* pending never passes verify_backlog: reaching it starts a check */
+		w->vbl_cap = (unsigned)j->verify_backlog;
 		w->vbl_off = calloc(w->vbl_cap, sizeof(*w->vbl_off));
 		w->vbl_file = calloc(w->vbl_cap, sizeof(*w->vbl_file));
 		if (!w->vbl_off || !w->vbl_file || posix_memalign(&w->vbl_buf, 4096, blen))
 			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': no memory for verify_backlog",
 				       j->name);
+		w->vtrack = 1;
+	} else if (compat_mixed(j) && !j->time_based && j->do_verify && w->nr_files) {
+		w->vmap = calloc(w->nr_files, sizeof(*w->vmap));
+		if (!w->vmap)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
+		for (i = 0; i < w->nr_files; i++) {
+			uint64_t bits = w->files[i].size / j->bs[DDIR_WRITE] + 1;
+
+			w->vmap[i] = calloc((size_t)(bits + 63) / 64, sizeof(uint64_t));
+			if (!w->vmap[i])
+				return err_set(e, -ENOMEM, EXIT_INTERNAL,
+					       "job '%s': no memory for the verify map", j->name);
+		}
+		w->vtrack = 1;
 	}
-	return verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
-			   j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
+	r = verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
+			j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
+	w->verify.dump = j->verify_dump;
+	return r;
 }
 
-/* Read back and check the @n latest written blocks of the backlog ring. */
+/* Read back and check the @n oldest pending blocks of the backlog ring, which leave it. */
 static void compat_backlog_check(struct worker *w, unsigned n)
 {
 	uint32_t bs = w->verify.bs;
@@ -107,12 +136,13 @@ static void compat_backlog_check(struct worker *w, unsigned n)
 
 	if (n > w->vbl_nr)
 		n = w->vbl_nr;
-	for (k = 1; k <= n && !w->error; k++) {
-		unsigned i = (w->vbl_head + w->vbl_cap - k) % w->vbl_cap;
+	for (k = 0; k < n && !w->error; k++) {
+		unsigned i = (w->vbl_head + w->vbl_cap - w->vbl_nr) % w->vbl_cap;
 		const struct engine_file *f = &w->files[w->vbl_file[i]];
 		ssize_t got = pread(f->fd, w->vbl_buf, bs, (off_t)w->vbl_off[i]);
 		int r;
 
+		w->vbl_nr--;
 		if (got != (ssize_t)bs) {
 			w->vres.failures++;
 			w->vres.fail_offset = w->vbl_off[i];
@@ -130,26 +160,46 @@ static void compat_backlog_check(struct worker *w, unsigned n)
 	}
 }
 
+/*
+ * As fio 3.33 measured: when verify_backlog writes are pending, the oldest
+ * verify_backlog_batch of them are checked; a batch larger than what is
+ * pending goes on with the next writes, one by one, until it is used up.
+ * So every written block is checked once, whatever the batch (fio's HOWTO
+ * says otherwise, its code does this).
+ */
 void worker_compat_verify_written(struct worker *w, const struct io_u *io)
 {
 	const struct job *j = w->job;
+	uint64_t batch = j->verify_backlog_batch ? j->verify_backlog_batch : j->verify_backlog;
+	unsigned n;
 
-	if (!w->nr_files)
+	if (!w->nr_files || w->error)	/* after a failure the ring is not drained */
 		return;
+	if (w->vmap) {
+		const struct engine_file *f = &w->files[io->file];
+		uint64_t bit = (io->offset - f->offset) / w->verify.bs;
+
+		if (io->offset >= f->offset && bit <= f->size / w->verify.bs)	/* the map's size */
+			w->vmap[io->file][bit / 64] |= 1ull << (bit % 64);
+		return;
+	}
 	w->vbl_off[w->vbl_head] = io->offset;
 	w->vbl_file[w->vbl_head] = io->file;
 	w->vbl_head = (w->vbl_head + 1) % w->vbl_cap;
-	if (w->vbl_nr < w->vbl_cap)
-		w->vbl_nr++;
-	if (++w->vbl_since < j->verify_backlog)
+	w->vbl_nr++;
+	if (!w->vbl_since && w->vbl_nr < w->vbl_cap)
 		return;
-	w->vbl_since = 0;
-	compat_backlog_check(w, (unsigned)(j->verify_backlog_batch ? j->verify_backlog_batch
-								   : j->verify_backlog));
+	if (!w->vbl_since)
+		w->vbl_since = batch;	/* a new batch */
+	n = w->vbl_since < w->vbl_nr ? (unsigned)w->vbl_since : w->vbl_nr;
+	w->vbl_since -= n;
+	compat_backlog_check(w, n);
 }
 
 void worker_compat_verify_free(struct worker *w)
 {
+	unsigned i;
+
 	free(w->vbl_off);
 	free(w->vbl_file);
 	free(w->vbl_buf);
@@ -157,25 +207,61 @@ void worker_compat_verify_free(struct worker *w)
 	w->vbl_file = NULL;
 	w->vbl_buf = NULL;
 	w->vbl_cap = 0;
+	for (i = 0; w->vmap && i < w->nr_files; i++)
+		free(w->vmap[i]);
+	free(w->vmap);
+	w->vmap = NULL;
+	w->vtrack = 0;
+}
+
+/* A mixed job's end pass: the runs of written blocks of file @i, in offset order. */
+static int compat_map_pass(struct worker *w, unsigned i)
+{
+	const uint64_t *m = w->vmap[i];
+	uint64_t bs = w->verify.bs, bits = w->files[i].size / bs + 1, b = 0, e;
+	int r;
+
+	while (b < bits) {
+		if (!(m[b / 64] & (1ull << (b % 64)))) {
+			b++;
+			continue;
+		}
+		for (e = b + 1; e < bits && (m[e / 64] & (1ull << (e % 64))); e++)
+			;
+		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path,
+				w->files[i].offset + b * bs, w->files[i].offset + e * bs,
+				w->ctx.buf_base, w->ctx.buf_len, &w->vres);
+		if (r)
+			return r;
+		b = e;
+	}
+	return 0;
 }
 
 /*
  * do_verify: read every file's region back and check it (outside the
- * measurement); with verify_backlog, only the writes since the last check.
+ * measurement); with verify_backlog, only the writes still pending; for a
+ * mixed job, only the blocks it wrote.  A time_based job has none: as in
+ * fio, its writes use the whole runtime and no read-back phase follows
+ * (verify_backlog's checks during the run are all it gets).
  */
 void worker_compat_verify_pass(struct worker *w)
 {
 	unsigned i;
 	int r;
 
+	if (w->vres.no_pass)
+		return;
 	if (w->vbl_cap) {
-		compat_backlog_check(w, (unsigned)w->vbl_since);
+		compat_backlog_check(w, w->vbl_nr);
 		return;
 	}
 
 	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
-		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path, w->gen.files[i].start,
-				w->gen.files[i].end, w->ctx.buf_base, w->ctx.buf_len, &w->vres);
+		r = w->vmap ? compat_map_pass(w, i)
+			    : verify_pass(&w->verify, w->files[i].fd, w->files[i].path,
+					  w->gen.files[i].start, w->gen.files[i].end, w->ctx.buf_base,
+					  w->ctx.buf_len, &w->vres);
 		if (r) {
 			w->error = -r;
 			snprintf(w->first_error, sizeof(w->first_error), "verify: %.240s", w->vres.fail_msg);

@@ -52,13 +52,13 @@ i=$(share iotrial $JOB --ioengine=libaio --cmdprio_percentage=20 --cmdprio_class
 f=$(share fio $JOB --ioengine=libaio --cmdprio_percentage=20 --cmdprio_class=3 --prioclass=2 --prio=7)
 [ "${i#* }" = "${f#* }" ] && pass "cmdprio_prio_be7 (${i#* })" || fail cmdprio_prio_be7 "iotrial '$i', fio '$f'"
 
-# cmdprio_bssplit: 64k reads always high, 1m never (fio 3.33 has the short form only)
+# cmdprio_bssplit: 64k reads always high, 1m never
 B="--bssplit=64k/50:1m/50 --ioengine=libaio --number_ios=400"
 i=$(share iotrial $JOB $B --cmdprio_bssplit=64k/100:1m/0)
 f=$(share fio $JOB $B --cmdprio_bssplit=64k/100:1m/0)
 if [ "${i#* }" = "${f#* }" ] && [ "${i#* }" = "2 0/0,1/0" ]; then pass "cmdprio_bssplit (${i#* })"
 else fail cmdprio_bssplit "iotrial '$i', fio '$f'"; fi
-# the long form bs/percent/class/level (newer fio): every 64k read at 1/1, no 1m one
+# the long form bs/percent/class/level: every 64k read at 1/1, no 1m one
 i=$(share iotrial $JOB $B --cmdprio_bssplit=64k/100/1/1:1m/0)
 if [ "${i#* }" = "2 0/0,1/1" ] && awk -F', ' '($4 == 65536) != ($NF == "0x2001") { bad++ } END { exit bad > 0 }' "$T/pl_clat.1.log"
 then pass "cmdprio_bssplit_long (${i#* })"; else fail cmdprio_bssplit_long "$i"; fi
@@ -70,7 +70,9 @@ else fail cmdprio_log_flag "$(cut -d, -f5 "$T/pl_clat.1.log" | sort -u | tr '\n'
 
 expect_exit cmdprio_not_psync 2 "option 'cmdprio_percentage' belongs to ioengine io_uring libaio null" \
 	"$IOTRIAL" --parse-only --name=x --filename="$F" --ioengine=psync --cmdprio_percentage=10
-expect_exit cmdprio_hints_refused 2 "cmdprio_bssplit.*priority hints are not supported" \
-	"$IOTRIAL" --parse-only --name=x --filename="$F" --ioengine=libaio --cmdprio_bssplit=1M/10/2/0/1
+expect_exit cmdprio_six_fields_refused 2 "cmdprio_bssplit.*bs/percent/class/level/hint" \
+	"$IOTRIAL" --parse-only --name=x --filename="$F" --ioengine=libaio --cmdprio_bssplit=1M/10/2/0/1/1
+expect_exit cmdprio_hint_range 2 "cmdprio_bssplit.*hint 0\.\.1023" \
+	"$IOTRIAL" --parse-only --name=x --filename="$F" --ioengine=libaio --cmdprio_bssplit=1M/10/2/0/1024
 expect_exit cmdprio_pct_range 2 "cmdprio_percentage.*0\.\.100" \
 	"$IOTRIAL" --parse-only --name=x --filename="$F" --ioengine=libaio --cmdprio_percentage=101

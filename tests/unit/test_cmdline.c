@@ -168,7 +168,9 @@ TEST(separate_values_and_flags)
 	const char *f = put("p.fio", "[fromfile]\n");
 
 	/* "--opt val" for options with a value; a flag never takes the next argument */
-	CHECK(!PARSE(&cl, &e, "--ioengine", "null", "--name", "x", "--bs", "8k", "--time_based", f,
+	/* (a runtime: without one, time_based is dropped at validation, as fio drops it) */
+	CHECK(!PARSE(&cl, &e, "--ioengine", "null", "--name", "x", "--bs", "8k", "--runtime=1",
+		     "--time_based", f,
 		     "--output", "out.json", "--section", "fromfile"));
 	CHECK_EQ_U(cl.jobs_nr, 2);
 	if (cl.jobs_nr == 2) {
@@ -268,7 +270,7 @@ TEST(process_flags)
 	cmdline_free(&cl);
 	err_clear(&e);
 	/* single-dash long options, unique prefixes and short -o, as getopt_long_only */
-	CHECK(!PARSE(&cl, &e, "-name=x", "-ioengine", "null", "--time_base", "-o", "out.txt",
+	CHECK(!PARSE(&cl, &e, "-name=x", "-ioengine", "null", "-runtime=1", "--time_base", "-o", "out.txt",
 		     "-output-format=json"));
 	CHECK(cl.jobs_nr == 1 && cl.jobs[0].time_based && cl.output && !strcmp(cl.output, "out.txt"));
 	CHECK_EQ_U(cl.formats, CMDLINE_FMT_JSON);

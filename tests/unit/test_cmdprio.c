@@ -6,6 +6,8 @@
  */
 #include "check.h"
 #include "cmdprio.h"
+#include "num.h"	/* struct num_ctx */
+#include <errno.h>
 #include "job_fixture.h"
 
 static void cfg_init(struct cmdprio_cfg *c)
@@ -45,8 +47,8 @@ TEST(bssplit_and_job_priority)
 	cfg_init(&c);
 	c.prioclass = 3;		/* the rest: idle class */
 	c.split_nr[0] = 2;
-	c.split[0][0] = (struct cmdprio_split){ 65536, 100, (1 << 13) | 1 };
-	c.split[0][1] = (struct cmdprio_split){ 1 << 20, 50, CMDPRIO_NONE };
+	c.split[0][0] = (struct cmdprio_split){ 65536, 100, (1 << 13) | 1, CMDPRIO_NONE };
+	c.split[0][1] = (struct cmdprio_split){ 1 << 20, 50, CMDPRIO_NONE, CMDPRIO_NONE };
 	rand_seed(&rs, 2);
 	for (i = 0; i < 10000; i++) {
 		n64 += cmdprio_pick(&c, &rs, 0, 65536) == ((1 << 13) | 1);
@@ -59,6 +61,47 @@ TEST(bssplit_and_job_priority)
 	c.prioclass = CMDPRIO_NONE;
 	c.prio = 7;			/* a level alone is best effort's */
 	CHECK_EQ_U(cmdprio_job_ioprio(&c), (2 << 13) | 7);
+}
+
+/*
+ * The five-field form: the hint is kept (and shown) but, as fio 3.33 does,
+ * the ioprio drawn is class << 13 | level with no hint bits; 6 fields and a
+ * hint past the kernel's 10 bits are refused.
+ */
+TEST(bssplit_hint_parsed_not_sent)
+{
+	struct job j;
+	struct num_ctx nc = { .kb_base = 1024, .opt = "cmdprio_bssplit", .where = "test" };
+	struct rand_state rs;
+	struct err e;
+	char buf[256];
+	unsigned i, n1 = 0, n2 = 0;
+	uint16_t p;
+
+	fixture_job(&j, RW_READ, 4096, 1 << 20);
+	cfg_init(&j.cmdprio);
+	CHECK(cmdprio_parse_bssplit(&j, NULL, "1M/10/2/0/1:1M/30/2/0/2:1M/60/3/1/0", &nc, &e) == 0);
+	CHECK_EQ_U(j.cmdprio.split_nr[0], 3);
+	CHECK_EQ_U(j.cmdprio.split[0][1].hint, 2);
+	CHECK_EQ_U(j.cmdprio.split[0][0].ioprio, 2 << 13);
+	rand_seed(&rs, 5);
+	for (i = 0; i < 10000; i++) {
+		p = cmdprio_pick(&j.cmdprio, &rs, 0, 1 << 20);
+		CHECK((p & 0x1ff8) == 0);	/* no hint bits (3..12) */
+		n1 += p == 2 << 13;
+		n2 += p == ((3 << 13) | 1);
+	}
+	CHECK_NEAR(n1 / 100.0, 40.0, 2.0);	/* hints 1 and 2: one priority */
+	CHECK_NEAR(n2 / 100.0, 60.0, 2.0);
+	CHECK(cmdprio_show_bssplit(&j, NULL, buf, sizeof(buf)) == 0);
+	CHECK(strcmp(buf, "1048576/10/2/0/1:1048576/30/2/0/2:1048576/60/3/1/0,"
+			  "1048576/10/2/0/1:1048576/30/2/0/2:1048576/60/3/1/0") == 0);
+	err_clear(&e);
+	CHECK(cmdprio_parse_bssplit(&j, NULL, "1M/10/2/0/1/1", &nc, &e) == -EINVAL);
+	err_clear(&e);	/* an err keeps its first failure */
+	CHECK(cmdprio_parse_bssplit(&j, NULL, "1M/10/2/0/1024", &nc, &e) == -ERANGE);
+	CHECK(strstr(e.msg, "hint 0..1023") != NULL);
+	CHECK(cmdprio_parse_bssplit(&j, NULL, "1M/10/2/0/x", &nc, &e) < 0);
 }
 
 TEST(stats_by_priority_merge)
@@ -88,6 +131,7 @@ int main(void)
 {
 	RUN(percentage_per_direction);
 	RUN(bssplit_and_job_priority);
+	RUN(bssplit_hint_parsed_not_sent);
 	RUN(stats_by_priority_merge);
 	return CHECK_DONE();
 }

@@ -224,6 +224,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "verify", "meta", "verify", "meta" },
 	{ "verify_backlog", "1024", "verify_backlog", "1024" },
 	{ "verify_backlog_batch", "4", "verify_backlog_batch", "4" },
+	{ "verify_dump", "1", "verify_dump", "1" },
 	{ "cmdprio_percentage", "20,30", "cmdprio_percentage", "20,30" },
 	{ "cmdprio_class", "2", "cmdprio_class", "2" },
 	{ "cmdprio", "3", "cmdprio", "3" },
@@ -235,6 +236,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "flow", "8", "flow", "8" },
 	{ "dedupe_mode", "working_set", "dedupe_mode", "working_set" },
 	{ "dedupe_working_set_percentage", "50", "dedupe_working_set_percentage", "50" },
+	{ "dedupe_global", "1", "dedupe_global", "1" },
 	{ "numa_cpu_nodes", "0-1,3", "numa_cpu_nodes", "0-1,3" },
 	{ "numa_mem_policy", "interleave:0-1", "numa_mem_policy", "interleave:0-1" },
 	{ "filename_format", "t.$jobnum", "filename_format", "t.$jobnum" },
@@ -980,6 +982,52 @@ TEST(engine_options_owned)
 	}
 }
 
+/*
+ * An engine option inherited (a [global] with ioengine=e4defrag and
+ * donorname) is dropped when the job switches engine, as fio 3.33 does; the
+ * same option set by the job itself under libaio is refused.
+ */
+TEST(engine_options_inherited_dropped)
+{
+	struct job g, j;
+	struct err e;
+	char *line = NULL;
+
+	job_init(&g);
+	CHECK(opt_set(&g, "ioengine", "e4defrag", W, &e) == 0);
+	CHECK(opt_set(&g, "donorname", "d.def", W, &e) == 0);
+	CHECK(opt_engine_owned_check(&g, &e) == 0);
+	CHECK(job_copy(&j, &g) == 0);
+	job_kv_clear(&j);		/* the job's own options start empty, as jobfile.c does */
+	CHECK(opt_set(&j, "name", "x", W, &e) == 0);
+	CHECK(opt_set(&j, "ioengine", "libaio", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_job_validate(&j, &e) == 0);
+	CHECK(j.eng.donorname[0] == '\0');
+	CHECK(opt_job_cmdline(&j, &line) == 0);
+	CHECK(strstr(line, "donorname") == NULL);
+	free(line);
+	job_free(&j);
+	/* set by the job itself: refused, naming it */
+	CHECK(job_copy(&j, &g) == 0);
+	job_kv_clear(&j);
+	CHECK(opt_set(&j, "name", "x", W, &e) == 0);
+	CHECK(opt_set(&j, "donorname", "d.def", W, &e) == 0);
+	CHECK(opt_set(&j, "ioengine", "libaio", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_job_validate(&j, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "option 'donorname' belongs to ioengine e4defrag, not libaio") != NULL);
+	job_free(&j);
+	/* a global of another engine: refused under the name 'global' */
+	job_free(&g);
+	job_init(&g);
+	CHECK(opt_set(&g, "donorname", "d.def", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_engine_owned_check(&g, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "job 'global'") != NULL && strstr(e.msg, "not psync") != NULL);
+	job_free(&g);
+}
+
 /* "%%" reads as "%" in values (fio 3.33); strings keep their text. */
 TEST(double_percent)
 {
@@ -1101,6 +1149,7 @@ int main(void)
 	RUN(failure_leaves_job_unchanged);
 	RUN(validate);
 	RUN(engine_options_owned);
+	RUN(engine_options_inherited_dropped);
 	RUN(double_percent);
 	RUN(resolved_list);
 	RUN(cmdline_of_job);

@@ -4,7 +4,23 @@
 #include "verify.h"
 
 #include <errno.h>
+#include <stdio.h>	/* fopen */
+#include <stdlib.h>	/* mkdtemp */
 #include <string.h>
+#include <unistd.h>	/* chdir, getcwd, unlink, rmdir */
+
+/* The @len bytes of file @name into @buf; the byte count read. */
+static size_t slurp(const char *name, uint8_t *buf, size_t len)
+{
+	FILE *f = fopen(name, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	return n;
+}
 
 TEST(crc32c_vectors)
 {
@@ -117,6 +133,56 @@ TEST(headers_name_what_is_wrong)
 	CHECK(verify_init(&v, VERIFY_PATTERN, 4096, 0, NULL, 0, 1, &e) == -EINVAL);
 }
 
+/*
+ * verify_dump: the data is rebuilt from (seed, offset), so the .expected file
+ * is the interval exactly as written and differs from .received only where
+ * the corruption is; a second fill gives the same bytes.
+ */
+TEST(dump_writes_received_and_expected)
+{
+	static uint8_t buf[8192], again[8192], rd[8192], ex[8192];
+	char dir[] = "/tmp/iotrial-verify-XXXXXX", cwd[4096];
+	struct verify_ctx v;
+	struct verify_result r;
+	struct err e;
+	size_t i, diff = 0;
+
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(chdir(dir) == 0);
+	CHECK(verify_init(&v, VERIFY_CRC32C, 4096, 0, NULL, 0, 99, &e) == 0);
+	v.dump = 1;
+	memset(buf, 0, sizeof(buf));
+	verify_fill(&v, buf, sizeof(buf), 1 << 16);
+	verify_fill(&v, again, sizeof(again), 1 << 16);
+	CHECK(memcmp(buf, again, sizeof(buf)) == 0);
+	CHECK(buf[4096 + 1000] != 0 || buf[4096 + 1001] != 0);	/* data filled, not left */
+	CHECK(memcmp(buf + 64, buf + 4096 + 64, 4000) != 0);	/* per offset */
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 1 << 16, "/some/dir/vf", &r) == 0);
+	buf[4096 + 100] ^= 0xff;
+	CHECK(verify_check(&v, buf, sizeof(buf), 1 << 16, "/some/dir/vf", &r) == -EILSEQ);
+	CHECK(strstr(r.fail_msg, "; received data dumped as vf.69632.received, expected data "
+			       "dumped as vf.69632.expected") != NULL);
+	CHECK_EQ_U(slurp("vf.69632.received", rd, sizeof(rd)), 4096);
+	CHECK_EQ_U(slurp("vf.69632.expected", ex, sizeof(ex)), 4096);
+	CHECK(memcmp(rd, buf + 4096, 4096) == 0);
+	CHECK(memcmp(ex, again + 4096, 4096) == 0);
+	for (i = 0; i < 4096; i++)
+		diff += rd[i] != ex[i];
+	CHECK_EQ_U(diff, 1);
+	unlink("vf.69632.received");
+	unlink("vf.69632.expected");
+	/* off: nothing dumped */
+	v.dump = 0;
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 1 << 16, "vf", &r) == -EILSEQ);
+	CHECK(strstr(r.fail_msg, "dumped") == NULL);
+	CHECK(access("vf.69632.received", F_OK) != 0);
+	CHECK(chdir(cwd) == 0);
+	CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
 	RUN(crc32c_vectors);
@@ -124,5 +190,6 @@ int main(void)
 	RUN(headers_name_what_is_wrong);
 	RUN(crc64_check_value);
 	RUN(meta_checks_header_and_pattern);
+	RUN(dump_writes_received_and_expected);
 	return CHECK_DONE();
 }
