@@ -60,6 +60,7 @@ void job_init(struct job *j)
 	j->do_verify = 1;
 	j->thinktime_blocks = 1;
 	j->rate_cycle_ms = 1000;
+	j->lat_target.percentile = 100;
 	j->kb_base = 1024;
 	j->clocksource = CLOCK_MODE_AUTO;
 	j->interval_us = 1000000;

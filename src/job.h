@@ -24,6 +24,7 @@
 #include "cmdprio.h"	/* struct cmdprio_cfg */
 #include "numa.h"	/* struct numa_cfg */
 #include "job_engine.h"	/* struct job_engine */
+#include "latency_target.h"	/* struct lat_target_cfg */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -205,6 +206,8 @@ struct job {
 	uint64_t rate_iops_min[DDIR_NR];
 	uint32_t rate_cycle_ms;			/* window of the check (default 1000) */
 	int rate_min_set;			/* any of the above: set by validation */
+	struct lat_target_cfg lat_target;	/* latency_target, _window, _percentile, _run */
+	int error_dump;				/* print each error continue_on_error lets pass */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_mode clocksource;	/* AUTO: iotrial picks (and records which) */

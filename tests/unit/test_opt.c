@@ -217,6 +217,13 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "continue_on_error", "1", "continue_on_error", "all" },
 	{ "ignore_error", ",ENOSPC:122", "ignore_error", ",ENOSPC:EDQUOT," },
 	{ "io_submit_mode", "offload", "io_submit_mode", "offload" },
+	/* latency_target.h: bare times are microseconds */
+	{ "latency_target", "500000", "latency_target", "500000" },
+	{ "latency_target", "2ms", "latency_target", "2000" },
+	{ "latency_window", "5s", "latency_window", "5000000" },
+	{ "latency_percentile", "99.9", "latency_percentile", "99.9" },
+	{ "latency_run", "1", "latency_run", "1" },
+	{ "error_dump", "1", "error_dump", "1" },
 	{ "zonemode", "strided", "zonemode", "strided" },
 	{ "zonesize", "256m", "zonesize", "268435456" },
 	{ "zonerange", "1m", "zonerange", "1048576" },
@@ -652,6 +659,9 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
 	CHECK(fails_like("io_submit_mode", "sideways", "not one of"));
 	CHECK(fails_like("continue_on_error", "sometimes", "not one of none, read, write"));
+	CHECK(fails_like("latency_percentile", "100.5", "a percentile is 0..100"));
+	CHECK(fails_like("latency_percentile", "99:50", "one percentile only"));
+	CHECK(fails_like("latency_target", "5x", "latency_target"));
 	CHECK(fails_like("ignore_error", "EIO,ENOPE", "not an errno name"));
 	CHECK(fails_like("nice", "x", "not an integer"));
 	CHECK(fails_like("cpumask", "0", "no CPU"));
