@@ -364,14 +364,14 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 	worker_series_flow(w);
 }
 
-/* The ramp is over: statistics restart from zero, as fio does. */
-static void worker_ramp_end(struct worker *w, uint64_t now)
+/*
+ * Statistics restart from zero at @now (the caller closed the interval before
+ * it): the end of the ramp, and latency_target's search start.
+ */
+static void worker_stats_reset(struct worker *w, uint64_t now)
 {
-	const struct job *j = w->job;
 	int d;
 
-	if (w->t_ramp_end != w->t_begin)
-		worker_interval(w, now, 1);
 	for (d = 0; d < DDIR_NR; d++) {
 		struct worker_dir *wd = &w->st.dir[d];
 
@@ -395,13 +395,23 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	memset(w->st.depth_complete, 0, sizeof(w->st.depth_complete));
 	w->st.total_submit = w->st.total_complete = 0;
 	w->t_measure = now;
-	w->t_rate_base = now;
-	rate_reset(&w->rate);
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 	w->rq_wait_ok = schedstat_thread_wait(&w->rq_wait_start) == 0;
 	devwatch_measure(&w->dw, clock_now_ns(w->clk));
-	worker_mark(w, &w->mark_sample, now);
 	worker_mark(w, &w->mark_interval, now);
+}
+
+/* The ramp is over: statistics restart from zero, as fio does. */
+static void worker_ramp_end(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+
+	if (w->t_ramp_end != w->t_begin)
+		worker_interval(w, now, 1);
+	worker_stats_reset(w, now);
+	w->t_rate_base = now;
+	rate_reset(&w->rate);
+	worker_mark(w, &w->mark_sample, now);
 	w->t_next_sample = now + w->ticks_sample;
 	w->t_next_interval = now + w->ticks_interval;
 	w->log_on = fiolog_active(&w->log);
@@ -453,8 +463,14 @@ static void worker_lt_start(struct worker *w, uint64_t now)
 	w->lt_ns = j->lat_target.target_us * 1000;
 	if (j->runtime_us)
 		w->t_end = now + clock_ns_to_ticks(w->clk, j->runtime_us * 1000);
-	if (!j->lat_target.run)
-		w->t_ramp_end = UINT64_MAX;
+	if (j->lat_target.run)
+		return;
+	/* counted from here should the job end before the search settles
+	 * (worker_main reports the search then, as fio does) */
+	if (w->t_ramp_end != w->t_begin)
+		worker_interval(w, now, 1);
+	worker_stats_reset(w, now);
+	w->t_ramp_end = UINT64_MAX;
 }
 
 /*
@@ -993,7 +1009,12 @@ void *worker_main(void *arg)
 	if (w->flow && !j->time_based)
 		flow_leave(w->flow, j->flow, w->flow_mine);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
-	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
+	if (w->lt_started && !w->lt.settled && !j->lat_target.run) {
+		/* latency_target ended before its search settled: fio reports the
+		 * search (its statistics since the search start; the series keeps
+		 * it as ramp, the one case its measured intervals miss I/Os) */
+		atomic_store_explicit(&w->measuring, 1, memory_order_release);
+	} else if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
 		/* ended inside the ramp: nothing was measured */
 		worker_ramp_end(w, now);
 	}

@@ -12,7 +12,8 @@
  * target the job must end at depth 5, its statistics those of the last
  * window alone (every latency 50 us), and its series' measured intervals
  * adding up to the totals.  At depth 1 over the target with percentile 100
- * the job ends with ETIMEDOUT.
+ * the job ends with ETIMEDOUT.  A job whose I/O runs out mid-search reports
+ * the search, as fio does.
  */
 #include <errno.h>
 #include <stddef.h>	/* offsetof */
@@ -313,6 +314,35 @@ TEST(worker_settles_on_a_depth_dependent_device)
 	lw_free(t);
 }
 
+/* With ramp_time the search starts after it, and the ramp's I/O is not counted. */
+TEST(worker_search_starts_after_ramp_time)
+{
+	struct lw *t = lw_new(64, 55, 10000);
+	const struct series *s;
+	uint64_t ios = 0;
+	size_t i;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->j.ramp_time_us = 5000;
+	CHECK_EQ_U(lw_run(t), 0);
+	CHECK_EQ_U(t->r.lat_depth, 5);
+	CHECK_EQ_U(t->w.lt.windows, 7);
+	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.max, 50 * US);
+	/* 5 ms of ramp, 10 ms windows at depths 1, 2, 4, two failed ones cut
+	 * short by their first late I/O (depth 8: 80 us, 6: 60 us), 10 ms at 5,
+	 * 10 ms at 5 settled: 55.14 ms and the last batch */
+	if (t->w.elapsed_ns < 55140 * US || t->w.elapsed_ns > 55140 * US + 150 * US)
+		printf("  elapsed %llu ns\n", (unsigned long long)t->w.elapsed_ns);
+	CHECK(t->w.elapsed_ns >= 55140 * US && t->w.elapsed_ns <= 55140 * US + 150 * US);
+	s = &t->w.series;
+	for (i = s->nr_ramp; i < s->nr; i++)
+		ios += s->iv[i].d[DDIR_READ].ios;
+	CHECK_EQ_U(ios, t->r.dir[DDIR_READ].total_ios);
+	lw_free(t);
+}
+
 /* Capped at iodepth: a device fast enough for any depth ends at iodepth. */
 TEST(worker_fast_device_ends_at_iodepth)
 {
@@ -343,6 +373,31 @@ TEST(worker_depth1_over_target_is_fatal)
 	lw_free(t);
 }
 
+/*
+ * The I/O runs out before the search settles (2500 I/Os; this device does
+ * one per 10 us at any depth, so 1000 at depth 1 fill the first 10 ms
+ * window, 1000 at depth 2 the second, and the rest end the third, at depth
+ * 4, after 5 ms): as fio, the report is the whole search, not an empty
+ * settled window.
+ */
+TEST(worker_unsettled_search_reports_the_search)
+{
+	struct lw *t = lw_new(64, 55, 10000);
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->j.size = 4096ull * 2500;
+	CHECK_EQ_U(lw_run(t), 0);
+	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 2500);
+	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.min, 10 * US);
+	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.max, 40 * US);
+	CHECK_EQ_U(t->r.lat_depth, 4);
+	CHECK_EQ_U(t->w.measure_ns, t->w.elapsed_ns);
+	CHECK_EQ_U(t->w.measure_ns, 25 * MS);
+	lw_free(t);
+}
+
 /* Off: nothing is held back, the job runs at iodepth. */
 TEST(worker_off_runs_at_iodepth)
 {
@@ -369,8 +424,10 @@ int main(void)
 	RUN(depth1_failure);
 	RUN(percentile_edges);
 	RUN(worker_settles_on_a_depth_dependent_device);
+	RUN(worker_search_starts_after_ramp_time);
 	RUN(worker_fast_device_ends_at_iodepth);
 	RUN(worker_depth1_over_target_is_fatal);
+	RUN(worker_unsettled_search_reports_the_search);
 	RUN(worker_off_runs_at_iodepth);
 	return CHECK_DONE();
 }

@@ -1,0 +1,107 @@
+#!/bin/sh
+# latency_target, latency_window, latency_percentile, latency_run against
+# fio 3.33 on the same jobs:
+#   - null engine, a target every depth meets: both search 1 2 4 8, settle at
+#     iodepth 8, restart the statistics for one last window and end there
+#     (job_runtime = one window, long before runtime); the four latency_*
+#     keys are fio's, in fio's units (target ns, window us), and so is the
+#     text line;
+#   - latency_run=1: the search never settles, nothing restarts (job_runtime
+#     is the whole runtime);
+#   - 1 MiB cached reads through libaio, whose latency grows with the
+#     depth (io_submit copies each buffered read before returning): both
+#     settle at the same depth, give or take one (the machine is shared);
+#   - a target no I/O can meet (1 us): at depth 1 with percentile 100 the job
+#     fails with ETIMEDOUT (fio: the same error, and no report);
+#   - bad values: one line, exit 2.
+. "$(dirname "$0")/lib.sh"
+have_fio=0; command -v fio >/dev/null 2>&1 && have_fio=1
+
+# keys FILE: "depth target percentile window job_runtime elapsed error"
+keys() {
+	pyjson "
+import json
+j = json.load(open('$1'))['jobs'][0]
+print(j['latency_depth'], j['latency_target'], j['latency_percentile'], j['latency_window'],
+      j['job_runtime'], j['elapsed'], j['error'])"
+}
+
+NULLJOB="--name=t --ioengine=null --size=1t --bs=4k --rw=randread --iodepth=8
+         --latency_target=1s --latency_window=100ms --time_based --runtime=20"
+# shellcheck disable=SC2086
+"$IOTRIAL" $NULLJOB --output-format=json,normal --output="$T/i.out" 2>"$T/ierr"
+irc=$?
+sed -n '/^{/,/^}/p' "$T/i.out" >"$T/i.json"
+set -- $(keys "$T/i.json")
+if [ "$irc" -eq 0 ] && [ "$1 $2 $3 $4 $7" = "8 1000000000 100.0 100000 0" ] &&
+   [ "$5" -ge 95 ] && [ "$5" -le 200 ] && [ "$6" -le 3 ]
+then pass latency_target_null_settles_at_iodepth
+else fail latency_target_null_settles_at_iodepth "exit $irc, got '$*': $(head -c 200 "$T/ierr")"; fi
+if grep -q "^     latency   : target=1000000000, window=100000, percentile=100.00%, depth=8$" "$T/i.out"
+then pass latency_target_text_line; else fail latency_target_text_line "$(grep 'latency   :' "$T/i.out")"; fi
+if [ $have_fio -eq 1 ]; then
+	# shellcheck disable=SC2086
+	fio $NULLJOB --output-format=json --output="$T/f.json" >/dev/null 2>&1
+	set -- $(keys "$T/f.json")
+	fio_keys="$1 $2 $3 $4"
+	set -- $(keys "$T/i.json")
+	if [ "$fio_keys" = "$1 $2 $3 $4" ]; then pass latency_target_keys_as_fio
+	else fail latency_target_keys_as_fio "fio '$fio_keys', iotrial '$1 $2 $3 $4'"; fi
+else
+	skip latency_target_keys_as_fio "fio not installed"
+fi
+
+# latency_run: 1 s of runtime, all of it measured
+# shellcheck disable=SC2086
+"$IOTRIAL" $NULLJOB --runtime=1 --latency_run=1 --output-format=json >"$T/r.json" 2>"$T/rerr"
+set -- $(keys "$T/r.json")
+if [ "$1" = 8 ] && [ "$5" -ge 990 ] && [ "$5" -le 1100 ]; then pass latency_run_keeps_measuring
+else fail latency_run_keeps_measuring "got '$*'"; fi
+
+# a device whose latency grows with the depth: 1 MiB buffered reads via libaio
+# (the file was just written: its pages are cached, each read is a copy)
+dd if=/dev/zero of="$T/f" bs=1M count=64 2>/dev/null
+DEVJOB="--name=d --filename=$T/f --size=64m --bs=1m --rw=randread --ioengine=libaio --iodepth=32
+        --latency_target=600 --latency_window=150ms --latency_percentile=90 --time_based --runtime=10"
+if [ $have_fio -eq 1 ]; then
+	ok=0
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		"$IOTRIAL" $DEVJOB --output-format=json >"$T/d.json" 2>/dev/null
+		# shellcheck disable=SC2086
+		fio $DEVJOB --output-format=json --output="$T/fd.json" >/dev/null 2>&1
+		set -- $(keys "$T/d.json"); ours=$1 ort=$5
+		set -- $(keys "$T/fd.json"); theirs=$1
+		d=$((ours - theirs))
+		if [ "$ours" -lt 32 ] && [ "$ort" -ge 140 ] && [ "$ort" -le 400 ] && [ "${d#-}" -le 1 ]; then
+			ok=1; break
+		fi
+	done
+	if [ $ok -eq 1 ]; then pass "latency_target_depth_as_fio ($ours vs fio $theirs)"
+	else fail latency_target_depth_as_fio "iotrial depth $ours (runtime $ort ms), fio $theirs"; fi
+else
+	skip latency_target_depth_as_fio "fio not installed"
+fi
+
+# 1 us cannot be met: ETIMEDOUT at depth 1, at once
+# shellcheck disable=SC2086
+"$IOTRIAL" $DEVJOB --latency_target=1 --latency_percentile=100 --output-format=json >"$T/x.json" 2>"$T/xerr"
+xrc=$?
+set -- $(keys "$T/x.json")
+if [ "$xrc" -eq 1 ] && [ "$1 $7" = "1 110" ] && [ "$6" -le 1 ] &&
+   grep -q "stopped on error: latency of [0-9]* ns exceeds latency_target (1000 ns) at depth 1" "$T/xerr"
+then pass latency_target_unmet_is_etimedout
+else fail latency_target_unmet_is_etimedout "exit $xrc, '$*': $(cat "$T/xerr")"; fi
+if [ $have_fio -eq 1 ]; then
+	# shellcheck disable=SC2086
+	fio $DEVJOB --latency_target=1 --latency_percentile=100 >"$T/fx.out" 2>&1
+	if grep -q "latency of [0-9]* nsec exceeds specified max (1000 nsec)" "$T/fx.out"
+	then pass latency_target_unmet_fio_agrees; else fail latency_target_unmet_fio_agrees "$(head -c 300 "$T/fx.out")"; fi
+fi
+
+expect_exit latency_target_needs_window 2 "^iotrial: error: job 't' \(command line\): latency_target=500us needs latency_window > 0" \
+	"$IOTRIAL" --parse-only --name=t --ioengine=null --size=1m --latency_target=500
+expect_exit latency_percentile_range 2 "^iotrial: error: invalid value '100.5' for option 'latency_percentile'" \
+	"$IOTRIAL" --parse-only --name=t --latency_percentile=100.5
+expect_exit latency_window_bad_unit 2 "^iotrial: error: .*'5parsecs'.*latency_window" \
+	"$IOTRIAL" --parse-only --name=t --latency_window=5parsecs
