@@ -28,6 +28,7 @@ void job_init(struct job *j)
 	j->nrfiles = 1;
 	j->allow_file_create = 1;
 	j->invalidate = 1;
+	j->create_serialize = 1;
 	j->fadvise_hint = FADVISE_AUTO;
 	j->rw = RW_READ;
 	j->rwmixread = 50;

@@ -86,6 +86,8 @@ struct job {
 	int invalidate;
 	enum fadvise_hint fadvise_hint;	/* access-pattern advice to the page cache */
 	int create_on_open;
+	int create_serialize;	/* 0: laid out when its stonewall group starts (run.c) */
+	int fill_device;	/* write until the file system is full (file.c, worker_compat.c) */
 
 	/* workload */
 	unsigned rw;			/* RW_* bits */

@@ -99,8 +99,20 @@ int opt_verify_validate(const struct job *j, struct err *e)
 
 	if (!j->verify_method)
 		return j->verify_only ? job_err(e, j, "verify_only needs verify=METHOD") : 0;
+	if ((j->rw & ~RW_RAND) == RW_READ) {
+		/* a read job checks each block it reads (what an earlier job wrote) */
+		d = DDIR_READ;
+		if (j->bssplit_nr[d] || (j->bs_min[d] && j->bs_min[d] != j->bs_max[d]))
+			why = "verify needs one block size (no bsrange or bssplit)";
+		else if (j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
+			why = "verify=pattern needs verify_pattern";
+		else if (j->bs[d] > UINT32_MAX || (j->verify_interval && (j->verify_interval > j->bs[d] ||
+								      j->bs[d] % j->verify_interval)))
+			why = "verify_interval must divide bs";
+		return why ? job_err(e, j, "%s", why) : 0;
+	}
 	if ((j->rw & ~RW_RAND) != RW_WRITE)
-		why = "verify needs rw=write or rw=randwrite";
+		why = "verify needs rw=write, rw=randwrite or a read job";
 	else if (j->time_based && !j->verify_backlog)
 		why = "verify with time_based is not supported (blocks may be rewritten partially)";
 	else if ((j->rw & RW_RAND) && j->norandommap)

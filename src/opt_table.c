@@ -963,6 +963,12 @@ static const struct opt_def opt_defs[] = {
 	  .show = ioerr_show_ignore,
 	  .help = "errors that are non-fatal, per class READ,WRITE,VERIFY, ':'-separated "
 		  "(default EIO:EILSEQ)" },
+	{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_BOOL, F(fill_device),
+	  .help = "write until the file system is full (ENOSPC ends the job, no error); a file's "
+		  "size defaults to the free space" },
+	{ .name = "create_serialize", .type = OPT_BOOL, F(create_serialize),
+	  .help = "lay out every job's files before any job starts (0: when the job's stonewall "
+		  "group starts, after the groups before it)" },
 	{ .name = "error_dump", .type = OPT_BOOL, F(error_dump),
 	  .help = "print every error continue_on_error lets pass, not only the fatal one" },
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
@@ -1018,11 +1024,10 @@ static const struct opt_def opt_defs[] = {
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("clientname"), U("clustername"), U("cmd_type"), 
 	U("conf"), U("cont"),
-	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
+	U("create_fsync"), U("create_only"), U("cuda_io"),
 	U("dataplacement"), U("dedupe_global"), U("exec_postrun"),
 	U("exec_prerun"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-	{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 
 	UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
 	U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),

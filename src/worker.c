@@ -134,6 +134,9 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	uint64_t lat, clat;
 
 	if (unlikely(io->res < 0)) {
+		/* fill_device: the file system is full, the job's end */
+		if (unlikely(w->job->fill_device) && worker_compat_filled(w, io))
+			return;
 		/* continue_on_error: counted, and the job goes on (as fio) */
 		if (w->job->ioerr.coe &&
 		    ioerr_nonfatal(&w->job->ioerr, ioerr_class(io->ddir), (int)-io->res)) {
@@ -159,12 +162,17 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	/* completed inline (sync engines): issued when started, clat is lat */
 	clat = io->t_issue == io->t_start ? lat : clock_ticks_to_ns(c, t_done - io->t_issue);
 	d = &w->st.dir[io->ddir];
-	if (unlikely((uint64_t)io->res != io->len))
+	if (unlikely((uint64_t)io->res != io->len)) {
 		d->short_ios++;
+		if (unlikely(w->job->fill_device))
+			worker_compat_fill_clamp(w, io);
+	}
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
 	if (unlikely(w->vbl_cap) && io->ddir == DDIR_WRITE)
 		worker_compat_verify_written(w, io);
+	else if (unlikely(w->verify_reads) && io->ddir == DDIR_READ)
+		worker_compat_verify_read(w, io);
 	if (unlikely(io->untimed))
 		return;		/* counted, not timed (engine.h) */
 	if (unlikely(w->cprio != NULL))
@@ -552,7 +560,7 @@ static int worker_event(struct worker *w, uint64_t *nowp)
 		if (w->t_next_interval <= now)
 			w->t_next_interval = now + w->ticks_interval;
 	}
-	if (now >= w->t_end)
+	if (now >= w->t_end || unlikely(w->filled))
 		return 1;
 	w->t_next_event = min3(measuring ? w->t_next_sample : w->t_ramp_end,
 			       w->t_next_interval, w->t_end);
@@ -819,7 +827,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 {
 	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
 							  : w->ctx.depth;
-	int log_on = w->log_on || w->vbl_cap || w->cprio, n, i;	/* per-I/O accounting */
+	int log_on = w->log_on || w->vbl_cap || w->cprio || w->verify_reads, n, i;	/* per-I/O accounting */
 	struct worker_run run;
 
 	if (min > w->inflight)

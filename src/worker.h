@@ -124,6 +124,8 @@ struct worker {
 	uint64_t think_ticks, think_spin_ticks;
 	uint32_t think_issued;		/* I/Os issued since the last think */
 	uint64_t nr_ios_issued;		/* for number_ios */
+	int filled;			/* fill_device: the file system is full, the job ends */
+	int verify_reads;		/* verify= on a read job: each read is checked */
 	/*
 	 * latency_target (latency_target.h): the search runs in worker_event;
 	 * the hot path only counts completions above lt_ns (UINT64_MAX when

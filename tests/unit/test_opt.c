@@ -224,6 +224,9 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "latency_percentile", "99.9", "latency_percentile", "99.9" },
 	{ "latency_run", "1", "latency_run", "1" },
 	{ "error_dump", "1", "error_dump", "1" },
+	{ "fill_device", "1", "fill_device", "1" },
+	{ "fill_fs", "1", "fill_device", "1" },
+	{ "create_serialize", "0", "create_serialize", "0" },
 	{ "zonemode", "strided", "zonemode", "strided" },
 	{ "zonesize", "256m", "zonesize", "268435456" },
 	{ "zonerange", "1m", "zonerange", "1048576" },
@@ -650,7 +653,8 @@ TEST(unknown_and_unsupported)
 			 "crc32c, crc32, crc64, sha1, sha256, sha512, xxhash, meta, pattern, 0/none (" W ")"));
 	CHECK(fails_with("verify_async", "1", "unsupported option 'verify_async': not supported "
 			 "(verify= checks every block after the writes) (" W ")"));
-	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
+	CHECK(fails_with("ioscheduler", "deadline", "unsupported option 'ioscheduler': set "
+			 "/sys/block/DEV/queue/scheduler before the run (the JSON records it) (" W ")"));
 	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
 	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned block "
 			 "devices are not supported (none or strided) (" W ")"));
@@ -689,7 +693,7 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("unified_rw_reporting", "2", "unsupported value"));
 	/* every fio option that is not supported is refused, not unknown */
 	CHECK(opt_find("verify_async") && opt_find("verify_async")->type == OPT_UNSUPPORTED);
-	CHECK(opt_find("fill_fs") && opt_find("fill_fs")->type == OPT_UNSUPPORTED);
+	CHECK(opt_find("iomem") && opt_find("iomem")->type == OPT_UNSUPPORTED);
 	CHECK(opt_find("readwrite") == opt_find("rw"));
 	CHECK(opt_find("nope") == NULL);
 }
@@ -1073,7 +1077,7 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, "bs"));
 	CHECK(!opt_cmdhelp(f, "ss"));
 	CHECK(!opt_cmdhelp(f, "sync"));
-	CHECK(!opt_cmdhelp(f, "fill_device"));
+	CHECK(!opt_cmdhelp(f, "ioscheduler"));
 	CHECK(!opt_cmdhelp(f, "fixedbufs"));
 	CHECK(opt_cmdhelp(f, "nope") == -ENOENT);
 	fclose(f);
@@ -1082,7 +1086,7 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "default: 4096") != NULL);
 	CHECK(strstr(buf, "steadystate: ") != NULL);
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
-	CHECK(strstr(buf, "fill_device: a fio option that iotrial does not support (refused): set size") != NULL);
+	CHECK(strstr(buf, "ioscheduler: a fio option that iotrial does not support (refused): set /sys") != NULL);
 	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
 	free(buf);
 	buf = NULL;
@@ -1090,7 +1094,7 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, NULL));
 	fclose(f);
 	CHECK(strstr(buf, "\niodepth ") != NULL);
-	CHECK(strstr(buf, "\nfill_device ") == NULL);
+	CHECK(strstr(buf, "\nioscheduler ") == NULL);
 	CHECK(strstr(buf, "further fio options are recognised") != NULL);
 	free(buf);
 }
