@@ -508,7 +508,7 @@ static int worker_lt_window(struct worker *w, uint64_t *now)
 	if (step == LAT_TARGET_DOWN || step == LAT_TARGET_SETTLE) {
 		w->io_reserve = w->ctx.depth;	/* nothing new while draining */
 		while (w->inflight && !w->error)
-			if (worker_reap(w, w->inflight, 0, now) < 0)
+			if (worker_reap(w, 1, 0, now) < 0)
 				break;
 		*now = clock_ticks(w->clk);
 	}
