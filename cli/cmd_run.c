@@ -230,6 +230,24 @@ static void on_progress(void *arg, const struct run_progress *p)
 }
 
 /* fio's clocksource is a job option but one clock serves the whole run. */
+/*
+ * error_dump=1: one line per error continue_on_error let pass, in fio's words
+ * ("io_u error on file F: <why>: write offset=O, buflen=L") and the job's
+ * name.  Called on the job's thread: one fprintf, which stdio locks.
+ */
+static void on_error_dump(void *arg, const struct ioerr_event *ev)
+{
+	char name[3 * JOB_NAME_MAX], file[3 * 256], why[128];
+	const char *dir = ev->ddir < DDIR_NR ? ddir_name((enum ddir)ev->ddir) : "sync";
+
+	(void)arg;
+	err_escape(name, sizeof(name), ev->job);
+	err_escape(file, sizeof(file), ev->file);
+	fprintf(stderr, "iotrial: io_u error on file %s: %s: %s offset=%llu, buflen=%llu (job '%s')\n",
+		file, strerror_r(ev->err, why, sizeof(why)), dir,
+		(unsigned long long)ev->offset, (unsigned long long)ev->len, name);
+}
+
 static enum clock_mode clock_mode(const struct cmdline *cl)
 {
 	size_t i;
@@ -342,6 +360,7 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 	req.readonly = cl->readonly;
 	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
+	req.error_dump = on_error_dump;
 	req.sync = mpi->active ? &mpi->sync : NULL;
 	for (i = 0; i < cl->jobs_nr; i++) {	/* per-rank default targets */
 		cl->jobs[i].rank = mpi->rank;

@@ -17,6 +17,8 @@
 #include <string.h>	/* strdup */
 #include <sys/ioctl.h>	/* ioctl */
 #include <sys/stat.h>	/* fstat */
+#include <sys/statvfs.h>	/* statvfs: fill_device sizes a file by the free space */
+#include <limits.h>	/* PATH_MAX */
 #include <sys/sysmacros.h>	/* major, minor */
 #include <unistd.h>	/* close, pwrite */
 #include "safety.h"
@@ -211,6 +213,29 @@ struct file_plan {
 };
 
 /*
+ * fill_device: the bytes @path's file system has free (statvfs of the file,
+ * or of its directory when it does not exist yet), or 0 when unknown.
+ */
+static uint64_t file_fs_free(const char *path)
+{
+	struct statvfs sv;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (statvfs(path, &sv)) {
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path ? slash - path : 1), path);
+		if (statvfs(dir, &sv))
+			return 0;
+	}
+	/* free blocks, the reserved ones included: root may write them, and
+	 * ENOSPC ends the job wherever the real limit is (fio writes them too) */
+	return (uint64_t)sv.f_bfree * sv.f_frsize;
+}
+
+/*
  * Work out the region from the job and the file's current size.  Sets
  * p->off, p->len (len 0 never comes back).  Returns 0 or -errno with @e.
  */
@@ -232,6 +257,16 @@ static int file_region(struct file_plan *p, struct err *e)
 		len = j->size / p->nfiles;
 		if (!len)
 			len = p->real;
+	}
+	/* fill_device: as far as the free space goes (the writes end at ENOSPC) */
+	if (!len && j->fill_device && (p->kind == FILE_NEW || p->kind == FILE_REG)) {
+		uint64_t bs = file_min_bs(j), room = p->real + file_fs_free(p->path);
+
+		if (room > j->offset)
+			len = (room - j->offset) / bs * bs;
+		if (!len)
+			return err_set(e, -ENOSPC, EXIT_TARGET, "%s: fill_device: no free space for one "
+				       "block of %llu bytes", p->path, (unsigned long long)bs);
 	}
 	base = exists ? p->real : len;
 	p->off = j->offset_pct ? base * j->offset_pct / 100 / file_min_bs(j) * file_min_bs(j) : j->offset;
@@ -335,8 +370,13 @@ static int file_extend(int fd, int mode, uint64_t real, uint64_t need)
 	}
 }
 
-/* Create or extend a regular file to p->off + p->len bytes. */
-static int file_layout(const struct file_plan *p, int readonly, struct err *e)
+/*
+ * Create or extend a regular file to p->off + p->len bytes.  fill_device: a
+ * writing job's file is only created (its writes extend it until the file
+ * system is full); a reading job's is filled until ENOSPC, and its region
+ * ends where the data does (fio: "the mount point will be filled first").
+ */
+static int file_layout(struct file_plan *p, int readonly, struct err *e)
 {
 	const struct job *j = p->j;
 	uint64_t need = p->off + p->len;
@@ -353,7 +393,9 @@ static int file_layout(const struct file_plan *p, int readonly, struct err *e)
 	fd = open(p->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return err_set(e, -errno, EXIT_TARGET, "%s: cannot create: %s", p->path, strerror(errno));
-	if (file_extend(fd, j->eng.fallocate, p->real, need)) {
+	if (j->fill_device && !file_reads(j))
+		goto out;
+	if (!j->fill_device && file_extend(fd, j->eng.fallocate, p->real, need)) {
 		ret = -errno;
 		if (ret == -EOPNOTSUPP || ret == -ENOSYS)
 			ret = ftruncate(fd, (off_t)need) ? -errno : 0;
@@ -367,6 +409,16 @@ static int file_layout(const struct file_plan *p, int readonly, struct err *e)
 	}
 	if (file_reads(j)) {
 		ret = file_fill(fd, p->real, need, ((uint64_t)p->jobnum << 32) ^ p->idx ^ 0x6c617967ull);
+		if (j->fill_device && (ret == -ENOSPC || ret == -EDQUOT)) {
+			struct stat st;
+			uint64_t bs = file_min_bs(j);
+
+			ret = fstat(fd, &st) ? -errno : 0;
+			if (!ret && (uint64_t)st.st_size >= p->off + bs)
+				p->len = ((uint64_t)st.st_size - p->off) / bs * bs;
+			else if (!ret)
+				ret = -ENOSPC;
+		}
 		if (ret) {
 			/*
 			 * A half-filled file would pass for laid out next time (its

@@ -17,6 +17,7 @@
 #define IOTRIAL_IOERR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum { IOERR_READ = 0, IOERR_WRITE = 1, IOERR_VERIFY = 2, IOERR_NR = 3 };
 #define IOERR_LIST_MAX 16
@@ -26,6 +27,23 @@ struct ioerr_cfg {
 	unsigned nr[IOERR_NR];		/* 0: the default list (EIO, EILSEQ) */
 	int list[IOERR_NR][IOERR_LIST_MAX];
 };
+
+/*
+ * error_dump: one error continue_on_error let pass, as the job's thread
+ * hands it to the caller of run_execute (run.h), which prints it.  The
+ * strings are valid during the call only.
+ */
+struct ioerr_event {
+	const char *job;		/* the job's name */
+	const char *file;		/* the file's path, "" when none */
+	int err;			/* positive errno */
+	unsigned ddir;			/* enum ddir, syncs included */
+	uint64_t offset;
+	uint64_t len;
+};
+
+/* Called on the job's own thread, once per such error: it must be thread-safe. */
+typedef void (*ioerr_dump_fn)(void *arg, const struct ioerr_event *ev);
 
 struct job;
 struct opt_def;

@@ -28,6 +28,7 @@ void job_init(struct job *j)
 	j->nrfiles = 1;
 	j->allow_file_create = 1;
 	j->invalidate = 1;
+	j->create_serialize = 1;
 	j->fadvise_hint = FADVISE_AUTO;
 	j->rw = RW_READ;
 	j->rwmixread = 50;
@@ -60,6 +61,7 @@ void job_init(struct job *j)
 	j->do_verify = 1;
 	j->thinktime_blocks = 1;
 	j->rate_cycle_ms = 1000;
+	j->lat_target.percentile = 100;
 	j->kb_base = 1024;
 	j->clocksource = CLOCK_MODE_AUTO;
 	j->interval_us = 1000000;

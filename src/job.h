@@ -24,6 +24,7 @@
 #include "cmdprio.h"	/* struct cmdprio_cfg */
 #include "numa.h"	/* struct numa_cfg */
 #include "job_engine.h"	/* struct job_engine */
+#include "latency_target.h"	/* struct lat_target_cfg */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {
@@ -85,6 +86,8 @@ struct job {
 	int invalidate;
 	enum fadvise_hint fadvise_hint;	/* access-pattern advice to the page cache */
 	int create_on_open;
+	int create_serialize;	/* 0: laid out when its stonewall group starts (run.c) */
+	int fill_device;	/* write until the file system is full (file.c, worker_compat.c) */
 
 	/* workload */
 	unsigned rw;			/* RW_* bits */
@@ -197,6 +200,7 @@ struct job {
 	uint64_t verify_backlog;		/* check every N written blocks (0 = at the end) */
 	uint64_t verify_backlog_batch;		/* blocks checked each time (0 = verify_backlog) */
 	int verify_dump;			/* a bad interval: .received/.expected files */
+	uint32_t verify_async;			/* fio's offload threads: accepted, checks stay inline */
 	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
 	uint64_t thinktime_us, thinktime_spin_us;
 	uint32_t thinktime_blocks;		/* default 1 */
@@ -207,6 +211,8 @@ struct job {
 	uint64_t rate_iops_min[DDIR_NR];
 	uint32_t rate_cycle_ms;			/* window of the check (default 1000) */
 	int rate_min_set;			/* any of the above: set by validation */
+	struct lat_target_cfg lat_target;	/* latency_target, _window, _percentile, _run */
+	int error_dump;				/* print each error continue_on_error lets pass */
 	int unified_rw_reporting;
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_mode clocksource;	/* AUTO: iotrial picks (and records which) */

@@ -99,8 +99,20 @@ int opt_verify_validate(const struct job *j, struct err *e)
 
 	if (!j->verify_method)
 		return j->verify_only ? job_err(e, j, "verify_only needs verify=METHOD") : 0;
+	if ((j->rw & ~RW_RAND) == RW_READ) {
+		/* a read job checks each block it reads (what an earlier job wrote) */
+		d = DDIR_READ;
+		if (j->bssplit_nr[d] || (j->bs_min[d] && j->bs_min[d] != j->bs_max[d]))
+			why = "verify needs one block size (no bsrange or bssplit)";
+		else if (j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
+			why = "verify=pattern needs verify_pattern";
+		else if (j->bs[d] > UINT32_MAX || (j->verify_interval && (j->verify_interval > j->bs[d] ||
+								      j->bs[d] % j->verify_interval)))
+			why = "verify_interval must divide bs";
+		return why ? job_err(e, j, "%s", why) : 0;
+	}
 	if ((j->rw & ~RW_RAND) != RW_WRITE && !mixed)
-		why = "verify needs a job that writes: rw=write, randwrite, rw or randrw";
+		why = "verify needs rw=read, randread, write, randwrite, rw or randrw";
 	else if ((j->rw & RW_RAND) && j->norandommap)
 		/* fio 3.33 fails its own check there ("bad header rand_seed") */
 		why = "verify with norandommap is not supported (blocks may be rewritten partially)";

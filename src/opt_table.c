@@ -18,6 +18,7 @@
 #include "ioerr.h"
 #include "cmdprio.h"
 #include "numa.h"
+#include "latency_target.h"
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdarg.h>	/* va_list */
@@ -914,6 +915,9 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "verify_dump", .type = OPT_BOOL, F(verify_dump),
 	  .help = "on a verify failure, write the block read and the block expected to "
 		  "FILE.OFFSET.received/.expected in the current directory" },
+	{ .name = "verify_async", .type = OPT_INT, F(verify_async), .max = 1024,
+	  .help = "fio's verify offload threads; iotrial checks the same blocks in the job's "
+		  "own thread (the same results, the checking CPU counted in the job's)" },
 	{ .name = "verify_fatal", .type = OPT_BOOL, F(verify_fatal),
 	  .help = "a verify failure also stops the other jobs of the group" },
 	{ .name = "gtod_reduce", .type = OPT_FUNC, F(gtod_reduce), .parse = opt_parse_gtod_reduce,
@@ -966,11 +970,30 @@ static const struct opt_def opt_defs[] = {
 	  .show = ioerr_show_ignore,
 	  .help = "errors that are non-fatal, per class READ,WRITE,VERIFY, ':'-separated "
 		  "(default EIO:EILSEQ)" },
+	{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_BOOL, F(fill_device),
+	  .help = "write until the file system is full (ENOSPC ends the job, no error); a file's "
+		  "size defaults to the free space" },
+	{ .name = "create_serialize", .type = OPT_BOOL, F(create_serialize),
+	  .help = "lay out every job's files before any job starts (0: when the job's stonewall "
+		  "group starts, after the groups before it)" },
+	{ .name = "error_dump", .type = OPT_BOOL, F(error_dump),
+	  .help = "print every error continue_on_error lets pass, not only the fatal one" },
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
 	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
 		  "schedule, not after a completion (io_uring, libaio, null)" },
 	{ .name = "verify_state_save", DEFAULT_ONLY, .choices = zero_only,
 	  .help = "0: no verify state file is written (iotrial never writes one)" },
+
+	/* latency_target.h (fio: bare times are microseconds) */
+	{ .name = "latency_target", .type = OPT_TIME, F(lat_target.target_us), .unit_us = 1,
+	  .bare_us = 1, .help = "find the deepest queue (1..iodepth) whose I/Os meet this latency" },
+	{ .name = "latency_window", .type = OPT_TIME, F(lat_target.window_us), .unit_us = 1,
+	  .bare_us = 1, .help = "latency_target: time each depth is tried for" },
+	{ .name = "latency_percentile", .type = OPT_FUNC, .parse = lat_target_parse_percentile,
+	  .show = lat_target_show_percentile,
+	  .help = "latency_target: % of a window's I/Os that must meet it (default 100)" },
+	{ .name = "latency_run", .type = OPT_BOOL, F(lat_target.run),
+	  .help = "latency_target: keep adjusting the depth for the whole run (0: stop once found)" },
 
 	/* thinktime (fio: bare numbers are microseconds) */
 	{ .name = "thinktime", .type = OPT_TIME, F(thinktime_us), .unit_us = 1, .bare_us = 1,
@@ -1011,11 +1034,10 @@ static const struct opt_def opt_defs[] = {
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("clientname"), U("clustername"), U("cmd_type"), 
 	U("conf"), U("cont"),
-	U("create_fsync"), U("create_only"), U("create_serialize"), U("cuda_io"),
-	U("dataplacement"), U("error_dump"), U("exec_postrun"),
+	U("create_fsync"), U("create_only"), U("cuda_io"),
+	U("dataplacement"), U("exec_postrun"),
 	U("exec_prerun"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"),
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-	{ .name = "fill_device", .alias = { "fill_fs" }, .type = OPT_UNSUPPORTED, .help = "set size (size=100% of a device or file)" }, 
 	UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
 	U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
@@ -1023,7 +1045,6 @@ static const struct opt_def opt_defs[] = {
 	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
 	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), 
 	U("ignore_zone_limits"), U("interface"), U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
-	U("latency_percentile"), U("latency_run"), U("latency_target"), U("latency_window"),
 	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
 	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),
@@ -1050,7 +1071,6 @@ static const struct opt_def opt_defs[] = {
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
-	UH("verify_async", "not supported (verify= checks every block after the writes)"), 
 	UH("verify_offset", "not supported (verify= checks every block after the writes)"),
 	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),

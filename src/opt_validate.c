@@ -6,6 +6,7 @@
  */
 #include "opt.h"
 #include "opt_compat.h"	/* opt_verify_validate */
+#include "latency_target.h"	/* lat_target_validate */
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <stdio.h>	/* snprintf */
@@ -187,6 +188,11 @@ int opt_job_validate(struct job *j, struct err *e)
 		ret = opt_verify_validate(j, e);
 	if (!ret)
 		ret = opt_think_validate(j, e);
+	if (!ret)
+		ret = lat_target_validate(j, e);
+	/* fio: it "only makes sense with sequential write" (or a read job) */
+	if (!ret && j->fill_device && job_writes(j) && j->rw != RW_WRITE)
+		ret = job_err(e, j, "fill_device needs rw=write (sequential) or a read job");
 	if (!ret && j->dedupe_mode_ws && j->dedupe_percentage && (!j->size || j->size_pct))
 		ret = job_err(e, j, "dedupe_mode=working_set needs size= in bytes (the set is a "
 			      "share of it)");

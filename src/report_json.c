@@ -489,11 +489,11 @@ static json_t *json_job(const struct job_result *jr, int plus)
 		jset(o, "total_err", jint(jr->total_err), &bad);
 		jset(o, "first_error", json_integer(jr->first_err), &bad);
 	}
-	/* iotrial has no latency_target mode: fio's values when it is off */
-	jset(o, "latency_depth", jint(job ? job->iodepth : 1), &bad);
-	jset(o, "latency_target", jint(0), &bad);
-	jset(o, "latency_percentile", jreal(100.0), &bad);
-	jset(o, "latency_window", jint(0), &bad);
+	/* latency_target.h, in fio's units: the target in ns, the window in us */
+	jset(o, "latency_depth", jint(jr->lat_depth ? jr->lat_depth : job ? job->iodepth : 1), &bad);
+	jset(o, "latency_target", jint(job ? job->lat_target.target_us * 1000 : 0), &bad);
+	jset(o, "latency_percentile", jreal(job ? job->lat_target.percentile : 100.0), &bad);
+	jset(o, "latency_window", jint(job ? job->lat_target.window_us : 0), &bad);
 	json_job_steadystate(o, jr, &bad);
 	jset(o, "iotrial", json_job_iotrial(jr, plus), &bad);
 	if (bad) {

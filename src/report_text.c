@@ -296,9 +296,12 @@ static void text_job_tail(FILE *f, const struct job_result *jr)
 		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)jr->total_err, jr->first_err,
 			jr->first_err ? strerror(jr->first_err) : "Success");
-	/* iotrial has no latency_target mode: fio's line when it is off */
-	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-		jr->job ? jr->job->iodepth : 1);
+	/* latency_target.h: fio's line, its units (ns, us) */
+	fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		jr->job ? (unsigned long long)jr->job->lat_target.target_us * 1000 : 0ull,
+		jr->job ? (unsigned long long)jr->job->lat_target.window_us : 0ull,
+		jr->job ? jr->job->lat_target.percentile : 100.0,
+		jr->lat_depth ? jr->lat_depth : jr->job ? jr->job->iodepth : 1);
 }
 
 /*

@@ -92,6 +92,8 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 			cmdprio_result_merge(dst->prio, src->prio);
 	}
 	dst->coe |= src->coe;
+	if (src->lat_depth)	/* fio reports the last thread's */
+		dst->lat_depth = src->lat_depth;
 	dst->total_err += src->total_err;
 	if (!dst->first_err)
 		dst->first_err = src->first_err;

@@ -112,6 +112,7 @@ struct job_result {
 	struct bottleneck_verdict bottleneck;
 	struct steady *steady;		/* NULL when no criterion */
 	int partial;			/* ended early (signal or error) */
+	unsigned lat_depth;		/* latency_target: the depth its search ended at (0: off) */
 	struct verify_result verify;	/* verify=: what the read-back pass found */
 	struct cmdprio_result *prio;	/* cmdprio: clat per priority (owned), or NULL */
 };

@@ -105,49 +105,86 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			w->clk = &s->clk;
 			w->ops = ops;
 			w->flow = j->flow ? flow_set_find(&s->flows, j->flow_id) : NULL;
+			if (j->error_dump) {
+				w->error_dump = req->error_dump;
+				w->error_dump_arg = req->error_dump_arg;
+			}
 		}
 	}
 	return 0;
 }
 
-/* Lay out and open every target before any I/O, then prepare the workers. */
+/* Lay out and open @w's targets.  0 or -errno with @e filled. */
+static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
+{
+	int r = 0;
+
+	if (!(w->ops->flags & ENGINE_F_NOFILES)) {
+		if (w->ops->flags & ENGINE_F_OWNFILES)
+			r = file_plan_only(w->job, w->jobnum, &w->files, &w->nr_files, e);
+		else
+			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
+				       &w->nr_files, e);
+		/*
+		 * A full disk or an I/O error while laying out one job's file
+		 * is that job's error, as it would be during its I/O: the
+		 * other jobs run and their results are kept.  The thread is
+		 * not started (run_threads) and the job reports no I/O.
+		 */
+		if ((r == -ENOSPC || r == -EIO || r == -EDQUOT || r == -EFBIG) &&
+		    e->exit_code == EXIT_TARGET) {
+			w->error = -r;
+			snprintf(w->first_error, sizeof(w->first_error), "%.255s", e->msg);
+			err_clear(e);
+			r = 0;
+		}
+	}
+	return r;
+}
+
+/*
+ * Lay out and open every target before any I/O, then prepare the workers;
+ * those of create_serialize=0 jobs wait for their stonewall group
+ * (run_prepare_late).
+ */
 static int run_prepare(struct run_state *s, struct err *e)
 {
 	size_t i;
 	int r;
 
+	for (i = 0; i < s->nr; i++)
+		if (s->w[i].job->create_serialize && (r = run_setup_files(s, &s->w[i], e)))
+			return r;
 	for (i = 0; i < s->nr; i++) {
-		struct worker *w = &s->w[i];
-
-		if (!(w->ops->flags & ENGINE_F_NOFILES)) {
-			if (w->ops->flags & ENGINE_F_OWNFILES)
-				r = file_plan_only(w->job, w->jobnum, &w->files, &w->nr_files, e);
-			else
-				r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
-					       &w->nr_files, e);
-			/*
-			 * A full disk or an I/O error while laying out one job's file
-			 * is that job's error, as it would be during its I/O: the
-			 * other jobs run and their results are kept.  The thread is
-			 * not started (run_threads) and the job reports no I/O.
-			 */
-			if ((r == -ENOSPC || r == -EIO || r == -EDQUOT || r == -EFBIG) &&
-			    e->exit_code == EXIT_TARGET) {
-				w->error = -r;
-				snprintf(w->first_error, sizeof(w->first_error), "%.255s", e->msg);
-				err_clear(e);
-				r = 0;
-			}
-			if (r)
-				return r;
-		}
-	}
-	for (i = 0; i < s->nr; i++) {
+		if (!s->w[i].job->create_serialize)
+			continue;
 		r = worker_prepare(&s->w[i], e);
 		if (r)
 			return r;
 	}
 	return 0;
+}
+
+/*
+ * create_serialize=0: @w's targets are laid out and the worker prepared when
+ * its stonewall group starts, so they see what the groups before it left
+ * (a read job of a file an earlier job wrote, as fio's surface-scan).  A
+ * failure here is the job's error: the groups before it ran, their
+ * results stand, and this thread does not start.
+ */
+static void run_prepare_late(struct run_state *s, struct worker *w)
+{
+	struct err e;
+	int r;
+
+	err_clear(&e);
+	r = run_setup_files(s, w, &e);
+	if (!r && !w->error)
+		r = worker_prepare(w, &e);
+	if (r && !w->error) {
+		w->error = -r;
+		snprintf(w->first_error, sizeof(w->first_error), "%.255s", e.msg);
+	}
 }
 
 static void run_stop_all(struct run_state *s, int why)
@@ -801,6 +838,9 @@ static int run_threads(struct run_state *s, struct err *e)
 			end++;
 		if (s->signal || s->peer_stop)
 			break;
+		for (i = first; i < end; i++)
+			if (!s->w[i].job->create_serialize)
+				run_prepare_late(s, &s->w[i]);
 		for (i = first; i < end; i++) {
 			pthread_attr_t attr;
 			int r;

@@ -20,6 +20,7 @@
 
 #include "err.h"
 #include "job.h"
+#include "ioerr.h"	/* ioerr_dump_fn */
 #include "result.h"
 
 /* One direction of a status entry, over the entry's new intervals. */
@@ -106,6 +107,9 @@ struct run_req {
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;
 	int handle_signals;		/* collect SIGINT/SIGTERM (the CLI sets it) */
+	/* error_dump=1: each error continue_on_error lets pass, on the job's thread */
+	ioerr_dump_fn error_dump;
+	void *error_dump_arg;
 	const struct run_sync *sync;	/* NULL: this process runs alone */
 };
 

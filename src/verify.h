@@ -1,6 +1,7 @@
 /*
  * verify: fio's data verification (verify=, do_verify, verify_interval,
- * verify_pattern, verify_fatal) for write jobs.
+ * verify_pattern, verify_fatal) for write jobs; a job that only reads checks
+ * each block as it reads it (worker_compat_verify_read), with verify_check().
  *
  * Each verify_interval bytes of a written block (the block by default)
  * start with a header like fio's, little-endian:

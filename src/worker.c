@@ -108,6 +108,32 @@ static void worker_fail(struct worker *w, int err, const struct io_u *io)
 	worker_fail_op(w, err, io, NULL);
 }
 
+/* error_dump: hand an error continue_on_error let pass to the run's caller. */
+static void worker_dump_error(struct worker *w, const struct io_u *io)
+{
+	struct ioerr_event ev = {
+		.job = w->job->name,
+		.file = w->nr_files ? w->files[io->file].path : "",
+		.err = (int)-io->res, .ddir = io->ddir, .offset = io->offset, .len = io->len,
+	};
+
+	w->error_dump(w->error_dump_arg, &ev);
+}
+
+/*
+ * latency_target: @n completions took @lat ns, above the target (cold: with
+ * latency_target off lt_ns is UINT64_MAX).  With percentile 100 one is
+ * enough: worker_event judges the window at once.
+ */
+static void worker_lt_over(struct worker *w, uint64_t lat, uint64_t n)
+{
+	w->lt_over += n;
+	if (lat > w->lt_worst)
+		w->lt_worst = lat;
+	if (lat_target_at_once(&w->job->lat_target))
+		w->t_next_event = 0;
+}
+
 static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_done)
 {
 	const struct clock *c = w->clk;
@@ -115,6 +141,9 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	uint64_t lat, clat;
 
 	if (unlikely(io->res < 0)) {
+		/* fill_device: the file system is full, the job's end */
+		if (unlikely(w->job->fill_device) && worker_compat_filled(w, io))
+			return;
 		/* continue_on_error: counted, and the job goes on (as fio) */
 		if (w->job->ioerr.coe &&
 		    ioerr_nonfatal(&w->job->ioerr, ioerr_class(io->ddir), (int)-io->res)) {
@@ -122,6 +151,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 				w->first_nonfatal = (int)-io->res;
 			if (io->ddir < DDIR_NR)	/* issued, as fio's total_ios counts it */
 				w->st.dir[io->ddir].err_ios++;
+			if (w->error_dump)
+				worker_dump_error(w, io);
 			return;
 		}
 		if (io->ddir < DDIR_NR && !w->error)	/* fio counts the fatal one too */
@@ -138,12 +169,17 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	/* completed inline (sync engines): issued when started, clat is lat */
 	clat = io->t_issue == io->t_start ? lat : clock_ticks_to_ns(c, t_done - io->t_issue);
 	d = &w->st.dir[io->ddir];
-	if (unlikely((uint64_t)io->res != io->len))
+	if (unlikely((uint64_t)io->res != io->len)) {
 		d->short_ios++;
+		if (unlikely(w->job->fill_device))
+			worker_compat_fill_clamp(w, io);
+	}
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
 	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
 		worker_compat_verify_written(w, io);
+	else if (unlikely(w->verify_reads) && io->ddir == DDIR_READ)
+		worker_compat_verify_read(w, io);
 	if (unlikely(io->untimed))
 		return;		/* counted, not timed (engine.h) */
 	if (unlikely(w->cprio != NULL))
@@ -152,6 +188,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	lat_acc_add(&d->clat, clat);
 	hist_add(&d->lat_hist, lat);
 	lat_acc_add(&d->lat, lat);
+	if (unlikely(lat > w->lt_ns))
+		worker_lt_over(w, lat, 1);
 	if (lat < d->iv_lat_min)
 		d->iv_lat_min = lat;
 	if (lat > d->iv_lat_max)
@@ -190,6 +228,8 @@ static inline void worker_account_run(struct worker *w, const struct worker_run 
 	lat_acc_add_n(&d->clat, clat, r->n);
 	hist_add_n(&d->lat_hist, lat, r->n);
 	lat_acc_add_n(&d->lat, lat, r->n);
+	if (unlikely(lat > w->lt_ns))
+		worker_lt_over(w, lat, r->n);
 	if (lat < d->iv_lat_min)
 		d->iv_lat_min = lat;
 	if (lat > d->iv_lat_max)
@@ -339,14 +379,14 @@ static void worker_interval(struct worker *w, uint64_t now, int ramp)
 	worker_series_flow(w);
 }
 
-/* The ramp is over: statistics restart from zero, as fio does. */
-static void worker_ramp_end(struct worker *w, uint64_t now)
+/*
+ * Statistics restart from zero at @now (the caller closed the interval before
+ * it): the end of the ramp, and latency_target's search start.
+ */
+static void worker_stats_reset(struct worker *w, uint64_t now)
 {
-	const struct job *j = w->job;
 	int d;
 
-	if (w->t_ramp_end != w->t_begin)
-		worker_interval(w, now, 1);
 	for (d = 0; d < DDIR_NR; d++) {
 		struct worker_dir *wd = &w->st.dir[d];
 
@@ -370,17 +410,28 @@ static void worker_ramp_end(struct worker *w, uint64_t now)
 	memset(w->st.depth_complete, 0, sizeof(w->st.depth_complete));
 	w->st.total_submit = w->st.total_complete = 0;
 	w->t_measure = now;
-	w->t_rate_base = now;
-	rate_reset(&w->rate);
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 	w->rq_wait_ok = schedstat_thread_wait(&w->rq_wait_start) == 0;
 	devwatch_measure(&w->dw, clock_now_ns(w->clk));
-	worker_mark(w, &w->mark_sample, now);
 	worker_mark(w, &w->mark_interval, now);
+}
+
+/* The ramp is over: statistics restart from zero, as fio does. */
+static void worker_ramp_end(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+
+	if (w->t_ramp_end != w->t_begin)
+		worker_interval(w, now, 1);
+	worker_stats_reset(w, now);
+	w->t_rate_base = now;
+	rate_reset(&w->rate);
+	worker_mark(w, &w->mark_sample, now);
 	w->t_next_sample = now + w->ticks_sample;
 	w->t_next_interval = now + w->ticks_interval;
 	w->log_on = fiolog_active(&w->log);
-	if (j->runtime_us)
+	/* latency_target's search began the runtime already (worker_lt_start) */
+	if (j->runtime_us && w->t_end == UINT64_MAX)
 		w->t_end = now + clock_ns_to_ticks(w->clk, j->runtime_us * 1000);
 	atomic_store_explicit(&w->measuring, 1, memory_order_release);
 }
@@ -392,14 +443,115 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	return m < c ? m : c;
 }
 
-/* Timed work that is not per I/O.  Returns 1 when the run time is over. */
-static int worker_event(struct worker *w, uint64_t now)
+static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t *now);
+
+/* latency_target: completions so far (reads, writes, trims), as fio counts a window's. */
+static uint64_t worker_lt_done(const struct worker *w)
+{
+	return w->st.dir[DDIR_READ].ios + w->st.dir[DDIR_WRITE].ios + w->st.dir[DDIR_TRIM].ios;
+}
+
+/* latency_target: a new window at the search's depth starts at @now. */
+static void worker_lt_begin(struct worker *w, uint64_t now)
+{
+	unsigned d = w->lt.depth < w->ctx.depth ? w->lt.depth : w->ctx.depth;
+
+	w->io_reserve = w->ctx.depth - d;
+	w->lt_over = 0;
+	w->lt_worst = 0;
+	w->lt_win_ios = worker_lt_done(w);
+	w->lt_win_end = now + clock_ns_to_ticks(w->clk, w->job->lat_target.window_us * 1000);
+}
+
+/*
+ * latency_target: ramp_time is over, the search starts at depth 1.  The
+ * runtime counts from here, search included, as in fio.  Without
+ * latency_run the search is not measured (a ramp that ends when it
+ * settles: worker_lt_window), so the results are the settled depth's.
+ */
+static void worker_lt_start(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+
+	w->lt_started = 1;
+	lat_target_init(&w->lt, j->iodepth);
+	w->lt_ns = j->lat_target.target_us * 1000;
+	if (j->runtime_us)
+		w->t_end = now + clock_ns_to_ticks(w->clk, j->runtime_us * 1000);
+	if (j->lat_target.run)
+		return;
+	/* counted from here should the job end before the search settles
+	 * (worker_main reports the search then, as fio does) */
+	if (w->t_ramp_end != w->t_begin)
+		worker_interval(w, now, 1);
+	worker_stats_reset(w, now);
+	w->t_ramp_end = UINT64_MAX;
+}
+
+/*
+ * latency_target: the window ended (or, at percentile 100, an I/O was over
+ * the target): judge it and move the depth.  Before a shallower window, or
+ * the settled one, the I/Os in flight complete first, so that the window
+ * sees its own depth alone (fio quiesces there too).  Returns 1 when the job
+ * ends: the settled depth passed once more, or depth 1 failed at 100%.
+ */
+static int worker_lt_window(struct worker *w, uint64_t *now)
+{
+	const struct lat_target_cfg *c = &w->job->lat_target;
+	enum lat_target_step step;
+
+	step = lat_target_window(&w->lt, c, worker_lt_done(w) - w->lt_win_ios, w->lt_over);
+	if (step == LAT_TARGET_FATAL) {
+		if (!w->error) {
+			w->error = ETIMEDOUT;
+			snprintf(w->first_error, sizeof(w->first_error), "latency of %llu ns exceeds "
+				 "latency_target (%llu ns) at depth 1", (unsigned long long)w->lt_worst,
+				 (unsigned long long)w->lt_ns);
+		}
+		return 1;
+	}
+	if (step == LAT_TARGET_DONE)
+		return 1;
+	if (step == LAT_TARGET_DOWN || step == LAT_TARGET_SETTLE) {
+		w->io_reserve = w->ctx.depth;	/* nothing new while draining */
+		while (w->inflight && !w->error)
+			if (worker_reap(w, 1, 0, now) < 0)
+				break;
+		*now = clock_ticks(w->clk);
+	}
+	if (step == LAT_TARGET_SETTLE)
+		worker_ramp_end(w, *now);
+	worker_lt_begin(w, *now);
+	return 0;
+}
+
+/*
+ * Timed work that is not per I/O.  Returns 1 when the run time is over.
+ * *@now moves when latency_target waited for I/Os in flight.
+ */
+static int worker_event(struct worker *w, uint64_t *nowp)
 {
 	int measuring = atomic_load_explicit(&w->measuring, memory_order_relaxed);
+	uint64_t now = *nowp;
 
 	if (!measuring && now >= w->t_ramp_end) {
-		worker_ramp_end(w, now);
-		measuring = 1;
+		int search = unlikely(w->lt_on) && !w->lt_started;
+
+		if (search)
+			worker_lt_start(w, now);
+		if (now >= w->t_ramp_end) {
+			worker_ramp_end(w, now);
+			measuring = 1;
+		}
+		if (search)	/* after the restart: the window counts from zero */
+			worker_lt_begin(w, now);
+	}
+	if (unlikely(w->lt_started) &&
+	    (now >= w->lt_win_end || (w->lt_over && lat_target_at_once(&w->job->lat_target)))) {
+		if (worker_lt_window(w, nowp))
+			return 1;
+		now = *nowp;
+		measuring = atomic_load_explicit(&w->measuring, memory_order_relaxed);
 	}
 	if (measuring && now >= w->t_next_sample) {
 		if (unlikely(w->job->rate_min_set))
@@ -415,10 +567,12 @@ static int worker_event(struct worker *w, uint64_t now)
 		if (w->t_next_interval <= now)
 			w->t_next_interval = now + w->ticks_interval;
 	}
-	if (now >= w->t_end)
+	if (now >= w->t_end || unlikely(w->filled))
 		return 1;
 	w->t_next_event = min3(measuring ? w->t_next_sample : w->t_ramp_end,
 			       w->t_next_interval, w->t_end);
+	if (unlikely(w->lt_started) && w->lt_win_end < w->t_next_event)
+		w->t_next_event = w->lt_win_end;
 	return 0;
 }
 
@@ -474,7 +628,7 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 		*pending = NULL;
 		return io;
 	}
-	if (!w->nr_free || *gen_done)
+	if (w->nr_free <= w->io_reserve || *gen_done)	/* latency_target caps the depth */
 		return NULL;
 	io = w->free_list[--w->nr_free];
 	if (unlikely(j->fsync_blocks | j->fdatasync_blocks)) {
@@ -679,7 +833,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 	 */
 	const struct job *j = w->job;
 	unsigned max = j->iodepth_batch_complete_max;
-	int log_on = w->log_on || w->vtrack || w->cprio, n, i;	/* per-I/O accounting */
+	int log_on = w->log_on || w->vtrack || w->cprio || w->verify_reads, n, i;	/* per-I/O accounting */
 	struct worker_run run;
 
 	if (!max) {
@@ -758,7 +912,7 @@ static void worker_loop(struct worker *w)
 		if (now >= w->t_next_event) {
 			uint64_t rate_base = w->t_rate_base;
 
-			if (worker_event(w, now))
+			if (worker_event(w, &now))
 				break;
 			/* the ramp ended and the rate schedule restarted: an I/O held
 			 * for its old slot takes the new schedule's first one */
@@ -769,7 +923,7 @@ static void worker_loop(struct worker *w)
 			break;
 		nq = worker_fill(w, &now, &pending, &gen_done, queued);
 		/* reap waits only when nothing more can be issued now */
-		min = pending || !w->nr_free || gen_done ? min_complete : 0;
+		min = pending || w->nr_free <= w->io_reserve || gen_done ? min_complete : 0;
 		if (nq && worker_commit(w, queued, nq, w->commit_wait ? min : 0, &now))
 			break;
 		/*
@@ -778,7 +932,7 @@ static void worker_loop(struct worker *w)
 		 * Otherwise each loop would refill one and reap many, and the
 		 * device would see far less than iodepth in flight.
 		 */
-		if (nq && w->nr_free && !gen_done && !pending && now < w->t_next_event)
+		if (nq && w->nr_free > w->io_reserve && !gen_done && !pending && now < w->t_next_event)
 			continue;
 		if (!w->inflight) {
 			if (gen_done && !pending)
@@ -804,7 +958,7 @@ static void worker_loop(struct worker *w)
 		}
 		if (worker_reap(w, min, 0, &now) < 0)
 			break;
-		if (!nq && !w->nr_free)
+		if (!nq && w->nr_free <= w->io_reserve)
 			continue;
 	}
 	/* Drain: every io_u in flight must come back before buffers are freed. */
@@ -874,7 +1028,12 @@ void *worker_main(void *arg)
 	if (w->flow && !j->time_based)
 		flow_leave(w->flow, j->flow, w->flow_mine);
 	now = w->t_last ? w->t_last : clock_ticks(w->clk);
-	if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
+	if (w->lt_started && !w->lt.settled && !j->lat_target.run) {
+		/* latency_target ended before its search settled: fio reports the
+		 * search (its statistics since the search start; the series keeps
+		 * it as ramp, the one case its measured intervals miss I/Os) */
+		atomic_store_explicit(&w->measuring, 1, memory_order_release);
+	} else if (!atomic_load_explicit(&w->measuring, memory_order_relaxed)) {
 		/* ended inside the ramp: nothing was measured */
 		worker_ramp_end(w, now);
 	}
@@ -1063,6 +1222,9 @@ int worker_prepare(struct worker *w, struct err *e)
 	r = worker_devwatch_init(w, e);
 	if (r)
 		return r;
+	w->lt_on = j->lat_target.target_us != 0;
+	w->lt_ns = UINT64_MAX;		/* until the search starts, no I/O is over it */
+	w->lt_win_end = UINT64_MAX;
 	/* submit and wait in one step only when the time between them is not measured */
 	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
 	return 0;
@@ -1131,6 +1293,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->total_submit = w->st.total_submit;
 	r->total_complete = w->st.total_complete;
 	r->partial = w->interrupted || w->error;
+	r->lat_depth = w->lt_on ? (w->lt_started ? w->lt.depth : 1) : 0;
 	r->prio = NULL;
 	if (w->cprio && (r->prio = malloc(sizeof(*r->prio))))	/* no memory: no "prios" */
 		cmdprio_acc_result(w->cprio, r->prio);

@@ -35,6 +35,7 @@
 #include "stat.h"
 #include "steady.h"
 #include "flow.h"
+#include "latency_target.h"
 
 /* Why a worker was told to stop (the value of worker.stop). */
 enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2,
@@ -126,6 +127,22 @@ struct worker {
 	uint64_t think_ticks, think_spin_ticks;
 	uint32_t think_issued;		/* I/Os issued since the last think */
 	uint64_t nr_ios_issued;		/* for number_ios */
+	int filled;			/* fill_device: the file system is full, the job ends */
+	int verify_reads;		/* verify= on a read job: each read is checked */
+	/*
+	 * latency_target (latency_target.h): the search runs in worker_event;
+	 * the hot path only counts completions above lt_ns (UINT64_MAX when
+	 * off, so none is) and keeps io_reserve io_us unused (0 when off).
+	 */
+	struct lat_target lt;
+	int lt_on;			/* latency_target set; lt_started once ramp_time ended */
+	int lt_started;
+	unsigned io_reserve;		/* free io_us held back: the depth is ctx.depth - this */
+	uint64_t lt_ns;
+	uint64_t lt_over;		/* completions above lt_ns in this window */
+	uint64_t lt_worst;		/* the longest of them (ns), for the message */
+	uint64_t lt_win_end;		/* ticks: this window's end (UINT64_MAX: none) */
+	uint64_t lt_win_ios;		/* completions before this window */
 	/* wait_for: start once wait_on[wait_first .. +wait_nr) are done */
 	struct worker *wait_on;
 	size_t wait_first;
@@ -182,6 +199,8 @@ struct worker {
 	char first_error[256];
 	uint64_t total_err;		/* errors continue_on_error let pass (ioerr.h) */
 	int first_nonfatal;		/* errno of the first of them, 0 if none */
+	ioerr_dump_fn error_dump;	/* error_dump=1: told of each of them (run.c sets it) */
+	void *error_dump_arg;
 	int interrupted;
 
 	struct devwatch dw;		/* what the devices under the files saw (issue 7) */

@@ -122,7 +122,10 @@ int worker_compat_verify_init(struct worker *w, struct err *e)
 		}
 		w->vtrack = 1;
 	}
-	r = verify_init(&w->verify, (enum verify_method)j->verify_method, (uint32_t)j->bs[DDIR_WRITE],
+	/* a job that only reads checks what it reads, as it reads it (fio's verify on read) */
+	w->verify_reads = j->do_verify && !job_writes(j);
+	r = verify_init(&w->verify, (enum verify_method)j->verify_method,
+			(uint32_t)j->bs[w->verify_reads ? DDIR_READ : DDIR_WRITE],
 			j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
 	w->verify.dump = j->verify_dump;
 	return r;
@@ -196,6 +199,44 @@ void worker_compat_verify_written(struct worker *w, const struct io_u *io)
 	compat_backlog_check(w, n);
 }
 
+void worker_compat_fill_clamp(struct worker *w, const struct io_u *io)
+{
+	struct iogen_file *f;
+
+	if (io->ddir != DDIR_WRITE || io->file >= w->gen.nr_files)
+		return;
+	f = &w->gen.files[io->file];
+	if (io->offset >= f->start && io->offset < f->end)
+		f->end = io->offset;
+}
+
+int worker_compat_filled(struct worker *w, const struct io_u *io)
+{
+	int err = (int)-io->res;
+
+	if (io->ddir != DDIR_WRITE || (err != ENOSPC && err != EDQUOT))
+		return 0;
+	worker_compat_fill_clamp(w, io);
+	w->st.dir[DDIR_WRITE].err_ios++;	/* fio's total_ios counts it */
+	w->filled = 1;
+	w->t_next_event = 0;		/* worker_event ends the job */
+	return 1;
+}
+
+void worker_compat_verify_read(struct worker *w, const struct io_u *io)
+{
+	int r;
+
+	if (w->error || (uint64_t)io->res != io->len)
+		return;		/* a short read is counted as such, not checked */
+	r = verify_check(&w->verify, io->buf, io->len, io->offset,
+			 w->nr_files ? w->files[io->file].path : "", &w->vres);
+	if (r) {
+		w->error = -r;
+		snprintf(w->first_error, sizeof(w->first_error), "verify: %.240s", w->vres.fail_msg);
+	}
+}
+
 void worker_compat_verify_free(struct worker *w)
 {
 	unsigned i;
@@ -256,6 +297,8 @@ void worker_compat_verify_pass(struct worker *w)
 		compat_backlog_check(w, w->vbl_nr);
 		return;
 	}
+	if (w->verify_reads)	/* every read was checked as it came */
+		return;
 
 	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
 		r = w->vmap ? compat_map_pass(w, i)

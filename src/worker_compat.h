@@ -18,6 +18,22 @@ void worker_compat_verify_pass(struct worker *w);
 /* verify_backlog: @io (a write) completed; every verify_backlog writes, check the latest. */
 void worker_compat_verify_written(struct worker *w, const struct io_u *io);
 
+/*
+ * fill_device: write @io came back short: the file system is (nearly) full,
+ * so its region ends there (the verify pass checks no further).
+ */
+void worker_compat_fill_clamp(struct worker *w, const struct io_u *io);
+
+/*
+ * fill_device: @io failed.  A write's ENOSPC or EDQUOT is the job's end, not
+ * its error (as fio): counted as issued, the region clamped, w->filled set.
+ * Returns 1 then, 0 for any other error.
+ */
+int worker_compat_filled(struct worker *w, const struct io_u *io);
+
+/* verify= on a read job: check @io's data as it completed; a failure sets @w->error (EILSEQ). */
+void worker_compat_verify_read(struct worker *w, const struct io_u *io);
+
 /* Free what verify_backlog allocated. */
 void worker_compat_verify_free(struct worker *w);
 

@@ -74,8 +74,8 @@ expect_exit client 2 "unsupported option '--client': .*mpirun" "$IOTRIAL" --clie
 expect_exit server 2 "unsupported option '--server': .*mpirun" "$IOTRIAL" --server
 expect_exit verify_crc7 2 "unsupported value 'crc7' for option 'verify'" \
 	"$IOTRIAL" --parse-only --name=x --verify=crc7
-expect_exit verify_read_job 2 "verify needs a job that writes: rw=write, randwrite, rw or randrw" \
-	"$IOTRIAL" --parse-only --name=x --verify=md5
+expect_exit verify_trim_job 2 "verify needs rw=read, randread, write, randwrite, rw or randrw" \
+	"$IOTRIAL" --parse-only --name=x --rw=trim --verify=md5
 
 # --version in the form tools test for
 got=$("$IOTRIAL" --version)

@@ -59,8 +59,31 @@ expect_exit verify_pattern_found 8 "pattern mismatch at offset 5000 in .*: expec
 
 expect_exit verify_norandommap 2 "verify with norandommap is not supported" \
 	"$IOTRIAL" --parse-only --name=v --rw=randwrite --norandommap --verify=md5 --size=1m
-expect_exit verify_async 2 "unsupported option 'verify_async'" \
-	"$IOTRIAL" --parse-only --name=v --rw=write --verify=md5 --verify_async=4 --size=1m
+# verify_async=N (fio's offload threads) checks the same blocks, inline, and still
+# finds a corrupted one
+rm -f "$F"
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --do_verify=0 >/dev/null 2>&1
+printf 'Z' | dd of="$F" bs=1 seek=$((12288 + 700)) conv=notrunc 2>/dev/null
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --verify_only --verify_async=4 --output-format=json >"$T/va.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 8 ] && pyjson "
+import json
+v = json.load(open('$T/va.json'))['jobs'][0]['iotrial']['verify']
+assert v['failures'] == 1 and v['failure_offset'] == 12288, v
+" 2>"$T/py"; then pass verify_async_same_check
+else fail verify_async_same_check "exit $rc: $(head -c 300 "$T/err") $(cat "$T/py")"; fi
+rm -f "$F"
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=md5 --verify_async=4 --output-format=json >"$T/va.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && pyjson "
+import json
+v = json.load(open('$T/va.json'))['jobs'][0]['iotrial']['verify']
+assert v['blocks'] == 256 and v['failures'] == 0, v
+" 2>"$T/py"; then pass verify_async_clean
+else fail verify_async_clean "exit $rc: $(head -c 300 "$T/err") $(cat "$T/py")"; fi
 if command -v fio >/dev/null 2>&1; then
 	# shellcheck disable=SC2086
 	if (fio $JOB --verify=crc32c --verify_fatal=1 --parse-only) >/dev/null 2>&1; then pass verify_fio_accepts

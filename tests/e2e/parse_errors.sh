@@ -45,7 +45,7 @@ expect_exit file_globals_only 2 "globals-only.fio' defines no job$" $P "$D/globa
 expect_exit file_binary 2 "binary data \(a NUL byte\) in job file \(.*binary.fio:4\)$" $P "$D/binary.fio"
 expect_exit file_bad_utf8 2 "invalid UTF-8 byte 0xff\) in job file \(.*badutf8.fio:3\)$" $P "$D/badutf8.fio"
 expect_exit file_bare_boolean 2 "option 'direct' requires an argument \(.*bare-bool.fio:3\)$" $P "$D/bare-bool.fio"
-expect_exit file_unsupported 2 "unsupported option 'verify_async'.*\(.*unsupported.fio:3\)$" $P "$D/unsupported.fio"
+expect_exit file_unsupported 2 "unsupported option 'verify_offset'.*\(.*unsupported.fio:3\)$" $P "$D/unsupported.fio"
 expect_exit file_unknown 2 "unknown option 'xyz' \(.*unknown.fio:3\)$" $P "$D/unknown.fio"
 expect_exit file_is_directory 2 "cannot read job file '$D'" $P "$D"
 printf '[x]\nioengine=null\nbs=0\n' >"$T/zero.fio"

@@ -60,6 +60,7 @@ static void fixture_alpha(struct fixture *fx)
 
 	strcpy(j->name, "alpha");
 	j->iodepth = 16;
+	j->lat_target.percentile = 100;	/* fio's default (job_init's) */
 	j->clat_percentiles = 1;
 	j->lat_percentiles = 1;
 	fx->kv_a[0] = (struct job_kv){ "name", "alpha" };
@@ -129,6 +130,7 @@ static void fixture_beta(struct fixture *fx)
 
 	strcpy(j->name, "beta");
 	j->iodepth = 1;
+	j->lat_target.percentile = 100;
 	j->clat_percentiles = 1;
 	j->percentile_list[0] = 99;
 	j->percentile_list[1] = 50;

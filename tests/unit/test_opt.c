@@ -217,6 +217,16 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "continue_on_error", "1", "continue_on_error", "all" },
 	{ "ignore_error", ",ENOSPC:122", "ignore_error", ",ENOSPC:EDQUOT," },
 	{ "io_submit_mode", "offload", "io_submit_mode", "offload" },
+	/* latency_target.h: bare times are microseconds */
+	{ "latency_target", "500000", "latency_target", "500000" },
+	{ "latency_target", "2ms", "latency_target", "2000" },
+	{ "latency_window", "5s", "latency_window", "5000000" },
+	{ "latency_percentile", "99.9", "latency_percentile", "99.9" },
+	{ "latency_run", "1", "latency_run", "1" },
+	{ "error_dump", "1", "error_dump", "1" },
+	{ "fill_device", "1", "fill_device", "1" },
+	{ "fill_fs", "1", "fill_device", "1" },
+	{ "create_serialize", "0", "create_serialize", "0" },
 	{ "zonemode", "strided", "zonemode", "strided" },
 	{ "zonesize", "256m", "zonesize", "268435456" },
 	{ "zonerange", "1m", "zonerange", "1048576" },
@@ -225,6 +235,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "verify_backlog", "1024", "verify_backlog", "1024" },
 	{ "verify_backlog_batch", "4", "verify_backlog_batch", "4" },
 	{ "verify_dump", "1", "verify_dump", "1" },
+	{ "verify_async", "4", "verify_async", "4" },
 	{ "cmdprio_percentage", "20,30", "cmdprio_percentage", "20,30" },
 	{ "cmdprio_class", "2", "cmdprio_class", "2" },
 	{ "cmdprio", "3", "cmdprio", "3" },
@@ -643,9 +654,10 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("iodpeth", "1", "unknown option 'iodpeth' (did you mean 'iodepth'?) (" W ")"));
 	CHECK(fails_with("verify", "crc7", "unsupported value 'crc7' for option 'verify': supported: md5, "
 			 "crc32c, crc32, crc64, sha1, sha256, sha512, xxhash, meta, pattern, 0/none (" W ")"));
-	CHECK(fails_with("verify_async", "1", "unsupported option 'verify_async': not supported "
+	CHECK(fails_with("verify_offset", "1", "unsupported option 'verify_offset': not supported "
 			 "(verify= checks every block after the writes) (" W ")"));
-	CHECK(fails_with("fill_device", "1", "unsupported option 'fill_device': set size (size=100% of a device or file) (" W ")"));
+	CHECK(fails_with("ioscheduler", "deadline", "unsupported option 'ioscheduler': set "
+			 "/sys/block/DEV/queue/scheduler before the run (the JSON records it) (" W ")"));
 	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
 	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned block "
 			 "devices are not supported (none or strided) (" W ")"));
@@ -654,6 +666,9 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
 	CHECK(fails_like("io_submit_mode", "sideways", "not one of"));
 	CHECK(fails_like("continue_on_error", "sometimes", "not one of none, read, write"));
+	CHECK(fails_like("latency_percentile", "100.5", "a percentile is 0..100"));
+	CHECK(fails_like("latency_percentile", "99:50", "one percentile only"));
+	CHECK(fails_like("latency_target", "5x", "latency_target"));
 	CHECK(fails_like("ignore_error", "EIO,ENOPE", "not an errno name"));
 	CHECK(fails_like("nice", "x", "not an integer"));
 	CHECK(fails_like("cpumask", "0", "no CPU"));
@@ -680,8 +695,8 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("unified_rw_reporting", "1", "unsupported value"));
 	CHECK(fails_like("unified_rw_reporting", "2", "unsupported value"));
 	/* every fio option that is not supported is refused, not unknown */
-	CHECK(opt_find("verify_async") && opt_find("verify_async")->type == OPT_UNSUPPORTED);
-	CHECK(opt_find("fill_fs") && opt_find("fill_fs")->type == OPT_UNSUPPORTED);
+	CHECK(opt_find("verify_offset") && opt_find("verify_offset")->type == OPT_UNSUPPORTED);
+	CHECK(opt_find("iomem") && opt_find("iomem")->type == OPT_UNSUPPORTED);
 	CHECK(opt_find("readwrite") == opt_find("rw"));
 	CHECK(opt_find("nope") == NULL);
 }
@@ -1111,7 +1126,7 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, "bs"));
 	CHECK(!opt_cmdhelp(f, "ss"));
 	CHECK(!opt_cmdhelp(f, "sync"));
-	CHECK(!opt_cmdhelp(f, "fill_device"));
+	CHECK(!opt_cmdhelp(f, "ioscheduler"));
 	CHECK(!opt_cmdhelp(f, "fixedbufs"));
 	CHECK(opt_cmdhelp(f, "nope") == -ENOENT);
 	fclose(f);
@@ -1120,7 +1135,7 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "default: 4096") != NULL);
 	CHECK(strstr(buf, "steadystate: ") != NULL);
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
-	CHECK(strstr(buf, "fill_device: a fio option that iotrial does not support (refused): set size") != NULL);
+	CHECK(strstr(buf, "ioscheduler: a fio option that iotrial does not support (refused): set /sys") != NULL);
 	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
 	free(buf);
 	buf = NULL;
@@ -1128,7 +1143,7 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, NULL));
 	fclose(f);
 	CHECK(strstr(buf, "\niodepth ") != NULL);
-	CHECK(strstr(buf, "\nfill_device ") == NULL);
+	CHECK(strstr(buf, "\nioscheduler ") == NULL);
 	CHECK(strstr(buf, "further fio options are recognised") != NULL);
 	free(buf);
 }
