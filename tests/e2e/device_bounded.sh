@@ -37,11 +37,14 @@ else:
           % (name, len(iv), n, dev, ios, "%.0f" % whole if whole is not None else "-"))
 PY
 
-dev=$(df --output=source "$T" 2>/dev/null | tail -1)
-case "$dev" in
-/dev/*) ;;
-*) skip device_bounded "no block device under $T ($dev)"; skip device_bounded_group "same"; exit 0 ;;
-esac
+# the block device under $T, found as iotrial finds it: from st_dev through
+# /sys/dev/block (a chroot's mount table may not name it; df then says "-")
+majmin=$(stat -c '%Hd:%Ld' "$T" 2>/dev/null)
+if [ ! -e "/sys/dev/block/$majmin" ]; then
+	skip device_bounded "no block device under $T (st_dev $majmin has no /sys/dev/block entry)"
+	skip device_bounded_group "same"
+	exit 0
+fi
 job="--ioengine=psync --rw=randread --direct=1 --bs=4k --size=16m --rate_iops=1000 --time_based
  --runtime=2 --series_interval=10ms --series_max=8 --output-format=json"
 # shellcheck disable=SC2086
