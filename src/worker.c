@@ -4,7 +4,7 @@
  * The loop keeps fio's batching semantics, because they shape what the
  * device sees: iodepth_batch_submit=1 (the default) commits each I/O as soon
  * as it is queued, and a reap takes at most iodepth_batch_complete_max I/Os
- * (default: iodepth_batch_complete_min, 1), so every completion is answered
+ * (default: what one commit sends back, so 1), so every completion is answered
  * by its replacement before the next one is reaped.  Refilling a whole reaped
  * batch in one commit (what this loop did before) lets the I/Os march in
  * convoys: on a virtio disk the device then served 10-20% fewer IOPS at QD
@@ -693,12 +693,9 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			    int *gen_done, struct io_u **queued)
 {
 	const struct engine_ops *ops = w->ops;
-	unsigned nq = 0, inl = 0, limit = w->job->iodepth_batch_submit;
+	unsigned nq = 0, inl = 0, limit = w->commit_max;
 	struct io_u *io;
 
-	/* fio's meaning: commit every @limit queued I/Os, 0 = iodepth (see the top) */
-	if (!limit)
-		limit = w->ctx.depth;
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;
 
@@ -823,24 +820,10 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
  */
 static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t *now)
 {
-	/*
-	 * Without iodepth_batch_complete_max a reap takes what one commit will
-	 * send back: iodepth_batch_submit I/Os (0: iodepth), at least
-	 * iodepth_batch_complete_min.  That is what fio 3.33 does (its submit and
-	 * complete distributions match: 1-4 by default, 5-8 with
-	 * iodepth_batch_submit=8, 32 with 0, on the null engine), whatever its
-	 * HOWTO says of the default.
-	 */
-	const struct job *j = w->job;
-	unsigned max = j->iodepth_batch_complete_max;
+	unsigned max = w->reap_max;
 	int log_on = w->log_on || w->vtrack || w->cprio || w->verify_reads, n, i;	/* per-I/O accounting */
 	struct worker_run run;
 
-	if (!max) {
-		max = j->iodepth_batch_submit ? j->iodepth_batch_submit : w->ctx.depth;
-		if (max < j->iodepth_batch_complete_min)
-			max = j->iodepth_batch_complete_min;
-	}
 	if (min > w->inflight)
 		min = w->inflight;
 	if (unlikely(until)) {
@@ -1227,6 +1210,19 @@ int worker_prepare(struct worker *w, struct err *e)
 	w->lt_win_end = UINT64_MAX;
 	/* submit and wait in one step only when the time between them is not measured */
 	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
+	/* fio's meaning: commit every iodepth_batch_submit queued I/Os, 0 = iodepth */
+	w->commit_max = j->iodepth_batch_submit ? j->iodepth_batch_submit : w->ctx.depth;
+	/*
+	 * Without iodepth_batch_complete_max a reap takes what one commit sends
+	 * back, at least iodepth_batch_complete_min.  That is what fio 3.33 does
+	 * (its submit and complete distributions match: 1-4 by default, 5-8 with
+	 * iodepth_batch_submit=8, 32 with 0, on the null engine), whatever its
+	 * HOWTO says of the default.
+	 */
+	w->reap_max = j->iodepth_batch_complete_max;
+	if (!w->reap_max)
+		w->reap_max = w->commit_max > j->iodepth_batch_complete_min ? w->commit_max
+								       : j->iodepth_batch_complete_min;
 	return 0;
 }
 

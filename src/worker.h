@@ -117,6 +117,8 @@ struct worker {
 	struct io_u **events;
 	unsigned inflight;
 	int commit_wait;		/* use ops->commit_wait (worker_prepare decides) */
+	unsigned commit_max;		/* I/Os per commit: iodepth_batch_submit, 0 = depth */
+	unsigned reap_max;		/* I/Os per reap (worker_prepare: fio's rule) */
 	uint64_t writes_since_sync;
 
 	/* time, in clock ticks */
