@@ -1,6 +1,7 @@
 # iotrial: plain Makefile.
 #   make                  build build/iotrial
 #   make check            build and run every test (unit + end-to-end)
+#   make check-loaded     the same with two CPU hogs and a disk writer beside it
 #   make SANITIZE=1 check the same under ASan + UBSan (objects in build/san)
 #   make install PREFIX=/usr/local
 #   make V=1              show full command lines
@@ -112,10 +113,18 @@ units: $(UNIT_BIN)
 # per fio version, shared by the plain and the sanitizer suites.
 FIOREF := $(abspath build/fioref)
 
+CHECK_ENV = IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF)
+
 check: $(BUILD)/iotrial $(UNIT_BIN)
 	@sh tests/fioref.sh $(FIOREF)
-	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF) \
-		sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
+	@$(CHECK_ENV) sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
+
+# The same suite with load beside it (tests/load.sh: two CPU hogs and an
+# O_DIRECT writer on a scratch file, started and stopped there): no test may
+# depend on an idle machine.
+check-loaded: $(BUILD)/iotrial $(UNIT_BIN)
+	@sh tests/fioref.sh $(FIOREF)
+	@$(CHECK_ENV) sh tests/load.sh sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
 # Fuzzing (tests/fuzz, docs/fuzzing.md): libFuzzer harnesses built with clang
 # and ASan+UBSan over their own copy of the library objects.
@@ -165,5 +174,5 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all units check install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
+.PHONY: all units check check-loaded install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
