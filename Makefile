@@ -163,13 +163,20 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	@sh tests/fuzz/run.sh run "$(FUZZ_CC)" $(FUZZ_BUILD) 15 $(FUZZ_NAMES)
 
+# The man page names the documentation directory: installed beside it, with
+# the page's default path rewritten to this PREFIX's.
+DOCDIR = $(PREFIX)/share/doc/iotrial
+
 install: $(BUILD)/iotrial
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BUILD)/iotrial $(DESTDIR)$(PREFIX)/bin/iotrial
-	install -m 644 docs/iotrial.1 $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	sed 's|/usr/local/share/doc/iotrial|$(DOCDIR)|g' docs/iotrial.1 >$(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iotrial $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build
