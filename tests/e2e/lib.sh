@@ -4,7 +4,10 @@
 # fio reference outputs made by tests/fioref.sh, $T a scratch dir removed on exit.
 # Tests must pass on a busy machine (make check-loaded): a device a test counts
 # on is its own (own_loop), results are compared as counts, not times, and a
-# time check's margin comes from measured noise, said where it is set.
+# time check's margin comes from measured noise, said where it is set.  Noise
+# measured here under tests/load.sh (2 CPUs, load average 9-13): a time_based
+# job overran its runtime by 0-14 ms (20 runs of a 1 s null job); a thread
+# sleeping 2 ms woke up to ~70 ms late; rate-limited null jobs kept their rate.
 : "${IOTRIAL:?IOTRIAL must point at the binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/iotrial-e2e.XXXXXX")
 LIB_LOOPS=""	# loop devices made by own_loop, detached by lib_cleanup
