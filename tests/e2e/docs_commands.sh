@@ -7,7 +7,8 @@
 #    the examples read (made here: rate-limited null runs, whose IOPS a
 #    loaded machine does not move, so `compare --fail-on-regression` has a
 #    known answer);
-#  - every option list marked in them is checked against iotrial: an option
+#  - every option list marked in them (and in docs/numbers.md) is checked
+#    against iotrial: an option
 #    named as missing is refused, one named as supported is accepted;
 #  - a refusal the README quotes is iotrial's message, word for word;
 #  - README's exit-code table matches `iotrial --help`, and usage.md's job file
@@ -51,7 +52,7 @@ loop="" why=""
 if own_loop 16; then loop=$OWN_LOOP; else why=$OWN_LOOP_WHY; fi
 
 python3 "$SRC/tests/e2e/docs_check.py" "$IOTRIAL" "$W" "$loop" "$why" \
-	"$SRC/README.md" "$SRC/docs/usage.md" || fail docs_check "docs_check.py crashed"
+	"$SRC/README.md" "$SRC/docs/usage.md" "$SRC/docs/numbers.md" || fail docs_check "docs_check.py crashed"
 
 # --- usage.md's job file resolves as it says ------------------------------------
 (cd "$W" && SCRATCH="$W" "$IOTRIAL" --showcmd jobs.fio) >"$T/out" 2>"$T/err"
