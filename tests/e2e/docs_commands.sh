@@ -8,8 +8,8 @@
 #    loaded machine does not move, so `compare --fail-on-regression` has a
 #    known answer);
 #  - every option list marked in them (and in docs/numbers.md) is checked
-#    against iotrial: an option
-#    named as missing is refused, one named as supported is accepted;
+#    against iotrial: an option named as missing is refused, one named as
+#    supported is accepted;
 #  - a refusal the README quotes is iotrial's message, word for word;
 #  - README's exit-code table matches `iotrial --help`, and usage.md's job file
 #    resolves as described (--showcmd).
