@@ -6,9 +6,9 @@
 # one with its device view, the device's own count equal to the job's, and the
 # views adding up to it:
 #  - one thread, 10 ms intervals: the sum over elements of read_iops x dur_us
-#    is the job's reads and the measured-time view's, give or take the I/Os in
-#    flight at the measured time's two edges (one per thread at iodepth 1)
-#    and one for rounding;
+#    is the job's reads, give or take the I/Os in flight at the measured
+#    time's two edges (one per thread at iodepth 1) and one for rounding, and
+#    the measured-time view's rate over the job's runtime within 1.5%;
 #  - group_reporting over 2 threads, 100 ms intervals: the views are the first
 #    thread's, of the whole device (both threads' reads), but a group element's
 #    dur_us is the longest of its threads' intervals (docs/time-series.md,
@@ -47,8 +47,11 @@ elif abs(du[0]["read_ios"] - ios) > slack:
     print("FAIL %s: disk_util read_ios %d, job %d" % (name, du[0]["read_ios"], ios))
 elif threads == 1 and abs(dev - ios) > slack:
     print("FAIL %s: device views sum to %.1f reads, job %d" % (name, dev, ios))
-elif threads == 1 and abs(dev - du[0]["iotrial"]["read_iops"] * run_ms / 1e3) > slack + 0.002 * ios:
-    # job_runtime is whole ms: 0.1% of a 2 s run's reads for its rounding
+elif threads == 1 and abs(dev - du[0]["iotrial"]["read_iops"] * run_ms / 1e3) > slack + 0.015 * ios:
+    # a rate times a duration: the view's own window is not in the JSON, and
+    # job_runtime (whole ms) stands in for it, ending a few ms from the view's
+    # last snapshot on a loaded machine (0.44% of the reads at worst in the
+    # runs under tests/load.sh): 1.5%
     print("FAIL %s: device views sum to %.1f reads, measured view %.1f" %
           (name, dev, du[0]["iotrial"]["read_iops"] * run_ms / 1e3))
 elif threads > 1 and abs(dev / (ios * sum(e["dur_us"] for e in iv) / 1e3 / run_ms) - 1) > 0.03:
