@@ -120,8 +120,11 @@ static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 	int r = 0;
 
 	if (!(w->ops->flags & ENGINE_F_NOFILES)) {
+		uint64_t real = 0;
+
 		if (w->ops->flags & ENGINE_F_OWNFILES)
-			r = file_plan_only(w->job, w->jobnum, &w->files, &w->nr_files, e);
+			r = (w->ops->target_size ? w->ops->target_size(w->job, &real, e) : 0) ||
+			    file_plan_only(w->job, w->jobnum, real, &w->files, &w->nr_files, e);
 		else
 			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
 				       &w->nr_files, e);
