@@ -18,7 +18,7 @@
  * tests/e2e/verify_scan.sh corrupts every 4-byte word of a block, per method.
  *
  * After the job's writes (do_verify=1), verify_pass() reads the region back
- * block by block with pread (or the engine's own read) (outside the measurement: unlike fio, these reads
+ * block by block with pread or the engine's own read (rbd) (outside the measurement: unlike fio, these reads
  * are not counted as the job's reads) and stops at the first bad interval,
  * naming its offset, what was expected and what was found.
  *
