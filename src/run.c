@@ -121,12 +121,16 @@ static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 	if (!(w->ops->flags & ENGINE_F_NOFILES)) {
 		uint64_t real = 0;
 
-		if (w->ops->flags & ENGINE_F_OWNFILES)
-			r = (w->ops->target_size ? w->ops->target_size(w->job, &real, e) : 0) ||
-			    file_plan_only(w->job, w->jobnum, real, &w->files, &w->nr_files, e);
-		else
+		/* a target with a size of its own (rbd's image): regions planned on it */
+		if (w->ops->flags & ENGINE_F_OWNFILES) {
+			if (w->ops->target_size)
+				r = w->ops->target_size(w->job, &real, e);
+			if (!r)
+				r = file_plan_only(w->job, w->jobnum, real, &w->files, &w->nr_files, e);
+		} else {
 			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
 				       &w->nr_files, e);
+		}
 		/*
 		 * A full disk or an I/O error while laying out one job's file
 		 * is that job's error, as it would be during its I/O: the
