@@ -68,17 +68,26 @@ DEVJOB="--name=d --filename=$T/f --size=64m --bs=1m --rw=randread --ioengine=lib
         --latency_target=600 --latency_window=150ms --latency_percentile=90 --time_based --runtime=4
         --invalidate=0
         --lat_percentiles=1 --percentile_list=90"
-# settled FILE: "depth job_runtime p90_of_lat_ns" of a run
+# settled FILE: "depth job_runtime p90_of_lat_ns over total" of a json+ run:
+# over counts the I/Os whose latency bucket lies above the target (600 us,
+# +1% for the bucket's width), from the lat_ns bins
 settled() {
 	pyjson "
 import json
 j = json.load(open('$1'))['jobs'][0]
-print(j['latency_depth'], j['job_runtime'], j['read']['lat_ns'].get('percentile', {}).get('90.000000', 0))"
+r = j['read']
+over = sum(v for k, v in r['lat_ns'].get('bins', {}).items() if int(k) > 606000)
+print(j['latency_depth'], j['job_runtime'], r['lat_ns'].get('percentile', {}).get('90.000000', 0),
+      over, r['total_ios'])"
 }
 # The job ends once its settled depth met the target once more, with the
 # statistics restarted for that last window: the report is then that window's
-# alone, so its p90 is within the target (and the bucket error), and the
-# target bound the depth below iodepth.  On a loaded machine the settled
+# I/Os, at least 90% of them within the target (and the bucket error), plus
+# the I/Os still in flight when it passed (at most the depth), which complete
+# unjudged -- on a loaded machine slowly: a p90 of 12 ms was reported once at
+# depth 4 with ASan beside tests/load.sh, so the check counts I/Os over the
+# target (json+ bins) rather than reading the p90 -- and the target bound
+# the depth below iodepth.  On a loaded machine the settled
 # window may fail instead; the search then goes on (as in fio) and the report
 # covers every window since the first settle, so the claim is about a run
 # whose settled window passed at once: one whose job_runtime is under two
@@ -94,10 +103,10 @@ lt_contract() {	# NAME TOOL: up to 3 runs until one settles at once, then the cl
 	for try in 1 2 3; do
 		if [ "$tool" = fio ]; then
 			# shellcheck disable=SC2086
-			fio $DEVJOB --output-format=json --output="$T/d.json" >/dev/null 2>&1
+			fio $DEVJOB --output-format=json+ --output="$T/d.json" >/dev/null 2>&1
 		else
 			# shellcheck disable=SC2086
-			"$IOTRIAL" $DEVJOB --output-format=json >"$T/d.json" 2>/dev/null
+			"$IOTRIAL" $DEVJOB --output-format=json+ >"$T/d.json" 2>/dev/null
 		fi
 		set -- $(settled "$T/d.json")
 		[ "${2:-0}" -lt 300 ] && break
@@ -105,10 +114,11 @@ lt_contract() {	# NAME TOOL: up to 3 runs until one settles at once, then the cl
 	done
 	if [ "${2:-0}" -ge 300 ]; then
 		fail "$name" "no run settled at once in 3:$tries"
-	elif [ "$1" -lt 32 ] && [ "$2" -ge 140 ] && [ "$3" -gt 0 ] && [ "$3" -le 606000 ]; then
-		pass "$name (depth $1, $2 ms, p90 $3 ns${tries:+; before:$tries})"
+	elif [ "$1" -lt 32 ] && [ "$2" -ge 140 ] && [ "$5" -gt 0 ] &&
+		pyjson "assert $4 <= 0.1 * ($5 - $1) + $1, ($4, $5, $1)" 2>/dev/null; then
+		pass "$name (depth $1, $2 ms, p90 $3 ns, $4 of $5 I/Os over the target${tries:+; before:$tries})"
 	else
-		fail "$name" "depth $1, runtime $2 ms, p90 $3 ns"
+		fail "$name" "depth $1, runtime $2 ms, p90 $3 ns, $4 of $5 I/Os over the target"
 	fi
 }
 lt_contract latency_target_settled_window_meets_target iotrial
