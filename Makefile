@@ -4,7 +4,9 @@
 #   make SANITIZE=1 check the same under ASan + UBSan (objects in build/san)
 #   make install PREFIX=/usr/local
 #   make V=1              show full command lines
-# Layout: src/ is the library (libiotrial.a), cli/ the thin command line.
+# Layout: src/ is the library (libiotrial.a), cli/ the thin command line;
+# src/engines, src/trial, src/report, src/steady are folders with a dependency
+# rule (docs/design.md), checked by `make check-layers` (part of make check).
 # Tests: tests/unit/test_*.c are programs (picked up without editing a list),
 # tests/e2e/*.sh are scripts; tests/run.sh runs them all and prints the tally.
 
@@ -65,7 +67,7 @@ BASE_CFLAGS += -DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen
 # changes, so that a new commit recompiles one file
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null)
 
-LIB_SRC := $(wildcard src/*.c)
+LIB_SRC := $(wildcard src/*.c src/*/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(patsubst cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRC))
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -166,4 +168,5 @@ clean:
 	rm -rf build
 
 .PHONY: all units check install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+# the tests' .d files too: editing fake_clock.h or engine_harness.h rebuilds them
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

@@ -20,14 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "mpirank.h"	/* ab is not run under a launcher */
-#include "abrun.h"
+#include "trial/abrun.h"
 #include "cmd.h"
-#include "compare.h"
-#include "compare_suite.h"
+#include "trial/compare.h"
+#include "trial/compare_suite.h"
 #include "err.h"
 #include "outfile.h"
-#include "report_html.h"
-#include "resultwindow.h"
+#include "report/report_html.h"
+#include "trial/resultwindow.h"
 #include "vec.h"	/* vec_grow, vec_free_strings */
 
 static const char usage[] =

@@ -35,7 +35,7 @@
 
 #include <stddef.h>
 #include "result.h"
-#include "resultread.h"
+#include "trial/resultread.h"
 
 #define BOTTLENECK_CPU_PCT 90.0		/* % of one CPU: the thread is the limit */
 #define BOTTLENECK_DEPTH 0.90		/* device depth / requested below: not kept */

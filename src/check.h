@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 #include <jansson.h>	/* json_t */
-#include "resultread.h"
+#include "trial/resultread.h"
 
 enum check_sev { CHECK_SEV_INFO, CHECK_SEV_WARN };
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>	/* malloc, realloc, free */
 #include <string.h>	/* memcpy, memset */
 
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "series.h"
-#include "steady.h"
+#include "steady/steady.h"
 
 #define MPIMERGE_MAGIC 0x31524e4b41525449ull	/* "ITRAKNR1" */
 

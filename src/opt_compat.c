@@ -13,7 +13,7 @@
 #include <string.h>	/* strcmp, strdup, strchr, memcpy */
 #include "buffer.h"	/* buffer_pattern_parse */
 #include "verify.h"	/* verify_method_parse */
-#include "opt_steady.h"	/* opt_unsupported_value */
+#include "steady/opt_steady.h"	/* opt_unsupported_value */
 
 int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e)

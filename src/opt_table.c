@@ -9,12 +9,12 @@
  * files) that iotrial does not implement, so each is refused by name.
  */
 #include "opt.h"
-#include "opt_steady.h"
+#include "steady/opt_steady.h"
 #include "opt_compat.h"
-#include "engine_fileop.h"	/* their option rows */
-#include "engine_cpuio.h"
-#include "engine_exec.h"
-#include "engine_e4defrag.h"
+#include "engines/engine_fileop.h"	/* their option rows */
+#include "engines/engine_cpuio.h"
+#include "engines/engine_exec.h"
+#include "engines/engine_e4defrag.h"
 #include "ioerr.h"
 #include "cmdprio.h"
 #include "numa.h"
@@ -27,7 +27,7 @@
 #include <string.h>	/* strcmp, strchr, strdup */
 #include <strings.h>	/* strcasecmp */
 #include "engine.h"	/* engine_find */
-#include "job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
+#include "steady/job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
 
 #define F(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field)
 #define FD(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field[0])

@@ -18,7 +18,7 @@
 #include <jansson.h>	/* json_decref of the environment */
 #include "mpimerge.h"
 #include "series.h"
-#include "steady.h"
+#include "steady/steady.h"
 
 #include <stdlib.h>	/* free, calloc */
 #include <string.h>	/* memset, memcpy */

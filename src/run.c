@@ -19,12 +19,12 @@
 #include "engine.h"
 #include "env.h"
 #include "file.h"
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "result_check.h"
 #include "series.h"
 #include "series_group.h"
-#include "steady.h"
-#include "steady_live.h"	/* status lines: "steady since" */
+#include "steady/steady.h"
+#include "steady/steady_live.h"	/* status lines: "steady since" */
 #include "vec.h"		/* vec_grow: the status scratch */
 #include "worker.h"
 

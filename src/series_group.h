@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 #include "series.h"
-#include "series_sink.h"
+#include "steady/series_sink.h"
 
 struct series_group {
 	struct series merged;		/* recent merged intervals */

@@ -25,7 +25,7 @@
 #include "worker.h"
 #include "worker_compat.h"
 #include "ioerr.h"
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "schedstat.h"
 
 #include <errno.h>	/* EINVAL */

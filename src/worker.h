@@ -31,9 +31,9 @@
 #include "rate.h"
 #include "result.h"
 #include "series.h"
-#include "series_sink.h"
+#include "steady/series_sink.h"
 #include "stat.h"
-#include "steady.h"
+#include "steady/steady.h"
 #include "flow.h"
 #include "latency_target.h"
 

@@ -5,7 +5,7 @@
  */
 #include "check.h"
 #include "bottleneck.h"
-#include "compare.h"
+#include "trial/compare.h"
 
 #include <math.h>
 #include <stdio.h>

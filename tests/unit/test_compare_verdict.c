@@ -8,12 +8,12 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "abdrift.h"
-#include "abstat_boot.h"
-#include "abstat_rank.h"
+#include "trial/abdrift.h"
+#include "trial/abstat_boot.h"
+#include "trial/abstat_rank.h"
 #include "check.h"		/* the test harness (tests/unit) */
 #include "../../src/check.h"	/* check_result: the no_io warning */
-#include "compare.h"
+#include "trial/compare.h"
 
 struct spec {
 	double iops;		/* read IOPS; 0: no read I/O */

@@ -4,7 +4,7 @@
  * showing that snia_round really aggregates intervals into rounds.
  */
 #include "check.h"
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "opt.h"
 
 #include <errno.h>

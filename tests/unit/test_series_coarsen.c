@@ -8,7 +8,7 @@
  */
 #include "check.h"
 #include "series.h"
-#include "steady.h"
+#include "steady/steady.h"
 
 #include <stdlib.h>
 

@@ -15,8 +15,8 @@
  */
 #include "check.h"
 #include "series_group.h"
-#include "series_sink.h"
-#include "steady_tail.h"
+#include "steady/series_sink.h"
+#include "steady/steady_tail.h"
 
 #include <errno.h>
 #include <stdlib.h>

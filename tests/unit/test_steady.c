@@ -5,7 +5,7 @@
  * "steadystate" JSON object reproduced from ss.json's own data.
  */
 #include "check.h"
-#include "steady.h"
+#include "steady/steady.h"
 
 #include <errno.h>
 #include <stdlib.h>

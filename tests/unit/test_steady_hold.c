@@ -8,7 +8,7 @@
  * spike.
  */
 #include "check.h"
-#include "steady.h"
+#include "steady/steady.h"
 
 #include <stdlib.h>
 

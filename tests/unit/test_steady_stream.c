@@ -12,7 +12,7 @@
  * stream's memory does not grow with the number of intervals.
  */
 #include "check.h"
-#include "steady_stream.h"
+#include "steady/steady_stream.h"
 
 #include <errno.h>
 #include <stdlib.h>

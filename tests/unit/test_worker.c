@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "fake_clock.h"
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "job_fixture.h"
 #include "stat.h"
 #include "worker.h"

@@ -10,7 +10,7 @@
 #include "version.h"
 #include "opt.h"
 #include "series.h"
-#include "steady.h"
+#include "steady/steady.h"
 #include "utf8.h"
 
 #include <errno.h>

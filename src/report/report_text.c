@@ -14,7 +14,7 @@
  */
 #include "report_text.h"
 #include "report_ranks.h"	/* MPI per-host table */
-#include "steady.h"
+#include "steady/steady.h"
 
 #include <errno.h>
 #include <math.h>	/* round */

@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <jansson.h>	/* json_t */
 #include "err.h"
-#include "resultread.h"
+#include "trial/resultread.h"
 
 #define REPORT_HTML_MAX_POINTS 300
 

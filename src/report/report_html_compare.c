@@ -18,7 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "trial/compare.h"
 #include "ddir.h"
 #include "report_html.h"
 #include "report_html_page.h"
