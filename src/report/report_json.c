@@ -21,6 +21,7 @@
 #include "mpimerge.h"	/* client_stats */
 #include "report_calc.h"
 #include "report_ranks.h"
+#include "steady/steady_out.h"
 
 #ifndef IOTRIAL_VERSION
 #define IOTRIAL_VERSION "0.0.0"

@@ -24,6 +24,7 @@
 #include <time.h>	/* localtime_r, strftime */
 #include <jansson.h>	/* the warnings array */
 #include "report_calc.h"
+#include "steady/steady_out.h"
 
 struct lat_unit {
 	const char *name;

@@ -37,8 +37,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>	/* FILE */
-#include <jansson.h>	/* json_t */
 #include "job.h"
 #include "series.h"
 #include "mser.h"
@@ -162,13 +160,6 @@ int steady_check(const struct steady_cfg *c, const struct series *s, struct stea
 /* Reporting rule: the first qualifying window (see the top).  As steady_check. */
 int steady_find(const struct steady_cfg *c, const struct series *s, struct steady *out);
 
-/*
- * The reporting rule with what follows it: steady_find, then MSER-5 over the
- * measured intervals (after ramp and ss_ramp) and the steady tail.  As
- * steady_check.  MSER and the tail are left out (mser_ok 0, tail NULL) when
- * the series is too short for them.
- */
-int steady_analyse(const struct steady_cfg *c, const struct series *s, struct steady *out);
 
 /*
  * Half-width of the held/lost band around the window mean @mean: SNIA, the
@@ -205,40 +196,13 @@ size_t steady_first_eligible(const struct steady_cfg *c, const struct series *s)
  */
 double steady_metric(const struct steady_cfg *c, const struct series *s, size_t first, size_t n);
 
-/* Release what @st owns; it is then initialised again.  NULL is fine. */
+/* The per-round values of the tracked metric (st->iops, st->bw or st->lat). */
+const double *steady_values(const struct steady *st);
+
+/* Release what @st owns (its tail too); it is then initialised again.  NULL is fine. */
 void steady_free(struct steady *st);
 
-/*
- * jobs[i].iotrial.steady:
- *   {"criterion": "snia"|"fio", "spec": "<human spec>", "metric": "iops"|"bw"|"lat",
- *    "attained": bool, "window_rounds": W, "round_ms": N, "rounds": n,
- *    "start_ms", "end_ms",            (absent when no full window existed)
- *    "mean", "min", "max", "range_pct", "slope", "slope_excursion_pct",
- *    "max_deviation", ["fio_criterion": x,] "limits": {...},
- *    "values": [per-round metric values],
- *    "read"/"write"/"trim": {"ios","bytes","iops","bw_bytes","lat_ns":{...}}}
- * The direction objects appear only when attained (the steady window's
- * figures) and only for directions with I/O in the window.
- */
-int steady_to_json(const struct steady *st, json_t **out);
-
-/*
- * fio's per-job "steadystate" object, key for key as fio 3.33 writes it:
- *   {"ss": "iops:20.000000%", "duration": s, "attained": 0|1,
- *    "criterion": "4.533583%", "max_deviation": f, "slope": f,
- *    "data": {"bw_mean": int, "iops_mean": int, "iops": [..], "bw": [..]}}
- * Only for a fio rule (-EINVAL otherwise).
- */
-int steady_fio_json(const struct steady *st, json_t **out);
-
-/* The spec as text, e.g. "snia iops: range <= 20%, slope excursion <= 10%, 5 rounds". */
-void steady_spec(const struct steady_cfg *c, char *buf, size_t len);
-
-/*
- * Lines for the text report: the criterion, the window and its measured
- * values, then one line per direction with I/O; or a single
- * "steady state NOT reached (...: range X% > 20%)" line.
- */
-void steady_print_text(FILE *f, const struct steady *st);
+/* Release a tail.  NULL is fine. */
+void steady_tail_free(struct steady_tail *t);
 
 #endif

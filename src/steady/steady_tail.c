@@ -23,15 +23,6 @@
 
 #define STEADY_TAIL_BATCHES 20
 
-void steady_tail_free(struct steady_tail *t)
-{
-	if (!t)
-		return;
-	for (int d = 0; d < DDIR_NR; d++)
-		free(t->dir[d]);
-	free(t);
-}
-
 static uint64_t start_ms(const struct series *s, size_t i)
 {
 	uint64_t d = (s->iv[i].dur_us + 500) / 1000;
@@ -206,103 +197,4 @@ int steady_tail_stream(const struct steady_stream *ss, const struct series *stor
 	}
 	out->tail = t;
 	return 0;
-}
-
-/* [lo, hi]; lo held at 0: with few batches t x sd can exceed a rate that cannot go negative */
-static json_t *ci_json(double mean, double half)
-{
-	return json_pack("[f, f]", mean - half > 0 ? mean - half : 0.0, mean + half);
-}
-
-static int mser_json(const struct steady *st, json_t *o)
-{
-	const struct mser *m = &st->mser;
-	json_t *v = json_pack("{s:I, s:f, s:f, s:f, s:I, s:I, s:i}",
-			      "truncate_ms", (json_int_t)st->mser_ms, "mean", m->mean,
-			      "sd", m->sd, "ci95", m->ci95, "batches", (json_int_t)m->batches,
-			      "truncated_batches", (json_int_t)m->truncate,
-			      "batch_intervals", st->mser_batch ? (int)st->mser_batch : MSER_BATCH);
-
-	return v && !json_object_set_new(o, "mser", v) ? 0 : -ENOMEM;
-}
-
-int steady_tail_to_json(const struct steady *st, json_t *o)
-{
-	const struct steady_tail *t = st->tail;
-	json_t *v;
-	int err = 0;
-
-	if (st->mser_ok && mser_json(st, o))
-		return -ENOMEM;
-	if (!t)
-		return 0;
-	v = json_pack("{s:s, s:I, s:I, s:I, s:f}", "from", t->from_window ? "window" : "mser",
-		      "start_ms", (json_int_t)t->start_ms, "end_ms", (json_int_t)t->end_ms,
-		      "intervals", (json_int_t)t->intervals, "iops", t->iops);
-	if (!v)
-		return -ENOMEM;
-	if (t->element_intervals > 1)	/* built from a coarsened series: say how */
-		err |= json_object_set_new(v, "resolution", json_pack("{s:I, s:s}",
-			"element_intervals", (json_int_t)t->element_intervals,
-			"start", t->from_window ? "the held window's start (exact)" :
-			"the first stored element at or after the MSER point"));
-	if (t->batches >= 2) {
-		err |= json_object_set_new(v, "iops_ci95", ci_json(t->iops, t->iops_ci95));
-		err |= json_object_set_new(v, "batches", json_integer((json_int_t)t->batches));
-		err |= json_object_set_new(v, "batch_intervals",
-					   json_integer((json_int_t)t->batch_intervals));
-	}
-	for (int d = 0; d < DDIR_NR && !err; d++) {
-		json_t *w;
-
-		if (!t->dir[d])
-			continue;
-		err |= series_window_to_json(t->dir[d], &w);
-		if (err)
-			break;
-		if (t->batches >= 2)
-			err |= json_object_set_new(w, "iops_ci95", ci_json(t->dir[d]->iops, t->dir_ci95[d]));
-		err |= json_object_set_new(v, ddir_name(d), w);
-	}
-	err |= json_object_set_new(o, "tail", v);
-	return err ? -ENOMEM : 0;
-}
-
-/* " +- 0.31% (95%, 19 batches of 5 intervals)" or "" */
-static void fmt_ci(char *buf, size_t len, double mean, double half, size_t k, size_t b)
-{
-	if (k < 2 || mean <= 0)
-		snprintf(buf, len, " (too short for a confidence interval)");
-	else
-		snprintf(buf, len, " +- %.2f%% (95%%, %zu batches of %zu intervals)",
-			 half / mean * 100.0, k, b);
-}
-
-void steady_tail_print_text(FILE *f, const struct steady *st)
-{
-	static const char *const unit[] = { "IOPS", "B/s", "ns" };
-	const struct steady_tail *t = st->tail;
-	char ci[96];
-
-	if (st->mser_ok) {
-		fmt_ci(ci, sizeof(ci), st->mser.mean, st->mser.ci95, st->mser.batches,
-		       st->mser_batch ? st->mser_batch : MSER_BATCH);
-		fprintf(f, "  warm-up (MSER-5): %.3f s; after it mean %.0f %s%s\n",
-			(double)st->mser_ms / 1000.0, st->mser.mean, unit[st->cfg.metric], ci);
-	}
-	if (!t)
-		return;
-	fmt_ci(ci, sizeof(ci), t->iops, t->iops_ci95, t->batches, t->batch_intervals);
-	fprintf(f, "  steady tail %.3f-%.3f s (from the %s): %.0f IOPS%s\n",
-		(double)t->start_ms / 1000.0, (double)t->end_ms / 1000.0,
-		t->from_window ? "held window" : "MSER-5 truncation", t->iops, ci);
-	for (int d = 0; d < DDIR_NR; d++) {
-		const struct series_window *w = t->dir[d];
-
-		if (!w)
-			continue;
-		fprintf(f, "    %-5s: iops=%.1f, bw=%.2f MiB/s, lat (usec): mean=%.2f, p50=%.2f, p99=%.2f, p99.9=%.2f\n",
-			ddir_name(d), w->iops, w->bw_bytes / 1048576.0, w->lat_mean / 1000.0,
-			(double)w->p50 / 1000.0, (double)w->p99 / 1000.0, (double)w->p999 / 1000.0);
-	}
 }

@@ -1,13 +1,12 @@
 /*
- * steady_tail: what follows the steady window (steady.h's steady_analyse):
- * MSER-5's warm-up point over the measured intervals, and the steady tail's
- * figures.  Internal to steady.c's output; the structures are in steady.h.
+ * steady_tail: what follows the steady window: MSER-5's warm-up point over
+ * the measured intervals, and the steady tail's figures.  The analysis layer
+ * of steady/: it calls the rule (steady.h) and is written out by
+ * steady_out.h; the structures are in steady.h.
  */
 #ifndef IOTRIAL_STEADY_TAIL_H
 #define IOTRIAL_STEADY_TAIL_H
 
-#include <stdio.h>	/* FILE */
-#include <jansson.h>	/* json_t */
 #include "steady.h"
 #include "steady_stream.h"
 
@@ -22,23 +21,12 @@
  */
 int steady_tail_stream(const struct steady_stream *ss, const struct series *stored, struct steady *out);
 
-/* Release a tail.  NULL is fine. */
-void steady_tail_free(struct steady_tail *t);
-
 /*
- * Add "mser" (when computed) and "tail" (when there is one) to the steady
- * object @o:
- *   "mser": {"truncate_ms", "mean", "sd", "ci95", "batches", "truncated_batches",
- *            "batch_intervals"}
- *   "tail": {"from": "window"|"mser", "start_ms", "end_ms", "intervals",
- *            "iops", ["iops_ci95": [lo, hi], "batches", "batch_intervals"],
- *            ["resolution": {"element_intervals": n, "start": "..."},]  (coarsened only)
- *            "read"|"write"|"trim": {window figures, ["iops_ci95": [lo, hi]]}}
- * Returns 0 or -ENOMEM.
+ * The reporting rule with what follows it: steady_find, then MSER-5 over the
+ * measured intervals (after ramp and ss_ramp) and the steady tail.  As
+ * steady_check.  MSER and the tail are left out (mser_ok 0, tail NULL) when
+ * the series is too short for them.
  */
-int steady_tail_to_json(const struct steady *st, json_t *o);
-
-/* The text lines for MSER and the tail, under the steady-state lines. */
-void steady_tail_print_text(FILE *f, const struct steady *st);
+int steady_analyse(const struct steady_cfg *c, const struct series *s, struct steady *out);
 
 #endif

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "steady/job_steady.h"
 #include "opt.h"
+#include "steady/steady_out.h"
 
 #include <errno.h>
 #include <string.h>

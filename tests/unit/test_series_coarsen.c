@@ -9,6 +9,7 @@
 #include "check.h"
 #include "series.h"
 #include "steady/steady.h"
+#include "steady/steady_tail.h"
 
 #include <stdlib.h>
 

@@ -6,6 +6,7 @@
  */
 #include "check.h"
 #include "steady/steady.h"
+#include "steady/steady_out.h"
 
 #include <errno.h>
 #include <stdlib.h>

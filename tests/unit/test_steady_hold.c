@@ -9,6 +9,8 @@
  */
 #include "check.h"
 #include "steady/steady.h"
+#include "steady/steady_out.h"
+#include "steady/steady_tail.h"
 
 #include <stdlib.h>
 

@@ -13,6 +13,7 @@
  */
 #include "check.h"
 #include "steady/steady_stream.h"
+#include "steady/steady_tail.h"
 
 #include <errno.h>
 #include <stdlib.h>

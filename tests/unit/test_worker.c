@@ -28,6 +28,7 @@
 #include "job_fixture.h"
 #include "stat.h"
 #include "worker.h"
+#include "steady/steady_tail.h"
 
 #define START_NS 7000000000000ull	/* the fake clock's origin: not 0 */
 #define US 1000ull
