@@ -94,4 +94,17 @@ int bottleneck_device_figures(const struct resultread *r, double *lat_ns, double
 /* The verdict of a loaded result's first job with I/O into @buf; -ENOENT if none. */
 int bottleneck_of_result(const struct resultread *r, char *buf, size_t sz);
 
+/*
+ * I/Os in flight one thread of @j can keep: iodepth, or 1 for synchronous
+ * engines and libaio without direct=1 (*@why then says which).
+ */
+unsigned bottleneck_depth_kept(const struct resultread_job *j, const char **why);
+
+/*
+ * Threads of the job definition that entry @i belongs to (one entry per
+ * thread, or one group_reporting entry for numjobs); *@first is 1 for the
+ * definition's first entry, so that each definition is counted once.
+ */
+unsigned bottleneck_threads_of(const struct resultread *r, size_t i, int *first);
+
 #endif

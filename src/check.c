@@ -5,6 +5,7 @@
 #include "check.h"
 #include "ddir.h"
 #include "bottleneck.h"
+#include "engine.h"	/* engine_traits */
 #include "vec.h"	/* vec_grow */
 
 #include <errno.h>
@@ -81,48 +82,6 @@ void check_fmt_ns(char *buf, size_t sz, double ns)
 		snprintf(buf, sz, "%.0f ns", ns);
 }
 
-/* Engines that complete each I/O before issuing the next: one in flight per job. */
-static int engine_sync(const char *e)
-{
-	static const char *const sync[] = { "sync", "psync", "vsync", "pvsync",
-		"pvsync2", "mmap", "splice", NULL };
-	size_t i;
-
-	for (i = 0; sync[i]; i++)
-		if (!strcmp(e, sync[i]))
-			return 1;
-	return 0;
-}
-
-/* Engines that touch no storage device: device-level checks do not apply. */
-static int engine_deviceless(const char *e)
-{
-	static const char *const none[] = { "null", "cpuio", "exec", "filecreate",
-		"filestat", "filedelete", "dircreate", "dirstat", "dirdelete",
-		"ftruncate", NULL };
-	size_t i;
-
-	for (i = 0; none[i]; i++)
-		if (!strcmp(e, none[i]))
-			return 1;
-	return 0;
-}
-
-/* Depth one job thread can really keep, and why when it is not iodepth. */
-unsigned check_depth_kept(const struct resultread_job *j, const char **why)
-{
-	*why = NULL;
-	if (engine_sync(j->ioengine)) {
-		*why = "is synchronous";
-		return 1;
-	}
-	if (!strcmp(j->ioengine, "libaio") && !j->direct) {
-		*why = "without direct=1 submits synchronously";
-		return 1;
-	}
-	return j->iodepth;
-}
-
 struct little {
 	double iops[RESULTREAD_NDIR], inflight[RESULTREAD_NDIR], total;
 	unsigned long conf, kept, threads, defs;
@@ -131,26 +90,6 @@ struct little {
 	const char *why;
 	int rate_limited, deviceless;
 };
-
-/* Threads of the definition that job @i belongs to, counted once per name. */
-unsigned check_threads_of(const struct resultread *r, size_t i, int *first)
-{
-	const struct resultread_job *j = &r->jobs[i];
-	unsigned k = 0;
-	size_t m;
-
-	*first = 1;
-	for (m = 0; m < r->nr_jobs; m++) {
-		if (r->jobs[m].groupid != j->groupid || strcmp(r->jobs[m].name, j->name))
-			continue;
-		if (m < i)
-			*first = 0;
-		k++;
-	}
-	/* one entry per thread, or one group_reporting entry for numjobs threads;
-	 * under MPI each entry is merged over every rank (docs/mpi.md) */
-	return (k > j->numjobs ? k : j->numjobs) * (r->nranks ? r->nranks : 1);
-}
 
 static void little_gather(const struct resultread *r, unsigned gid, struct little *g)
 {
@@ -174,11 +113,11 @@ static void little_gather(const struct resultread *r, unsigned gid, struct littl
 			g->inflight[d] += j->iops[d] * j->lat_mean_ns[d] * 1e-9;
 		}
 		g->rate_limited |= j->rate_limited;
-		g->deviceless |= engine_deviceless(j->ioengine);
-		t = check_threads_of(r, i, &first);
+		g->deviceless |= (engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0;
+		t = bottleneck_threads_of(r, i, &first);
 		if (!first)
 			continue;
-		kept = check_depth_kept(j, &why);
+		kept = bottleneck_depth_kept(j, &why);
 		if (why)
 			g->why = why;
 		g->defs++;
@@ -323,7 +262,7 @@ static int check_cache(const struct resultread *r, struct check_list *l)
 	char lat[32], extra[160] = "";
 	int ret = 0;
 
-	if (engine_deviceless(j->ioengine))
+	if ((engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0)
 		return 0;
 	ws = j->size * (j->has_filename ? 1 : j->numjobs);
 	if (ram && ws && ws < ram)
@@ -492,7 +431,7 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 		const char *why;
 		size_t k;
 
-		if (j->iodepth <= 1 || check_depth_kept(j, &why) >= j->iodepth || !why)
+		if (j->iodepth <= 1 || bottleneck_depth_kept(j, &why) >= j->iodepth || !why)
 			continue;
 		for (k = 0; k < i; k++)		/* once per job name */
 			if (!strcmp(r->jobs[k].name, j->name))
@@ -522,7 +461,7 @@ static int check_bottleneck(const struct resultread *r, struct check_list *l)
 		struct bottleneck_verdict v;
 		int first;
 
-		check_threads_of(r, i, &first);
+		bottleneck_threads_of(r, i, &first);
 		if (j->bottleneck[0] || !first || bottleneck_from_read(r, i, &v))
 			continue;
 		if (check_add(l, "bottleneck",

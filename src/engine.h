@@ -85,6 +85,12 @@ enum {
 	 * (file_plan_only) but creates and opens nothing; every fd is -1.
 	 */
 	ENGINE_F_OWNFILES = 1u << 2,
+	/*
+	 * Its I/O reaches no storage device (null, cpuio, exec, page_fault, the
+	 * file-operation engines, ftruncate: memory, CPU or metadata only):
+	 * device-level checks and verdicts do not apply.  fio's FIO_DISKLESSIO.
+	 */
+	ENGINE_F_NODEVICE = 1u << 3,
 };
 
 struct engine_ops {
@@ -133,6 +139,16 @@ struct engine_ops {
 
 /* The engine named @name, or NULL (the registry in engine.c). */
 const struct engine_ops *engine_find(const char *name);
+
+/*
+ * The traits of the engine named @name (ENGINE_F_SYNC, ENGINE_F_NOFILES,
+ * ENGINE_F_NODEVICE, ...): a compiled-in engine's flags, else those of fio's
+ * engines that iotrial does not implement but whose results it reads (vsync,
+ * pvsync, splice); 0 for any other name.  The one answer to "is it
+ * synchronous, does it touch a device, does it need files" for checks and
+ * verdicts, which never keep their own list of engine names.
+ */
+unsigned engine_traits(const char *name);
 
 /* NULL-terminated list of compiled-in engines, for --help and --cmdhelp. */
 const struct engine_ops *const *engine_list(void);

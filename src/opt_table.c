@@ -55,15 +55,6 @@ static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 		*pos += (size_t)n;
 }
 
-/* A value fio accepts that iotrial does not implement: refused by name. */
-int opt_unsupported_value(struct err *e, const struct num_ctx *c, const char *val,
-			  const char *why)
-{
-	return err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%.100s' for option '%s': %s%s%s%s",
-		       val, c->opt, why, c->where ? " (" : "", c->where ? c->where : "",
-		       c->where ? ")" : "");
-}
-
 /* ---- target ---------------------------------------------------------- */
 
 static int parse_name(struct job *j, const struct opt_def *o, const char *val,
@@ -314,9 +305,9 @@ static int parse_random_distribution(struct job *j, const struct opt_def *o, con
 	if (!strncmp(val, "zoned:", 6))
 		return opt_parse_zoned(j, val + 6, c, e);
 	if (!strncmp(val, "zoned", 5) || !strncmp(val, "sequence", 8))
-		return opt_unsupported_value(e, c, val, "zoned_abs and sequence distributions");
+		return num_unsupported(e, c, val, "zoned_abs and sequence distributions");
 	if (strchr(val, ','))
-		return opt_unsupported_value(e, c, val, "per-direction distributions");
+		return num_unsupported(e, c, val, "per-direction distributions");
 	for (d = 0; d < 4; d++)
 		if (strlen(rand_dist_names[d]) == n && !strncmp(val, rand_dist_names[d], n))
 			break;
@@ -330,7 +321,7 @@ static int parse_random_distribution(struct job *j, const struct opt_def *o, con
 			return num_error(e, c, -EINVAL, val, "%s needs a parameter (%s:value)",
 					 rand_dist_names[d], rand_dist_names[d]);
 		if (strchr(colon + 1, ':'))
-			return opt_unsupported_value(e, c, val, "a center parameter");
+			return num_unsupported(e, c, val, "a center parameter");
 		ret = num_parse_double(colon + 1, c, &p, e);
 		if (ret)
 			return ret;

@@ -162,7 +162,7 @@ static int dd_init(struct engine_ctx *c, struct err *e) { return fileop_init_kin
 
 #define FILEOP_OPS(sym, nm, fl, in)						\
 	const struct engine_ops sym = {						\
-		.name = nm, .flags = ENGINE_F_SYNC | (fl), .init = in,		\
+		.name = nm, .flags = ENGINE_F_SYNC | ENGINE_F_NODEVICE | (fl), .init = in,		\
 		.queue = fileop_queue, .commit = fileop_commit,			\
 		.getevents = fileop_getevents, .exit = fileop_exit,		\
 	}

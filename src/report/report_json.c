@@ -512,13 +512,13 @@ static json_t *json_job(const struct job_result *jr, int plus)
  */
 static json_t *json_client_stats(const struct run_result *r, int plus)
 {
-	const struct mpimerge_set *set = r->ranks;
+	const struct result_ranks *set = r->ranks;
 	json_t *arr = json_array(), *o;
 	const char *last = set->nr ? set->ranks[set->nr - 1].info.host : "";
 	int bad = !arr;
 
 	for (size_t i = 0; !bad && i < set->nr; i++) {
-		const struct mpimerge_rank *rk = &set->ranks[i];
+		const struct result_rank *rk = &set->ranks[i];
 
 		for (size_t k = 0; !bad && k < rk->nr_jobs; k++) {
 			o = json_job(&rk->jobs[k], plus);

@@ -49,7 +49,7 @@ static void fmt_ns(char *buf, size_t n, double ns)
 
 void report_ranks_text(FILE *f, const struct run_result *r)
 {
-	const struct mpimerge_set *set = r->ranks;
+	const struct result_ranks *set = r->ranks;
 	struct rank_sum *s;
 	uint64_t lo = UINT64_MAX;
 	size_t i, k;
@@ -68,7 +68,7 @@ void report_ranks_text(FILE *f, const struct run_result *r)
 	fprintf(f, "  %4s  %-20s %-16s %12s %12s %12s %10s %10s %10s  %s\n", "rank", "host", "job", "ios",
 		"IOPS", "MiB/s", "lat mean", "lat p99", "start", "state");
 	for (i = 0; i < set->nr; i++) {
-		const struct mpimerge_rank *rk = &set->ranks[i];
+		const struct result_rank *rk = &set->ranks[i];
 
 		for (k = 0; k < rk->nr_jobs; k++) {
 			const struct job_result *jr = &rk->jobs[k];
@@ -93,7 +93,7 @@ void report_ranks_text(FILE *f, const struct run_result *r)
 
 int report_ranks_json(json_t *iot, const struct run_result *r)
 {
-	const struct mpimerge_set *set = r->ranks;
+	const struct result_ranks *set = r->ranks;
 	json_t *arr, *mpi;
 	uint64_t lo = UINT64_MAX;
 	size_t i;
@@ -108,7 +108,7 @@ int report_ranks_json(json_t *iot, const struct run_result *r)
 	if (!arr)
 		return -ENOMEM;
 	for (i = 0; i < set->nr; i++) {
-		const struct mpimerge_rank *rk = &set->ranks[i];
+		const struct result_rank *rk = &set->ranks[i];
 		json_t *o = json_pack("{s:I, s:s, s:I, s:I, s:I, s:b, s:i}", "rank", (json_int_t)rk->info.rank,
 				      "host", rk->info.host, "start_ns", (json_int_t)rk->info.start_ns,
 				      "end_ns", (json_int_t)rk->info.end_ns,

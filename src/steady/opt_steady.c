@@ -27,7 +27,7 @@ int opt_parse_steadystate(struct job *j, const struct opt_def *o, const char *va
 	int m, pct = 0, ret;
 
 	if (!strncmp(val, "lat", 3) && (val[3] == ':' || val[3] == '_' || !val[3]))
-		return opt_unsupported_value(e, c, val, "latency criteria");
+		return num_unsupported(e, c, val, "latency criteria");
 	for (m = SS_IOPS; m <= SS_BW_SLOPE; m++)
 		if (strlen(ss_names[m]) == n && !strncmp(val, ss_names[m], n))
 			break;
@@ -74,8 +74,8 @@ int opt_parse_unified_rw(struct job *j, const struct opt_def *o, const char *val
 	}
 	if (!strcasecmp(val, "mixed") || !strcasecmp(val, "both") || !strcmp(val, "1") ||
 	    !strcmp(val, "2"))
-		return opt_unsupported_value(e, c, val, "results summed over directions (mixed, both) "
-					     "are not written; use none");
+		return num_unsupported(e, c, val, "results summed over directions (mixed, both) "
+				       "are not written; use none");
 	return num_error(e, c, -EINVAL, val, "not one of none, 0, mixed, 1, both, 2");
 }
 

@@ -24,8 +24,5 @@ int opt_parse_snia_pct(struct job *j, const struct opt_def *o, const char *val,
 		const struct num_ctx *c, struct err *e);
 int opt_show_snia_pct(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 
-/* A value fio accepts that iotrial does not implement: refused by name (opt_table.c). */
-int opt_unsupported_value(struct err *e, const struct num_ctx *c, const char *val,
-			  const char *what);
 
 #endif
