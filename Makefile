@@ -119,6 +119,11 @@ check: $(BUILD)/iotrial $(UNIT_BIN)
 	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF) \
 		sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
+# The folders' dependency rules and "no circles" (docs/design.md, the map);
+# make check runs the same script as the test tests/e2e/layers.sh.
+check-layers: $(BUILD)/iotrial
+	@sh scripts/check-layers.sh $(BUILD)
+
 # Fuzzing (tests/fuzz, docs/fuzzing.md): libFuzzer harnesses built with clang
 # and ASan+UBSan over their own copy of the library objects.
 #   make fuzz             build, seed a corpus from tests/data, fuzz each harness
@@ -167,6 +172,6 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all units check install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
+.PHONY: all units check check-layers install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
 # the tests' .d files too: editing fake_clock.h or engine_harness.h rebuilds them
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

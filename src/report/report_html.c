@@ -18,57 +18,12 @@
 
 /* ---- loading ----------------------------------------------------------- */
 
-/* The document from its first line that starts with '{' (fio may print notes first). */
-static json_t *load_json(const char *path, struct err *e)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *start;
-	size_t cap = 0, len = 0, got;
-	json_error_t je;
-	json_t *root = NULL;
-
-	if (!f) {
-		err_set(e, -errno, EXIT_USAGE, "%s: cannot read: %s", path, strerror(errno));
-		return NULL;
-	}
-	do {
-		if (len + 65536 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 131072);
-
-			if (!nb) {
-				err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-				goto out;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got > 0);
-	buf[len] = 0;
-	for (start = buf; *start && *start != '{';) {
-		start = strchr(start, '\n');
-		start = start ? start + 1 : buf + len;
-	}
-	if (!*start) {
-		err_set(e, -EINVAL, EXIT_USAGE, "%s: not a result file: no JSON object in it", path);
-		goto out;
-	}
-	root = json_loadb(start, len - (size_t)(start - buf), 0, &je);
-	if (!root)
-		err_set(e, -EINVAL, EXIT_USAGE, "%s: line %d: not valid JSON: %s", path,
-			je.line + (int)0, je.text);
-out:
-	free(buf);
-	fclose(f);
-	return root;
-}
-
 int report_html_load(const char *path, json_t **out, struct err *e)
 {
 	struct resultread *r = NULL;
-	json_t *root = load_json(path, e);
+	json_t *root;
 
-	if (!root)
+	if (resultread_load_json(path, &root, e))
 		return -EINVAL;
 	if (json_object_get(root, "metrics") && !json_object_get(root, "jobs")) {
 		json_decref(root);

@@ -5,6 +5,7 @@
  * resultread_from_json(); compare_one() does the statistics.
  */
 #include "compare_suite.h"
+#include "readfile.h"	/* readfile_all */
 #include "vec.h"	/* vec_grow, vec_free_strings */
 
 #include <errno.h>	/* EIO, ENOMEM, EINVAL */
@@ -16,18 +17,11 @@
 static int suite_load(const char *path, json_t **out, struct err *e)
 {
 	json_error_t je;
-	FILE *f = fopen(path, "r");
 	char *buf = NULL;
 	size_t len = 0, i = 0;
-	long sz;
 
 	*out = NULL;
-	if (f && !fseek(f, 0, SEEK_END) && (sz = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)sz + 1)))
-		len = fread(buf, 1, (size_t)sz, f);
-	if (f)
-		fclose(f);
-	if (!buf)
+	if (readfile_all(path, RESULTREAD_SIZE_MAX, &buf, &len))
 		return err_set(e, -EIO, EXIT_USAGE, "%s: cannot be read again to split it by test", path);
 	while (i < len && !(buf[i] == '{' && (i == 0 || buf[i - 1] == '\n')))
 		i++;

@@ -3,6 +3,7 @@
  * resultread.h for what is summed, averaged and merged, and how).
  */
 #include "resultread.h"
+#include "readfile.h"	/* readfile_all */
 #include "ddir.h"
 #include "num.h"	/* sizes read by the same rules as job options */
 #include "vec.h"	/* vec_grow, vec_free_strings */
@@ -846,47 +847,57 @@ int resultread_parse(const char *text, size_t len, const char *name,
 
 int resultread_load(const char *path, struct resultread **out, struct err *e)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
+	char *buf;
+	size_t len;
 	int ret;
 
 	*out = NULL;
-	if (!f)
-		return err_set(e, -errno, EXIT_USAGE, "%s: cannot open: %s", path, strerror(errno));
-	do {
-		if (len > RESULTREAD_SIZE_MAX) {
-			fclose(f);
-			free(buf);
-			return err_set(e, -EFBIG, EXIT_USAGE, "%s: larger than %u MiB: not a result file "
-				       "(the limit)", path, RESULTREAD_SIZE_MAX >> 20);
-		}
-		if (cap - len < 65536) {
-			/* doubling: growing by a constant step copies O(n^2) bytes */
-			size_t ncap = cap < 65536 ? 65536 : 2 * cap;
-			char *nb = realloc(buf, ncap + 1);
-
-			if (!nb) {
-				fclose(f);
-				free(buf);
-				return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-	} while (got > 0);
-	if (ferror(f)) {
-		ret = err_set(e, -EIO, EXIT_USAGE, "%s: read error", path);
-		fclose(f);
-		free(buf);
-		return ret;
-	}
-	fclose(f);
-	ret = resultread_parse(buf ? buf : "", len, path, out, e);
+	ret = readfile_all(path, RESULTREAD_SIZE_MAX, &buf, &len);
+	if (ret == -EFBIG)
+		return err_set(e, -EFBIG, EXIT_USAGE, "%s: larger than %u MiB: not a result file "
+			       "(the limit)", path, RESULTREAD_SIZE_MAX >> 20);
+	if (ret == -ENOMEM)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (ret == -EIO)
+		return err_set(e, -EIO, EXIT_USAGE, "%s: read error", path);
+	if (ret)
+		return err_set(e, ret, EXIT_USAGE, "%s: cannot open: %s", path, strerror(-ret));
+	ret = resultread_parse(buf, len, path, out, e);
 	free(buf);
 	return ret;
+}
+
+int resultread_load_json(const char *path, json_t **root, struct err *e)
+{
+	char *buf, *start;
+	size_t len;
+	json_error_t je;
+	int ret;
+
+	*root = NULL;
+	ret = readfile_all(path, RESULTREAD_SIZE_MAX, &buf, &len);
+	if (ret == -EFBIG)
+		return err_set(e, -EFBIG, EXIT_USAGE, "%s: larger than %u MiB: not a result file "
+			       "(the limit)", path, RESULTREAD_SIZE_MAX >> 20);
+	if (ret == -ENOMEM)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (ret)
+		return err_set(e, ret, EXIT_USAGE, "%s: cannot read: %s", path, strerror(-ret));
+	for (start = buf; *start && *start != '{';) {
+		start = strchr(start, '\n');
+		start = start ? start + 1 : buf + len;
+	}
+	if (!*start) {
+		free(buf);
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: not a result file: no JSON object in it",
+			       path);
+	}
+	*root = json_loadb(start, len - (size_t)(start - buf), 0, &je);
+	free(buf);
+	if (!*root)
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: line %d: not valid JSON: %s", path,
+			       je.line, je.text);
+	return 0;
 }
 
 void resultread_free(struct resultread *r)

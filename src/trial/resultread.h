@@ -140,6 +140,14 @@ struct resultread {
 
 int resultread_load(const char *path, struct resultread **out, struct err *e);
 
+/*
+ * The JSON document of the result file @path as it is, from its first line
+ * that starts with '{' (fio may print notes before it), into *@root (the
+ * caller's reference).  Returns 0, or -errno with @e filled (EXIT_USAGE):
+ * unreadable, larger than RESULTREAD_SIZE_MAX, no JSON object, invalid JSON.
+ */
+int resultread_load_json(const char *path, json_t **root, struct err *e);
+
 /* The same from a buffer; @name is used in error messages and as path. */
 int resultread_parse(const char *text, size_t len, const char *name,
 		     struct resultread **out, struct err *e);
