@@ -100,7 +100,12 @@ struct engine_ops {
 	int (*init)(struct engine_ctx *ctx, struct err *e);
 	/* ENGINE_Q_* or -errno. */
 	int (*queue)(struct engine_ctx *ctx, struct io_u *io);
-	/* Submit what queue() left queued: number submitted or -errno. */
+	/*
+	 * Submit what queue() left queued: number submitted or -errno.  Optional
+	 * with getevents (both NULL) for an engine that completes every I/O in
+	 * queue() (ENGINE_F_SYNC): nothing is ever left queued or in flight, as
+	 * fio leaves them NULL for its sync engines.
+	 */
 	int (*commit)(struct engine_ctx *ctx);
 	/*
 	 * Optional (NULL: the worker calls commit() and then getevents()): commit()
@@ -111,7 +116,10 @@ struct engine_ops {
 	 * no submission time is recorded (disable_slat=1 and disable_clat=1).
 	 */
 	int (*commit_wait)(struct engine_ctx *ctx, unsigned min);
-	/* Wait for at least @min completions, return up to @max in @out: count or -errno. */
+	/*
+	 * Wait for at least @min completions, return up to @max in @out: count or
+	 * -errno.  Optional with commit (see there).
+	 */
 	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out);
 	void (*exit)(struct engine_ctx *ctx);
 	/*

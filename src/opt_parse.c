@@ -402,29 +402,6 @@ int opt_parse_buffered(struct job *j, const struct opt_def *o, const char *val,
 	return 0;
 }
 
-int opt_parse_sqthread_poll_cpu(struct job *j, const struct opt_def *o, const char *val,
-				const struct num_ctx *c, struct err *e)
-{
-	uint64_t v;
-	int ret = num_parse_u64(val, c, &v, e);
-
-	if (ret)
-		return ret;
-	if (v >= CPU_SETSIZE)
-		return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
-	j->sqthread_poll_cpu = (int)v;
-	return 0;
-}
-
-int opt_show_sqthread_poll_cpu(const struct job *j, const struct opt_def *o, char *buf,
-			       size_t len)
-{
-	if (j->sqthread_poll_cpu < 0)
-		return 1;
-	snprintf(buf, len, "%d", j->sqthread_poll_cpu);
-	return 0;
-}
-
 /* ---- jobs ------------------------------------------------------------ */
 
 int opt_parse_cpus_allowed(struct job *j, const struct opt_def *o, const char *val,

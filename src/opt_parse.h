@@ -49,10 +49,6 @@ int opt_parse_ioengine(struct job *j, const struct opt_def *o, const char *val,
 int opt_show_ioengine(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_parse_buffered(struct job *j, const struct opt_def *o, const char *val,
 		       const struct num_ctx *c, struct err *e);
-int opt_parse_sqthread_poll_cpu(struct job *j, const struct opt_def *o, const char *val,
-				const struct num_ctx *c, struct err *e);
-int opt_show_sqthread_poll_cpu(const struct job *j, const struct opt_def *o, char *buf,
-			       size_t len);
 int opt_parse_cpus_allowed(struct job *j, const struct opt_def *o, const char *val,
 			   const struct num_ctx *c, struct err *e);
 int opt_show_cpus_allowed(const struct job *j, const struct opt_def *o, char *buf, size_t len);

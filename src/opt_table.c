@@ -18,6 +18,8 @@
 #include "engines/engine_cpuio.h"
 #include "engines/engine_exec.h"
 #include "engines/engine_e4defrag.h"
+#include "engines/engine_uring.h"
+#include "engines/engine_cmdprio.h"
 #include "ioerr.h"
 #include "cmdprio.h"
 #include "numa.h"
@@ -204,31 +206,9 @@ static const struct opt_def opt_defs[] = {
 	  .help = "fsync when the job's writes are done" },
 	{ .name = "fsync_on_close", .type = OPT_BOOL, F(fsync_on_close),
 	  .help = "fsync each file when it is closed" },
-	{ .name = "fixedbufs", .engines = "io_uring", .type = OPT_FLAG, F(fixedbufs),
-	  .help = "io_uring: register the I/O buffers" },
-	{ .name = "registerfiles", .engines = "io_uring", .type = OPT_FLAG, F(registerfiles),
-	  .help = "io_uring: register the files" },
-	{ .name = "sqthread_poll", .engines = "io_uring", .type = OPT_FLAG, F(sqthread_poll),
-	  .help = "io_uring: a kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .engines = "io_uring", .type = OPT_FUNC, .parse = opt_parse_sqthread_poll_cpu,
-	  .show = opt_show_sqthread_poll_cpu, .help = "io_uring: CPU of the polling kernel thread" },
-	{ .name = "cmdprio_percentage", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_pct, .show = cmdprio_show_pct,
-	  .help = "percent of I/Os (read,write) issued with cmdprio_class/cmdprio" },
-	{ .name = "cmdprio_class", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_class, .show = cmdprio_show_class,
-	  .help = "priority class of those I/Os, 1..3 (read,write; default 1, RT)" },
-	{ .name = "cmdprio", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_level, .show = cmdprio_show_level,
-	  .help = "priority level of those I/Os, 0..7 (read,write; default 0)" },
-	{ .name = "cmdprio_bssplit", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_bssplit, .show = cmdprio_show_bssplit,
-	  .help = "per block size: bs/percent[/class/level[/hint]]:..., read,write "
-		  "(the hint is accepted and not sent, as fio 3.33)" },
-	{ .name = "hipri", .engines = "io_uring pvsync2", .type = OPT_FLAG, F(hipri),
-	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
-	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
-	  .help = "io_uring: use non-vectored read/write commands" },
+	ENGINE_URING_OPTS
+	ENGINE_CMDPRIO_OPTS
+	ENGINE_URING_IO_OPTS
 	ENGINE_FILEOP_OPTS
 	ENGINE_CPUIO_OPTS
 	ENGINE_EXEC_OPTS

@@ -545,7 +545,9 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 	int slat_hist = w->job->slat_percentiles;
 	uint64_t t;
 	unsigned i, k;
-	int r = wait_min ? w->ops->commit_wait(&w->ctx, wait_min) : w->ops->commit(&w->ctx);
+	/* no commit: a synchronous engine never leaves an I/O queued (engine.h) */
+	int r = wait_min ? w->ops->commit_wait(&w->ctx, wait_min) :
+		w->ops->commit ? w->ops->commit(&w->ctx) : 0;
 
 	if (r < 0) {
 		worker_fail_op(w, -r, nq ? queued[0] : NULL, "submit");
@@ -594,7 +596,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 
 		n = w->ops->getevents_timed(&w->ctx, ns ? min : 0, max, w->events, ns ? ns : 1);
 	} else {
-		n = w->ops->getevents(&w->ctx, min, max, w->events);
+		n = w->ops->getevents ? w->ops->getevents(&w->ctx, min, max, w->events) : 0;
 	}
 	if (n < 0) {
 		if (n == -EINTR)

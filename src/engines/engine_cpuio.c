@@ -103,21 +103,6 @@ static int cpuio_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int cpuio_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int cpuio_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 static void cpuio_exit(struct engine_ctx *ctx)
 {
 	struct cpuio_state *s = ctx->priv;
@@ -144,8 +129,6 @@ const struct engine_ops engine_cpuio_ops = {
 	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_NODEVICE,
 	.init = cpuio_init,
 	.queue = cpuio_queue,
-	.commit = cpuio_commit,
-	.getevents = cpuio_getevents,
 	.exit = cpuio_exit,
 	.validate = cpuio_validate,
 };

@@ -154,21 +154,6 @@ static int e4d_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int e4d_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int e4d_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 static int e4d_validate(const struct job *j, struct err *e)
 {
 	if (!j->eng.donorname[0])
@@ -183,8 +168,6 @@ const struct engine_ops engine_e4defrag_ops = {
 	.flags = ENGINE_F_SYNC,
 	.init = e4d_init,
 	.queue = e4d_queue,
-	.commit = e4d_commit,
-	.getevents = e4d_getevents,
 	.exit = e4d_exit,
 	.validate = e4d_validate,
 };

@@ -203,21 +203,6 @@ static int exec_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int exec_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int exec_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 /* SIGTERM, up to grace_time for it to go, then SIGKILL; always reaped. */
 static void exec_stop(struct exec_state *s)
 {
@@ -274,8 +259,6 @@ const struct engine_ops engine_exec_ops = {
 	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_NODEVICE,
 	.init = exec_init,
 	.queue = exec_queue,
-	.commit = exec_commit,
-	.getevents = exec_getevents,
 	.exit = exec_exit,
 	.end = exec_end,
 	.validate = exec_validate,

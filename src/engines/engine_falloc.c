@@ -48,21 +48,6 @@ static int fal_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int fal_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int fal_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 static void fal_exit(struct engine_ctx *ctx)
 {
 	(void)ctx;	/* nothing held: the files are the worker's */
@@ -73,7 +58,5 @@ const struct engine_ops engine_falloc_ops = {
 	.flags = ENGINE_F_SYNC,
 	.init = fal_init,
 	.queue = fal_queue,
-	.commit = fal_commit,
-	.getevents = fal_getevents,
 	.exit = fal_exit,
 };

@@ -127,21 +127,6 @@ static int fileop_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int fileop_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int fileop_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 static void fileop_exit(struct engine_ctx *ctx)
 {
 	struct fileop_state *s = ctx->priv;
@@ -162,9 +147,9 @@ static int dd_init(struct engine_ctx *c, struct err *e) { return fileop_init_kin
 
 #define FILEOP_OPS(sym, nm, fl, in)						\
 	const struct engine_ops sym = {						\
-		.name = nm, .flags = ENGINE_F_SYNC | ENGINE_F_NODEVICE | (fl), .init = in,		\
-		.queue = fileop_queue, .commit = fileop_commit,			\
-		.getevents = fileop_getevents, .exit = fileop_exit,		\
+		.name = nm, .flags = ENGINE_F_SYNC | ENGINE_F_NODEVICE | (fl),	\
+		.init = in,							\
+		.queue = fileop_queue, .exit = fileop_exit,			\
 	}
 
 FILEOP_OPS(engine_filecreate_ops, "filecreate", ENGINE_F_OWNFILES, fc_init);

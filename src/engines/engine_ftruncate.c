@@ -38,21 +38,6 @@ static int ftr_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int ftr_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int ftr_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 static void ftr_exit(struct engine_ctx *ctx)
 {
 	(void)ctx;	/* nothing held: the files are the worker's */
@@ -70,8 +55,6 @@ const struct engine_ops engine_ftruncate_ops = {
 	.flags = ENGINE_F_SYNC | ENGINE_F_NODEVICE,
 	.init = ftr_init,
 	.queue = ftr_queue,
-	.commit = ftr_commit,
-	.getevents = ftr_getevents,
 	.exit = ftr_exit,
 	.validate = ftr_validate,
 };

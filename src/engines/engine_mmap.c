@@ -103,27 +103,10 @@ static int mm_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int mm_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int mm_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 const struct engine_ops engine_mmap_ops = {
 	.name = "mmap",
 	.flags = ENGINE_F_SYNC,
 	.init = mm_init,
 	.queue = mm_queue,
-	.commit = mm_commit,
-	.getevents = mm_getevents,
 	.exit = mm_exit,
 };

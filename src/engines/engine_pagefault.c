@@ -106,21 +106,6 @@ static int pf_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_COMPLETED;
 }
 
-static int pf_commit(struct engine_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
-static int pf_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	(void)ctx;
-	(void)min;
-	(void)max;
-	(void)out;
-	return 0;
-}
-
 static void pf_exit(struct engine_ctx *ctx)
 {
 	struct pf_state *s = ctx->priv;
@@ -137,7 +122,5 @@ const struct engine_ops engine_pagefault_ops = {
 	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_NODEVICE,
 	.init = pf_init,
 	.queue = pf_queue,
-	.commit = pf_commit,
-	.getevents = pf_getevents,
 	.exit = pf_exit,
 };

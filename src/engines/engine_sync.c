@@ -6,8 +6,8 @@
  *   pvsync2  preadv2()/pwritev2(), with RWF_HIPRI when hipri=1 (polled
  *            completion where the device has poll queues; the kernel quietly
  *            falls back to interrupts where it has not)
- * Every I/O completes inside queue() (ENGINE_F_SYNC), so commit and getevents
- * have nothing to do.  Trims are done inline by file_trim(); fsync/fdatasync
+ * Every I/O completes inside queue() (ENGINE_F_SYNC), so the ops have no
+ * commit or getevents (engine.h: optional then).  Trims are done inline by file_trim(); fsync/fdatasync
  * requests call fsync()/fdatasync().  A short transfer is reported as it is,
  * never retried: the worker counts it.
  */
@@ -107,16 +107,6 @@ static int pvsync2_init(struct engine_ctx *ctx, struct err *e)
 	return 0;
 }
 
-static int sync_commit(struct engine_ctx *ctx)
-{
-	return 0;	/* everything completed in queue() */
-}
-
-static int sync_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	return 0;
-}
-
 static void sync_exit(struct engine_ctx *ctx)
 {
 }
@@ -126,8 +116,6 @@ const struct engine_ops engine_sync_ops = {
 	.flags = ENGINE_F_SYNC,
 	.init = sync_init,
 	.queue = sync_queue,
-	.commit = sync_commit,
-	.getevents = sync_getevents,
 	.exit = sync_exit,
 };
 
@@ -136,8 +124,6 @@ const struct engine_ops engine_psync_ops = {
 	.flags = ENGINE_F_SYNC,
 	.init = sync_init,
 	.queue = psync_queue,
-	.commit = sync_commit,
-	.getevents = sync_getevents,
 	.exit = sync_exit,
 };
 
@@ -146,7 +132,5 @@ const struct engine_ops engine_pvsync2_ops = {
 	.flags = ENGINE_F_SYNC,
 	.init = pvsync2_init,
 	.queue = pvsync2_queue,
-	.commit = sync_commit,
-	.getevents = sync_getevents,
 	.exit = sync_exit,
 };

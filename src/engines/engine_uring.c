@@ -45,6 +45,7 @@
 #include <sys/sysmacros.h>	/* major, minor */
 #include <sys/uio.h>	/* struct iovec */
 #include "engine.h"
+#include "engine_uring.h"
 #include "file.h"
 
 #define URING_BUF_MAX (1ull << 30)	/* kernel limit on one registered buffer */
@@ -532,3 +533,28 @@ const struct engine_ops engine_uring_ops = {
 	.exit = uring_exit,
 	.getevents_timed = uring_getevents_timed,
 };
+
+/* ---- options (engine_uring.h) ---- */
+
+int engine_uring_parse_sqpoll_cpu(struct job *j, const struct opt_def *o, const char *val,
+				  const struct num_ctx *c, struct err *e)
+{
+	uint64_t v;
+	int ret = num_parse_u64(val, c, &v, e);
+
+	if (ret)
+		return ret;
+	if (v >= CPU_SETSIZE)
+		return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
+	j->sqthread_poll_cpu = (int)v;
+	return 0;
+}
+
+int engine_uring_show_sqpoll_cpu(const struct job *j, const struct opt_def *o, char *buf,
+				 size_t len)
+{
+	if (j->sqthread_poll_cpu < 0)
+		return 1;
+	snprintf(buf, len, "%d", j->sqthread_poll_cpu);
+	return 0;
+}
