@@ -7,6 +7,7 @@
 #include "bottleneck.h"
 #include "engine.h"	/* engine_traits */
 #include "vec.h"	/* vec_grow */
+#include "human.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,22 +65,6 @@ json_t *check_list_json(const struct check_list *l)
 		}
 	}
 	return a;
-}
-
-void check_fmt_ns(char *buf, size_t sz, double ns)
-{
-	if (isnan(ns))
-		snprintf(buf, sz, "-");
-	else if (ns >= 1e9)
-		snprintf(buf, sz, "%.2f s", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, sz, "%.2f ms", ns / 1e6);
-	else if (ns >= 1e5)
-		snprintf(buf, sz, "%.0f us", ns / 1e3);
-	else if (ns >= 1e3)
-		snprintf(buf, sz, "%.1f us", ns / 1e3);
-	else
-		snprintf(buf, sz, "%.0f ns", ns);
 }
 
 struct little {
@@ -142,7 +127,7 @@ static void little_terms(const struct little *g, char *buf, size_t sz)
 
 		if (g->iops[d] <= 0)
 			continue;
-		check_fmt_ns(lat, sizeof(lat), g->inflight[d] / g->iops[d] * 1e9);
+		human_ns(lat, sizeof(lat), g->inflight[d] / g->iops[d] * 1e9, HUMAN_TABLE);
 		off += (size_t)snprintf(buf + off, sz - off, "%s%s %.0f IOPS x %s = %.1f",
 					off ? ", " : "", ddir_name(d), g->iops[d], lat, g->inflight[d]);
 	}
@@ -273,7 +258,7 @@ static int check_cache(const struct resultread *r, struct check_list *l)
 			"direct=0 (buffered I/O, fio's default): reads may come from the page "
 			"cache and writes land in it, not on the device%s; use direct=1", extra);
 	if (!ret && r->dir[0].ios && r->dir[0].lat_mean_ns < CHECK_CACHE_LAT_NS) {
-		check_fmt_ns(lat, sizeof(lat), r->dir[0].lat_mean_ns);
+		human_ns(lat, sizeof(lat), r->dir[0].lat_mean_ns, HUMAN_TABLE);
 		ret = check_add(l, "page_cache", CHECK_SEV_WARN,
 			"mean read latency %s is below what a storage device delivers "
 			"(about 5 us or more): the reads were likely served from memory", lat);

@@ -72,7 +72,4 @@ const char *check_sev_name(enum check_sev s);
 /* [{"id", "severity", "message"}, ...]; NULL on allocation failure. */
 json_t *check_list_json(const struct check_list *l);
 
-/* "410 us", "1.40 ms", "180 ns": latency for messages. */
-void check_fmt_ns(char *buf, size_t sz, double ns);
-
 #endif

@@ -63,6 +63,13 @@ struct job_kv {
 	char *val;		/* NULL for a bare flag */
 };
 
+/*
+ * The engine of a job that names none: fio's default on Linux.  The one
+ * spelling of it (job defaults, engine-option checks, result files without
+ * an "ioengine" option).
+ */
+#define JOB_IOENGINE_DEFAULT "psync"
+
 struct job {
 	char name[JOB_NAME_MAX];
 	char *description;

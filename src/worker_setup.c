@@ -43,8 +43,7 @@ void worker_fail_op(struct worker *w, int err, const struct io_u *io, const char
 		snprintf(w->first_error, sizeof(w->first_error), "%s", why);
 		return;
 	}
-	what = io->ddir == DDIR_READ ? "read" : io->ddir == DDIR_WRITE ? "write" :
-	       io->ddir == DDIR_TRIM ? "trim" : "sync";
+	what = io->ddir < DDIR_NR ? ddir_name(io->ddir) : "sync";
 	snprintf(w->first_error, sizeof(w->first_error), "%s%s%s on %s at offset %llu, length %u: %s",
 		 op ? op : "", op ? " of a " : "", what,
 		 w->nr_files ? w->files[io->file].path : "(none)",

@@ -285,8 +285,8 @@ static void time_charts(struct jobctx *j)
 static void device_charts(struct jobctx *j)
 {
 	static const int qd[] = { V_DQD_R, V_DQD_W, V_DQD }, lat[] = { V_DLAT_R, V_DLAT_W };
-	static const char *const qdl[] = { "read", "write", "total" }, *latl[] = { "read",
-		"write" };
+	const char *const qdl[] = { ddir_name(DDIR_READ), ddir_name(DDIR_WRITE), "total" };
+	const char *const latl[] = { ddir_name(DDIR_READ), ddir_name(DDIR_WRITE) };
 	static const unsigned qds[] = { 0, 1, 5 }, lats[] = { 0, 1 };
 
 	if (!j->s.has_dev)
@@ -434,14 +434,14 @@ static void summary_rows(FILE *f, const json_t *job, const char *jname, size_t i
 
 		if (!(report_html_num(o, "total_ios") > 0))
 			continue;
-		report_html_fmt_num(b[0], sizeof(b[0]), report_html_num(o, "iops"));
-		report_html_fmt_bw(b[1], sizeof(b[1]), report_html_num(o, "bw_bytes"));
-		report_html_fmt_ns(b[2], sizeof(b[2]), report_html_num(tl, "mean") > 0 ?
-				   report_html_num(tl, "mean") : report_html_num(lat, "mean"));
-		report_html_fmt_ns(b[3], sizeof(b[3]), pct_of(lat, 50));
-		report_html_fmt_ns(b[4], sizeof(b[4]), pct_of(lat, 99));
-		report_html_fmt_ns(b[5], sizeof(b[5]), pct_of(lat, 99.9));
-		report_html_fmt_ns(b[6], sizeof(b[6]), report_html_num(lat, "max"));
+		human_count(b[0], sizeof(b[0]), report_html_num(o, "iops"), HUMAN_PAGE);
+		human_rate(b[1], sizeof(b[1]), report_html_num(o, "bw_bytes"), HUMAN_PAGE);
+		human_ns(b[2], sizeof(b[2]), report_html_num(tl, "mean") > 0 ?
+				   report_html_num(tl, "mean") : report_html_num(lat, "mean"), HUMAN_PAGE);
+		human_ns(b[3], sizeof(b[3]), pct_of(lat, 50), HUMAN_PAGE);
+		human_ns(b[4], sizeof(b[4]), pct_of(lat, 99), HUMAN_PAGE);
+		human_ns(b[5], sizeof(b[5]), pct_of(lat, 99.9), HUMAN_PAGE);
+		human_ns(b[6], sizeof(b[6]), report_html_num(lat, "max"), HUMAN_PAGE);
 		snprintf(b[7], sizeof(b[7]), "%.0f", report_html_num(o, "total_ios"));
 		snprintf(b[8], sizeof(b[8]), "%.1f s", report_html_num(o, "runtime") / 1e3);
 		fprintf(f, "<tr><td class=\"n\">%zu</td>", idx + 1);
@@ -486,8 +486,8 @@ static void cpu_table(FILE *f, const json_t *job)
 	fputs("<table class=\"kv\"><tr><th colspan=\"2\">CPU</th></tr>\n", f);
 	snprintf(b, sizeof(b), "%.2f%% user, %.2f%% system", usr, sys);
 	kv_row(f, "CPU of the job's threads", b);
-	report_html_fmt_ns(b, sizeof(b), ios > 0 && isfinite(rt) ? (usr + sys) / 100 * rt * 1e6 /
-			   ios : NAN);
+	human_ns(b, sizeof(b), ios > 0 && isfinite(rt) ? (usr + sys) / 100 * rt * 1e6 /
+			   ios : NAN, HUMAN_PAGE);
 	kv_row(f, "CPU per I/O ((usr+sys) x runtime / I/Os)", b);
 	snprintf(b, sizeof(b), "%.0f", report_html_num(job, "ctx"));
 	kv_row(f, "context switches", b);
@@ -589,7 +589,7 @@ static void findings(FILE *f, const json_t *job)
 		fputs("</b> (", f);
 		report_html_esc(f, json_string_value(json_object_get(st, "spec")));
 		fputs(")", f);
-		report_html_fmt_num(mean, sizeof(mean), report_html_num(st, "mean"));
+		human_count(mean, sizeof(mean), report_html_num(st, "mean"), HUMAN_PAGE);
 		if (ok && isfinite(report_html_num(st, "start_ms")))
 			report_html_escf(f, ": window %.1f-%.1f s after the ramp, mean %s %s",
 					 report_html_num(st, "start_ms") / 1e3,
@@ -612,14 +612,14 @@ static void findings(FILE *f, const json_t *job)
 		const json_t *ci = json_object_get(mser, "ci95");
 		char sd[32], lo[32], hi[32];
 
-		report_html_fmt_num(mean, sizeof(mean), report_html_num(mser, "mean"));
-		report_html_fmt_num(sd, sizeof(sd), report_html_num(mser, "sd"));
+		human_count(mean, sizeof(mean), report_html_num(mser, "mean"), HUMAN_PAGE);
+		human_count(sd, sizeof(sd), report_html_num(mser, "sd"), HUMAN_PAGE);
 		fputs("<li>", f);
 		report_html_escf(f, "MSER: the first %.1f s are warm-up (truncated); mean after it "
 				 "%s, sd %s", report_html_num(mser, "truncate_ms") / 1e3, mean, sd);
 		if (json_array_size(ci) == 2) {
-			report_html_fmt_num(lo, sizeof(lo), json_number_value(json_array_get(ci, 0)));
-			report_html_fmt_num(hi, sizeof(hi), json_number_value(json_array_get(ci, 1)));
+			human_count(lo, sizeof(lo), json_number_value(json_array_get(ci, 0)), HUMAN_PAGE);
+			human_count(hi, sizeof(hi), json_number_value(json_array_get(ci, 1)), HUMAN_PAGE);
 			report_html_escf(f, ", 95%% CI %s..%s", lo, hi);
 		}
 		if (isfinite(report_html_num(mser, "batches")))

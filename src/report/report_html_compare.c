@@ -123,11 +123,11 @@ static int is_ns(const char *metric)
 static void fmt_metric(const char *metric, double v, char *buf, size_t sz)
 {
 	if (is_ns(metric))
-		report_html_fmt_ns(buf, sz, v);
+		human_ns(buf, sz, v, HUMAN_PAGE);
 	else if (metric && strstr(metric, "bw_bytes"))
-		report_html_fmt_bw(buf, sz, v);
+		human_rate(buf, sz, v, HUMAN_PAGE);
 	else
-		report_html_fmt_num(buf, sz, v);
+		human_count(buf, sz, v, HUMAN_PAGE);
 }
 
 static void fmt_pct(double v, char *buf, size_t sz)

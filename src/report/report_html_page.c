@@ -83,48 +83,6 @@ void report_html_warning_li(FILE *f, const json_t *w)
 	fputs("</li>", f);
 }
 
-void report_html_fmt_ns(char *buf, size_t sz, double ns)
-{
-	if (!isfinite(ns))
-		snprintf(buf, sz, "-");
-	else if (ns < 1e3)
-		snprintf(buf, sz, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, sz, "%.*f us", ns < 1e4 ? 2 : ns < 1e5 ? 1 : 0, ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, sz, "%.*f ms", ns < 1e7 ? 2 : ns < 1e8 ? 1 : 0, ns / 1e6);
-	else
-		snprintf(buf, sz, "%.2f s", ns / 1e9);
-}
-
-void report_html_fmt_num(char *buf, size_t sz, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, sz, "-");
-	else if (fabs(v) >= 1e9)
-		snprintf(buf, sz, "%.2fG", v / 1e9);
-	else if (fabs(v) >= 1e6)
-		snprintf(buf, sz, "%.2fM", v / 1e6);
-	else if (fabs(v) >= 1e4)
-		snprintf(buf, sz, "%.1fk", v / 1e3);
-	else if (fabs(v) >= 100 || v == floor(v))
-		snprintf(buf, sz, "%.0f", v);
-	else
-		snprintf(buf, sz, "%.2f", v);
-}
-
-void report_html_fmt_bw(char *buf, size_t sz, double b)
-{
-	if (!isfinite(b))
-		snprintf(buf, sz, "-");
-	else if (b >= 1073741824.0)
-		snprintf(buf, sz, "%.2f GiB/s", b / 1073741824.0);
-	else if (b >= 1048576.0)
-		snprintf(buf, sz, "%.1f MiB/s", b / 1048576.0);
-	else
-		snprintf(buf, sz, "%.1f KiB/s", b / 1024.0);
-}
-
 double report_html_num(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);

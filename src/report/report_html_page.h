@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "human.h"	/* human_ns, human_count, human_rate: the pages' numbers */
 #include "svg.h"
 
 /* <!doctype html> ... <body>, with the inline stylesheet. */
@@ -29,9 +30,6 @@ void report_html_escf(FILE *f, const char *fmt, ...) __attribute__((format(print
 void report_html_warning_li(FILE *f, const json_t *w);
 
 /* Value formats for tables: "-" for NaN. */
-void report_html_fmt_ns(char *buf, size_t sz, double ns);	/* 410 us */
-void report_html_fmt_num(char *buf, size_t sz, double v);	/* 78.0k */
-void report_html_fmt_bw(char *buf, size_t sz, double bytes_s);	/* 312.5 MiB/s */
 
 /* A number from @o[@key] (integer, real, or a numeric string); NaN when absent. */
 double report_html_num(const json_t *o, const char *key);

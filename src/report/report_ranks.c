@@ -2,6 +2,7 @@
  * report_ranks: per-rank text table and JSON (report_ranks.h).
  */
 #include "report_ranks.h"
+#include "human.h"
 
 #include <errno.h>	/* ENOMEM */
 #include <stdint.h>
@@ -37,16 +38,6 @@ static void rank_sum(const struct job_result *jr, struct rank_sum *s)
 	}
 }
 
-static void fmt_ns(char *buf, size_t n, double ns)
-{
-	if (ns >= 1e6)
-		snprintf(buf, n, "%.2fms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, n, "%.2fus", ns / 1e3);
-	else
-		snprintf(buf, n, "%.0fns", ns);
-}
-
 void report_ranks_text(FILE *f, const struct run_result *r)
 {
 	const struct result_ranks *set = r->ranks;
@@ -78,8 +69,8 @@ void report_ranks_text(FILE *f, const struct run_result *r)
 			rank_sum(jr, s);
 			secs = (double)s->runtime_ms / 1e3;
 			mean = s->lat.n ? s->lat.mean : 0;
-			fmt_ns(m, sizeof(m), mean);
-			fmt_ns(p, sizeof(p), s->lat.n ? (double)hist_percentile(&s->h, 99.0) : 0);
+			human_ns(m, sizeof(m), mean, HUMAN_TIGHT);
+			human_ns(p, sizeof(p), s->lat.n ? (double)hist_percentile(&s->h, 99.0) : 0, HUMAN_TIGHT);
 			fprintf(f, "  %4u  %-20.20s %-16.16s %12llu %12.1f %12.2f %10s %10s %+9.3fms  %s\n",
 				rk->info.rank, rk->info.host, jr->name, (unsigned long long)s->ios,
 				secs > 0 ? (double)s->ios / secs : 0,

@@ -7,8 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"	/* check_fmt_ns */
+#include "human.h"	/* human_ns */
 #include "compare.h"
+#include "human.h"
 
 static json_t *num(double v)
 {
@@ -123,7 +124,7 @@ static void fmt_value(const char *metric, double v, char *buf, size_t sz)
 	if (!isfinite(v))
 		snprintf(buf, sz, "-");
 	else if (n > 3 && !strcmp(metric + n - 3, "_ns"))
-		check_fmt_ns(buf, sz, v);
+		human_ns(buf, sz, v, HUMAN_TABLE);
 	else if (strstr(metric, "queue_depth"))	/* I/Os in flight: fractions matter */
 		snprintf(buf, sz, "%.1f", v);
 	else if (strstr(metric, "bw_bytes"))

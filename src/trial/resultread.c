@@ -4,6 +4,7 @@
  */
 #include "resultread.h"
 #include "ddir.h"
+#include "job.h"	/* JOB_IOENGINE_DEFAULT */
 #include "num.h"	/* sizes read by the same rules as job options */
 #include "vec.h"	/* vec_grow, vec_free_strings */
 
@@ -202,7 +203,7 @@ static void resolve_options(const json_t *o, struct resultread_job *j)
 	if (json_object_get(o, "buffered"))
 		j->direct = !opt_long(o, "buffered", 1);
 	s = opt_text(o, "ioengine", buf, sizeof(buf));
-	copy_str(j->ioengine, sizeof(j->ioengine), s ? s : "psync");
+	copy_str(j->ioengine, sizeof(j->ioengine), s ? s : JOB_IOENGINE_DEFAULT);
 	j->ioengine_given = s != NULL;
 	for (i = 0; limits[i]; i++)
 		if (json_object_get(o, limits[i]))

@@ -36,9 +36,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>	/* json_t: options and environment objects */
+#include "ddir.h"	/* DDIR_NR */
 #include "err.h"
 
-#define RESULTREAD_NDIR 3	/* read, write, trim: enum ddir order */
+#define RESULTREAD_NDIR DDIR_NR	/* read, write, trim: enum ddir order */
 
 struct resultread_dir {
 	uint64_t ios;
