@@ -1,6 +1,6 @@
 /*
  * bottleneck: who limited a job -- the device, the tool itself, a rate
- * limit, or the page cache (issue 7).
+ * limit, or the page cache (docs/json.md, the device view).
  *
  * A benchmark result is a measurement of the device only when the device was
  * the limit.  The verdict weighs what the job asked for against what the

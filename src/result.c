@@ -168,9 +168,9 @@ void result_bw_agg(struct run_result *r)
 }
 
 /*
- * The series and steady objects belong to modules not linked into this one
- * yet (issue 3); whoever wires them frees them before calling this, or adds
- * their free calls here.  env is released by env.c's owner.
+ * Release what one entry owns: its series, steady outcome, per-priority
+ * figures and device views.  The run's environment and warnings are
+ * released by result_free.
  */
 void result_job_clear(struct job_result *r)
 {

@@ -17,8 +17,8 @@
 #include "job.h"
 #include "stat.h"
 
-struct series;		/* series.h: per-interval time series (issue 3) */
-struct steady;		/* steady.h: steady-state outcome (issue 3) */
+struct series;		/* series.h: per-interval time series (docs/time-series.md) */
+struct steady;		/* steady.h: steady-state outcome (docs/time-series.md) */
 
 #define RESULT_DEPTH_NR 7	/* iodepth buckets 1 2 4 8 16 32 >=64 */
 
@@ -60,7 +60,7 @@ struct disk_view {
 struct disk_view_iv {
 	uint64_t t_ms;
 	int ramp;			/* inside ramp_time */
-	uint32_t n;			/* series intervals it covers (issue 16); 0 or 1: one */
+	uint32_t n;			/* series intervals it covers (docs/time-series.md, long runs); 0 or 1: one */
 	struct disk_view v;
 };
 
@@ -103,7 +103,7 @@ struct job_result {
 	uint64_t depth_complete[RESULT_DEPTH_NR + 1];
 	uint64_t total_submit, total_complete;
 	struct series *series;		/* NULL when not sampled */
-	/* what the devices under the job saw over its measured time (issue 7) */
+	/* what the devices under the job saw over its measured time (docs/json.md, the device view) */
 	struct disk_view *dev;		/* malloc'ed, nr_dev entries, or NULL */
 	size_t nr_dev;
 	struct disk_view_iv *dev_iv;	/* per series interval, first device */

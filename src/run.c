@@ -582,7 +582,7 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 				r = series_group_finish(&s->grp[s->grp_of[g]], &jr->series, &jr->steady);
 		}
 		/* the series is at most series_max elements already (series_sink); the
-		 * device views follow its elements (issue 16) */
+		 * device views follow its elements (docs/time-series.md, long runs) */
 		if (!r && jr->series && jr->dev_iv)
 			devwatch_coarsen(jr->dev_iv, &jr->nr_dev_iv, jr->series);
 		if (r)

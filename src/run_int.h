@@ -25,7 +25,7 @@ struct run_state {
 	int signal;
 	uint64_t t0_ns;
 	int peer_stop;			/* a peer process ended early (run_sync) */
-	/* issue 16: group_reporting groups' series, merged as the threads run */
+	/* docs/time-series.md, long runs: group_reporting groups' series, merged as the threads run */
 	struct series_group *grp;
 	size_t nr_grp;
 	size_t *grp_of;			/* per worker: its group, or SIZE_MAX */

@@ -14,7 +14,7 @@
 #include "vec.h"		/* vec_grow: the status scratch */
 
 /*
- * Issue 16: the threads' series keep only what is still to be read.  Each
+ * Bounded memory (docs/time-series.md, long runs): the threads' series keep only what is still to be read.  Each
  * worker drops intervals before its series_hold: the smaller of what the
  * status lines and its group's collector have not read yet (SIZE_MAX when
  * neither reads it).

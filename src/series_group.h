@@ -1,6 +1,6 @@
 /*
  * series_group: a group_reporting group's series, merged from its threads'
- * intervals while they run (issue 16), instead of merging whole per-thread
+ * intervals while they run (docs/time-series.md, long runs), instead of merging whole per-thread
  * series at the end.
  *
  * The merge is series_merge's: ramp intervals are matched by their index in

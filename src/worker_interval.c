@@ -64,7 +64,7 @@ void worker_sample(struct worker *w, uint64_t now)
 }
 
 /*
- * Issue 16: hand the final intervals to the sink, and drop from the series
+ * Bounded memory (docs/time-series.md, long runs): hand the final intervals to the sink, and drop from the series
  * what nobody reads any more: below run.c's hold, the sink's and the stop
  * rule's needs (the last rounds, and nothing before the first eligible
  * interval: steady_first_eligible counts from there).  Trimmed 64 at a time

@@ -72,7 +72,7 @@ static uint64_t worker_max_bs(const struct job *j)
 	return m ? m : 4096;
 }
 
-/* The devices under this thread's files, for the device view (issue 7). */
+/* The devices under this thread's files, for the device view (docs/json.md, the device view). */
 static int worker_devwatch_init(struct worker *w, struct err *e)
 {
 	const char **paths;
@@ -87,7 +87,7 @@ static int worker_devwatch_init(struct worker *w, struct err *e)
 		paths[i] = w->files[i].path;
 	r = devwatch_init(&w->dw, paths, w->nr_files, e);
 	free(paths);
-	devwatch_bound(&w->dw, (size_t)w->job->series_max);	/* issue 16 */
+	devwatch_bound(&w->dw, (size_t)w->job->series_max);	/* docs/time-series.md, long runs */
 	return r;
 }
 
@@ -258,7 +258,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->ctx = (uint64_t)((w->ru_end.ru_nvcsw - w->ru_start.ru_nvcsw) +
 			    (w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw));
 	r->majf = (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
-	/* scheduler evidence for the bottleneck verdict (issue 7) */
+	/* scheduler evidence for the bottleneck verdict (docs/json.md, the device view) */
 	r->rq_wait_ns = w->rq_wait_end > w->rq_wait_start ? w->rq_wait_end - w->rq_wait_start : 0;
 	r->nivcsw = (uint64_t)(w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw);
 	r->has_sched = w->rq_wait_ok;

@@ -322,9 +322,8 @@ static json_t *json_opts(const struct job_kv *kv, size_t n)
 }
 
 /*
- * HOOK (lead): fio's "steadystate" object, written only when the job had a
- * steady-state criterion (jr->steady != NULL).  Left empty until steady.h
- * exists; fio places it last in the job object, right here.
+ * fio's "steadystate" object, written only when the job had fio's ss= rule;
+ * fio places it last in the job object, right here.
  */
 static void json_job_steadystate(json_t *o, const struct job_result *jr, int *bad)
 {
@@ -336,14 +335,7 @@ static void json_job_steadystate(json_t *o, const struct job_result *jr, int *ba
 		*bad = 1;
 }
 
-/*
- * HOOK (lead): iotrial's per-job extensions beyond the basics: the resolved
- * job options (every option's effective value, from the option table), the
- * per-interval series (jr->series) and the steady window (jr->steady).  Add
- * them to @iot, the job's "iotrial" object.  With json+ (@plus) each
- * interval carries its histogram "bins" too, as the job's latencies do.
- */
-/* A device view (issue 7): the keys of disk_util[].iotrial and intervals[].device. */
+/* A device view (docs/json.md, the device view): the keys of disk_util[].iotrial and intervals[].device. */
 static json_t *json_disk_view(const struct disk_view *v, int with_name)
 {
 	json_t *o = json_object();
@@ -391,7 +383,7 @@ static void json_intervals_device(json_t *ivs, const struct job_result *jr, int 
 	}
 }
 
-/* jobs[i].iotrial.bottleneck (issue 7). */
+/* jobs[i].iotrial.bottleneck (docs/json.md, the device view). */
 static void json_bottleneck(json_t *iot, const struct job_result *jr, int *bad)
 {
 	const struct bottleneck_verdict *b = &jr->bottleneck;

@@ -305,11 +305,7 @@ static void text_job_tail(FILE *f, const struct job_result *jr)
 		jr->lat_depth ? jr->lat_depth : jr->job ? jr->job->iodepth : 1);
 }
 
-/*
- * HOOK (lead): per-job lines for the steady-state outcome (jr->steady: the
- * window used, criterion met or not) and anything else from the series;
- * printed after the job's figures.  Empty until steady.h exists.
- */
+/* The steady-state lines of a job that had a rule (steady_out.h), after its figures. */
 static void text_job_steady(FILE *f, const struct job_result *jr)
 {
 	if (jr->steady)
@@ -341,7 +337,7 @@ static void text_job(FILE *f, const struct job_result *jr, time_t when)
 	text_sync(f, jr);
 	text_job_tail(f, jr);
 	text_job_steady(f, jr);
-	if (jr->bottleneck.verdict[0])	/* issue 7: who limited the job */
+	if (jr->bottleneck.verdict[0])	/* who limited the job (bottleneck.h) */
 		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
 	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
 		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
@@ -456,7 +452,7 @@ static void text_disks(FILE *f, const struct run_result *r)
 			(unsigned long long)d->read_ticks, (unsigned long long)d->write_ticks,
 			(unsigned long long)d->in_queue, d->util);
 	}
-	/* what each device saw over the jobs' measured time (issue 7) */
+	/* what each device saw over the jobs' measured time (docs/json.md, the device view) */
 	for (size_t i = 0; i < r->nr_du; i++) {
 		const struct disk_view *v = &r->du[i].view;
 

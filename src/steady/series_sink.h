@@ -1,7 +1,7 @@
 /*
  * series_sink: where the intervals of one reported job (a thread, or a
  * group_reporting group) go as they complete, in memory bounded by the run's
- * length (issue 16).
+ * length (docs/time-series.md, long runs).
  *
  * Two things are fed, one final interval at a time (series_sink_add):
  *  - the stored series, the one the result will carry: at most series_max

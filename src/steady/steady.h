@@ -116,7 +116,7 @@ struct steady_tail {
 	size_t intervals;		/* measured intervals it covers */
 	uint64_t start_ms, end_ms;
 	/*
-	 * Resolution (issue 16): the series the tail is built from may be
+	 * Resolution (docs/time-series.md, long runs): the series the tail is built from may be
 	 * coarsened (series_sink), each element holding element_intervals
 	 * intervals.  Then the tail from MSER's point starts at the first
 	 * element at or after it, and the CI's batches are whole elements; the

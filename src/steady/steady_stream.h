@@ -1,6 +1,6 @@
 /*
  * steady_stream: the steady-state search (steady_find) fed one interval at a
- * time, in memory bounded by the window, not by the run (issue 16, point 1).
+ * time, in memory bounded by the window, not by the run (docs/time-series.md, long runs).
  *
  * steady_find reads the whole series after the run.  Its verdict only needs:
  * before the window is found, the last W round values; once found, one

@@ -38,7 +38,7 @@ static const struct mdef mdefs[] = {
 	{ "write.lat_p99_ns", MK_P99, 1, 1 },
 	{ "trim.lat_p99_ns", MK_P99, 2, 1 },
 	{ "cpu_per_io_ns", MK_CPU, -1, 1 },
-	/* the device's own view beside the tool's (issue 7, bottleneck.h) */
+	/* the device's own view beside the tool's (docs/json.md, the device view; bottleneck.h) */
 	{ "device.lat_mean_ns", MK_DEV_LAT, -1, 1 },
 	{ "device.queue_depth", MK_DEV_QD, -1, 0 },
 };

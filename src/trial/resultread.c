@@ -626,7 +626,7 @@ static int du_u64(struct load_ctx *c, const json_t *d, const char *key, size_t i
 	return 0;
 }
 
-/* disk_util's counters, and iotrial's measured-time view when present (issue 7). */
+/* disk_util's counters, and iotrial's measured-time view when present (docs/json.md, the device view). */
 static int read_devices(struct load_ctx *c, struct resultread *r, const json_t *du)
 {
 	size_t i, n = json_array_size(du);

@@ -75,7 +75,7 @@ struct resultread_job {
 	double lat_mean_ns[RESULTREAD_NDIR];	/* NAN when no I/O */
 	uint64_t job_runtime_ms;
 	double cpu_pct;		/* usr + sys */
-	/* the device view (issue 7): completion latency, bytes, the verdict stored */
+	/* the device view (docs/json.md, the device view): completion latency, bytes, the verdict stored */
 	double clat_mean_ns[RESULTREAD_NDIR];	/* NAN when no I/O */
 	uint64_t io_bytes;
 	char bottleneck[16];	/* iotrial's jobs[].iotrial.bottleneck.verdict, "" if none */

@@ -1,5 +1,5 @@
 /*
- * Tests for compare's verdicts, one or more per shortfall of issue 9: the
+ * Tests for compare's verdicts, one or more per shortfall the verdict rules answer (docs/statistics.md): the
  * interval decides (and --fail-on-regression with it); a CV above the limit
  * never hides what the interval shows; run order from timestamps; tied and
  * constant values; the level's label; zero-I/O runs; no nan or inf; sides

@@ -213,7 +213,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "fallocate", "none", "fallocate", "none" },
 	{ "fallocate", "1", "fallocate", "posix" },	/* fio's old spelling */
 	{ "fallocate", "keep", "fallocate", "keep" },
-	/* issue 13, part B */
+	/* fio compatibility (docs/compat.md) */
 	{ "continue_on_error", "write", "continue_on_error", "write" },
 	{ "continue_on_error", "1", "continue_on_error", "all" },
 	{ "ignore_error", ",ENOSPC:122", "ignore_error", ",ENOSPC:EDQUOT," },

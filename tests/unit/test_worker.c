@@ -687,7 +687,7 @@ static struct tw *long_run(uint64_t secs, size_t hold)
 }
 
 /*
- * Issue 16 on the real worker: 300 s of fake time at 10 ms intervals (30,050
+ * Bounded memory on the real worker (docs/time-series.md, long runs): 300 s of fake time at 10 ms intervals (30,050
  * of them).  The thread's series holds a few dozen intervals, the stored one
  * at most series_max; the stored series is series_bound of the full one
  * (a run that kept everything, the same on the fake clock), its measured
