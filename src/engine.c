@@ -2,7 +2,9 @@
  * engine: the registry of compiled-in engines, and with it the one table of
  * engine traits (each engine's flags, plus the fio engines whose results are
  * read but which iotrial does not run).  Adding an engine means one extern
- * line and one array entry here, nothing else.
+ * line and one array entry here, nothing else.  An engine built only when
+ * its library is found (rbd: IOTRIAL_RBD, the Makefile's librbd probe) is
+ * behind its #ifdef, and engine_absent_reason() says why it is missing.
  */
 #include <string.h>	/* strcmp */
 #include "engine.h"
@@ -27,6 +29,9 @@ extern const struct engine_ops engine_cpuio_ops;
 extern const struct engine_ops engine_exec_ops;
 extern const struct engine_ops engine_pagefault_ops;
 extern const struct engine_ops engine_e4defrag_ops;
+#ifdef IOTRIAL_RBD
+extern const struct engine_ops engine_rbd_ops;
+#endif
 
 static const struct engine_ops *const engines[] = {
 	&engine_null_ops,
@@ -49,6 +54,9 @@ static const struct engine_ops *const engines[] = {
 	&engine_exec_ops,
 	&engine_pagefault_ops,
 	&engine_e4defrag_ops,
+#ifdef IOTRIAL_RBD
+	&engine_rbd_ops,
+#endif
 	NULL,
 };
 
@@ -90,4 +98,14 @@ unsigned engine_traits(const char *name)
 const struct engine_ops *const *engine_list(void)
 {
 	return engines;
+}
+
+const char *engine_absent_reason(const char *name)
+{
+#ifndef IOTRIAL_RBD
+	if (name && !strcmp(name, "rbd"))
+		return "this build has no librbd; install librbd-dev and librados-dev, then rebuild";
+#endif
+	(void)name;
+	return NULL;
 }

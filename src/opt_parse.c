@@ -350,10 +350,15 @@ static const char *const fio_engines[] = {
 
 int opt_engine_check(const char *name, const char *where, struct err *e)
 {
+	const char *absent;
 	size_t i;
 
 	if (engine_find(name))
 		return 0;
+	absent = engine_absent_reason(name);
+	if (absent)
+		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s': %s%s%s%s", name,
+			       absent, where ? " (" : "", where ? where : "", where ? ")" : "");
 	for (i = 0; fio_engines[i]; i++)
 		if (!strcmp(fio_engines[i], name))
 			break;
