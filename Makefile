@@ -5,7 +5,9 @@
 #   make install PREFIX=/usr/local
 #   make V=1              show full command lines
 #   make RBD=0|1          leave out / require the rbd engine (default: when found)
-# Layout: src/ is the library (libiotrial.a), cli/ the thin command line.
+# Layout: src/ is the library (libiotrial.a), cli/ the thin command line;
+# src/engines, src/trial, src/report, src/steady are folders with a dependency
+# rule (docs/design.md), checked by `make check-layers` (part of make check).
 # Tests: tests/unit/test_*.c are programs (picked up without editing a list),
 # tests/e2e/*.sh are scripts; tests/run.sh runs them all and prints the tally.
 
@@ -60,7 +62,7 @@ LIBS += $(shell pkg-config --libs $(MPI_PC))
 endif
 endif
 
-# The rbd engine (src/engine_rbd.c, docs/ceph.md): RBD=auto (default) builds
+# The rbd engine (src/engines/engine_rbd.c, docs/ceph.md): RBD=auto (default) builds
 # it in when librbd and librados are there: pkg-config when a .pc file
 # exists, else a compile-and-link probe (Debian's librbd-dev ships none).
 # RBD=1 requires them, RBD=0 leaves it out; then ioengine=rbd is refused,
@@ -86,7 +88,7 @@ BASE_CFLAGS += -DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen
 # changes, so that a new commit recompiles one file
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null)
 
-LIB_SRC := $(wildcard src/*.c)
+LIB_SRC := $(wildcard src/*.c src/*/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(patsubst cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRC))
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -138,6 +140,11 @@ check: $(BUILD)/iotrial $(UNIT_BIN)
 	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF) \
 		sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
+# The folders' dependency rules and "no circles" (docs/design.md, the map);
+# make check runs the same script as the test tests/e2e/layers.sh.
+check-layers: $(BUILD)/iotrial
+	@sh scripts/check-layers.sh $(BUILD)
+
 # Fuzzing (tests/fuzz, docs/fuzzing.md): libFuzzer harnesses built with clang
 # and ASan+UBSan over their own copy of the library objects.
 #   make fuzz             build, seed a corpus from tests/data, fuzz each harness
@@ -186,5 +193,6 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all units check install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+.PHONY: all units check check-layers install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
+# the tests' .d files too: editing fake_clock.h or engine_harness.h rebuilds them
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "compare.h"
-#include "compare_suite.h"
+#include "trial/compare.h"
+#include "trial/compare_suite.h"
 #include "err.h"
 #include "outfile.h"
-#include "report_html.h"
-#include "resultwindow.h"
+#include "report/report_html.h"
+#include "trial/resultwindow.h"
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"

@@ -21,6 +21,9 @@
 
 static void usage(FILE *f)
 {
+	const struct err_exit_code *codes;
+	size_t ncodes, i;
+
 	fprintf(f,
 		"usage: iotrial [options] [--name=JOB [job options]]... [jobfile]...\n"
 		"       iotrial compare A.json... [-- B.json...]\n"
@@ -45,19 +48,10 @@ static void usage(FILE *f)
 		"  preset                   list the built-in job sets or print one as a job file\n"
 		"  report                   an HTML report with charts of result files\n"
 		"\n"
-		"exit codes:\n"
-		"  %d  success\n"
-		"  %d  a job hit an I/O error (results are still written)\n"
-		"  %d  bad option, value, job file or result file\n"
-		"  %d  a target could not be opened, created or sized\n"
-		"  %d  refused: writing would risk data (mounted, signature, --readonly)\n"
-		"  %d  interrupted by a signal (partial results are written)\n"
-		"  %d  compare: a regression beyond the threshold\n"
-		"  %d  results could not be written\n"
-		"  %d  data verification failed (verify=): the data read back is not what was written\n"
-		"  %d  internal error\n",
-		EXIT_OK, EXIT_JOB_ERROR, EXIT_USAGE, EXIT_TARGET, EXIT_UNSAFE, EXIT_INTERRUPTED,
-		EXIT_REGRESSION, EXIT_OUTPUT, EXIT_VERIFY, EXIT_INTERNAL);
+		"exit codes:\n");
+	codes = err_exit_codes(&ncodes);
+	for (i = 0; i < ncodes; i++)
+		fprintf(f, "  %d  %s\n", codes[i].code, codes[i].meaning);
 }
 
 static int fail(const char *msg, int code)

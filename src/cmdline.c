@@ -16,7 +16,7 @@
 #include "num.h"
 #include "opt.h"
 #include "preset.h"
-#include "report_terse.h"	/* REPORT_TERSE_MIN, _MAX */
+#include "report/report_terse.h"	/* REPORT_TERSE_MIN, _MAX */
 
 #define CL_WHERE "command line"
 

@@ -1,5 +1,5 @@
 /*
- * Tests for compare's verdicts, one or more per shortfall of issue 9: the
+ * Tests for compare's verdicts, one or more per shortfall the verdict rules answer (docs/statistics.md): the
  * interval decides (and --fail-on-regression with it); a CV above the limit
  * never hides what the interval shows; run order from timestamps; tied and
  * constant values; the level's label; zero-I/O runs; no nan or inf; sides
@@ -8,12 +8,12 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "abdrift.h"
-#include "abstat_boot.h"
-#include "abstat_rank.h"
+#include "trial/abdrift.h"
+#include "trial/abstat_boot.h"
+#include "trial/abstat_rank.h"
 #include "check.h"		/* the test harness (tests/unit) */
 #include "../../src/check.h"	/* check_result: the no_io warning */
-#include "compare.h"
+#include "trial/compare.h"
 
 struct spec {
 	double iops;		/* read IOPS; 0: no read I/O */
