@@ -59,6 +59,8 @@ static const char usage[] =
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
 	"  --window=all|steady|auto  compare whole runs or each run's steady tail;\n"
 	"                       auto (default): the tails when every run has one\n"
+	"  --history[=FILE]     store the trial, its runs and verdicts in the results\n"
+	"                       history (also IOTRIAL_HISTORY=FILE; docs/history.md)\n"
 	"  --runner=PROG        program run for each run (default: this iotrial); with\n"
 	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
 	"                       run is one MPI job, docs/mpi.md); e.g.\n"
@@ -704,6 +706,7 @@ static void trial_free(struct trial *t, char ***keys, size_t *nkeys)
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_args ab;
+	struct cmd_history_ab hist;
 	struct trial t = { 0 };
 	char **keys[2] = { NULL, NULL };
 	size_t nkeys[2] = { 0, 0 };
@@ -712,6 +715,7 @@ int cmd_ab(int argc, char **argv)
 	int ret;
 
 	err_clear(&e);
+	cmd_history_ab_take(&argc, argv, &hist);	/* --history: the trial stores its runs */
 	ab_defaults(&ab);
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("%s%s%s", usage, compare_options_help, exits);
@@ -760,6 +764,7 @@ int cmd_ab(int argc, char **argv)
 	if (why == ABRUN_CONTINUE || (ret = print_final(&t, why, &e)) < 0 ||
 	    write_html(&t, NULL, &e))
 		goto fail;
+	cmd_history_after_ab(&hist, t.dir, t.manifest, &ab.copts, t.keys, t.nkeys);
 	trial_free(&t, keys, nkeys);
 	free(ab.common);
 	return ret ? EXIT_REGRESSION : EXIT_OK;

@@ -175,6 +175,15 @@ static const struct mdef *mdef_find(const char *name)
 	return NULL;
 }
 
+const char *compare_metric_at(size_t i, int *lower_better)
+{
+	if (i >= NR_MDEFS)
+		return NULL;
+	if (lower_better)
+		*lower_better = mdefs[i].lower_better;
+	return mdefs[i].name;
+}
+
 int compare_metric_known(const char *name)
 {
 	return mdef_find(name) != NULL;
@@ -740,7 +749,7 @@ static const char *partial_block(const struct seq *s, const struct mdef *d, char
 }
 
 /* Run order: unknown, or made in blocks (warned; the verdicts say inconclusive). */
-static void order_warnings(const struct seq *s, json_t *warnings)
+static void order_warnings(const struct seq *s, const struct compare_opts *o, json_t *warnings)
 {
 	struct abdrift_run r[256];
 	struct abdrift_fit f;
@@ -763,6 +772,13 @@ static void order_warnings(const struct seq *s, json_t *warnings)
 	for (i = 0; i < s->n && i < sizeof(strip) - 4; i++)
 		strip[i] = s->v[i].side;
 	snprintf(strip + i, sizeof(strip) - i, "%s", i < s->n ? "..." : "");
+	if (o->sides_apart) {
+		warn(warnings, "run_order", "info", NULL,
+		     "the baseline ran before the candidate, by design (%s): the interval allows "
+		     "for a linear drift along the runs, fitted within the sides; anything else "
+		     "that changed in between is part of the difference", strip);
+		return;
+	}
 	warn(warnings, "run_order", "warning", NULL,
 	     "the sides ran in blocks (%s, order/side correlation %.2f): a drift in time "
 	     "would read as a difference; %s", strip, f.corr,
@@ -864,7 +880,7 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 	run_warnings(a, na, b, nb, out->warnings);
 	bottleneck_warning(a, b, out->warnings);
 	diff_warnings(out->env_diff, o, out->warnings);
-	order_warnings(&s, out->warnings);
+	order_warnings(&s, o, out->warnings);
 	mixed = side_mixed(a, na, "a", out->warnings);
 	mixed |= side_mixed(b, nb, "b", out->warnings);
 	if (mixed)
