@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>	/* mkdir */
+#include <sys/statvfs.h>	/* a read-only file system */
 #include <time.h>
 #include <zlib.h>	/* compress2: the stored documents */
 #include "history_db.h"
@@ -160,9 +161,18 @@ static int make_parent(const char *path)
 	return 0;
 }
 
-static enum history_problem classify(sqlite3 *db, int rc)
+/*
+ * @cerr: errno as the failed call left it.  SQLite forgets the errno of a
+ * failed write when it rolls back (sqlite3_system_errno() is 0 then), but
+ * the C library's errno still says why: a write past RLIMIT_FSIZE leaves
+ * EFBIG there and SQLITE_IOERR_WRITE as the code.
+ */
+static enum history_problem classify(sqlite3 *db, int rc, int cerr)
 {
 	int sys = db ? sqlite3_system_errno(db) : 0;
+
+	if (!sys && (rc & 0xff) == SQLITE_IOERR)
+		sys = cerr;
 
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
@@ -208,19 +218,26 @@ static const char *problem_words(enum history_problem p)
 static int fail_db(sqlite3 *db, const char *path, unsigned busy_ms, int rc, const char *what,
 		   enum history_problem *problem, struct err *e)
 {
-	enum history_problem p = classify(db, rc);
-	char waited[48] = "";
+	int cerr = errno;	/* first: see classify() */
+	enum history_problem p = classify(db, rc, cerr);
+	int sys = db ? sqlite3_system_errno(db) : 0;
+	char waited[48] = "", why[80] = "";
+
+	if (!sys && (rc & 0xff) == SQLITE_IOERR)
+		sys = cerr;
 
 	if (p == HISTORY_LOCKED)
 		snprintf(waited, sizeof(waited), " (waited %.1f s)", busy_ms / 1000.0);
+	if (sys && (rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+		snprintf(why, sizeof(why), " (%s)", strerror(sys));
 	if (problem)
 		*problem = p;
 	return err_set(e, p == HISTORY_FULL ? -ENOSPC : p == HISTORY_READONLY ? -EROFS :
 		       p == HISTORY_LOCKED ? -EBUSY : p == HISTORY_CORRUPT ? -EILSEQ : -EIO,
 		       p == HISTORY_CORRUPT || p == HISTORY_OTHER ? EXIT_USAGE : EXIT_OUTPUT,
-		       "history database %s %s%s: %s%s%s", path, problem_words(p), waited,
+		       "history database %s %s%s: %s%s%s%s", path, problem_words(p), waited,
 		       what ? what : "", what ? ": " : "",
-		       db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		       db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), why);
 }
 
 int history_db_fail(struct history *h, int rc, const char *what, struct err *e)
@@ -482,6 +499,44 @@ static int setup(struct history *h, enum history_mode mode, struct err *e)
 	return 0;
 }
 
+/* Is @path (or, when it does not exist, its directory) on a file system mounted read-only? */
+static int on_readonly_fs(const char *path)
+{
+	char dir[PATH_MAX], *slash;
+	struct statvfs v;
+
+	if (!statvfs(path, &v))
+		return (v.f_flag & ST_RDONLY) != 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	return !statvfs(slash ? (dir[0] ? dir : "/") : ".", &v) && (v.f_flag & ST_RDONLY);
+}
+
+/*
+ * "file:PATH?immutable=1": a WAL file on a read-only file system cannot get
+ * its shared-memory index, so SQLite refuses to open it at all; nobody can
+ * write it there, so reading it without locks is safe.
+ */
+static int open_immutable(struct history *h)
+{
+	char uri[3 * PATH_MAX + 32], *o = uri;
+	const char *p;
+
+	o += sprintf(o, "file:");
+	for (p = h->path; *p && o < uri + sizeof(uri) - 16; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += sprintf(o, "%%%02X", (unsigned char)*p);
+		else
+			*o++ = *p;
+	}
+	sprintf(o, "?immutable=1");
+	sqlite3_close_v2(h->db);
+	h->db = NULL;
+	return sqlite3_open_v2(uri, &h->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+}
+
 int history_open(const char *path, enum history_mode mode, unsigned busy_ms,
 		 struct history **out, enum history_problem *problem, struct err *e)
 {
@@ -513,14 +568,34 @@ int history_open(const char *path, enum history_mode mode, unsigned busy_ms,
 	}
 	h->busy_ms = busy_ms ? busy_ms : HISTORY_BUSY_MS_DEFAULT;
 	rc = sqlite3_open_v2(path, &h->db, flags, NULL);
+	if (rc != SQLITE_OK && mode == HISTORY_READ && on_readonly_fs(path))
+		rc = open_immutable(h);
 	if (rc != SQLITE_OK) {
-		ret = fail_db(h->db, path, h->busy_ms, rc, "opening", problem, e);
+		if (mode == HISTORY_WRITE && on_readonly_fs(path)) {
+			ret = err_set(e, -EROFS, EXIT_OUTPUT, "history database %s is read-only: its "
+				      "file system is mounted read-only", path);
+			if (problem)
+				*problem = HISTORY_READONLY;
+		} else {
+			ret = fail_db(h->db, path, h->busy_ms, rc, "opening", problem, e);
+		}
 		history_close(h);
 		return ret;
 	}
 	sqlite3_extended_result_codes(h->db, 1);
 	sqlite3_busy_timeout(h->db, (int)h->busy_ms);
 	ret = setup(h, mode, e);
+	if (ret && on_readonly_fs(path)) {
+		err_clear(e);
+		if (mode == HISTORY_READ && open_immutable(h) == SQLITE_OK) {
+			sqlite3_extended_result_codes(h->db, 1);
+			ret = setup(h, mode, e);
+		} else if (mode == HISTORY_WRITE) {
+			h->problem = HISTORY_READONLY;
+			ret = err_set(e, -EROFS, EXIT_OUTPUT, "history database %s is read-only: its "
+				      "file system is mounted read-only", path);
+		}
+	}
 	if (ret) {
 		if (problem)
 			*problem = h->problem;

@@ -204,7 +204,10 @@ int history_key_diff(const struct history_key *a, const struct history_key *b, c
 	int n = 0;
 
 	out[0] = 0;
-	if (strcmp(a->dev_id, b->dev_id))
+	/* a result that knows its device by name only (fio's disk_util) matches that name */
+	if (strcmp(a->dev_id, b->dev_id) &&
+	    !(a->dev_name[0] && !strcmp(a->dev_name, b->dev_name) &&
+	      (!strcmp(a->dev_id, a->dev_name) || !strcmp(b->dev_id, b->dev_name))))
 		add(out, sz, &off, &n, "device %s vs %s%s", a->dev_id, b->dev_id, "");
 	if (a->nr_jobs != b->nr_jobs) {
 		snprintf(na, sizeof(na), "%u", a->nr_jobs);

@@ -115,13 +115,17 @@ int history_query_where(struct history *h, const struct history_filter *f, char 
 	if (!f->partial)
 		off += (size_t)snprintf(sql + off, sz - off, " AND r.partial = 0");
 	if (f->device) {
-		if ((r = any_with(h, "dev_id", f->device, e)) < 0)
+		int n;
+
+		if ((r = any_with(h, "dev_id", f->device, e)) < 0 ||
+		    (n = any_with(h, "dev_name", f->device, e)) < 0)
 			return -EIO;
-		if (r)
-			*devcol = "r.dev_id = ?3";
-		else if ((r = any_with(h, "dev_name", f->device, e)) < 0)
-			return -EIO;
+		/* fio's results know the device by name only ("vda"): a name matches both */
+		if (r && n)
+			*devcol = "(r.dev_id = ?3 OR r.dev_name = ?3)";
 		else if (r)
+			*devcol = "r.dev_id = ?3";
+		else if (n)
 			*devcol = "r.dev_name = ?3";
 		else
 			*devcol = "(r.dev_serial = ?3 OR r.dev_model = ?3)";
