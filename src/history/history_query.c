@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>	/* mkdir */
 #include "history_db.h"
 #include "outfile.h"
 #include "vec.h"
@@ -664,6 +665,9 @@ int history_export(struct history *h, const struct history_filter *f, const char
 	int ret;
 
 	*n = 0;
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return err_set(e, -errno, EXIT_OUTPUT, "history export: cannot create %s: %s", dir,
+			       strerror(errno));
 	ret = history_list(h, f, export_collect, &x, e);
 	if (ret > 0)
 		ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
