@@ -127,9 +127,12 @@ struct history_import_stats {
 /*
  * Import @paths: result files (iotrial's or fio's JSON), directories of
  * *.json files, and ab trial directories (those holding manifest.json: stored
- * as trials, their verdicts computed with compare's defaults).  Every file is
- * read and checked before anything is written; then everything goes in one
- * transaction, so a failed or killed import adds nothing.
+ * as trials, their verdicts computed with compare's defaults).  The files go
+ * in transactions of a few hundred (so that a run finishing meanwhile can
+ * store its own between them); the first bad file stops the import and its
+ * batch is rolled back.  A stored document is recognised by its digest, so
+ * importing the same files again (after a fix, or a killed import) stores
+ * exactly what is missing.
  */
 int history_import(struct history *h, char *const *paths, size_t n,
 		   struct history_import_stats *st, struct err *e);

@@ -315,7 +315,9 @@ int history_db_deflate(const char *text, size_t len, unsigned char **out, size_t
 
 	if (!buf)
 		return -ENOMEM;
-	if (compress2(buf, &n, (const Bytef *)text, (uLong)len, 6) != Z_OK) {
+	/* the fastest level: a run's JSON still shrinks about 4x, and a long
+	 * import spends its time here and in parsing, not in waiting for disk */
+	if (compress2(buf, &n, (const Bytef *)text, (uLong)len, Z_BEST_SPEED) != Z_OK) {
 		free(buf);
 		return -ENOMEM;
 	}

@@ -773,38 +773,6 @@ static void import_items_free(struct import_item *items, size_t n)
 	free(items);
 }
 
-/* Check @it (read and summarise it) without storing anything. */
-static int import_check(const struct import_item *it, struct err *e)
-{
-	char path[PATH_MAX], *text;
-	json_t *m;
-	json_error_t je;
-	struct trial_runs t;
-	struct doc d;
-	size_t len;
-	int ret;
-
-	if (it->trial) {
-		snprintf(path, sizeof(path), "%s/manifest.json", it->path);
-		m = json_load_file(path, 0, &je);
-		if (!json_is_object(m) || !json_is_array(json_object_get(m, "runs"))) {
-			json_decref(m);
-			return err_set(e, -EINVAL, EXIT_USAGE, "%s: not an ab manifest (%s)", path,
-				       je.text[0] ? je.text : "no \"runs\"");
-		}
-		ret = trial_load(it->path, m, &t, e);
-		trial_free(&t);
-		json_decref(m);
-		return ret;
-	}
-	if (slurp(it->path, &text, &len, e))
-		return -EINVAL;
-	ret = doc_read(&d, text, len, it->path, e);
-	doc_free(&d);
-	free(text);
-	return ret;
-}
-
 static int import_one(struct history *h, const struct import_item *it,
 		      struct history_import_stats *st, struct err *e)
 {
@@ -857,14 +825,12 @@ int history_import(struct history *h, char *const *paths, size_t n,
 		   struct history_import_stats *st, struct err *e)
 {
 	struct import_item *items;
-	size_t ni, i;
+	size_t ni, i, committed = 0;
 	int ret = 0, open_tx = 0;
 
 	memset(st, 0, sizeof(*st));
 	if (import_items(paths, n, &items, &ni, e))
 		return -EINVAL;
-	for (i = 0; i < ni && !ret; i++)	/* every file checked before one is stored */
-		ret = import_check(&items[i], e);
 	for (i = 0; i < ni && !ret; i++) {
 		if (!open_tx && !(ret = history_db_begin(h, "importing", e)))
 			open_tx = 1;
@@ -873,10 +839,17 @@ int history_import(struct history *h, char *const *paths, size_t n,
 		if (!ret && (i % IMPORT_BATCH == IMPORT_BATCH - 1 || i + 1 == ni)) {
 			ret = history_db_commit(h, "importing", e);
 			open_tx = 0;
+			committed = i + 1;
 		}
 	}
 	if (ret && open_tx)
 		history_db_rollback(h);
+	if (ret && committed)
+		/* those stay: importing again after the fix stores the rest (a stored
+		 * run is recognised by its digest) */
+		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
+			 " (the first %zu file(s) were stored; import again after the fix)",
+			 committed);
 	import_items_free(items, ni);
 	return ret ? -EIO : 0;
 }
