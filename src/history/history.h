@@ -284,13 +284,16 @@ int history_export(struct history *h, const struct history_filter *f, const char
 /* ---- trends (history_trend.c) ---- */
 
 #define HISTORY_TREND_BAND_RUNS 10	/* runs before a point that make its band */
+#define HISTORY_TREND_BAND_MIN 5	/* fewer runs before a point: no band (an sd of
+					 * 2 or 3 runs says little) */
 
 struct history_trend_point {
 	int64_t id;
 	int64_t start_ms;
 	double value;
 	double within_sd;	/* the run's own spread: interval CV x value; NAN unknown */
-	double band_mean, band_sd;	/* over up to band_runs runs before it; NAN below 2 */
+	double band_mean, band_sd;	/* over up to band_runs runs before it; NAN below
+					 * HISTORY_TREND_BAND_MIN */
 	int outside;		/* beyond band_mean +- 2 band_sd, on the bad side (+1) or good (-1) */
 	char labels[128];
 };

@@ -60,9 +60,9 @@ static void band_paths(struct svg_chart *c, const struct history_trend *t)
 			fprintf(c->f, "%c%.1f,%.1f", k == a ? 'M' : 'L',
 				svg_scale_map(&c->x, (double)(k + 1)),
 				svg_scale_map(&c->y, t->p[k].band_mean + 2 * t->p[k].band_sd));
-		for (k = i; k-- > a;)
+		for (k = i; k-- > a;)	/* the figures are never negative: the band stops at 0 */
 			fprintf(c->f, "L%.1f,%.1f", svg_scale_map(&c->x, (double)(k + 1)),
-				svg_scale_map(&c->y, t->p[k].band_mean - 2 * t->p[k].band_sd));
+				svg_scale_map(&c->y, fmax(0, t->p[k].band_mean - 2 * t->p[k].band_sd)));
 		fputs("Z\"><title>mean +- 2 sd of the runs before</title></path>", c->f);
 	}
 }
@@ -95,7 +95,7 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 	struct svg_chart_spec sp = { 0 };
 	struct svg_chart c;
 	double lo = INFINITY, hi = -INFINITY, *xy;
-	char title[160], desc[400], tip[200], v[32], when[24];
+	char title[160], desc[400], tip[200], v[32], when[24], ylabel[64];
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
@@ -105,7 +105,7 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 		lo = fmin(lo, p->value - s);
 		hi = fmax(hi, p->value + s);
 		if (isfinite(p->band_mean)) {
-			lo = fmin(lo, p->band_mean - 2 * p->band_sd);
+			lo = fmin(lo, fmax(0, p->band_mean - 2 * p->band_sd));
 			hi = fmax(hi, p->band_mean + 2 * p->band_sd);
 		}
 	}
@@ -118,7 +118,10 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 	sp.title = title;
 	sp.desc = desc;
 	sp.xlabel = "run, oldest to newest";
-	sp.ylabel = t->metric;
+	snprintf(ylabel, sizeof(ylabel), "%s%s", t->metric, strstr(t->metric, "_ns") ? "" :
+		 strstr(t->metric, "bw_bytes") ? " (bytes/s)" : strstr(t->metric, "iops") ?
+		 " (I/O per s)" : "");
+	sp.ylabel = ylabel;
 	sp.xkind = SVG_LINEAR;
 	sp.ykind = SVG_LINEAR;
 	sp.xfmt = SVG_FMT_NUM;
@@ -169,26 +172,38 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 			    "history compare gives compare's interval and verdict.");
 }
 
+/* One table cell: <td> (class "n": a number) with @text escaped. */
+static void cell(FILE *f, int num, const char *text)
+{
+	fputs(num ? "<td class=\"n\">" : "<td>", f);
+	report_html_esc(f, text);
+	fputs("</td>", f);
+}
+
 int history_write_trend_html(FILE *f, const struct history_trend *t)
 {
-	char title[288], v[32], sd[32], lo[32], hi[32], when[24], first[24], last[24];
+	char title[288], v[32], sd[32], lo[32], hi[32], band[72], when[24], first[24], last[24];
+	char num[32];
 	size_t i, nout = 0;
 
 	snprintf(title, sizeof(title), "iotrial history: %s on %s", t->metric, t->key.dev_id);
 	report_html_page_begin(f, title);
 	fputs("<h1>", f);
 	report_html_esc(f, title);
-	fputs("</h1>\n", f);
+	fputs("</h1>\n<p class=\"meta\">", f);
 	fmt_date(t->n ? t->p[0].start_ms : 0, first, sizeof(first));
 	fmt_date(t->n ? t->p[t->n - 1].start_ms : 0, last, sizeof(last));
-	report_html_escf(f, "<p class=\"meta\">%zu runs from %s to %s UTC, %s window; %s is "
-			 "better. Workload: %s [%s]</p>\n", t->n, first, last, t->window,
-			 t->lower_better ? "lower" : "higher", t->key.sig_text, t->key.sig);
+	report_html_escf(f, "%zu runs from %s to %s UTC, %s window; %s is better. Workload: %s [%s]",
+			 t->n, first, last, t->window, t->lower_better ? "lower" : "higher",
+			 t->key.sig_text, t->key.sig);
+	fputs("</p>\n", f);
 	for (i = 0; i < t->n; i++)
 		nout += t->p[i].outside > 0;
-	if (nout)
-		report_html_escf(f, "<p class=\"verdict bad\">%zu run(s) outside the band on the "
-				 "bad side</p>\n", nout);
+	if (nout) {
+		fputs("<p class=\"verdict bad\">", f);
+		report_html_escf(f, "%zu run(s) outside the band on the bad side", nout);
+		fputs("</p>\n", f);
+	}
 	fputs("<div class=\"charts\">", f);
 	trend_chart(f, t);
 	fputs("</div>\n<h2>Runs</h2>\n<table><tr><th>#</th><th>run</th><th>start (UTC)</th>"
@@ -199,34 +214,44 @@ int history_write_trend_html(FILE *f, const struct history_trend *t)
 		fmt_date(p->start_ms, when, sizeof(when));
 		fmt_metric(t, p->value, v, sizeof(v));
 		fmt_metric(t, p->within_sd, sd, sizeof(sd));
-		fmt_metric(t, p->band_mean - 2 * p->band_sd, lo, sizeof(lo));
+		fmt_metric(t, fmax(0, p->band_mean - 2 * p->band_sd), lo, sizeof(lo));
 		fmt_metric(t, p->band_mean + 2 * p->band_sd, hi, sizeof(hi));
-		report_html_escf(f, "<tr><td class=\"n\">%zu</td><td class=\"n\">%lld</td><td>%s</td>"
-				 "<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">"
-				 "%s..%s</td><td>%s</td><td>%s</td></tr>\n", i + 1,
-				 (long long)p->id, when, v, sd, isfinite(p->band_mean) ? lo : "",
-				 isfinite(p->band_mean) ? hi : "", p->outside > 0 ? "worse" :
-				 p->outside < 0 ? "better" : "", p->labels);
+		snprintf(band, sizeof(band), "%s..%s", lo, hi);
+		fputs("<tr>", f);
+		snprintf(num, sizeof(num), "%zu", i + 1);
+		cell(f, 1, num);
+		snprintf(num, sizeof(num), "%lld", (long long)p->id);
+		cell(f, 1, num);
+		cell(f, 0, when);
+		cell(f, 1, v);
+		cell(f, 1, sd);
+		cell(f, 1, isfinite(p->band_mean) ? band : "");
+		cell(f, 0, p->outside > 0 ? "worse" : p->outside < 0 ? "better" : "");
+		cell(f, 0, p->labels);
+		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	if (t->other_sigs)
-		report_html_escf(f, "<p class=\"missing\">%zu other job signature(s) on this device "
-				 "are not in this trend (history trend --sig=SIG).</p>\n",
-				 t->other_sigs);
+	if (t->other_sigs) {
+		fputs("<p class=\"missing\">", f);
+		report_html_escf(f, "%zu other job signature(s) on this device are not in this trend "
+				 "(history trend --sig=SIG).", t->other_sigs);
+		fputs("</p>\n", f);
+	}
 	report_html_page_end(f);
 	return ferror(f) ? -1 : 0;
 }
 
 int history_write_list_html(FILE *f, const struct history_run *runs, size_t n)
 {
-	char when[24], iops[24], bw[32], lat[24];
+	char when[24], iops[24], bw[32], lat[24], id[40];
 	size_t i;
 
 	report_html_page_begin(f, "iotrial history");
-	report_html_escf(f, "<h1>iotrial history</h1>\n<p class=\"meta\">%zu runs, newest first</p>\n"
-			 "<table><tr><th>run</th><th>start (UTC)</th><th>device</th><th>host</th>"
-			 "<th>job</th><th>workload</th><th>IOPS</th><th>bandwidth</th>"
-			 "<th>latency</th><th>labels</th></tr>\n", n);
+	fputs("<h1>iotrial history</h1>\n<p class=\"meta\">", f);
+	report_html_escf(f, "%zu runs, newest first", n);
+	fputs("</p>\n<table><tr><th>run</th><th>start (UTC)</th><th>device</th><th>host</th>"
+	      "<th>job</th><th>workload</th><th>IOPS</th><th>bandwidth</th><th>latency</th>"
+	      "<th>labels</th></tr>\n", f);
 	for (i = 0; i < n; i++) {
 		const struct history_run *r = &runs[i];
 		double b = (isfinite(r->read_bw) ? r->read_bw : 0) +
@@ -237,12 +262,21 @@ int history_write_list_html(FILE *f, const struct history_run *runs, size_t n)
 		report_html_fmt_bw(bw, sizeof(bw), b > 0 ? b : NAN);
 		report_html_fmt_ns(lat, sizeof(lat), isfinite(r->read_lat_ns) ? r->read_lat_ns :
 				   r->write_lat_ns);
-		report_html_escf(f, "<tr><td class=\"n\">%lld%s</td><td>%s</td><td>%s</td><td>%s</td>"
-				 "<td>%s</td><td><code>%s</code></td><td class=\"n\">%s</td>"
-				 "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
-				 (long long)r->id, r->partial ? " (partial)" : "", when,
-				 r->key.dev_id, r->key.host, r->job_name, r->key.sig_text, iops, bw,
-				 lat, r->labels);
+		snprintf(id, sizeof(id), "%lld%s", (long long)r->id, r->partial ? " (partial)" : "");
+		fputs("<tr>", f);
+		cell(f, 1, id);
+		cell(f, 0, when);
+		cell(f, 0, r->key.dev_id);
+		cell(f, 0, r->key.host);
+		cell(f, 0, r->job_name);
+		fputs("<td><code>", f);
+		report_html_esc(f, r->key.sig_text);
+		fputs("</code></td>", f);
+		cell(f, 1, iops);
+		cell(f, 1, bw);
+		cell(f, 1, lat);
+		cell(f, 0, r->labels);
+		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
 	report_html_page_end(f);

@@ -236,7 +236,8 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 		fmt_metric(t, p->value, v, sizeof(v));
 		fmt_metric(t, p->within_sd, sd, sizeof(sd));
 		if (isfinite(p->band_mean)) {
-			fmt_metric(t, p->band_mean - 2 * p->band_sd, lo, sizeof(lo));
+			/* the figures are never negative: a wide band stops at 0 */
+			fmt_metric(t, fmax(0, p->band_mean - 2 * p->band_sd), lo, sizeof(lo));
 			fmt_metric(t, p->band_mean + 2 * p->band_sd, hi, sizeof(hi));
 			snprintf(band, sizeof(band), "%s..%s", lo, hi);
 		} else {

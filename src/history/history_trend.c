@@ -5,7 +5,8 @@
  * signature (the newest run's unless one is asked for), so a point never
  * jumps because the workload changed.  Each point is a run, with its own
  * spread (the CV of its interval samples, for IOPS and bandwidth) and a band
- * made of the runs before it: their mean +- 2 sd over up to band_runs runs.
+ * made of the runs before it: their mean +- 2 sd over up to band_runs runs
+ * (from HISTORY_TREND_BAND_MIN of them).
  * The band is descriptive, a control chart's limits: a point outside it is
  * worth a look, and `history compare` (compare's statistics on the runs) is
  * what says whether a change is real.
@@ -141,7 +142,7 @@ static void trend_bands(struct history_trend *t)
 
 		p->band_mean = p->band_sd = NAN;
 		p->outside = 0;
-		if (n < 2)
+		if (n < HISTORY_TREND_BAND_MIN || n < 2)
 			continue;
 		for (k = from; k < i; k++) {
 			double d = t->p[k].value - mean;

@@ -335,7 +335,7 @@ TEST(trend_band)
 	struct history *h = open_new("trend.db");
 	struct history_filter f;
 	struct history_trend t;
-	static const double v[] = { 100, 102, 98, 100, 101, 99, 60, 100 };
+	static const double v[] = { 100, 102, 98, 100, 101, 99, 60, 100 };	/* 7th: worse */
 	int added;
 	size_t i;
 	struct err e;
@@ -351,8 +351,8 @@ TEST(trend_band)
 	CHECK_EQ_U(t.n, 8);
 	CHECK_STR(t.window, "all");
 	if (t.n == 8) {
-		CHECK(isnan(t.p[1].band_mean));		/* one run before: no band */
-		CHECK_NEAR(t.p[2].band_mean, 101, 1e-9);
+		CHECK(isnan(t.p[4].band_mean));		/* four runs before: no band yet */
+		CHECK_NEAR(t.p[5].band_mean, 100.2, 1e-9);	/* the first five */
 		/* point 7 (60): the 5 runs before it, 102 98 100 101 99: mean 100, sd 1.58 */
 		CHECK_NEAR(t.p[6].band_mean, 100, 1e-9);
 		CHECK_NEAR(t.p[6].band_sd, sqrt(2.5), 1e-9);
