@@ -242,6 +242,13 @@ static void on_error_dump(void *arg, const struct ioerr_event *ev)
 
 	(void)arg;
 	err_escape(name, sizeof(name), ev->job);
+	if (ev->msg) {		/* a verify failure continue_on_error=verify let pass */
+		char msg[3 * 600];
+
+		err_escape(msg, sizeof(msg), ev->msg);
+		fprintf(stderr, "iotrial: verify: %s (job '%s')\n", msg, name);
+		return;
+	}
 	err_escape(file, sizeof(file), ev->file);
 	fprintf(stderr, "iotrial: io_u error on file %s: %s: %s offset=%llu, buflen=%llu (job '%s')\n",
 		file, strerror_r(ev->err, why, sizeof(why)), dir,
@@ -416,6 +423,16 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", name, why);
 			code = res.jobs[i].verify.failures ? EXIT_VERIFY :
 			       code == EXIT_VERIFY ? code : EXIT_JOB_ERROR;
+		} else if (res.jobs[i].verify.failures) {
+			/* continue_on_error=verify let them pass: the data is still bad */
+			char name[3 * sizeof(res.jobs[i].name)];
+
+			err_escape(name, sizeof(name), res.jobs[i].name);
+			fprintf(stderr, "iotrial: job '%s': verify found %llu bad blocks of %llu "
+				"checked (continue_on_error=verify let the job go on)\n", name,
+				(unsigned long long)res.jobs[i].verify.failures,
+				(unsigned long long)res.jobs[i].verify.blocks);
+			code = EXIT_VERIFY;
 		}
 	}
 	r = write_results(cl, &res, &e);

@@ -447,7 +447,13 @@ static int check_run(const struct resultread *r, struct check_list *l)
 	j = first_job(r, job_failed, &more);
 	if (more)
 		snprintf(others, sizeof(others), " (and %zu more)", more);
-	if (j)
+	/* under continue_on_error "error" is the first error, which need not have ended the job */
+	if (j && j->coe)
+		ret = check_add(l, "job_error", CHECK_SEV_WARN,
+			"job %s%s had %llu errors under continue_on_error (the first: error %d): "
+			"the figures include I/Os that failed or read back bad data", j->name, others,
+			(unsigned long long)j->total_err, j->error);
+	else if (j)
 		ret = check_add(l, "job_error", CHECK_SEV_WARN,
 			"job %s%s ended with error %d: the figures cover only "
 			"part of the run", j->name, others, j->error);

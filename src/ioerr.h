@@ -40,6 +40,7 @@ struct ioerr_event {
 	unsigned ddir;			/* enum ddir, syncs included */
 	uint64_t offset;
 	uint64_t len;
+	const char *msg;		/* a verify failure's text (err EILSEQ), or NULL */
 };
 
 /* Called on the job's own thread, once per such error: it must be thread-safe. */

@@ -469,8 +469,7 @@ static json_t *json_job(const struct job_result *jr, int plus)
 
 	jset(o, "jobname", jstr(jr->name), &bad);
 	jset(o, "groupid", jint(jr->groupid), &bad);
-	/* fio: with continue_on_error, "error" is the first error, fatal or not */
-	jset(o, "error", json_integer(jr->error ? jr->error : jr->coe ? jr->first_err : 0), &bad);
+	jset(o, "error", json_integer(result_job_error(jr)), &bad);
 	jset(o, "eta", jint(0), &bad);
 	jset(o, "elapsed", jint(jr->elapsed_s), &bad);
 	jset(o, "job options", json_opts(job ? job->opts : NULL, job ? job->opts_nr : 0), &bad);

@@ -329,9 +329,11 @@ static void text_job(FILE *f, const struct job_result *jr, time_t when)
 
 	text_time(date, sizeof(date), when);
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d", jr->name, jr->groupid,
-		jr->nr_threads ? jr->nr_threads : 1, jr->error);
+		jr->nr_threads ? jr->nr_threads : 1, result_job_error(jr));
 	if (jr->error)
 		fprintf(f, " (%s)", jr->first_error[0] ? jr->first_error : strerror(jr->error));
+	else if (result_job_error(jr))	/* continue_on_error: fio's empty "()" */
+		fprintf(f, " ()");
 	fprintf(f, ": %s%s\n", date, jr->partial ? " [PARTIAL: stopped early]" : "");
 	for (unsigned d = 0; d < DDIR_NR; d++)
 		if (jr->dir[d].total_ios || jr->dir[d].io_bytes)

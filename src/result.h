@@ -159,6 +159,15 @@ void result_job_merge(struct job_result *dst, const struct job_result *src);
  */
 void result_bw_agg(struct run_result *r);
 
+/*
+ * fio's "error" of a job (its JSON field and its text's err=): the error that
+ * ended it, or with continue_on_error the first error, fatal or not.
+ */
+static inline int result_job_error(const struct job_result *r)
+{
+	return r->error ? r->error : r->coe ? r->first_err : 0;
+}
+
 /* Release the series and steady outcome @r owns (not the struct itself). */
 void result_job_clear(struct job_result *r);
 

@@ -489,6 +489,10 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 	if (ret)
 		return ret;
 	j->error = (int)x;
+	j->coe = json_object_get(job, "total_err") != NULL;
+	ret = ju64(c, job, "total_err", NULL, &j->total_err, idx);
+	if (ret)
+		return ret;
 	opts = merge_options(json_object_get(root, "global options"),
 			     json_object_get(job, "job options"));
 	if (!opts)

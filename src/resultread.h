@@ -58,6 +58,8 @@ struct resultread_job {
 	char name[128];
 	unsigned groupid;
 	int error;
+	uint64_t total_err;	/* with continue_on_error ("total_err" present), else 0 */
+	int coe;		/* the result has fio's continue_on_error fields */
 	char rw[24];
 	unsigned rwmixread;	/* percent of reads in a mixed job */
 	int rwmix_given;	/* rwmixread or rwmixwrite was set */

@@ -105,10 +105,9 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			w->clk = &s->clk;
 			w->ops = ops;
 			w->flow = j->flow ? flow_set_find(&s->flows, j->flow_id) : NULL;
-			if (j->error_dump) {
-				w->error_dump = req->error_dump;
-				w->error_dump_arg = req->error_dump_arg;
-			}
+			/* error_dump=1 (I/O errors let pass), and every verify failure let pass */
+			w->error_dump = req->error_dump;
+			w->error_dump_arg = req->error_dump_arg;
 		}
 	}
 	return 0;

@@ -107,7 +107,10 @@ struct run_req {
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;
 	int handle_signals;		/* collect SIGINT/SIGTERM (the CLI sets it) */
-	/* error_dump=1: each error continue_on_error lets pass, on the job's thread */
+	/*
+	 * Each error continue_on_error lets pass, on the job's thread: I/O errors
+	 * of jobs with error_dump=1, and every verify failure (ev->msg set).
+	 */
 	ioerr_dump_fn error_dump;
 	void *error_dump_arg;
 	const struct run_sync *sync;	/* NULL: this process runs alone */

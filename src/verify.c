@@ -265,6 +265,23 @@ static void fill_regen(const struct verify_ctx *v, uint8_t *p, uint32_t len, uin
 	}
 }
 
+/*
+ * The header verify_fill writes at the interval at @off, with the data's @seed.
+ * verify_check rebuilds it and compares all VERIFY_HDR_SIZE bytes, so no
+ * header byte, reserved ones included, can be left out of the check.
+ */
+static void header_make(const struct verify_ctx *v, uint64_t off, uint64_t seed, uint8_t *h)
+{
+	memset(h, 0, VERIFY_HDR_SIZE);
+	h[0] = VERIFY_MAGIC & 0xff;
+	h[1] = VERIFY_MAGIC >> 8;
+	h[2] = (uint8_t)v->method;
+	put32(h + 4, v->interval);
+	put64(h + 8, off);
+	put64(h + 16, seed);
+	put32(h + 24, verify_crc32c(0, h, 24));
+}
+
 void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset)
 {
 	uint8_t *p = buf;
@@ -281,14 +298,7 @@ void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t o
 			fill_pattern(v, iv, v->interval);
 		else if (v->dump)
 			fill_regen(v, iv, v->interval, offset + i);
-		memset(iv, 0, VERIFY_HDR_SIZE);
-		iv[0] = VERIFY_MAGIC & 0xff;
-		iv[1] = VERIFY_MAGIC >> 8;
-		iv[2] = (uint8_t)v->method;
-		put32(iv + 4, v->interval);
-		put64(iv + 8, offset + i);
-		put64(iv + 16, v->seed);
-		put32(iv + 24, verify_crc32c(0, iv, 24));
+		header_make(v, offset + i, v->seed, iv);
 		csum(v->method, iv, v->interval, iv + VERIFY_HDR_SIZE);
 	}
 }
@@ -301,14 +311,12 @@ static void hex(const uint8_t *p, size_t n, char *out, size_t out_len)
 		snprintf(out + 2 * i, 3, "%02x", p[i]);
 }
 
-static int fail(struct verify_result *r, uint64_t off, const char *path, const char *what,
-		const char *exp, const char *got)
+/* The text of one failure: what, where, what was expected and what was found. */
+static void fail_text(char *msg, size_t n, uint64_t off, const char *path, const char *what,
+		      const char *exp, const char *got)
 {
-	r->failures++;
-	r->fail_offset = off;
-	snprintf(r->fail_msg, sizeof(r->fail_msg), "%.40s at offset %llu in %.200s: expected %.130s, found %.130s",
+	snprintf(msg, n, "%.40s at offset %llu in %.200s: expected %.130s, found %.130s",
 		 what, (unsigned long long)off, path, exp, got);
-	return -EILSEQ;
 }
 
 /* Write @len bytes of @data to the new file @name.  0 or -errno. */
@@ -355,13 +363,70 @@ int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t i
 	return ret;
 }
 
-/* A failure found in the interval @iv at @iv_off: with verify_dump, dumped. */
-static int failed(const struct verify_ctx *v, const uint8_t *iv, uint64_t iv_off, const char *path,
-		  struct verify_result *r, int ret)
+/*
+ * A bad interval @iv at @iv_off, described by @msg (failure at byte offset
+ * @off): dumped with verify_dump, counted, the first kept in @r, handed to
+ * on_fail.  -EILSEQ, or 0 when keep_going lets the check go on.
+ */
+static int failed(const struct verify_ctx *v, const uint8_t *iv, uint64_t iv_off, uint64_t off,
+		  const char *path, struct verify_result *r, const char *msg)
 {
+	struct verify_result one = { .method = v->method };
+
+	snprintf(one.fail_msg, sizeof(one.fail_msg), "%s", msg);
 	if (v->dump)
-		verify_dump_interval(v, iv, iv_off, path, r);	/* its error is in the message */
-	return ret;
+		verify_dump_interval(v, iv, iv_off, path, &one);	/* its error is in the message */
+	if (!r->failures++) {
+		r->fail_offset = off;
+		memcpy(r->fail_msg, one.fail_msg, sizeof(r->fail_msg));
+	}
+	if (v->on_fail)
+		v->on_fail(v->on_fail_arg, off, one.fail_msg);
+	return v->keep_going ? 0 : -EILSEQ;
+}
+
+/*
+ * What is wrong with the header at @iv (interval offset @off), in @msg, or 0
+ * when it is the header verify_fill wrote.  The checks that name a cause come
+ * first; the last compares every byte with the rebuilt header.
+ */
+static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t off, const char *path,
+		      char *msg, size_t n)
+{
+	uint8_t want[VERIFY_HDR_SIZE];
+	char a[140], b[140];
+	unsigned k;
+
+	if (iv[0] != (VERIFY_MAGIC & 0xff) || iv[1] != VERIFY_MAGIC >> 8) {
+		snprintf(b, sizeof(b), "0x%02x%02x", iv[1], iv[0]);
+		fail_text(msg, n, off, path, "bad header magic", "0xacca", b);
+		return 1;
+	}
+	if (get32(iv + 24) != verify_crc32c(0, iv, 24)) {
+		snprintf(a, sizeof(a), "0x%08x", verify_crc32c(0, iv, 24));
+		snprintf(b, sizeof(b), "0x%08x", get32(iv + 24));
+		fail_text(msg, n, off, path, "header crc32c mismatch", a, b);
+		return 1;
+	}
+	if (get64(iv + 8) != off || get32(iv + 4) != v->interval || iv[2] != v->method) {
+		snprintf(a, sizeof(a), "offset %llu, length %u, %s", (unsigned long long)off,
+			 v->interval, verify_method_name(v->method));
+		snprintf(b, sizeof(b), "offset %llu, length %u, %s",
+			 (unsigned long long)get64(iv + 8), get32(iv + 4),
+			 verify_method_name((enum verify_method)iv[2]));
+		fail_text(msg, n, off, path, "header for another block", a, b);
+		return 1;
+	}
+	/* the seed is the writer's: taken as found, it is covered by the header crc */
+	header_make(v, off, get64(iv + 16), want);
+	for (k = 0; k < VERIFY_HDR_SIZE; k++)
+		if (iv[k] != want[k]) {
+			snprintf(a, sizeof(a), "0x%02x at header byte %u", want[k], k);
+			snprintf(b, sizeof(b), "0x%02x", iv[k]);
+			fail_text(msg, n, off, path, "header byte mismatch", a, b);
+			return 1;
+		}
+	return 0;
 }
 
 int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
@@ -369,57 +434,36 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 {
 	const uint8_t *p = buf;
 	uint8_t want[64];
-	char a[140], b[140];
+	char a[140], b[140], msg[sizeof(r->fail_msg)];
 	uint32_t i, k;
+	int ret;
 
 	for (i = 0; i + v->interval <= len; i += v->interval) {
 		const uint8_t *iv = p + i;
-		uint64_t off = offset + i;
+		uint64_t off = offset + i, bad = UINT64_MAX;
 		size_t cs = verify_csum_size(v->method);
 
-		if (v->method == VERIFY_PATTERN) {
-			for (k = 0; k < v->interval; k++) {
-				if (iv[k] != v->pattern[k % v->pattern_len]) {
-					snprintf(a, sizeof(a), "0x%02x", v->pattern[k % v->pattern_len]);
+		if (v->method == VERIFY_PATTERN || (v->method == VERIFY_META && v->pattern_len)) {
+			/*
+			 * pattern: every byte, the pattern running on from the block's
+			 * start (verify_fill fills whole blocks); meta: the header, then
+			 * the pattern starting again after it (filled per interval)
+			 */
+			uint32_t at = v->method == VERIFY_META ? 0 : i % v->bs;
+
+			k = v->method == VERIFY_META ? VERIFY_HDR_SIZE : 0;
+			if (k && header_bad(v, iv, off, path, msg, sizeof(msg)))
+				bad = off;
+			for (; bad == UINT64_MAX && k < v->interval; k++)
+				if (iv[k] != v->pattern[(at + k) % v->pattern_len]) {
+					snprintf(a, sizeof(a), "0x%02x", v->pattern[(at + k) % v->pattern_len]);
 					snprintf(b, sizeof(b), "0x%02x", iv[k]);
-					return failed(v, iv, off, path, r,
-						      fail(r, off + k, path, "pattern mismatch", a, b));
+					fail_text(msg, sizeof(msg), off + k, path, "pattern mismatch", a, b);
+					bad = off + k;
 				}
-			}
-		} else {
-			if (iv[0] != (VERIFY_MAGIC & 0xff) || iv[1] != VERIFY_MAGIC >> 8) {
-				snprintf(b, sizeof(b), "0x%02x%02x", iv[1], iv[0]);
-				return failed(v, iv, off, path, r,
-					      fail(r, off, path, "bad header magic", "0xacca", b));
-			}
-			if (get32(iv + 24) != verify_crc32c(0, iv, 24)) {
-				snprintf(a, sizeof(a), "0x%08x", verify_crc32c(0, iv, 24));
-				snprintf(b, sizeof(b), "0x%08x", get32(iv + 24));
-				return failed(v, iv, off, path, r,
-					      fail(r, off, path, "header crc32c mismatch", a, b));
-			}
-			if (get64(iv + 8) != off || get32(iv + 4) != v->interval || iv[2] != v->method) {
-				snprintf(a, sizeof(a), "offset %llu, length %u, %s", (unsigned long long)off,
-					 v->interval, verify_method_name(v->method));
-				snprintf(b, sizeof(b), "offset %llu, length %u, %s",
-					 (unsigned long long)get64(iv + 8), get32(iv + 4),
-					 verify_method_name((enum verify_method)iv[2]));
-				return failed(v, iv, off, path, r,
-					      fail(r, off, path, "header for another block", a, b));
-			}
-			if (v->method == VERIFY_META) {
-				/* meta: the header; with verify_pattern, the pattern after it */
-				for (k = VERIFY_HDR_SIZE; v->pattern_len && k < v->interval; k++)
-					if (iv[k] != v->pattern[k % v->pattern_len]) {
-						snprintf(a, sizeof(a), "0x%02x", v->pattern[k % v->pattern_len]);
-						snprintf(b, sizeof(b), "0x%02x", iv[k]);
-						return failed(v, iv, off, path, r,
-							      fail(r, off + k, path, "pattern mismatch", a, b));
-					}
-				r->blocks++;
-				r->bytes += v->interval;
-				continue;
-			}
+		} else if (header_bad(v, iv, off, path, msg, sizeof(msg))) {
+			bad = off;
+		} else if (v->method != VERIFY_META) {	/* meta alone: the header only, as fio */
 			csum(v->method, iv, v->interval, want);
 			if (memcmp(want, iv + VERIFY_HDR_SIZE, cs)) {
 				char what[32];
@@ -427,12 +471,17 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 				hex(want, cs, a, sizeof(a));
 				hex(iv + VERIFY_HDR_SIZE, cs, b, sizeof(b));
 				snprintf(what, sizeof(what), "%s mismatch", verify_method_name(v->method));
-				return failed(v, iv, off, path, r,
-					      fail(r, off, path, what, a, b));
+				fail_text(msg, sizeof(msg), off, path, what, a, b);
+				bad = off;
 			}
 		}
-		r->blocks++;
+		r->blocks++;		/* checked, good or bad */
 		r->bytes += v->interval;
+		if (bad != UINT64_MAX) {
+			ret = failed(v, iv, off, bad, path, r, msg);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -456,12 +505,17 @@ int verify_pass(const struct verify_ctx *v, int fd, const char *path, uint64_t s
 				 (unsigned long long)off, path, strerror(errno));
 			return -errno;
 		}
-		if ((uint64_t)got < n) {
+		if ((uint64_t)got < n) {	/* the file ends early: the rest cannot be checked */
 			char a[32], b[32];
 
 			snprintf(a, sizeof(a), "%llu bytes", (unsigned long long)n);
 			snprintf(b, sizeof(b), "%lld", (long long)got);
-			return fail(r, off + (uint64_t)got, path, "short read", a, b);
+			if (!r->failures++) {
+				r->fail_offset = off + (uint64_t)got;
+				fail_text(r->fail_msg, sizeof(r->fail_msg), r->fail_offset, path,
+					  "short read", a, b);
+			}
+			return -EILSEQ;
 		}
 		ret = verify_check(v, buf, (uint32_t)n, off, path, r);
 		if (ret)

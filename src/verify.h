@@ -9,9 +9,13 @@
  *   4  interval length (4)                8  byte offset in the file (8)
  *  16  seed of the data (8)              24  crc32c of bytes 0..23 (4)
  *  28  zero (4)                          32  checksum of the method (4..64)
- * and the checksum covers bytes 0..27 and the data after the checksum.  With
- * verify=pattern there is no header: the block is verify_pattern repeated and
- * is compared byte for byte.
+ * and the checksum covers bytes 0..27 and the data after the checksum.  The
+ * check rebuilds the header verify_fill wrote (with the seed found, which the
+ * header crc covers) and compares all 32 bytes, reserved ones included, so
+ * every byte of an interval is compared or covered by a checksum (verify=meta
+ * leaves the data unchecked, as fio's does).  With verify=pattern there is no
+ * header: the block is verify_pattern repeated and is compared byte for byte.
+ * tests/e2e/verify_scan.sh corrupts every 4-byte word of a block, per method.
  *
  * After the job's writes (do_verify=1), verify_pass() reads the region back
  * block by block with pread (outside the measurement: unlike fio, these reads
@@ -59,8 +63,8 @@ struct verify_result {
 	int method;			/* enum verify_method; VERIFY_NONE = off */
 	uint64_t blocks;		/* intervals checked */
 	uint64_t bytes;
-	uint64_t failures;		/* 0, or 1: the pass stops at the first */
-	uint64_t fail_offset;		/* byte offset of the bad interval */
+	uint64_t failures;		/* bad intervals: at most 1 unless keep_going */
+	uint64_t fail_offset;		/* byte offset of the first failure */
 	char fail_msg[560];		/* "crc32c mismatch at offset X in F: expected E, found G" */
 	int no_pass;			/* no end pass: do_verify=0, or time_based (fio: the writes use the runtime) */
 };
@@ -79,6 +83,16 @@ struct verify_ctx {
 	 * interval's data from (seed, offset), as fio fills from its header's seed.
 	 */
 	int dump;
+	/*
+	 * continue_on_error=verify (without verify_fatal): a bad interval is
+	 * counted, handed to @on_fail (when set) and the check goes on, as fio
+	 * goes on; otherwise the first bad interval ends the check.  @on_fail
+	 * gets the failure's byte offset and its message; it runs on the job's
+	 * thread.
+	 */
+	int keep_going;
+	void (*on_fail)(void *arg, uint64_t offset, const char *msg);
+	void *on_fail_arg;
 };
 
 /* The method named @name (fio's names, crc32c-intel included), 0 or -EINVAL. */
@@ -120,8 +134,9 @@ int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t i
 /*
  * Check the @len bytes at @buf read from @offset of @path.  0, or -EILSEQ
  * with @r's failure fields set (the message names the offset, expected and
- * found; with @v->dump the bad interval is dumped too).  Counts into
- * @r->blocks and @r->bytes.
+ * found; with @v->dump the bad interval is dumped too).  Counts every interval
+ * checked, good or bad, into @r->blocks and @r->bytes.  With @v->keep_going a
+ * bad interval is counted and reported and the check goes on (returns 0).
  */
 int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
 		 const char *path, struct verify_result *r);

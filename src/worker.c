@@ -151,7 +151,7 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 				w->first_nonfatal = (int)-io->res;
 			if (io->ddir < DDIR_NR)	/* issued, as fio's total_ios counts it */
 				w->st.dir[io->ddir].err_ios++;
-			if (w->error_dump)
+			if (w->error_dump && w->job->error_dump)
 				worker_dump_error(w, io);
 			return;
 		}

@@ -77,6 +77,25 @@ static int compat_mixed(const struct job *j)
 }
 
 /*
+ * continue_on_error=verify let a bad interval pass: counted with the job's
+ * other non-fatal errors and handed to the caller, which prints each (fio
+ * prints every verify failure).
+ */
+static void compat_verify_failed(void *arg, uint64_t offset, const char *msg)
+{
+	struct worker *w = arg;
+	struct ioerr_event ev = {
+		.job = w->job->name, .file = "", .err = EILSEQ, .ddir = DDIR_READ,
+		.offset = offset, .len = w->verify.interval, .msg = msg,
+	};
+
+	if (!w->total_err++)
+		w->first_nonfatal = EILSEQ;
+	if (w->error_dump)
+		w->error_dump(w->error_dump_arg, &ev);
+}
+
+/*
  * verify=: the context from the job's options (validated by opt_verify_validate).
  * A mixed job without verify_backlog keeps one bit per block of each file,
  * set when a write of it completes: the end pass reads back those blocks,
@@ -128,6 +147,10 @@ int worker_compat_verify_init(struct worker *w, struct err *e)
 			(uint32_t)j->bs[w->verify_reads ? DDIR_READ : DDIR_WRITE],
 			j->verify_interval, pat, n, rand_mix(0x5eedull, w->thread_index), e);
 	w->verify.dump = j->verify_dump;
+	/* continue_on_error=verify: every bad block counted and named (verify_fatal: the first ends it) */
+	w->verify.keep_going = !j->verify_fatal && ioerr_nonfatal(&j->ioerr, IOERR_VERIFY, EILSEQ);
+	w->verify.on_fail = w->verify.keep_going ? compat_verify_failed : NULL;
+	w->verify.on_fail_arg = w;
 	return r;
 }
 

@@ -4,18 +4,18 @@
 # the tally "N passed, N failed, N skipped" as the last line.  Each program
 # prints "PASS name" / "FAIL name" / "SKIP name: why" lines; one that exits
 # non-zero without printing FAIL (a crash, a timeout) counts as one failure.
-unit_dir=$1
-e2e_dir=$2
-filter=${3:-}
-pass=0 fail=0 skip=0
-failed_names=""
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-
-run_one() {
-	name=$1; shift
+#
+# TEST_JOBS=N runs N tests at a time (default 1).  Each test owns its scratch
+# directory and devices, and none may depend on an idle machine, so running
+# them side by side changes how long the suite takes, not what it finds.  A
+# test's lines are printed when it ends, whole.
+#   sh tests/run.sh --one NAME OUTDIR CMD...   (internal: one test, for xargs)
+if [ "${1:-}" = --one ]; then
+	name=$2 dir=$3
+	shift 3
+	out="$dir/$name.out"
 	t0=$(date +%s)
-	timeout -k 10 ${TEST_TIMEOUT:-600} "$@" >"$out" 2>&1
+	timeout -k 10 "${TEST_TIMEOUT:-600}" "$@" >"$out" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - t0 ))
 	p=$(grep -c '^PASS ' "$out")
@@ -29,30 +29,59 @@ run_one() {
 		f=1
 		echo "FAIL $name: ran no test" >>"$out"
 	fi
-	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-	if [ "$f" -ne 0 ] || [ -n "${VERBOSE:-}" ]; then
-		sed "s|^|  [$name] |" "$out"
-		[ "$f" -ne 0 ] && failed_names="$failed_names $name"
-	else
-		grep '^SKIP ' "$out" | sed "s|^|  [$name] |"
-	fi
-	printf '%-28s %3d passed, %d failed, %d skipped (%ds)\n' "$name" "$p" "$f" "$s" "$secs"
-}
+	{
+		if [ "$f" -ne 0 ] || [ -n "${VERBOSE:-}" ]; then
+			sed "s|^|  [$name] |" "$out"
+		else
+			grep '^SKIP ' "$out" | sed "s|^|  [$name] |"
+		fi
+		printf '%-28s %3d passed, %d failed, %d skipped (%ds)\n' "$name" "$p" "$f" "$s" "$secs"
+	} >"$dir/$name.report"
+	cat "$dir/$name.report"		# one write for the usual few lines
+	echo "$p $f $s" >"$dir/$name.tally"
+	exit 0
+fi
 
+unit_dir=$1
+e2e_dir=$2
+filter=${3:-}
+jobs=${TEST_JOBS:-1}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/iotrial-run.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+self=$0
+
+# the list, one test a line: NAME CMD...  (paths hold no spaces: they are ours)
 for t in "$unit_dir"/test_*; do
 	[ -x "$t" ] || continue
 	case "$t" in *.d) continue ;; esac
 	n=$(basename "$t")
 	[ -n "$filter" ] && case "$n" in *"$filter"*) ;; *) continue ;; esac
-	run_one "$n" "$t"
-done
+	echo "$n $t"
+done >"$dir/list"
 for t in "$e2e_dir"/*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh)
 	case "$n" in lib) continue ;; esac
 	[ -n "$filter" ] && case "$n" in *"$filter"*) ;; *) continue ;; esac
-	run_one "$n" sh "$t"
-done
+	echo "$n sh $t"
+done >>"$dir/list"
+
+# shellcheck disable=SC2016
+sed "s|^|$self --one |; s|^\([^ ]* --one [^ ]*\) |\1 $dir |" "$dir/list" |
+	xargs -P "$jobs" -L 1 sh
+
+pass=0 fail=0 skip=0
+failed_names=""
+while read -r n _; do
+	if [ -f "$dir/$n.tally" ]; then
+		read -r p f s <"$dir/$n.tally"
+	else
+		p=0 f=1 s=0
+		echo "FAIL $n: no result (the runner lost it)"
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	[ "$f" -ne 0 ] && failed_names="$failed_names $n"
+done <"$dir/list"
 [ -n "$failed_names" ] && echo "failed:$failed_names"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

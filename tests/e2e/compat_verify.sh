@@ -45,7 +45,7 @@ else fail verify_corruption_found "exit $rc: $(cat "$T/err" "$T/py")"; fi
 # the text report says it too
 # shellcheck disable=SC2086
 "$IOTRIAL" $JOB --verify=crc32c --verify_only >"$T/bad.txt" 2>/dev/null
-if grep -q "verify       : crc32c, 3 blocks (12288 bytes) checked, 1 failed: crc32c mismatch at offset 12288" "$T/bad.txt"
+if grep -q "verify       : crc32c, 4 blocks (16384 bytes) checked, 1 failed: crc32c mismatch at offset 12288" "$T/bad.txt"
 then pass verify_text; else fail verify_text "$(grep verify "$T/bad.txt")"; fi
 
 # verify=pattern: the bytes themselves, the first differing byte named
@@ -89,3 +89,46 @@ if command -v fio >/dev/null 2>&1; then
 	if (fio $JOB --verify=crc32c --verify_fatal=1 --parse-only) >/dev/null 2>&1; then pass verify_fio_accepts
 	else fail verify_fio_accepts "fio refuses the job this test uses"; fi
 fi
+
+# continue_on_error=verify: two bad blocks, both named on stderr, counted
+# (verify.failures, total_err), fio's err=84 on the text's job line, exit 8
+# all the same; verify_fatal=1 still stops at the first; `check` says the
+# errors were let pass, not that the job ended early
+rm -f "$F"
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --do_verify=0 >/dev/null 2>&1
+printf 'Z' | dd of="$F" bs=1 seek=$((12288 + 700)) conv=notrunc 2>/dev/null
+printf 'ZZZZ' | dd of="$F" bs=1 seek=$((40960 + 28)) conv=notrunc 2>/dev/null
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --verify_only --continue_on_error=verify >"$T/coe.out" 2>/dev/null
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --verify_only --continue_on_error=verify --output-format=json \
+	>"$T/coe.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 8 ] && [ "$(grep -c '^iotrial: verify: ' "$T/err")" -eq 2 ] &&
+   grep -q "^iotrial: verify: header byte mismatch at offset 40960 in $F: expected 0x00 at header byte 28, found 0x5a (job 'v')" "$T/err" &&
+   grep -q "^iotrial: job 'v': verify found 2 bad blocks of 256 checked" "$T/err" &&
+   grep -q "^v: (groupid=0, jobs=1): err=84 ()" "$T/coe.out" &&
+   pyjson "
+import json
+j = json.load(open('$T/coe.json'))['jobs'][0]
+v = j['iotrial']['verify']
+assert v['failures'] == 2 and v['blocks'] == 256 and v['failure_offset'] == 12288, v
+assert j['total_err'] == 2 and j['error'] == 84, j['total_err']
+" 2>"$T/py"; then pass verify_coe_names_every_bad_block
+else fail verify_coe_names_every_bad_block "exit $rc: $(head -c 400 "$T/err") $(cat "$T/py")"; fi
+# shellcheck disable=SC2086
+"$IOTRIAL" $JOB --verify=crc32c --verify_only --continue_on_error=verify --verify_fatal=1 \
+	--output-format=json >"$T/vf.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 8 ] && pyjson "
+import json
+v = json.load(open('$T/vf.json'))['jobs'][0]['iotrial']['verify']
+assert v['failures'] == 1 and v['failure_offset'] == 12288, v
+" 2>"$T/py"; then pass verify_coe_fatal_stops_at_first
+else fail verify_coe_fatal_stops_at_first "exit $rc: $(head -c 300 "$T/err") $(cat "$T/py")"; fi
+"$IOTRIAL" check "$T/coe.json" >"$T/chk" 2>&1
+if grep -q "\[job_error\] job v had 2 errors under continue_on_error (the first: error 84)" "$T/chk" &&
+   ! grep -q "ended with error" "$T/chk"
+then pass verify_coe_check_wording
+else fail verify_coe_check_wording "$(grep job_error "$T/chk")"; fi

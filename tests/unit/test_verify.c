@@ -64,7 +64,7 @@ TEST(every_method_round_trips_and_catches_a_flip)
 		CHECK(verify_check(&v, buf, sizeof(buf), 1 << 20, "f", &r) == -EILSEQ);
 		CHECK_EQ_U(r.fail_offset, (1 << 20) + 3 * 1024);
 		CHECK(strstr(r.fail_msg, "mismatch at offset 1051648 in f: expected ") != NULL);
-		CHECK_EQ_U(r.blocks, 3);
+		CHECK_EQ_U(r.blocks, 4);	/* checked: three good, the bad one */
 	}
 	CHECK(verify_method_parse("crc65", &m) == -EINVAL);
 }
@@ -183,6 +183,127 @@ TEST(dump_writes_received_and_expected)
 	CHECK(rmdir(dir) == 0);
 }
 
+/* One method of the scan: its name, verify_pattern (or NULL), whether data bytes are checked. */
+struct scan_case {
+	const char *method;
+	const char *pattern;
+	int data_checked;
+};
+
+/*
+ * Every byte of a 4 KiB block, flipped alone (all bits, then the lowest),
+ * for every method and two interval sizes: each flip must fail in the
+ * interval that holds it, except verify=meta's data bytes without a pattern,
+ * which meta does not check (fio's meta does not either).  A header byte that
+ * no check covers (bytes 28-31 were such) fails here.
+ */
+TEST(every_byte_of_every_method_is_checked)
+{
+	static const struct scan_case cases[] = {
+		{ "md5", NULL, 1 }, { "crc32c", NULL, 1 }, { "crc32", NULL, 1 },
+		{ "sha1", NULL, 1 }, { "sha256", NULL, 1 }, { "sha512", NULL, 1 },
+		{ "xxhash", NULL, 1 }, { "crc64", NULL, 1 }, { "meta", NULL, 0 },
+		{ "meta", "abc", 1 }, { "pattern", "\x5a\xa5\x01", 1 },
+	};
+	static const uint8_t masks[] = { 0xff, 0x01 };
+	static uint8_t good[4096], buf[4096];
+	static const uint32_t intervals[] = { 4096, 512 };
+	const uint64_t base = 1ull << 30;
+	struct verify_ctx v;
+	struct verify_result r;
+	struct err e;
+	enum verify_method m;
+	size_t c, n, k;
+	uint32_t p;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (n = 0; n < 2; n++) {
+			const struct scan_case *sc = &cases[c];
+			uint32_t iv = intervals[n], missed = 0, wrong = 0;
+
+			CHECK(verify_method_parse(sc->method, &m) == 0);
+			CHECK(verify_init(&v, m, 4096, iv, (const uint8_t *)sc->pattern,
+					  sc->pattern ? (unsigned)strlen(sc->pattern) : 0, 99, &e) == 0);
+			for (p = 0; p < sizeof(good); p++)
+				good[p] = (uint8_t)(p * 7 + 3);
+			verify_fill(&v, good, sizeof(good), base);
+			memset(&r, 0, sizeof(r));
+			CHECK(verify_check(&v, good, sizeof(good), base, "f", &r) == 0);
+			for (p = 0; p < sizeof(good); p++)
+				for (k = 0; k < sizeof(masks); k++) {
+					int ret, want = sc->data_checked || p % iv < VERIFY_HDR_SIZE;
+
+					memcpy(buf, good, sizeof(buf));
+					buf[p] ^= masks[k];
+					memset(&r, 0, sizeof(r));
+					ret = verify_check(&v, buf, sizeof(buf), base, "f", &r);
+					if (want && ret != -EILSEQ)
+						missed++;
+					else if (!want && ret)
+						wrong++;
+					/* named in its own interval: the interval, or the byte for a pattern */
+					else if (want && (r.fail_offset < base + p / iv * iv ||
+							  r.fail_offset > base + p))
+						wrong++;
+				}
+			if (missed || wrong)
+				printf("  %s interval %u: %u flips missed, %u misreported\n", sc->method, iv,
+				       missed, wrong);
+			CHECK_EQ_U(missed, 0);
+			CHECK_EQ_U(wrong, 0);
+		}
+}
+
+struct fails_seen {
+	uint64_t off[8];
+	unsigned n;
+};
+
+static void note_fail(void *arg, uint64_t offset, const char *msg)
+{
+	struct fails_seen *f = arg;
+
+	(void)msg;
+	if (f->n < 8)
+		f->off[f->n] = offset;
+	f->n++;
+}
+
+/* continue_on_error=verify: every bad interval counted and reported, the first kept. */
+TEST(keep_going_reports_every_bad_interval)
+{
+	static uint8_t buf[8192];
+	struct fails_seen seen = { { 0 }, 0 };
+	struct verify_ctx v;
+	struct verify_result r;
+	struct err e;
+
+	CHECK(verify_init(&v, VERIFY_MD5, 8192, 1024, NULL, 0, 5, &e) == 0);
+	memset(buf, 0x33, sizeof(buf));
+	verify_fill(&v, buf, sizeof(buf), 0);
+	buf[1024 + 29] ^= 0x10;		/* the reserved header word of interval 1 */
+	buf[5 * 1024 + 900] ^= 0x10;	/* data of interval 5 */
+	v.keep_going = 1;
+	v.on_fail = note_fail;
+	v.on_fail_arg = &seen;
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 0, "f", &r) == 0);
+	CHECK_EQ_U(r.failures, 2);
+	CHECK_EQ_U(r.blocks, 8);
+	CHECK_EQ_U(r.fail_offset, 1024);
+	CHECK(strstr(r.fail_msg, "header byte mismatch at offset 1024 in f: expected 0x00 at header "
+			 "byte 29, found 0x10") != NULL);
+	CHECK_EQ_U(seen.n, 2);
+	CHECK_EQ_U(seen.off[0], 1024);
+	CHECK_EQ_U(seen.off[1], 5 * 1024);
+	/* without keep_going the first ends the check */
+	v.keep_going = 0;
+	memset(&r, 0, sizeof(r));
+	CHECK(verify_check(&v, buf, sizeof(buf), 0, "f", &r) == -EILSEQ);
+	CHECK_EQ_U(r.failures, 1);
+	CHECK_EQ_U(r.blocks, 2);
+}
+
 int main(void)
 {
 	RUN(crc32c_vectors);
@@ -191,5 +312,7 @@ int main(void)
 	RUN(crc64_check_value);
 	RUN(meta_checks_header_and_pattern);
 	RUN(dump_writes_received_and_expected);
+	RUN(every_byte_of_every_method_is_checked);
+	RUN(keep_going_reports_every_bad_interval);
 	return CHECK_DONE();
 }
