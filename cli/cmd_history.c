@@ -330,9 +330,6 @@ int cmd_history_compare_load(const struct cmd_history_sides *hs, char *const *fi
 		    history_comparable(sa.k, (const char *const *)sa.names, sa.n, sb.k,
 				       (const char *const *)sb.names, sb.n, e))
 			ret = -EXDEV;
-		if (!ret && hs->allow_diff)
-			history_comparable(sa.k, (const char *const *)sa.names, sa.n, sb.k,
-					   (const char *const *)sb.names, sb.n, NULL);
 		/* a gate that cannot fire is a broken gate: say so instead of passing */
 		if (!ret && o->fail_regression_pct >= 0 && (sa.n < 2 || sb.n < 2))
 			ret = err_set(e, -EINVAL, EXIT_USAGE, "compare: --fail-on-regression needs 2 "
