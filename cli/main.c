@@ -2,8 +2,9 @@
  * main: the command line.  Turns argv into a request, calls the library,
  * prints, and maps the outcome to an exit code.  Nothing else prints or exits.
  *
- * "iotrial compare|check|ab|preset|report|history ..." go to their subcommands; anything else is a
- * fio-compatible command line: parsed by cmdline_parse(), then --version,
+ * "iotrial compare|check|ab|preset|report|history ..." go to their
+ * subcommands; anything else is a fio-compatible command line: parsed by
+ * cmdline_parse(), then --version,
  * --help, --cmdhelp, --showcmd and --parse-only are answered here and a real
  * run goes to cmd_run().  Every failure is one line on stderr,
  * "iotrial: error: <msg>", and the exit code of its class (err.h).
