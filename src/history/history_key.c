@@ -218,7 +218,10 @@ int history_key_diff(const struct history_key *a, const struct history_key *b, c
 		return n;
 	for (i = 0; !sig_job(a->sig_text, i, ja, sizeof(ja)) &&
 		    !sig_job(b->sig_text, i, jb, sizeof(jb)); i++) {
-		snprintf(who, sizeof(who), a->nr_jobs > 1 ? "job %u " : "", i + 1);
+		if (a->nr_jobs > 1)
+			snprintf(who, sizeof(who), "job %u ", i + 1);
+		else
+			who[0] = 0;
 		for (f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
 			char what[64];
 
