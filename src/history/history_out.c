@@ -226,7 +226,7 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 	fprintf(f, "workload: %s [%s]\n", t->key.sig_text, t->key.sig);
 	fprintf(f, "%zu runs; band: mean +- 2 sd of the %zu runs before each point\n", t->n,
 		t->band_runs);
-	fprintf(f, "%-6s %-19s %10s %10s %23s  %-7s %s\n", "ID", "START (UTC)", "VALUE", "RUN SD",
+	fprintf(f, "%-6s %-19s %12s %12s %27s  %-7s %s\n", "ID", "START (UTC)", "VALUE", "RUN SD",
 		"BAND", "OUTSIDE", "LABELS");
 	for (i = 0; i < t->n; i++) {
 		const struct history_trend_point *p = &t->p[i];
@@ -244,7 +244,7 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 			snprintf(band, sizeof(band), "-");
 		}
 		nout += p->outside > 0;
-		fprintf(f, "%-6lld %-19s %10s %10s %23s  %-7s %s\n", (long long)p->id, when, v, sd,
+		fprintf(f, "%-6lld %-19s %12s %12s %27s  %-7s %s\n", (long long)p->id, when, v, sd,
 			band, p->outside ? outside_word(p->outside) : "", p->labels);
 	}
 	if (nout)
