@@ -70,10 +70,16 @@ expect_exit history_label_bad 2 "bad label '9lives'" $H label 1 9lives
 # --- the CI gate ---------------------------------------------------------------------
 mkdir same slow
 for i in 1 2 3 4 5; do run same/r$i 4000 2>/dev/null; run slow/r$i 2000 2>/dev/null; done
+# a machine so loaded that the rate limiter was starved (a run 20% under its
+# rate) makes "the same" differ for real: that is not the gate's error
+starved=$(pyjson 'import json, glob
+r = [json.load(open(f))["jobs"][0]["read"]["iops"] for f in glob.glob("base*.json") + glob.glob("same/*.json")]
+print(min(r) < 0.8 * 4000)')
 "$IOTRIAL" compare --history="$DB" --fail-on-regression=40 --baseline=history:baseline same >same.txt 2>"$T/err"
 rc=$?
-if [ $rc -eq 0 ] && grep -q 'total.iops' same.txt; then pass history_ci_same; else
-	fail history_ci_same "exit $rc: $(head -c 300 "$T/err")"; fi
+if [ $rc -eq 0 ] && grep -q 'total.iops' same.txt; then pass history_ci_same
+elif [ "$starved" = True ]; then skip history_ci_same "machine too loaded: a 4000 IOPS run fell 20% short"
+else fail history_ci_same "exit $rc: $(head -c 300 "$T/err")"; fi
 "$IOTRIAL" compare --history="$DB" --fail-on-regression=40 --baseline=history:baseline slow >slow.txt 2>"$T/err"
 rc=$?
 if [ $rc -eq 6 ] && grep -qE 'total.iops .*B is [0-9.]+\.\.[0-9.]+% slower' slow.txt; then

@@ -40,10 +40,16 @@ pass history_seed
 
 # --- locked: another writer holds the lock past the busy timeout -----------
 if command -v sqlite3 >/dev/null 2>&1; then
-	(echo "BEGIN IMMEDIATE; INSERT INTO meta VALUES ('lock', 'held');"; sleep 4; echo "ROLLBACK;") |
-		sqlite3 "$T/h.db" &
+	# the holder takes the write lock, says so, and keeps it until told: a
+	# loaded machine can neither start the runs before the lock nor after it
+	(echo "BEGIN IMMEDIATE; INSERT INTO meta VALUES ('lock', 'held');"
+	 echo ".shell touch '$T/locked'"
+	 n=0
+	 while [ ! -e "$T/release" ] && [ "$n" -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
+	 echo "ROLLBACK;") | sqlite3 "$T/h.db" &
 	holder=$!
-	sleep 0.5
+	n=0
+	while [ ! -e "$T/locked" ] && [ "$n" -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 	"$IOTRIAL" $RUN --output=locked.json --history="$T/h.db" 2>"$T/err"
 	one_warning history_locked "$T/h.db" "is locked by another process (waited 0.5 s)" locked.json $? 0
 	# a job that fails under a locked database: its own status (8: verify, on
@@ -54,6 +60,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	rc=$?
 	grep -v "stopped on error" "$T/err.all" >"$T/err"
 	one_warning history_locked_own_status "$T/h.db" "is locked" ver.json $rc 8
+	touch "$T/release"
 	wait "$holder"
 	# the lock gone, the next run is stored
 	"$IOTRIAL" $RUN --output=after.json --history="$T/h.db" 2>"$T/err"
