@@ -5,7 +5,7 @@
 # export byte for byte and import back (known runs not stored twice), fio's
 # JSON imported, rebuild; the comparability refusal naming what differs; and
 # the CI gate: compare --fail-on-regression --baseline=history:LABEL exits 6
-# on an injected regression (half the IOPS) and 0 without one.  The limit is
+# on an injected regression (a quarter of the IOPS) and 0 without one.  The limit is
 # 40%: any metric beyond it fails the gate, and the null engine's latencies
 # are noise of a few ns.  Null-engine runs: quick.
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +14,7 @@ unset IOTRIAL_HISTORY
 DB="$T/h.db"
 H="$IOTRIAL history --history=$DB"
 
-# rate-limited runs: 4000 IOPS for the baseline, 2000 for the injected regression
+# rate-limited runs: 4000 IOPS for the baseline, 1000 for the injected regression
 run() {	# NAME IOPS [options...]
 	name=$1 iops=$2
 	shift 2
@@ -69,7 +69,7 @@ expect_exit history_label_bad 2 "bad label '9lives'" $H label 1 9lives
 
 # --- the CI gate ---------------------------------------------------------------------
 mkdir same slow
-for i in 1 2 3 4 5; do run same/r$i 4000 2>/dev/null; run slow/r$i 2000 2>/dev/null; done
+for i in 1 2 3 4 5; do run same/r$i 4000 2>/dev/null; run slow/r$i 1000 2>/dev/null; done
 # a machine so loaded that the rate limiter was starved (a run 20% under its
 # rate) makes "the same" differ for real: that is not the gate's error
 starved=$(pyjson 'import json, glob
