@@ -4,6 +4,7 @@
 #   make SANITIZE=1 check the same under ASan + UBSan (objects in build/san)
 #   make install PREFIX=/usr/local
 #   make V=1              show full command lines
+#   make RBD=0|1          leave out / require the rbd engine (default: when found)
 # Layout: src/ is the library (libiotrial.a), cli/ the thin command line.
 # Tests: tests/unit/test_*.c are programs (picked up without editing a list),
 # tests/e2e/*.sh are scripts; tests/run.sh runs them all and prints the tally.
@@ -57,6 +58,26 @@ endif
 else
 BASE_CFLAGS += -DIOTRIAL_MPI $(shell pkg-config --cflags $(MPI_PC))
 LIBS += $(shell pkg-config --libs $(MPI_PC))
+endif
+endif
+
+# The rbd engine (src/engine_rbd.c, docs/ceph.md): RBD=auto (default) builds
+# it in when librbd and librados are there: pkg-config when a .pc file
+# exists, else a compile-and-link probe (Debian's librbd-dev ships none).
+# RBD=1 requires them, RBD=0 leaves it out; then ioengine=rbd is refused,
+# naming the missing library.
+RBD ?= auto
+ifneq ($(RBD),0)
+RBD_LIBS := $(shell pkg-config --libs librbd librados 2>/dev/null || \
+	(printf '\043include <rbd/librbd.h>\nint main(void){int a,b,c;rbd_version(&a,&b,&c);return 0;}\n' | \
+	 $(CC) -x c - -o /dev/null -lrbd -lrados >/dev/null 2>&1 && echo -lrbd -lrados))
+ifeq ($(RBD_LIBS),)
+ifeq ($(RBD),1)
+$(error RBD=1 but librbd and librados are not found (install librbd-dev and librados-dev))
+endif
+else
+BASE_CFLAGS += -DIOTRIAL_RBD $(shell pkg-config --cflags librbd librados 2>/dev/null)
+LIBS += $(RBD_LIBS)
 endif
 endif
 

@@ -1,6 +1,8 @@
 /*
  * engine: the registry of compiled-in engines.  Adding an engine means one
- * extern line and one array entry here, nothing else.
+ * extern line and one array entry here, nothing else.  An engine built only
+ * when its library is found (rbd: IOTRIAL_RBD, the Makefile's librbd probe)
+ * is behind its #ifdef, and engine_absent_reason() says why it is missing.
  */
 #include <string.h>	/* strcmp */
 #include "engine.h"
@@ -25,6 +27,9 @@ extern const struct engine_ops engine_cpuio_ops;
 extern const struct engine_ops engine_exec_ops;
 extern const struct engine_ops engine_pagefault_ops;
 extern const struct engine_ops engine_e4defrag_ops;
+#ifdef IOTRIAL_RBD
+extern const struct engine_ops engine_rbd_ops;
+#endif
 
 static const struct engine_ops *const engines[] = {
 	&engine_null_ops,
@@ -47,6 +52,9 @@ static const struct engine_ops *const engines[] = {
 	&engine_exec_ops,
 	&engine_pagefault_ops,
 	&engine_e4defrag_ops,
+#ifdef IOTRIAL_RBD
+	&engine_rbd_ops,
+#endif
 	NULL,
 };
 
@@ -65,4 +73,14 @@ const struct engine_ops *engine_find(const char *name)
 const struct engine_ops *const *engine_list(void)
 {
 	return engines;
+}
+
+const char *engine_absent_reason(const char *name)
+{
+#ifndef IOTRIAL_RBD
+	if (name && !strcmp(name, "rbd"))
+		return "this build has no librbd; install librbd-dev and librados-dev, then rebuild";
+#endif
+	(void)name;
+	return NULL;
 }

@@ -129,10 +129,32 @@ struct engine_ops {
 	 */
 	int (*getevents_timed)(struct engine_ctx *ctx, unsigned min, unsigned max,
 			       struct io_u **out, uint64_t timeout_ns);
+	/*
+	 * Optional, for ENGINE_F_OWNFILES engines whose target lives outside
+	 * the file system and has a size of its own (rbd: the image): that
+	 * size, asked before the regions are planned, so that size=, offset=
+	 * and their percentages apply to it as to an existing file.  0 or
+	 * -errno with @e filled.
+	 */
+	int (*target_size)(const struct job *j, uint64_t *size, struct err *e);
+	/*
+	 * Optional, for engines whose targets have no fd (rbd): read @len
+	 * bytes at @off of file @file into @buf, synchronously, outside the
+	 * measurement (verify's read-backs; pread(2) on the fd otherwise).
+	 * Bytes read or -errno.
+	 */
+	int64_t (*read_sync)(struct engine_ctx *ctx, unsigned file, void *buf, uint64_t len,
+			     uint64_t off);
 };
 
 /* The engine named @name, or NULL (the registry in engine.c). */
 const struct engine_ops *engine_find(const char *name);
+
+/*
+ * Why engine @name, which iotrial has but this build left out, is missing
+ * ("this build has no librbd ..."), or NULL.
+ */
+const char *engine_absent_reason(const char *name);
 
 /* NULL-terminated list of compiled-in engines, for --help and --cmdhelp. */
 const struct engine_ops *const *engine_list(void);

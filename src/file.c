@@ -665,8 +665,8 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 	return 0;
 }
 
-int file_plan_only(const struct job *j, unsigned jobnum, struct engine_file **files,
-		   unsigned *nr, struct err *e)
+int file_plan_only(const struct job *j, unsigned jobnum, uint64_t real,
+		   struct engine_file **files, unsigned *nr, struct err *e)
 {
 	struct engine_file *v;
 	char **names;
@@ -684,7 +684,7 @@ int file_plan_only(const struct job *j, unsigned jobnum, struct engine_file **fi
 	for (i = 0; i < n; i++) {
 		struct file_plan p = {
 			.j = j, .jobnum = jobnum, .idx = i, .nfiles = n, .path = names[i],
-			.kind = FILE_NEW,
+			.kind = real ? FILE_REG : FILE_NEW, .real = real,
 		};
 
 		v[i].fd = -1;

@@ -50,12 +50,15 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 
 /*
  * For engines that make their targets themselves (ENGINE_F_OWNFILES): the
- * names and regions file_setup() would use, as if no file existed yet, and
- * nothing created, opened or looked at; every fd is -1.  Same ownership
- * and errors as file_setup() ("set size= or filesize=" when no size).
+ * names and regions file_setup() would use, as if no file existed yet
+ * (@real 0), or as if each existed with @real bytes (a target outside the
+ * file system whose size the engine knows: an rbd image; a region past
+ * @real is kept, and its I/O fails there, as fio's), and nothing created,
+ * opened or looked at; every fd is -1.  Same ownership and errors as
+ * file_setup() ("set size= or filesize=" when no size).
  */
-int file_plan_only(const struct job *j, unsigned jobnum, struct engine_file **files,
-		   unsigned *nr, struct err *e);
+int file_plan_only(const struct job *j, unsigned jobnum, uint64_t real,
+		   struct engine_file **files, unsigned *nr, struct err *e);
 
 /*
  * Close the files (fsync first when fsync_on_close=1 and the job writes),

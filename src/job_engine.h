@@ -1,11 +1,11 @@
 /*
  * job_engine: the options of the engines that do something other than move
- * data (fio's file-operation, cpuio, exec and e4defrag engines), stored in
+ * data (fio's file-operation, cpuio, exec and e4defrag engines) and rbd's, stored in
  * one struct embedded in struct job so that a job stays one flat value:
  * fixed-size strings, no pointers, so job_copy()'s memcpy copies it and
  * job_free() has nothing to release.  The option rows that fill it live in
  * each engine's header (engine_fileop.h, engine_cpuio.h, engine_exec.h,
- * engine_e4defrag.h) and carry .engines=, so they are refused under any
+ * engine_e4defrag.h, engine_rbd.h) and carry .engines=, so they are refused under any
  * other engine (opt_engine_owned_check).
  */
 #ifndef IOTRIAL_JOB_ENGINE_H
@@ -22,6 +22,7 @@ enum job_fallocate { JOB_FALLOC_NATIVE, JOB_FALLOC_POSIX, JOB_FALLOC_KEEP, JOB_F
 		     JOB_FALLOC_TRUNCATE };
 
 #define JOB_ENGINE_PATH_MAX 1024
+#define JOB_ENGINE_NAME_MAX 256	/* rbd's pool, image, client and cluster names */
 
 struct job_engine {
 	/* filestat */
@@ -41,6 +42,12 @@ struct job_engine {
 	int inplace;			/* 1: allocate the donor's blocks per I/O */
 	/* file-operation engines: files are closed right after their operation */
 	uint32_t openfiles;		/* 0 = nrfiles (fio's default) */
+	/* rbd (engine_rbd.h): "" = unset */
+	char rbd_clustername[JOB_ENGINE_NAME_MAX];
+	char rbd_clientname[JOB_ENGINE_NAME_MAX];
+	char rbd_pool[JOB_ENGINE_NAME_MAX];
+	char rbd_name[JOB_ENGINE_NAME_MAX];
+	int rbd_busy_poll;		/* spin on completions instead of sleeping */
 	/* layout of new or extended files (file.c), fio's fallocate= */
 	int fallocate;			/* enum job_fallocate */
 };

@@ -15,6 +15,7 @@
 #include "engine_cpuio.h"
 #include "engine_exec.h"
 #include "engine_e4defrag.h"
+#include "engine_rbd.h"
 #include "ioerr.h"
 #include "cmdprio.h"
 #include "numa.h"
@@ -382,10 +383,15 @@ static const char *const fio_engines[] = {
 
 int opt_engine_check(const char *name, const char *where, struct err *e)
 {
+	const char *absent;
 	size_t i;
 
 	if (engine_find(name))
 		return 0;
+	absent = engine_absent_reason(name);
+	if (absent)
+		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s': %s%s%s%s", name,
+			       absent, where ? " (" : "", where ? where : "", where ? ")" : "");
 	for (i = 0; fio_engines[i]; i++)
 		if (!strcmp(fio_engines[i], name))
 			break;
@@ -753,6 +759,7 @@ static const struct opt_def opt_defs[] = {
 	ENGINE_CPUIO_OPTS
 	ENGINE_EXEC_OPTS
 	ENGINE_E4DEFRAG_OPTS
+	ENGINE_RBD_OPTS
 
 	/* time */
 	{ .name = "runtime", .alias = { "timeout" }, .type = OPT_TIME, F(runtime_us),
@@ -1030,9 +1037,9 @@ static const struct opt_def opt_defs[] = {
 
 	/* fio options iotrial does not implement: refused by name */
 	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("atomic"),
-	U("bindname"), U("block_error_percentiles"), U("brick"), U("busy_poll"), U("bwavgtime"),
+	U("bindname"), U("block_error_percentiles"), U("brick"), U("bwavgtime"),
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
-	U("clientname"), U("clustername"), U("cmd_type"), 
+	U("cmd_type"), 
 	U("conf"), U("cont"),
 	U("create_fsync"), U("create_only"), U("cuda_io"),
 	U("dataplacement"), U("exec_postrun"),
@@ -1056,10 +1063,10 @@ static const struct opt_def opt_defs[] = {
 	U("nodelay"), U("nowait"), U("num_range"), 
 	U("object_class"), U("offset_align"),
 	U("opendir"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
-	U("plids"), U("pool"), U("port"), U("pre_read"), 
+	U("plids"), U("port"), U("pre_read"), 
 	U("profile"), U("protocol"), 
 	U("random_sequence_stride"), U("rate_ignore_thinktime"),
-	U("rbdname"), U("read_beyond_wp"),
+	U("read_beyond_wp"),
 	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),
 	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
 	U("serialize_overlap"), U("sg_write_mode"),

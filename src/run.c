@@ -119,11 +119,18 @@ static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 	int r = 0;
 
 	if (!(w->ops->flags & ENGINE_F_NOFILES)) {
-		if (w->ops->flags & ENGINE_F_OWNFILES)
-			r = file_plan_only(w->job, w->jobnum, &w->files, &w->nr_files, e);
-		else
+		uint64_t real = 0;
+
+		/* a target with a size of its own (rbd's image): regions planned on it */
+		if (w->ops->flags & ENGINE_F_OWNFILES) {
+			if (w->ops->target_size)
+				r = w->ops->target_size(w->job, &real, e);
+			if (!r)
+				r = file_plan_only(w->job, w->jobnum, real, &w->files, &w->nr_files, e);
+		} else {
 			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
 				       &w->nr_files, e);
+		}
 		/*
 		 * A full disk or an I/O error while laying out one job's file
 		 * is that job's error, as it would be during its I/O: the

@@ -12,7 +12,7 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* malloc, free */
 #include <string.h>	/* memcpy, memcmp, strcmp */
-#include <unistd.h>	/* pread, write, close */
+#include <unistd.h>	/* write, close */
 #define XXH_STATIC_LINKING_ONLY	/* XXH32_state_t on the stack */
 #include <xxhash.h>	/* XXH32 */
 #include <zlib.h>	/* crc32 */
@@ -486,24 +486,25 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 	return 0;
 }
 
-int verify_pass(const struct verify_ctx *v, int fd, const char *path, uint64_t start,
-		uint64_t end, void *buf, uint64_t buf_len, struct verify_result *r)
+int verify_pass(const struct verify_ctx *v, verify_read_fn rd, void *rd_arg, const char *path,
+		uint64_t start, uint64_t end, void *buf, uint64_t buf_len,
+		struct verify_result *r)
 {
 	uint64_t chunk = buf_len / v->bs * v->bs, off, n;
-	ssize_t got;
+	int64_t got;
 	int ret;
 
 	if (!chunk)
 		return -EINVAL;
 	for (off = start; off + v->bs <= end; off += n) {
 		n = end - off < chunk ? (end - off) / v->bs * v->bs : chunk;
-		got = pread(fd, buf, n, (off_t)off);
+		got = rd(rd_arg, buf, n, off);
 		if (got < 0) {
 			r->failures++;
 			r->fail_offset = off;
 			snprintf(r->fail_msg, sizeof(r->fail_msg), "read at offset %llu in %.200s failed: %s",
-				 (unsigned long long)off, path, strerror(errno));
-			return -errno;
+				 (unsigned long long)off, path, strerror((int)-got));
+			return (int)got;
 		}
 		if ((uint64_t)got < n) {	/* the file ends early: the rest cannot be checked */
 			char a[32], b[32];

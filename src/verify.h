@@ -18,7 +18,7 @@
  * tests/e2e/verify_scan.sh corrupts every 4-byte word of a block, per method.
  *
  * After the job's writes (do_verify=1), verify_pass() reads the region back
- * block by block with pread (outside the measurement: unlike fio, these reads
+ * block by block with pread or the engine's own read (rbd) (outside the measurement: unlike fio, these reads
  * are not counted as the job's reads) and stops at the first bad interval,
  * naming its offset, what was expected and what was found.
  *
@@ -142,11 +142,19 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 		 const char *path, struct verify_result *r);
 
 /*
- * Read [@start, @end) of @fd back in chunks of at most @buf_len bytes (a
- * multiple of bs, aligned for O_DIRECT) into @buf and check every interval.
- * 0, -EILSEQ at the first bad interval, or -errno from pread (message in @r).
+ * How verify_pass reads its target: @n bytes at @off into @buf; bytes read
+ * or -errno.  pread(2) on a file's fd, or an engine's own read (rbd).
  */
-int verify_pass(const struct verify_ctx *v, int fd, const char *path, uint64_t start,
-		uint64_t end, void *buf, uint64_t buf_len, struct verify_result *r);
+typedef int64_t (*verify_read_fn)(void *arg, void *buf, uint64_t n, uint64_t off);
+
+/*
+ * Read [@start, @end) back through @rd (given @rd_arg) in chunks of at
+ * most @buf_len bytes (a multiple of bs, aligned for O_DIRECT) into @buf
+ * and check every interval.  0, -EILSEQ at the first bad interval, or
+ * -errno from the read (message in @r).
+ */
+int verify_pass(const struct verify_ctx *v, verify_read_fn rd, void *rd_arg, const char *path,
+		uint64_t start, uint64_t end, void *buf, uint64_t buf_len,
+		struct verify_result *r);
 
 #endif

@@ -1077,7 +1077,9 @@ static int worker_devwatch_init(struct worker *w, struct err *e)
 	const char **paths;
 	int r;
 
-	if (!w->nr_files)
+	/* a target outside the file system (rbd's image): its files are only
+	 * labels, and the device under them says nothing about its I/O */
+	if (!w->nr_files || w->ops->target_size)
 		return 0;
 	paths = calloc(w->nr_files, sizeof(*paths));
 	if (!paths)

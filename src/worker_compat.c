@@ -15,6 +15,28 @@
 #include "buffer.h"	/* buffer_pattern_parse */
 #include "rand.h"	/* rand_mix */
 
+/* The target verify reads back: file @file of worker @w. */
+struct compat_src {
+	struct worker *w;
+	unsigned file;
+};
+
+/*
+ * verify's reads (verify_read_fn): pread on the file's fd, or the engine's
+ * own read for an engine whose target has no fd (rbd's image).
+ */
+static int64_t compat_read(void *arg, void *buf, uint64_t n, uint64_t off)
+{
+	const struct compat_src *src = arg;
+	struct worker *w = src->w;
+	ssize_t got;
+
+	if (w->ops->read_sync)
+		return w->ops->read_sync(&w->ctx, src->file, buf, n, off);
+	got = pread(w->files[src->file].fd, buf, n, (off_t)off);
+	return got < 0 ? -errno : (int64_t)got;
+}
+
 /* The rate_min cycle's start: time, I/Os and bytes per direction. */
 static void compat_mark(const struct worker *w, struct worker_mark *m, uint64_t now)
 {
@@ -165,17 +187,18 @@ static void compat_backlog_check(struct worker *w, unsigned n)
 	for (k = 0; k < n && !w->error; k++) {
 		unsigned i = (w->vbl_head + w->vbl_cap - w->vbl_nr) % w->vbl_cap;
 		const struct engine_file *f = &w->files[w->vbl_file[i]];
-		ssize_t got = pread(f->fd, w->vbl_buf, bs, (off_t)w->vbl_off[i]);
+		struct compat_src src = { w, w->vbl_file[i] };
+		int64_t got = compat_read(&src, w->vbl_buf, bs, w->vbl_off[i]);
 		int r;
 
 		w->vbl_nr--;
-		if (got != (ssize_t)bs) {
+		if (got != (int64_t)bs) {
 			w->vres.failures++;
 			w->vres.fail_offset = w->vbl_off[i];
 			snprintf(w->vres.fail_msg, sizeof(w->vres.fail_msg),
 				 "read back at offset %llu in %.200s: %s", (unsigned long long)w->vbl_off[i],
-				 f->path, got < 0 ? strerror(errno) : "short read");
-			r = got < 0 ? -errno : -EILSEQ;
+				 f->path, got < 0 ? strerror((int)-got) : "short read");
+			r = got < 0 ? (int)got : -EILSEQ;
 		} else {
 			r = verify_check(&w->verify, w->vbl_buf, bs, w->vbl_off[i], f->path, &w->vres);
 		}
@@ -283,6 +306,7 @@ static int compat_map_pass(struct worker *w, unsigned i)
 {
 	const uint64_t *m = w->vmap[i];
 	uint64_t bs = w->verify.bs, bits = w->files[i].size / bs + 1, b = 0, e;
+	struct compat_src src = { w, i };
 	int r;
 
 	while (b < bits) {
@@ -292,7 +316,7 @@ static int compat_map_pass(struct worker *w, unsigned i)
 		}
 		for (e = b + 1; e < bits && (m[e / 64] & (1ull << (e % 64))); e++)
 			;
-		r = verify_pass(&w->verify, w->files[i].fd, w->files[i].path,
+		r = verify_pass(&w->verify, compat_read, &src, w->files[i].path,
 				w->files[i].offset + b * bs, w->files[i].offset + e * bs,
 				w->ctx.buf_base, w->ctx.buf_len, &w->vres);
 		if (r)
@@ -320,12 +344,15 @@ void worker_compat_verify_pass(struct worker *w)
 		compat_backlog_check(w, w->vbl_nr);
 		return;
 	}
-	if (w->verify_reads)	/* every read was checked as it came */
+	/* every read was checked as it came; verify_only did no reads: the pass checks */
+	if (w->verify_reads && !w->job->verify_only)
 		return;
 
 	for (i = 0; i < w->gen.nr_files && i < w->nr_files; i++) {
+		struct compat_src src = { w, i };
+
 		r = w->vmap ? compat_map_pass(w, i)
-			    : verify_pass(&w->verify, w->files[i].fd, w->files[i].path,
+			    : verify_pass(&w->verify, compat_read, &src, w->files[i].path,
 					  w->gen.files[i].start, w->gen.files[i].end, w->ctx.buf_base,
 					  w->ctx.buf_len, &w->vres);
 		if (r) {

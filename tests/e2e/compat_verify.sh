@@ -48,6 +48,12 @@ else fail verify_corruption_found "exit $rc: $(cat "$T/err" "$T/py")"; fi
 if grep -q "verify       : crc32c, 4 blocks (16384 bytes) checked, 1 failed: crc32c mismatch at offset 12288" "$T/bad.txt"
 then pass verify_text; else fail verify_text "$(grep verify "$T/bad.txt")"; fi
 
+# verify_only on a read job (rw=read: what a read-back job usually says) checks
+# the region too: it used to check nothing, as the job's own reads (which
+# verify_only skips) were meant to do it; fio 3.33 finds the corruption
+expect_exit verify_only_read_job 8 "verify: crc32c mismatch at offset 12288 in $F" \
+	"$IOTRIAL" --name=v --filename="$F" --size=1m --bs=4k --rw=read --verify=crc32c --verify_only
+
 # verify=pattern: the bytes themselves, the first differing byte named
 rm -f "$F"
 # shellcheck disable=SC2086

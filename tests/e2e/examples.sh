@@ -12,7 +12,7 @@ if [ ! -d "$EX" ]; then
 	exit 0
 fi
 # variables some examples expect from the user (fio's docs say to set them)
-export FIO_RW=randread FIO_BS=4k FIO_IODEPTH=1 FIO_DIR=/tmp GPU_DEV_IDS=0
+export FIO_RW=randread FIO_BS=4k FIO_IODEPTH=1 FIO_DIR=/tmp GPU_DEV_IDS=0 POOL=pool CONT=cont
 
 # run_pass NAME EXTRA_ARGS DIR: one line per failing file, one summary line.
 run_pass() {

@@ -10,7 +10,7 @@ expect_exit unknown_option 2 "^iotrial: error: unknown option 'xyz' \(command li
 expect_exit misspelt_option 2 "unknown option 'iodpeth' \(did you mean 'iodepth'\?\)" $P $N --iodpeth=4
 expect_exit unsupported_option 2 "^iotrial: error: unsupported option 'lockmem' \(command line\)$" $P $N --lockmem=1g
 expect_exit unknown_engine 2 "^iotrial: error: unknown engine 'foo' \(command line\)$" $P --name=x --ioengine=foo
-expect_exit unsupported_engine 2 "^iotrial: error: unsupported engine 'rbd' \(command line\)$" $P --name=x --ioengine=rbd
+expect_exit unsupported_engine 2 "^iotrial: error: unsupported engine 'rados' \(command line\)$" $P --name=x --ioengine=rados
 expect_exit bad_size 2 "invalid value '10X' for option 'size'" $P $N --size=10X
 expect_exit fractional_size 2 "invalid value '1.5g' for option 'size': fractional" $P $N --size=1.5g
 expect_exit bad_time 2 "invalid value '10x' for option 'runtime'" $P $N --runtime=10x

@@ -357,7 +357,7 @@ TEST(errors)
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "--status-output needs --status-interval",
 		    "--status-output=s.jsonl", "--name=x", "--ioengine=null"));
 	CHECK(FAILS(-ENOENT, EXIT_USAGE, "missing.fio' not found", "--ioengine=null", missing));
-	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unsupported engine 'rbd'", "--name=x", "--ioengine=rbd"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unsupported engine 'rados'", "--name=x", "--ioengine=rados"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "job 'x' (command line): rate and rate_iops", "--name=x",
 		    "--ioengine=null", "--rate=1m", "--rate_iops=10"));
 	CHECK(FAILS(-EPERM, EXIT_UNSAFE, "job 'w' (command line) has rw=randwrite, which writes or trims",

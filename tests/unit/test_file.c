@@ -228,7 +228,7 @@ TEST(plan_only)
 	fjob(&j, RW_READ);
 	j.nrfiles = 3;
 	j.filesize_min = j.filesize_max = 8192;
-	CHECK(file_plan_only(&j, 1, &f, &nr, &e) == 0);
+	CHECK(file_plan_only(&j, 1, 0, &f, &nr, &e) == 0);
 	CHECK_EQ_U(nr, 3);
 	for (i = 0; i < nr; i++) {
 		snprintf(path, sizeof(path), "%s/job.1.%u", tmpdir, i);
@@ -242,8 +242,50 @@ TEST(plan_only)
 	/* no size: the same error as file_setup's */
 	fjob(&j, RW_READ);
 	f = NULL;
-	CHECK(file_plan_only(&j, 0, &f, &nr, &e) == -ENOENT);
+	CHECK(file_plan_only(&j, 0, 0, &f, &nr, &e) == -ENOENT);
 	CHECK(strstr(e.msg, "set size= or filesize=") != NULL);
+	CHECK(f == NULL);
+}
+
+/*
+ * file_plan_only with a size known to the engine (an rbd image of 1 MiB):
+ * size=, offset= and their percentages apply to it as to an existing file,
+ * and a size past it is kept (the I/O there fails, as fio's).
+ */
+TEST(plan_only_sized)
+{
+	struct job j;
+	struct err e = { 0 };
+	struct engine_file *f = NULL;
+	unsigned nr = 0;
+
+	fjob(&j, RW_READ);		/* no size: the whole target */
+	CHECK(file_plan_only(&j, 0, 1 << 20, &f, &nr, &e) == 0);
+	CHECK_EQ_U(nr, 1);
+	CHECK_EQ_U(f[0].offset, 0);
+	CHECK_EQ_U(f[0].size, 1 << 20);
+	file_teardown(&j, f, nr);
+	fjob(&j, RW_READ);		/* from offset= to the end */
+	j.offset = 256 << 10;
+	CHECK(file_plan_only(&j, 0, 1 << 20, &f, &nr, &e) == 0);
+	CHECK_EQ_U(f[0].offset, 256 << 10);
+	CHECK_EQ_U(f[0].size, 768 << 10);
+	file_teardown(&j, f, nr);
+	fjob(&j, RW_READ);		/* size=50% of the target */
+	j.size_pct = 50;
+	CHECK(file_plan_only(&j, 0, 1 << 20, &f, &nr, &e) == 0);
+	CHECK_EQ_U(f[0].size, 512 << 10);
+	file_teardown(&j, f, nr);
+	fjob(&j, RW_READ);		/* larger than the target: kept */
+	j.size = 2 << 20;
+	CHECK(file_plan_only(&j, 0, 1 << 20, &f, &nr, &e) == 0);
+	CHECK_EQ_U(f[0].size, 2 << 20);
+	file_teardown(&j, f, nr);
+	fjob(&j, RW_READ);		/* offset at the end, no size: nothing to do */
+	j.offset = 1 << 20;
+	f = NULL;
+	CHECK(file_plan_only(&j, 0, 1 << 20, &f, &nr, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "at or past the end") != NULL);
 	CHECK(f == NULL);
 }
 
@@ -729,6 +771,7 @@ int main(void)
 	RUN(setup_write_creates);
 	RUN(setup_fallocate_modes);
 	RUN(plan_only);
+	RUN(plan_only_sized);
 	RUN(setup_read_lays_out);
 	RUN(setup_read_extends_keeps_data);
 	RUN(setup_regions);

@@ -261,7 +261,7 @@ TEST(errors_name_file_and_line)
 	CHECK(fails("e11.fio", "[]\n", "empty section name"));
 	CHECK(fails("e12.fio", "[x] y\n", "text after section header"));
 	CHECK(fails("e13.fio", "[x]\n=4k\n", "option without a name"));
-	CHECK(fails("e14.fio", "[x]\nioengine=rbd\n", "unsupported engine 'rbd' ("));
+	CHECK(fails("e14.fio", "[x]\nioengine=rados\n", "unsupported engine 'rados' ("));
 	CHECK(fails("e15.fio", "[x]\nbsrange=64k-4k\n", "reversed"));
 	/* binary content */
 	CHECK(fails("b1.fio", "[x]\nbs=4k\n\xff\xfe\n", "invalid UTF-8 byte 0xff"));

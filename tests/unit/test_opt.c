@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "opt.h"
+#include "engine.h"	/* engine_find, engine_absent_reason */
 
 #define W "t.fio:3"
 
@@ -209,6 +210,11 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "std_redirect", "0", "std_redirect", "0" },
 	{ "donorname", "file.def", "donorname", "file.def" },
 	{ "inplace", "1", "inplace", "1" },
+	{ "clustername", "ceph", "clustername", "ceph" },
+	{ "rbdname", "img", "rbdname", "img" },
+	{ "pool", "rbd", "pool", "rbd" },
+	{ "clientname", "admin", "clientname", "admin" },
+	{ "busy_poll", "1", "busy_poll", "1" },
 	{ "fallocate", "none", "fallocate", "none" },
 	{ "fallocate", "1", "fallocate", "posix" },	/* fio's old spelling */
 	{ "fallocate", "keep", "fallocate", "keep" },
@@ -674,7 +680,7 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("cpumask", "0", "no CPU"));
 	CHECK(fails_with("direct", NULL, "option 'direct' requires an argument (" W ")"));
 	CHECK(fails_with("size", "", "option 'size' requires an argument (" W ")"));
-	CHECK(fails_with("ioengine", "rbd", "unsupported engine 'rbd' (" W ")"));
+	CHECK(fails_with("ioengine", "rados", "unsupported engine 'rados' (" W ")"));
 	CHECK(fails_with("ioengine", "libaio2", "unknown engine 'libaio2' (" W ")"));
 	CHECK(fails_with("ioengine", "external:/x.so", "unsupported engine 'external:/x.so' (" W ")"));
 	CHECK(fails_with("random_distribution", "zoned_abs:60/10g:40/90g",
@@ -842,8 +848,8 @@ TEST(validate)
 	snprintf(j.name, sizeof(j.name), "v");
 	snprintf(j.origin, sizeof(j.origin), "v.fio:7");
 	free(j.ioengine);
-	j.ioengine = strdup("rbd");	/* a fio engine iotrial does not have */
-	CHECK(invalid(&j, "unsupported engine 'rbd' (job 'v', v.fio:7)"));
+	j.ioengine = strdup("rados");	/* a fio engine iotrial does not have */
+	CHECK(invalid(&j, "unsupported engine 'rados' (job 'v', v.fio:7)"));
 
 	valid_job(&j);
 	CHECK(!opt_set(&j, "iodepth", "4", W, &e));
@@ -1043,6 +1049,62 @@ TEST(engine_options_inherited_dropped)
 	job_free(&g);
 }
 
+/*
+ * rbd's options: refused under another engine by name; under rbd, pool= and
+ * rbdname= are required and clustername= needs clientname=.  The engine
+ * itself is either built in (librbd found) or refused naming the library.
+ */
+TEST(rbd_options)
+{
+	struct job j;
+	struct err e = { 0 };
+	int built = engine_find("rbd") != NULL;
+
+	CHECK(built != (engine_absent_reason("rbd") != NULL));
+	CHECK(engine_absent_reason("libaio") == NULL && engine_absent_reason("rados") == NULL);
+	job_init(&j);
+	CHECK(opt_set(&j, "name", "x", W, &e) == 0);
+	CHECK(opt_set(&j, "pool", "rbd", W, &e) == 0);
+	CHECK(opt_set(&j, "ioengine", "libaio", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_job_validate(&j, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "option 'pool' belongs to ioengine rbd, not libaio") != NULL);
+	job_free(&j);
+	job_init(&j);
+	err_clear(&e);
+	CHECK(opt_set(&j, "busy_poll", "2", W, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "invalid value '2' for option 'busy_poll'") != NULL);
+	err_clear(&e);
+	CHECK(opt_set(&j, "rbdname", "", W, &e) == -EINVAL);
+	job_free(&j);
+	job_init(&j);
+	CHECK(opt_set(&j, "name", "x", W, &e) == 0);
+	err_clear(&e);
+	if (!built) {
+		CHECK(opt_set(&j, "ioengine", "rbd", W, &e) == -EINVAL);
+		CHECK(strstr(e.msg, "unsupported engine 'rbd': this build has no librbd") != NULL);
+		job_free(&j);
+		return;
+	}
+	CHECK(opt_set(&j, "ioengine", "rbd", W, &e) == 0);
+	CHECK(opt_set(&j, "pool", "rbd", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_job_validate(&j, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "ioengine rbd needs rbdname=") != NULL);
+	CHECK(opt_set(&j, "rbdname", "img", W, &e) == 0);
+	CHECK(opt_set(&j, "clustername", "ceph", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_job_validate(&j, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "clustername= needs clientname=") != NULL);
+	CHECK(opt_set(&j, "clientname", "admin", W, &e) == 0);
+	CHECK(opt_set(&j, "busy_poll", "1", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_job_validate(&j, &e) == 0);
+	CHECK(j.eng.rbd_busy_poll == 1 && !strcmp(j.eng.rbd_pool, "rbd") &&
+	      !strcmp(j.eng.rbd_name, "img") && !strcmp(j.eng.rbd_clientname, "admin"));
+	job_free(&j);
+}
+
 /* "%%" reads as "%" in values (fio 3.33); strings keep their text. */
 TEST(double_percent)
 {
@@ -1081,8 +1143,8 @@ TEST(resolved_list)
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
 	 * verify_pattern, wait_for, program, arguments, donorname, ignore_error,
 	 * cmdprio_bssplit, prio, prioclass, filename_format, numa_cpu_nodes,
-	 * numa_mem_policy */
-	CHECK_EQ_U(nr, listed - 27);
+	 * numa_mem_policy, rbd's clustername, rbdname, pool, clientname */
+	CHECK_EQ_U(nr, listed - 31);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
@@ -1165,6 +1227,7 @@ int main(void)
 	RUN(validate);
 	RUN(engine_options_owned);
 	RUN(engine_options_inherited_dropped);
+	RUN(rbd_options);
 	RUN(double_percent);
 	RUN(resolved_list);
 	RUN(cmdline_of_job);
