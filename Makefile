@@ -23,13 +23,14 @@ WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icli $(WARN) -MMD -MP
 # Libraries through pkg-config where Debian ships a .pc file (libaio has none).
-PKG_DEPS := liburing jansson blkid nettle zlib libxxhash
+PKG_DEPS := liburing jansson blkid nettle zlib libxxhash sqlite3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_DEPS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKG_DEPS) 2>/dev/null || echo -luring -ljansson -lblkid -lnettle -lz -lxxhash)
+PKG_LIBS := $(shell pkg-config --libs $(PKG_DEPS) 2>/dev/null || echo -luring -ljansson -lblkid -lnettle -lz -lxxhash -lsqlite3)
 BASE_CFLAGS += $(PKG_CFLAGS)
 LIBS := $(PKG_LIBS) -laio -lpthread -lm
 LIBS += -lrt  # posixaio: aio_* live in librt before glibc 2.34
-# verify= checksums: md5/sha (Nettle), crc32 (zlib), xxhash, in PKG_DEPS
+# verify= checksums: md5/sha (Nettle), crc32 (zlib), xxhash, in PKG_DEPS;
+# the results history (src/history/, docs/history.md): SQLite
 
 ifeq ($(SANITIZE),1)
 BUILD := build/san

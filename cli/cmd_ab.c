@@ -60,6 +60,8 @@ static const char usage[] =
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
 	"  --window=all|steady|auto  compare whole runs or each run's steady tail;\n"
 	"                       auto (default): the tails when every run has one\n"
+	"  --history[=FILE]     store the trial, its runs and verdicts in the results\n"
+	"                       history (also IOTRIAL_HISTORY=FILE; docs/history.md)\n"
 	"  --runner=PROG        program run for each run (default: this iotrial); with\n"
 	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
 	"                       run is one MPI job, docs/mpi.md); e.g.\n"
@@ -459,11 +461,13 @@ int cmd_ab(int argc, char **argv)
 	struct ab_args ab;
 	struct trial_cfg cfg;
 	struct trial t;
+	struct cmd_history_ab hist;
 	enum abrun_reason why;
 	struct err e;
 	int ret, prepared = 0;
 
 	err_clear(&e);
+	cmd_history_ab_take(&argc, argv, &hist);	/* --history: the trial stores its runs */
 	ab_defaults(&ab);
 	memset(&t, 0, sizeof(t));
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -517,6 +521,7 @@ int cmd_ab(int argc, char **argv)
 	if (why == ABRUN_CONTINUE || (ret = print_final(&t, ab.json, why, &e)) < 0 ||
 	    write_html(&t, NULL, &e))
 		goto fail;
+	cmd_history_after_ab(&hist, t.dir, t.manifest, &ab.copts, t.keys, t.nkeys);
 	trial_free(&t);
 	free(ab.common);
 	return ret ? EXIT_REGRESSION : EXIT_OK;

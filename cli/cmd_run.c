@@ -402,6 +402,8 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 		}
 	}
 	r = write_results(cl, &res, &e);
+	/* --history: stored after the results, never changing the run's outcome */
+	cmd_history_after_run(cl, &res, r ? EXIT_OUTPUT : res.signal ? EXIT_INTERRUPTED : code);
 	sig = res.signal;
 	result_free(&res);
 	if (r) {

@@ -2,8 +2,9 @@
  * main: the command line.  Turns argv into a request, calls the library,
  * prints, and maps the outcome to an exit code.  Nothing else prints or exits.
  *
- * "iotrial compare|check|ab ..." go to their subcommands; anything else is a
- * fio-compatible command line: parsed by cmdline_parse(), then --version,
+ * "iotrial compare|check|ab|preset|report|history ..." go to their
+ * subcommands; anything else is a fio-compatible command line: parsed by
+ * cmdline_parse(), then --version,
  * --help, --cmdhelp, --showcmd and --parse-only are answered here and a real
  * run goes to cmd_run().  Every failure is one line on stderr,
  * "iotrial: error: <msg>", and the exit code of its class (err.h).
@@ -32,6 +33,7 @@ static void usage(FILE *f)
 		"       iotrial --preset=NAME [fio options that override the preset's]\n"
 		"       iotrial preset list | preset show NAME [fio options]\n"
 		"       iotrial report RESULT.json... [-o FILE.html]\n"
+		"       iotrial history list|show|trend|compare|label|export|import ...\n"
 		"\n"
 		"Runs fio job files and fio command lines unchanged and writes fio's output.\n"
 		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
@@ -47,6 +49,7 @@ static void usage(FILE *f)
 		"  ab                       run an interleaved, repeated A/B trial\n"
 		"  preset                   list the built-in job sets or print one as a job file\n"
 		"  report                   an HTML report with charts of result files\n"
+		"  history                  the results history (--history stores a run there)\n"
 		"\n"
 		"exit codes:\n");
 	codes = err_exit_codes(&ncodes);
@@ -127,7 +130,7 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGTERM);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "check") ||
-			 !strcmp(argv[1], "ab")))
+			 !strcmp(argv[1], "ab") || !strcmp(argv[1], "history")))
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
@@ -139,6 +142,8 @@ int main(int argc, char **argv)
 		return cmd_preset(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "history"))
+		return cmd_history(argc - 1, argv + 1);
 
 	if (cmdline_parse(argc, argv, &cl, &e)) {
 		cmdline_free(&cl);

@@ -26,6 +26,10 @@
 #                   engines/, report/ or trial/; inside it a file uses only
 #                   its own layer or lower ones (mser < rule < stream, live <
 #                   tail < out < sink, job and option glue).
+#   layers_history  history/ keeps results: it never reaches worker.h,
+#                   run.h, engine.h, engines/ or steady/, calls nothing in
+#                   worker*, run*, engine*; nothing else in src/ reaches it
+#                   (only cli/ stores and queries the history).
 #   layers_lib      src/ never includes cli/.
 #   layers_cycles   no two files include or call each other in a loop: the
 #                   graph of includes (file -> header) and calls (a.c -> the
@@ -134,6 +138,13 @@ cat "$T/inc" "$T/calls" | awk '
 	index($1, "steady/") == 1 && index($2, "steady/") == 1 && layer($2) > layer($1) {
 		print $1 " (layer " layer($1) ") uses " $2 " (layer " layer($2) ")" }' >>"$T/bad"
 report layers_steady "mser < rule < stream, live < tail < out < sink, job/option glue"
+
+# --- history/ -----------------------------------------------------------------
+reach_of history/ '^(worker\.h|run\.h|engine\.h|engines/|steady/)' >>"$T/bad"
+calls_of history/ '^(worker|run|engine)[a-z_]*\.c$|^engines/' >>"$T/bad"
+awk 'index($1, "history/") != 1 && index($2, "history/") == 1 { print $1 " reaches " $2 }' \
+	"$T/inc" "$T/reach" "$T/calls" >>"$T/bad"
+report layers_history "results only; only cli/ uses it"
 
 # --- src/ never includes cli/ -------------------------------------------------
 awk 'index($2, "cli/") == 1 { print $1 " reaches " $2 }' "$T/inc" "$T/reach" >>"$T/bad"

@@ -642,7 +642,9 @@ int report_html_runs_load(struct resultread *const *a, size_t na, struct resultr
 	for (i = 0; i < na + nb; i++) {
 		const struct resultread *res = i < na ? a[i] : b[i - na];
 
-		if (report_html_load(res->path, &r[i].root, e))
+		if (res->doc)	/* not a file: the document came with the result */
+			r[i].root = json_incref(res->doc);
+		else if (report_html_load(res->path, &r[i].root, e))
 			return -EINVAL;
 		r[i].name = res->path;
 		r[i].res = res;

@@ -172,6 +172,15 @@ static const struct mdef *mdef_find(const char *name)
 	return NULL;
 }
 
+const char *compare_metric_at(size_t i, int *lower_better)
+{
+	if (i >= NR_MDEFS)
+		return NULL;
+	if (lower_better)
+		*lower_better = mdefs[i].lower_better;
+	return mdefs[i].name;
+}
+
 int compare_metric_known(const char *name)
 {
 	return mdef_find(name) != NULL;
@@ -452,7 +461,7 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 	compare_warn_runs(a, na, b, nb, out->warnings);
 	compare_warn_bottleneck(a, b, out->warnings);
 	compare_warn_diff(out->env_diff, o, out->warnings);
-	compare_warn_order(&s, out->warnings);
+	compare_warn_order(&s, o, out->warnings);
 	mixed = compare_warn_side_mixed(a, na, "a", out->warnings);
 	mixed |= compare_warn_side_mixed(b, nb, "b", out->warnings);
 	if (mixed)

@@ -59,6 +59,10 @@ struct compare_opts {
 	uint64_t boot_seed;		/* default 1: same input, same output */
 	const char *const *expected;	/* job option keys meant to differ (ab); "*": any */
 	size_t nr_expected;
+	int sides_apart;		/* A was measured before B by design (a baseline from
+					 * the history): blocks are expected, so the run-order
+					 * fit gives the interval instead of "confounded"
+					 * (docs/statistics.md, "Baselines") */
 };
 
 enum compare_verdict {
@@ -161,6 +165,12 @@ int compare_parse_option(const char *name, const char *value, struct compare_opt
 
 /* The --help lines for those options (for the CLI to print). */
 extern const char compare_options_help[];
+
+/*
+ * The @i-th metric compare knows, in its order ("read.iops" first), or NULL
+ * past the last; *@lower_better (when not NULL) says which way is better.
+ */
+const char *compare_metric_at(size_t i, int *lower_better);
 
 /* True when @name is a metric compare knows ("read.iops", ...). */
 int compare_metric_known(const char *name);

@@ -104,8 +104,14 @@ static void metric_rank(const double *va, size_t na, const double *vb, size_t nb
 	}
 }
 
-/* Side + run order regression when the order is known; 0 when it gave the interval. */
-static int metric_order(const struct compare_run *runs, size_t n, struct compare_metric *m)
+/*
+ * Side + run order regression when the order is known; 0 when it gave the
+ * interval.  @apart: the sides were measured apart by design, so one switch
+ * is the design, not a confounding to block on: the fit's drift, from the
+ * runs within each side, is carried across it.
+ */
+static int metric_order(const struct compare_run *runs, size_t n, int apart,
+			struct compare_metric *m)
 {
 	struct abdrift_run r[256];
 	struct abdrift_fit f;
@@ -117,10 +123,10 @@ static int metric_order(const struct compare_run *runs, size_t n, struct compare
 	for (i = 0; i < n; i++)
 		r[i] = (struct abdrift_run){ runs[i].value, runs[i].side == 'B' };
 	if (abdrift_fit(r, n, &f)) {
-		m->confounded = f.switches <= 1;
+		m->confounded = f.switches <= 1 && !apart;
 		return -1;
 	}
-	if (f.confounded) {
+	if (f.confounded && !apart) {
 		m->confounded = 1;
 		return -1;
 	}
@@ -162,7 +168,7 @@ void compare_stats_fill(const double *va, size_t na, const double *vb, size_t nb
 		metric_rank(va, na, vb, nb, quantum, m, why);
 		return;
 	}
-	if (m->order_known && !metric_order(m->runs, m->nruns, m))
+	if (m->order_known && !metric_order(m->runs, m->nruns, o->sides_apart, m))
 		goto boot;
 	m->method = COMPARE_CI_FIELLER;
 	m->p = m->p_welch;

@@ -168,8 +168,14 @@ int compare_suite_run(struct resultread *const *a, size_t na, struct resultread 
 	memset(out, 0, sizeof(*out));
 	if (!docs)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	for (i = 0; i < na + nb && !ret; i++)
-		ret = suite_load(i < na ? a[i]->path : b[i - na]->path, &docs[i], e);
+	for (i = 0; i < na + nb && !ret; i++) {
+		const struct resultread *r = i < na ? a[i] : b[i - na];
+
+		if (r->doc)	/* not a file: the document came with the result */
+			docs[i] = json_incref(r->doc);
+		else
+			ret = suite_load(r->path, &docs[i], e);
+	}
 	for (i = 0; i < na + nb && !ret && !nomem; i++) {
 		n = suite_names(docs[i], &names, &nnames, &capnames, &nomem);
 		most = n > most ? n : most;

@@ -61,7 +61,7 @@ int compare_warn_drop_zero_io(struct resultread *const *v, size_t n, const char 
 			      struct resultread ***out, size_t *nout, json_t *warnings);
 
 /* Run order unknown, or in blocks (the verdicts then say inconclusive). */
-void compare_warn_order(const struct seq *s, json_t *warnings);
+void compare_warn_order(const struct seq *s, const struct compare_opts *o, json_t *warnings);
 
 /* One warning per run flagged as an outlier, listing the metrics. */
 void compare_warn_outliers(const struct compare_report *r, const struct seq *s);

@@ -856,5 +856,6 @@ void resultread_free(struct resultread *r)
 	free(r->du);
 	json_decref(r->options);
 	json_decref(r->env);
+	json_decref(r->doc);
 	free(r);
 }

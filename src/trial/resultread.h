@@ -131,6 +131,13 @@ struct resultread {
 	double tail_total_iops;
 	struct resultread_dir whole[RESULTREAD_NDIR];
 	double whole_total_iops;
+	/*
+	 * The document itself, when the result was not read from a file at @path
+	 * (a run from the results history, "history:ID"): readers that want more
+	 * than this summary (per-test splits, the HTML charts) take it instead of
+	 * reading @path again.  NULL otherwise; owned (resultread_free drops it).
+	 */
+	json_t *doc;
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */
