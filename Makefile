@@ -6,7 +6,9 @@
 #   make install PREFIX=/usr/local
 #   make V=1              show full command lines
 #   make RBD=0|1          leave out / require the rbd engine (default: when found)
-# Layout: src/ is the library (libiotrial.a), cli/ the thin command line.
+# Layout: src/ is the library (libiotrial.a), cli/ the thin command line;
+# src/engines, src/trial, src/report, src/steady are folders with a dependency
+# rule (docs/design.md), checked by `make check-layers` (part of make check).
 # Tests: tests/unit/test_*.c are programs (picked up without editing a list),
 # tests/e2e/*.sh are scripts; tests/run.sh runs them all and prints the tally.
 
@@ -22,13 +24,14 @@ WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icli $(WARN) -MMD -MP
 # Libraries through pkg-config where Debian ships a .pc file (libaio has none).
-PKG_DEPS := liburing jansson blkid nettle zlib libxxhash
+PKG_DEPS := liburing jansson blkid nettle zlib libxxhash sqlite3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_DEPS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKG_DEPS) 2>/dev/null || echo -luring -ljansson -lblkid -lnettle -lz -lxxhash)
+PKG_LIBS := $(shell pkg-config --libs $(PKG_DEPS) 2>/dev/null || echo -luring -ljansson -lblkid -lnettle -lz -lxxhash -lsqlite3)
 BASE_CFLAGS += $(PKG_CFLAGS)
 LIBS := $(PKG_LIBS) -laio -lpthread -lm
 LIBS += -lrt  # posixaio: aio_* live in librt before glibc 2.34
-# verify= checksums: md5/sha (Nettle), crc32 (zlib), xxhash, in PKG_DEPS
+# verify= checksums: md5/sha (Nettle), crc32 (zlib), xxhash, in PKG_DEPS;
+# the results history (src/history/, docs/history.md): SQLite
 
 ifeq ($(SANITIZE),1)
 BUILD := build/san
@@ -61,7 +64,7 @@ LIBS += $(shell pkg-config --libs $(MPI_PC))
 endif
 endif
 
-# The rbd engine (src/engine_rbd.c, docs/ceph.md): RBD=auto (default) builds
+# The rbd engine (src/engines/engine_rbd.c, docs/ceph.md): RBD=auto (default) builds
 # it in when librbd and librados are there: pkg-config when a .pc file
 # exists, else a compile-and-link probe (Debian's librbd-dev ships none).
 # RBD=1 requires them, RBD=0 leaves it out; then ioengine=rbd is refused,
@@ -87,7 +90,7 @@ BASE_CFLAGS += -DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen
 # changes, so that a new commit recompiles one file
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null)
 
-LIB_SRC := $(wildcard src/*.c)
+LIB_SRC := $(wildcard src/*.c src/*/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(patsubst cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRC))
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -147,6 +150,11 @@ check-loaded: $(BUILD)/iotrial $(UNIT_BIN)
 	@sh tests/fioref.sh $(FIOREF)
 	@$(CHECK_ENV) sh tests/load.sh sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
+# The folders' dependency rules and "no circles" (docs/design.md, the map);
+# make check runs the same script as the test tests/e2e/layers.sh.
+check-layers: $(BUILD)/iotrial
+	@sh scripts/check-layers.sh $(BUILD)
+
 # Fuzzing (tests/fuzz, docs/fuzzing.md): libFuzzer harnesses built with clang
 # and ASan+UBSan over their own copy of the library objects.
 #   make fuzz             build, seed a corpus from tests/data, fuzz each harness
@@ -202,5 +210,6 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all units check check-loaded install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+.PHONY: all units check check-loaded check-layers install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
+# the tests' .d files too: editing fake_clock.h or engine_harness.h rebuilds them
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

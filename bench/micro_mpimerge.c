@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 	unsigned iv = argc > 1 ? (unsigned)atoi(argv[1]) : 60;
 	struct job job;
 	struct run_result res;
-	struct mpimerge_info info;
+	struct result_rank_info info;
 	void *buf;
 	size_t len;
 
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 	printf("one rank: %u intervals, packed %zu bytes (%.1f KB per interval)\n", iv, len,
 	       (double)len / 1024 / iv);
 	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
-		struct mpimerge_set *set = calloc(1, sizeof(*set));
+		struct result_ranks *set = calloc(1, sizeof(*set));
 		struct err e;
 		double t0 = now_s(), t1, t2;
 

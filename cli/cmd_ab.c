@@ -20,14 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 #include "mpirank.h"	/* ab is not run under a launcher */
-#include "abrun.h"
+#include "trial/abrun.h"
+#include "trial/trial.h"
 #include "cmd.h"
-#include "compare.h"
-#include "compare_suite.h"
+#include "trial/compare.h"
+#include "trial/compare_suite.h"
 #include "err.h"
 #include "outfile.h"
-#include "report_html.h"
-#include "resultwindow.h"
+#include "report/report_html.h"
+#include "trial/resultwindow.h"
 #include "vec.h"	/* vec_grow, vec_free_strings */
 
 static const char usage[] =
@@ -59,6 +60,8 @@ static const char usage[] =
 	"  --max-time=T         time budget: no pair starts that would end after it\n"
 	"  --window=all|steady|auto  compare whole runs or each run's steady tail;\n"
 	"                       auto (default): the tails when every run has one\n"
+	"  --history[=FILE]     store the trial, its runs and verdicts in the results\n"
+	"                       history (also IOTRIAL_HISTORY=FILE; docs/history.md)\n"
 	"  --runner=PROG        program run for each run (default: this iotrial); with\n"
 	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
 	"                       run is one MPI job, docs/mpi.md); e.g.\n"
@@ -258,116 +261,6 @@ static void ab_finish_defaults(struct ab_args *ab)
 	}
 }
 
-struct trial {
-	struct ab_args *ab;
-	char dir[PATH_MAX];
-	char **side_args[2];		/* [0] A, [1] B */
-	size_t nside_args[2];
-	char **keys;			/* option keys the sides set (both) */
-	size_t nkeys, keys_cap;
-	struct resultread **res[2];
-	size_t nres[2], res_cap[2];
-	json_t *manifest;
-	struct timespec t0;
-	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM: held while runs run */
-	int sig;			/* the signal that stopped the trial, 0 if none */
-};
-
-/* Has SIGINT/SIGTERM arrived (held pending since the trial started)?  Waits up to @s. */
-static int signalled(struct trial *t, double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
-	int sig;
-
-	if (!t->sig) {
-		while ((sig = sigtimedwait(&t->sigs, NULL, &ts)) < 0 && errno == EINTR)
-			;
-		if (sig > 0)
-			t->sig = sig;
-	}
-	return t->sig;
-}
-
-static double since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static int64_t epoch_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
-/* A new directory, or an existing empty one: runs of two trials never mix. */
-static int prepare_dir(struct trial *t, struct err *e)
-{
-	struct stat st;
-	char probe[PATH_MAX + 32];
-
-	if (t->ab->dir)
-		snprintf(t->dir, sizeof(t->dir), "%s", t->ab->dir);
-	else
-		abrun_default_dir(t->dir, sizeof(t->dir), time(NULL));
-	if (!mkdir(t->dir, 0777))
-		return 0;
-	if (errno != EEXIST || stat(t->dir, &st) || !S_ISDIR(st.st_mode))
-		return err_set(e, -errno, EXIT_OUTPUT, "ab: cannot create %s: %s", t->dir,
-			       strerror(errno ? errno : ENOTDIR));
-	snprintf(probe, sizeof(probe), "%s/manifest.json", t->dir);
-	if (!access(probe, F_OK))
-		return err_set(e, -EEXIST, EXIT_USAGE, "ab: %s already holds a trial "
-			       "(manifest.json); use a new --dir", t->dir);
-	return 0;
-}
-
-static int add_keys(struct trial *t, char **keys, size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < t->nkeys && strcmp(t->keys[k], keys[i]); k++)
-			;
-		if (k < t->nkeys)
-			continue;
-		if (vec_grow((void **)&t->keys, &t->keys_cap, t->nkeys + 1, sizeof(*t->keys), 8))
-			return -ENOMEM;
-		t->keys[t->nkeys++] = keys[i];
-	}
-	return 0;
-}
-
-/*
- * Parse both sides; keep their keys (what compare should expect to differ).
- * A side given as a job file sets keys nobody listed: then any job option
- * may differ ("*").  Without common options, both sides must be job files.
- */
-static int prepare_sides(struct trial *t, char ***keys, size_t *nkeys, struct err *e)
-{
-	static char any[] = "*";
-	char *anyv[] = { any };
-	int s, ret, files = 0;
-
-	for (s = 0; s < 2; s++) {
-		ret = abrun_side_args(s ? "--b" : "--a", s ? t->ab->b_spec : t->ab->a_spec,
-				      &t->side_args[s], &t->nside_args[s], &keys[s], &nkeys[s], e);
-		if (ret)
-			return ret;
-		files += nkeys[s] == 0;
-		if (add_keys(t, nkeys[s] ? keys[s] : anyv, nkeys[s] ? nkeys[s] : 1))
-			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	}
-	if (!t->ab->ncommon && files < 2)
-		return err_set(e, -EINVAL, EXIT_USAGE, "ab: no job: give fio options "
-			       "(--name=...) or a job file, or a job file for each of --a and --b");
-	return 0;
-}
-
 /*
  * argv[0] onwards for the runner.  A runner with blanks is a command line:
  * --runner="mpirun -n 4 -H a,b iotrial" makes each run one whole MPI job
@@ -398,29 +291,29 @@ static int runner_words(const struct ab_args *ab, char ***argv, size_t *n, size_
 	return 0;
 }
 
-/* Run the runner on one side; its output goes to @log.  Returns its exit code. */
-static int run_child(struct trial *t, int s, const char *out, const char *log)
+/*
+ * trial_cfg.spawn: run the runner on one side with @args (argv[1] on); its
+ * output goes to @log.  A SIGINT/SIGTERM sent to ab alone is passed on to
+ * the run, which ends early.  Returns its exit code.
+ */
+static int spawn_run(void *arg, struct trial *t, int s, char *const *args, size_t nargs,
+		     const char *log)
 {
-	size_t n = 0, i, cap = t->ab->ncommon + t->nside_args[s] + 4;
-	char **argv = calloc(cap, sizeof(*argv)), *fmt = "--output-format=json", *o = NULL;
+	const struct ab_args *ab = arg;
+	size_t n = 0, i, cap = nargs + 2;
+	char **argv = calloc(cap, sizeof(*argv));
 	int status = 0, fd, forwarded = 0;
 	pid_t pid;
 
-	if (!argv || asprintf(&o, "--output=%s", out) < 0) {
+	(void)s;
+	if (!argv)
+		return EXIT_INTERNAL;
+	if (runner_words(ab, &argv, &n, cap)) {
 		free(argv);
 		return EXIT_INTERNAL;
 	}
-	if (runner_words(t->ab, &argv, &n, cap)) {
-		free(o);
-		free(argv);
-		return EXIT_INTERNAL;
-	}
-	for (i = 0; i < t->ab->ncommon; i++)
-		argv[n++] = t->ab->common[i];
-	for (i = 0; i < t->nside_args[s]; i++)
-		argv[n++] = t->side_args[s][i];
-	argv[n++] = fmt;
-	argv[n++] = o;
+	for (i = 0; i < nargs; i++)
+		argv[n++] = args[i];
 	pid = fork();
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &t->oldmask, NULL);	/* the run gets Ctrl-C itself */
@@ -429,174 +322,49 @@ static int run_child(struct trial *t, int s, const char *out, const char *log)
 			dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);
 		}
-		if (t->ab->runner)
+		if (ab->runner)
 			execvp(argv[0], argv);
 		else
 			execv("/proc/self/exe", argv);
 		fprintf(stderr, "iotrial: error: ab: cannot run %s: %s\n",
-			t->ab->runner ? t->ab->runner : "/proc/self/exe", strerror(errno));
+			ab->runner ? ab->runner : "/proc/self/exe", strerror(errno));
 		_exit(127);
 	}
-	/* wait, and pass a SIGINT/SIGTERM sent to ab alone on to the run, which ends early */
 	while (pid > 0) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 
 		if (r == pid || (r < 0 && errno != EINTR))
 			break;
-		if (!forwarded && signalled(t, 0.05)) {
+		if (!forwarded && trial_signalled(t, 0.05)) {
 			kill(pid, t->sig);
 			forwarded = 1;
 		} else if (forwarded) {
 			nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 		}
 	}
-	free(o);
 	free(argv);
 	if (pid < 0)
 		return EXIT_INTERNAL;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* The last non-empty line of a run's log, for the error message. */
-static void log_tail(const char *log, char *buf, size_t sz)
+/* trial_cfg.say: ab's progress lines go to stderr. */
+static void say_stderr(void *arg, const char *line)
 {
-	FILE *f = fopen(log, "r");
-	char line[512];
-
-	buf[0] = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (line[0])
-			snprintf(buf, sz, "%s", line);
-	}
-	if (f)
-		fclose(f);
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
 }
 
-static int write_manifest(struct trial *t, const char *stopped_by)
-{
-	char path[PATH_MAX + 32];
-
-	if (stopped_by)
-		json_object_set_new(t->manifest, "stopped_by", json_string(stopped_by));
-	snprintf(path, sizeof(path), "%s/manifest.json", t->dir);
-	return json_dump_file(t->manifest, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
-}
-
-static int keep_result(struct trial *t, int s, const char *path, struct err *e)
-{
-	struct resultread *r;
-
-	if (resultread_load(path, &r, e))
-		return -EINVAL;
-	if (vec_grow((void **)&t->res[s], &t->res_cap[s], t->nres[s] + 1, sizeof(*t->res[s]), 8)) {
-		resultread_free(r);
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	}
-	t->res[s][t->nres[s]++] = r;
-	return 0;
-}
-
-/* Run number @i of the sequence: spawn, record, load.  0 or the failure's exit code. */
-static int one_run(struct trial *t, size_t i, struct err *e)
-{
-	char side = abrun_side(t->ab->order, t->ab->seed, i), name[32], out[PATH_MAX + 64];
-	char log[PATH_MAX + 64], tail[512];
-	int s = side == 'B', rc;
-	int64_t start = epoch_ms();
-	struct stat st;
-
-	abrun_run_name(name, sizeof(name), (unsigned)i + 1, side);
-	snprintf(out, sizeof(out), "%s/%s", t->dir, name);
-	snprintf(log, sizeof(log), "%s/run-%03u-%c.log", t->dir, (unsigned)i + 1, side);
-	if (t->ab->stop.until_ci_pct >= 0)
-		fprintf(stderr, "ab: run %zu of at most %u: %c -> %s\n", i + 1,
-			2 * t->ab->stop.max_runs, side, out);
-	else
-		fprintf(stderr, "ab: run %zu of %u: %c -> %s\n", i + 1, 2 * t->ab->stop.runs,
-			side, out);
-	rc = run_child(t, s, out, log);
-	abrun_manifest_add(t->manifest, (unsigned)i + 1, side, name, start, epoch_ms() - start, rc);
-	write_manifest(t, NULL);
-	if (signalled(t, 0))
-		return err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d during "
-			       "run %zu (%c); report.html covers the runs completed before it",
-			       t->sig, i + 1, side);
-	if (rc) {
-		log_tail(log, tail, sizeof(tail));
-		/* 127: the runner could not be started (a bad --runner) */
-		err_set(e, -EIO, rc == 127 ? EXIT_USAGE : rc > 0 && rc < 128 ? rc : EXIT_INTERNAL,
-			"ab: run %zu (%c) exited with %d: %s (log %s)", i + 1, side, rc,
-			tail[0] ? tail : "no output", log);
-		return -EIO;
-	}
-	if (!stat(log, &st) && st.st_size == 0)
-		unlink(log);
-	return keep_result(t, s, out, e);
-}
-
-/* The metric's difference and CI so far, on stderr; returns the CI half-width. */
-static double progress(struct trial *t)
-{
-	struct compare_metric m;
-	double half;
-	struct resultwindow_note wn;
-	struct err e;
-
-	if (resultwindow_apply(t->ab->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, &e))
-		return NAN;
-	if (compare_one(t->res[0], t->nres[0], t->res[1], t->nres[1], t->ab->metric,
-			&t->ab->copts, &m))
-		return NAN;
-	half = isfinite(m.ci_lo) && isfinite(m.ci_hi) ? (m.ci_hi - m.ci_lo) / 2 : NAN;
-	if (!isfinite(m.diff_pct))
-		fprintf(stderr, "ab: %zu A + %zu B runs: %s not measured\n", t->nres[0], t->nres[1],
-			t->ab->metric);
-	else if (isnan(half))
-		fprintf(stderr, "ab: %zu A + %zu B runs: %s %+.2f%% (no CI yet)\n", t->nres[0],
-			t->nres[1], t->ab->metric, m.diff_pct);
-	else
-		fprintf(stderr, "ab: %zu A + %zu B runs: %s %g%% CI %+.2f..%+.2f%% (half-width "
-			"%.2f%%), %s\n", t->nres[0], t->nres[1], t->ab->metric, 100 * m.ci_level,
-			m.ci_lo, m.ci_hi, half, m.verdict_text);
-	compare_metric_free(&m);
-	return half;
-}
-
-/* Pairs until the stopping rule says so; returns the reason, or 0 with @e set. */
-static enum abrun_reason run_loop(struct trial *t, struct err *e)
-{
-	enum abrun_reason why = ABRUN_CONTINUE;
-	size_t i;
-
-	clock_gettime(CLOCK_MONOTONIC, &t->t0);
-	for (i = 0; why == ABRUN_CONTINUE; i++) {
-		if (one_run(t, i, e))
-			return ABRUN_CONTINUE;
-		if (i % 2 == 1)
-			why = abrun_decide(&t->ab->stop, (unsigned)(i + 1) / 2, since(&t->t0),
-					   progress(t));
-		if (why == ABRUN_CONTINUE && signalled(t, t->ab->pause_s)) {
-			err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d after "
-				"run %zu; report.html covers the runs completed", t->sig, i + 1);
-			return ABRUN_CONTINUE;
-		}
-	}
-	fprintf(stderr, "ab: stopped by %s after %zu runs of each side\n", abrun_reason_name(why),
-		t->nres[0]);
-	return why;
-}
-
-static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
+static int print_final(struct trial *t, int json, enum abrun_reason why, struct err *e)
 {
 	struct compare_report rep;
 	struct compare_suite suite = { 0 };
-	struct compare_opts o = t->ab->copts;
+	struct compare_opts o = t->cfg->copts;
 	struct resultwindow_note wn;
 	int ret = 0;
 	size_t i;
 
-	if (resultwindow_apply(t->ab->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, e))
+	if (resultwindow_apply(t->cfg->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, e))
 		return -EINVAL;
 	o.expected = (const char *const *)t->keys;
 	o.nr_expected = t->nkeys;
@@ -609,12 +377,12 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 	}
 	for (i = 0; i < suite.nr; i++)
 		rep.regressed |= suite.rows[i].m.regression;
-	if (t->ab->json) {
+	if (json) {
 		json_t *j = compare_json(&rep);
 
 		json_object_set_new(j, "ab", json_pack("{s:s, s:s, s:I, s:s, s:I}", "dir", t->dir,
-				    "order", t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
-				    "seed", (json_int_t)t->ab->seed, "stopped_by",
+				    "order", t->cfg->order == ABRUN_RANDOM ? "random" : "alternate",
+				    "seed", (json_int_t)t->cfg->seed, "stopped_by",
 				    abrun_reason_name(why), "runs_per_side", (json_int_t)t->nres[0]));
 		if (suite.nr)
 			json_object_set_new(j, "tests", compare_suite_json(&suite));
@@ -626,8 +394,8 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
 	} else {
 		printf("ab: %zu runs of A and %zu of B (%s order, seed %llu), stopped by %s; "
 		       "results and manifest.json in %s\n\n", t->nres[0], t->nres[1],
-		       t->ab->order == ABRUN_RANDOM ? "random" : "alternate",
-		       (unsigned long long)t->ab->seed, abrun_reason_name(why), t->dir);
+		       t->cfg->order == ABRUN_RANDOM ? "random" : "alternate",
+		       (unsigned long long)t->cfg->seed, abrun_reason_name(why), t->dir);
 		ret = compare_write_text(&rep, stdout);
 		if (!ret)
 			ret = compare_suite_write_text(&suite, stdout);
@@ -651,7 +419,7 @@ static int print_final(struct trial *t, enum abrun_reason why, struct err *e)
  */
 static int write_html(struct trial *t, const char *note, struct err *e)
 {
-	struct compare_opts o = t->ab->copts;
+	struct compare_opts o = t->cfg->copts;
 	struct report_html_run *runs = NULL;
 	struct compare_report rep;
 	char path[PATH_MAX + 32];
@@ -688,31 +456,20 @@ static int write_html(struct trial *t, const char *note, struct err *e)
 	return ret;
 }
 
-static void trial_free(struct trial *t, char ***keys, size_t *nkeys)
-{
-	int s;
-
-	for (s = 0; s < 2; s++) {
-		vec_free_strings(t->side_args[s], t->nside_args[s]);
-		vec_free_strings(keys[s], nkeys[s]);
-		resultread_set_free(t->res[s], t->nres[s]);
-	}
-	free(t->keys);
-	json_decref(t->manifest);
-}
-
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_args ab;
-	struct trial t = { 0 };
-	char **keys[2] = { NULL, NULL };
-	size_t nkeys[2] = { 0, 0 };
+	struct trial_cfg cfg;
+	struct trial t;
+	struct cmd_history_ab hist;
 	enum abrun_reason why;
 	struct err e;
-	int ret;
+	int ret, prepared = 0;
 
 	err_clear(&e);
+	cmd_history_ab_take(&argc, argv, &hist);	/* --history: the trial stores its runs */
 	ab_defaults(&ab);
+	memset(&t, 0, sizeof(t));
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("%s%s%s", usage, compare_options_help, exits);
 		return EXIT_OK;
@@ -729,26 +486,30 @@ int cmd_ab(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ab.common = calloc((size_t)argc, sizeof(*ab.common));
-	t.ab = &ab;
-	if (!ab.common || parse_args(argc, argv, &ab, &e) || prepare_sides(&t, keys, nkeys, &e) ||
-	    prepare_dir(&t, &e))
+	if (!ab.common || parse_args(argc, argv, &ab, &e))
 		goto fail;
 	ab_finish_defaults(&ab);
-	t.manifest = abrun_manifest_new(ab.order, ab.seed, ab.a_spec, ab.b_spec, ab.common,
-					ab.ncommon, ab.metric, &ab.stop);
-	if (!t.manifest || write_manifest(&t, NULL)) {
-		err_set(&e, -EIO, EXIT_OUTPUT, "ab: cannot write %s/manifest.json", t.dir);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.a_spec = ab.a_spec;
+	cfg.b_spec = ab.b_spec;
+	cfg.common = ab.common;
+	cfg.ncommon = ab.ncommon;
+	cfg.stop = ab.stop;
+	cfg.order = ab.order;
+	cfg.seed = ab.seed;
+	cfg.dir = ab.dir;
+	cfg.pause_s = ab.pause_s;
+	cfg.metric = ab.metric;
+	cfg.copts = ab.copts;
+	cfg.window = ab.window;
+	cfg.handle_signals = 1;
+	cfg.spawn = spawn_run;
+	cfg.spawn_arg = &ab;
+	cfg.say = say_stderr;
+	prepared = 1;
+	if (trial_prepare(&t, &cfg, &e))
 		goto fail;
-	}
-	if (ab.order == ABRUN_RANDOM)
-		fprintf(stderr, "ab: random order, seed %llu\n", (unsigned long long)ab.seed);
-	sigemptyset(&t.sigs);
-	sigaddset(&t.sigs, SIGINT);
-	sigaddset(&t.sigs, SIGTERM);
-	sigprocmask(SIG_BLOCK, &t.sigs, &t.oldmask);
-	why = run_loop(&t, &e);
-	write_manifest(&t, why != ABRUN_CONTINUE ? abrun_reason_name(why) : t.sig ?
-		       "interrupted" : "error");
+	why = trial_run(&t, &e);
 	if (t.sig) {
 		char note[128];
 
@@ -757,15 +518,17 @@ int cmd_ab(int argc, char **argv)
 			 t.nres[1]);
 		write_html(&t, note, &e);
 	}
-	if (why == ABRUN_CONTINUE || (ret = print_final(&t, why, &e)) < 0 ||
+	if (why == ABRUN_CONTINUE || (ret = print_final(&t, ab.json, why, &e)) < 0 ||
 	    write_html(&t, NULL, &e))
 		goto fail;
-	trial_free(&t, keys, nkeys);
+	cmd_history_after_ab(&hist, t.dir, t.manifest, &ab.copts, t.keys, t.nkeys);
+	trial_free(&t);
 	free(ab.common);
 	return ret ? EXIT_REGRESSION : EXIT_OK;
 fail:
 	fprintf(stderr, "iotrial: error: %s\n", ab.common ? e.msg : "out of memory");
-	trial_free(&t, keys, nkeys);
+	if (prepared)
+		trial_free(&t);
 	free(ab.common);
 	return e.exit_code ? e.exit_code : EXIT_INTERNAL;
 }

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "cmd.h"
 #include "err.h"
-#include "resultread.h"
+#include "trial/resultread.h"
 #include "utf8.h"
 
 static const char usage[] =

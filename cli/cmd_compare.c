@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "compare.h"
-#include "compare_suite.h"
+#include "trial/compare.h"
+#include "trial/compare_suite.h"
 #include "err.h"
 #include "outfile.h"
-#include "report_html.h"
-#include "resultwindow.h"
+#include "report/report_html.h"
+#include "trial/resultwindow.h"
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"
@@ -33,7 +33,12 @@ static const char usage[] =
 	"                       from the steady start to the end); auto (default) uses the\n"
 	"                       tails when every result has one; the output says which\n"
 	"  --output-format=html      a self-contained HTML report with charts instead\n"
-	"  -o FILE, --output=FILE    write the report to FILE (whole or not at all)\n";
+	"  -o FILE, --output=FILE    write the report to FILE (whole or not at all)\n"
+	"  --baseline=SIDE, --candidate=SIDE  a side from the results history\n"
+	"                       (history:LABEL, history:40-44, history:last:5; see iotrial\n"
+	"                       history --help) or files; the other side is the files given.\n"
+	"                       The history refuses runs whose device or workload differ\n"
+	"                       (--allow-differences compares anyway); --history=FILE\n";
 
 static const char exits[] =
 	"exit codes: 0 compared, 2 bad option or result file, 6 regression\n"
@@ -49,6 +54,7 @@ struct compare_args {
 	struct compare_opts opts;
 	enum resultwindow window;
 	struct resultwindow_note wn;	/* which figures were compared (resultwindow.h) */
+	struct cmd_history_sides hist;	/* --baseline=history:LABEL ... (cmd_history.c) */
 };
 
 /* "--name=value" or "--name value"; returns argv entries used, 0 if not ours, -1 on error. */
@@ -83,6 +89,9 @@ static int take_option(int argc, char **argv, int i, struct compare_args *ca, st
 				       "--window=all|steady|auto"), -1;
 		return resultwindow_parse(value, &ca->window, e) ? -1 : 1;
 	}
+	ret = cmd_history_compare_option(name, value, &ca->hist, e);
+	if (ret)
+		return ret < 0 ? -1 : ret == 2 || eq ? 1 : used;	/* 2: a flag */
 	ret = compare_parse_option(name, value, &ca->opts, &ca->json, e);
 	if (ret < 0)
 		return -1;
@@ -124,6 +133,11 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 		else
 			ca->a[ca->na++] = argv[i];
 	}
+	if (ca->hist.used && ca->saw_sep)
+		return err_set(e, -1, EXIT_USAGE, "compare: with --baseline or --candidate, the "
+			       "files are the other side: no -- between them");
+	if (ca->hist.used)	/* the files are the side not given (cmd_history.c) */
+		return 0;
 	if (!ca->saw_sep && ca->na == 2) {
 		ca->b[ca->nb++] = ca->a[--ca->na];
 	} else if (!ca->saw_sep) {
@@ -232,8 +246,10 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (parse_args(argc, argv, &ca, &e) ||
-	    resultread_load_set(ca.a, ca.na, &a, &na, &e) ||
-	    resultread_load_set(ca.b, ca.nb, &b, &nb, &e) ||
+	    (ca.hist.used ? cmd_history_compare_load(&ca.hist, ca.a, ca.na, &ca.opts, &a, &na, &b,
+						     &nb, &e) :
+	     resultread_load_set(ca.a, ca.na, &a, &na, &e) ||
+	     resultread_load_set(ca.b, ca.nb, &b, &nb, &e)) ||
 	    resultwindow_apply(ca.window, a, na, b, nb, &ca.wn, &e) ||
 	    compare_run(a, na, b, nb, &ca.opts, &rep, &e)) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);

@@ -10,7 +10,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "outfile.h"
-#include "report_html.h"
+#include "report/report_html.h"
 
 static const char usage[] =
 	"usage: iotrial report [-o FILE.html] RESULT.json...\n"

@@ -13,16 +13,17 @@
 #include <unistd.h>	/* isatty */
 
 #include "cmd.h"
+#include "human.h"	/* status lines: rates, counts, latencies */
 #include "mpirank.h"	/* MPI mode: one rank of a run (docs/mpi.md) */
 #include "cmdline.h"
 #include "err.h"
 #include "fiolog.h"
 #include "outfile.h"
 #include "preset.h"
-#include "report_json.h"
-#include "report_summary.h"
-#include "report_text.h"
-#include "report_terse.h"
+#include "report/report_json.h"
+#include "report/report_summary.h"
+#include "report/report_text.h"
+#include "report/report_terse.h"
 #include "result.h"
 #include "run.h"
 #include "safety.h"
@@ -40,28 +41,6 @@ struct progress_state {
 	double rate_bytes[DDIR_NR], rate_ios[DDIR_NR];
 };
 
-static void fmt_rate(char *buf, size_t len, double bytes_per_s)
-{
-	static const char *const units[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
-	unsigned u = 0;
-
-	while (bytes_per_s >= 1024 * 10 && u < 4) {
-		bytes_per_s /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%.0f%s", bytes_per_s, units[u]);
-}
-
-static void fmt_count(char *buf, size_t len, double v)
-{
-	if (v >= 10e6)
-		snprintf(buf, len, "%.1fM", v / 1e6);
-	else if (v >= 10e3)
-		snprintf(buf, len, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f", v);
-}
-
 static void fmt_time(char *buf, size_t len, double s)
 {
 	unsigned long t = s < 0 ? 0 : (unsigned long)(s + 0.5);
@@ -70,19 +49,6 @@ static void fmt_time(char *buf, size_t len, double s)
 		snprintf(buf, len, "%luh:%02lum:%02lus", t / 3600, t / 60 % 60, t % 60);
 	else
 		snprintf(buf, len, "%02lum:%02lus", t / 60, t % 60);
-}
-
-/* A latency in ns with three significant digits and a unit. */
-static void fmt_lat(char *buf, size_t len, double ns)
-{
-	if (ns >= 1e9)
-		snprintf(buf, len, "%.3gs", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, len, "%.3gus", ns / 1e3);
-	else
-		snprintf(buf, len, "%.0fns", ns);
 }
 
 /* "; steady since 12 s", "; steady lost at 8 s" or "" (steady_live.h). */
@@ -119,10 +85,10 @@ static void status_text(const struct run_progress *p, const struct run_progress_
 
 		if (!(e->dirs & (1u << d)))
 			continue;
-		fmt_count(iops, sizeof(iops), pd->iops);
-		fmt_rate(bw, sizeof(bw), pd->bw_bytes);
-		fmt_lat(mean, sizeof(mean), pd->lat_mean);
-		fmt_lat(p99, sizeof(p99), (double)pd->p99);
+		human_count(iops, sizeof(iops), pd->iops, HUMAN_STATUS);
+		human_rate(bw, sizeof(bw), pd->bw_bytes, HUMAN_STATUS);
+		human_ns(mean, sizeof(mean), pd->lat_mean, HUMAN_STATUS);
+		human_ns(p99, sizeof(p99), (double)pd->p99, HUMAN_STATUS);
 		n = snprintf(dirs + used, sizeof(dirs) - used, "%s%s: %s IOPS, %s, lat mean %s p99 %s",
 			     used ? "; " : "", ddir_name(d), iops, bw, mean, p99);
 		if (n > 0 && (size_t)n < sizeof(dirs) - used)
@@ -205,10 +171,10 @@ static void on_progress(void *arg, const struct run_progress *p)
 	if (!ps->eta_line)
 		return;
 	eta_rates(ps, p);
-	fmt_rate(rr, sizeof(rr), ps->rate_bytes[DDIR_READ]);
-	fmt_rate(wr, sizeof(wr), ps->rate_bytes[DDIR_WRITE]);
-	fmt_count(ri, sizeof(ri), ps->rate_ios[DDIR_READ]);
-	fmt_count(wi, sizeof(wi), ps->rate_ios[DDIR_WRITE]);
+	human_rate(rr, sizeof(rr), ps->rate_bytes[DDIR_READ], HUMAN_STATUS);
+	human_rate(wr, sizeof(wr), ps->rate_bytes[DDIR_WRITE], HUMAN_STATUS);
+	human_count(ri, sizeof(ri), ps->rate_ios[DDIR_READ], HUMAN_STATUS);
+	human_count(wi, sizeof(wi), ps->rate_ios[DDIR_WRITE], HUMAN_STATUS);
 	if (p->eta_s >= 0)
 		fmt_time(eta, sizeof(eta), p->eta_s);
 	else
@@ -436,6 +402,8 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 		}
 	}
 	r = write_results(cl, &res, &e);
+	/* --history: stored after the results, never changing the run's outcome */
+	cmd_history_after_run(cl, &res, r ? EXIT_OUTPUT : res.signal ? EXIT_INTERRUPTED : code);
 	sig = res.signal;
 	result_free(&res);
 	if (r) {

@@ -2,8 +2,9 @@
  * main: the command line.  Turns argv into a request, calls the library,
  * prints, and maps the outcome to an exit code.  Nothing else prints or exits.
  *
- * "iotrial compare|check|ab ..." go to their subcommands; anything else is a
- * fio-compatible command line: parsed by cmdline_parse(), then --version,
+ * "iotrial compare|check|ab|preset|report|history ..." go to their
+ * subcommands; anything else is a fio-compatible command line: parsed by
+ * cmdline_parse(), then --version,
  * --help, --cmdhelp, --showcmd and --parse-only are answered here and a real
  * run goes to cmd_run().  Every failure is one line on stderr,
  * "iotrial: error: <msg>", and the exit code of its class (err.h).
@@ -21,6 +22,9 @@
 
 static void usage(FILE *f)
 {
+	const struct err_exit_code *codes;
+	size_t ncodes, i;
+
 	fprintf(f,
 		"usage: iotrial [options] [--name=JOB [job options]]... [jobfile]...\n"
 		"       iotrial compare A.json... [-- B.json...]\n"
@@ -29,6 +33,7 @@ static void usage(FILE *f)
 		"       iotrial --preset=NAME [fio options that override the preset's]\n"
 		"       iotrial preset list | preset show NAME [fio options]\n"
 		"       iotrial report RESULT.json... [-o FILE.html]\n"
+		"       iotrial history list|show|trend|compare|label|export|import ...\n"
 		"\n"
 		"Runs fio job files and fio command lines unchanged and writes fio's output.\n"
 		"Job options (--bs=4k, --rw=randrw, ...) are fio's; --cmdhelp lists them.\n"
@@ -44,20 +49,12 @@ static void usage(FILE *f)
 		"  ab                       run an interleaved, repeated A/B trial\n"
 		"  preset                   list the built-in job sets or print one as a job file\n"
 		"  report                   an HTML report with charts of result files\n"
+		"  history                  the results history (--history stores a run there)\n"
 		"\n"
-		"exit codes:\n"
-		"  %d  success\n"
-		"  %d  a job hit an I/O error (results are still written)\n"
-		"  %d  bad option, value, job file or result file\n"
-		"  %d  a target could not be opened, created or sized\n"
-		"  %d  refused: writing would risk data (mounted, signature, --readonly)\n"
-		"  %d  interrupted by a signal (partial results are written)\n"
-		"  %d  compare: a regression beyond the threshold\n"
-		"  %d  results could not be written\n"
-		"  %d  data verification failed (verify=): the data read back is not what was written\n"
-		"  %d  internal error\n",
-		EXIT_OK, EXIT_JOB_ERROR, EXIT_USAGE, EXIT_TARGET, EXIT_UNSAFE, EXIT_INTERRUPTED,
-		EXIT_REGRESSION, EXIT_OUTPUT, EXIT_VERIFY, EXIT_INTERNAL);
+		"exit codes:\n");
+	codes = err_exit_codes(&ncodes);
+	for (i = 0; i < ncodes; i++)
+		fprintf(f, "  %d  %s\n", codes[i].code, codes[i].meaning);
 }
 
 static int fail(const char *msg, int code)
@@ -133,7 +130,7 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGTERM);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "check") ||
-			 !strcmp(argv[1], "ab")))
+			 !strcmp(argv[1], "ab") || !strcmp(argv[1], "history")))
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
@@ -145,6 +142,8 @@ int main(int argc, char **argv)
 		return cmd_preset(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "history"))
+		return cmd_history(argc - 1, argv + 1);
 
 	if (cmdline_parse(argc, argv, &cl, &e)) {
 		cmdline_free(&cl);

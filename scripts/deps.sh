@@ -12,6 +12,7 @@
 set -eu
 PKGS="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev"
 PKGS="$PKGS nettle-dev zlib1g-dev libxxhash-dev"  # verify= checksums (md5/sha, crc32, xxhash)
+PKGS="$PKGS libsqlite3-dev"  # the results history (docs/history.md)
 PKGS="$PKGS librbd-dev librados-dev"  # ioengine=rbd (optional: the build finds them)
 # Installed without their recommends (the manager, MDS, FUSE client and their
 # Python modules: ~60 packages the test cluster does not use).
@@ -20,6 +21,7 @@ if [ "${1:-}" != "--build-only" ]; then
 PKGS="$PKGS fio python3 util-linux fdisk e2fsprogs mount procps strace"
 PKGS="$PKGS python3-numpy python3-pandas python3-six gnuplot-nox"
 PKGS="$PKGS man-db"  # the install test renders the man page
+PKGS="$PKGS sqlite3"  # the history tests hold a lock and check integrity with it
 PKGS="$PKGS clang libfuzzer-14-dev"  # make fuzz-smoke (tests/fuzz)
 PKGS="$PKGS chromium"  # renders the HTML reports in tests/e2e/report_html.sh
 PKGS="$PKGS openmpi-bin libopenmpi-dev"  # MPI mode (docs/mpi.md): the build finds it, tests/e2e/mpi_ranks.sh runs it

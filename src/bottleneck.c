@@ -2,8 +2,7 @@
  * bottleneck: who limited a job (see bottleneck.h for the rules).
  */
 #include "bottleneck.h"
-#include "check.h"	/* check_depth_kept */
-#include "engine.h"	/* engine_find, ENGINE_F_SYNC */
+#include "engine.h"	/* engine_traits */
 
 #include <errno.h>
 #include <math.h>
@@ -115,14 +114,48 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 	evidence(in, o, why);
 }
 
+/* Depth one job thread can really keep, and why when it is not iodepth. */
+unsigned bottleneck_depth_kept(const struct resultread_job *j, const char **why)
+{
+	*why = NULL;
+	if (engine_traits(j->ioengine) & ENGINE_F_SYNC) {
+		*why = "is synchronous";
+		return 1;
+	}
+	if (!strcmp(j->ioengine, "libaio") && !j->direct) {
+		*why = "without direct=1 submits synchronously";
+		return 1;
+	}
+	return j->iodepth;
+}
+
+/* Threads of the definition that job @i belongs to, counted once per name. */
+unsigned bottleneck_threads_of(const struct resultread *r, size_t i, int *first)
+{
+	const struct resultread_job *j = &r->jobs[i];
+	unsigned k = 0;
+	size_t m;
+
+	*first = 1;
+	for (m = 0; m < r->nr_jobs; m++) {
+		if (r->jobs[m].groupid != j->groupid || strcmp(r->jobs[m].name, j->name))
+			continue;
+		if (m < i)
+			*first = 0;
+		k++;
+	}
+	/* one entry per thread, or one group_reporting entry for numjobs threads;
+	 * under MPI each entry is merged over every rank (docs/mpi.md) */
+	return (k > j->numjobs ? k : j->numjobs) * (r->nranks ? r->nranks : 1);
+}
+
 /* Per-thread depth the job asks for: synchronous engines keep one. */
 static double job_depth(const struct job_result *jr)
 {
 	const struct job *j = jr->job;
-	const struct engine_ops *ops = j && j->ioengine ? engine_find(j->ioengine) : NULL;
 	double per = j && j->iodepth ? j->iodepth : 1;
 
-	if ((ops && (ops->flags & ENGINE_F_SYNC)) ||
+	if ((j && (engine_traits(j->ioengine) & ENGINE_F_SYNC)) ||
 	    (j && j->ioengine && !strcmp(j->ioengine, "libaio") && !j->direct))
 		per = 1;
 	return per * (jr->nr_threads ? jr->nr_threads : 1);
@@ -198,7 +231,7 @@ void bottleneck_run(struct run_result *r)
 		in.rate_limited = rate_set(jr->job);
 		in.rate_share = rate_share(jr);
 		in.direct = jr->job ? jr->job->direct : 0;
-		in.deviceless = ops && (ops->flags & ENGINE_F_NOFILES);
+		in.deviceless = ops && (ops->flags & ENGINE_F_NODEVICE);
 		if (rt_us > 0 && jr->has_sched) {
 			uint64_t ios = 0;
 
@@ -292,7 +325,7 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 	in.rate_limited = j->rate_limited;
 	in.rate_share = NAN;
 	in.direct = j->direct;
-	in.deviceless = !strcmp(j->ioengine, "null");
+	in.deviceless = (engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0;
 	/* the group's jobs ran together on the same devices */
 	for (size_t k = 0; k < r->nr_jobs; k++) {
 		const struct resultread_job *o = &r->jobs[k];
@@ -302,9 +335,9 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 
 		if (o->groupid != j->groupid)
 			continue;
-		t = check_threads_of(r, k, &first);
+		t = bottleneck_threads_of(r, k, &first);
 		if (first)
-			in.req_depth += (double)t * check_depth_kept(o, &why);
+			in.req_depth += (double)t * bottleneck_depth_kept(o, &why);
 		for (int d = 0; d < RESULTREAD_NDIR; d++)
 			in.job_amount += (double)o->ios[d];
 	}

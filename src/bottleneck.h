@@ -1,6 +1,6 @@
 /*
  * bottleneck: who limited a job -- the device, the tool itself, a rate
- * limit, or the page cache (issue 7).
+ * limit, or the page cache (docs/json.md, the device view).
  *
  * A benchmark result is a measurement of the device only when the device was
  * the limit.  The verdict weighs what the job asked for against what the
@@ -35,7 +35,7 @@
 
 #include <stddef.h>
 #include "result.h"
-#include "resultread.h"
+#include "trial/resultread.h"
 
 #define BOTTLENECK_CPU_PCT 90.0		/* % of one CPU: the thread is the limit */
 #define BOTTLENECK_DEPTH 0.90		/* device depth / requested below: not kept */
@@ -93,5 +93,18 @@ int bottleneck_device_figures(const struct resultread *r, double *lat_ns, double
 
 /* The verdict of a loaded result's first job with I/O into @buf; -ENOENT if none. */
 int bottleneck_of_result(const struct resultread *r, char *buf, size_t sz);
+
+/*
+ * I/Os in flight one thread of @j can keep: iodepth, or 1 for synchronous
+ * engines and libaio without direct=1 (*@why then says which).
+ */
+unsigned bottleneck_depth_kept(const struct resultread_job *j, const char **why);
+
+/*
+ * Threads of the job definition that entry @i belongs to (one entry per
+ * thread, or one group_reporting entry for numjobs); *@first is 1 for the
+ * definition's first entry, so that each definition is counted once.
+ */
+unsigned bottleneck_threads_of(const struct resultread *r, size_t i, int *first);
 
 #endif

@@ -5,7 +5,9 @@
 #include "check.h"
 #include "ddir.h"
 #include "bottleneck.h"
+#include "engine.h"	/* engine_traits */
 #include "vec.h"	/* vec_grow */
+#include "human.h"
 
 #include <errno.h>
 #include <math.h>
@@ -65,64 +67,6 @@ json_t *check_list_json(const struct check_list *l)
 	return a;
 }
 
-void check_fmt_ns(char *buf, size_t sz, double ns)
-{
-	if (isnan(ns))
-		snprintf(buf, sz, "-");
-	else if (ns >= 1e9)
-		snprintf(buf, sz, "%.2f s", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, sz, "%.2f ms", ns / 1e6);
-	else if (ns >= 1e5)
-		snprintf(buf, sz, "%.0f us", ns / 1e3);
-	else if (ns >= 1e3)
-		snprintf(buf, sz, "%.1f us", ns / 1e3);
-	else
-		snprintf(buf, sz, "%.0f ns", ns);
-}
-
-/* Engines that complete each I/O before issuing the next: one in flight per job. */
-static int engine_sync(const char *e)
-{
-	static const char *const sync[] = { "sync", "psync", "vsync", "pvsync",
-		"pvsync2", "mmap", "splice", NULL };
-	size_t i;
-
-	for (i = 0; sync[i]; i++)
-		if (!strcmp(e, sync[i]))
-			return 1;
-	return 0;
-}
-
-/* Engines that touch no storage device: device-level checks do not apply. */
-static int engine_deviceless(const char *e)
-{
-	static const char *const none[] = { "null", "cpuio", "exec", "filecreate",
-		"filestat", "filedelete", "dircreate", "dirstat", "dirdelete",
-		"ftruncate", NULL };
-	size_t i;
-
-	for (i = 0; none[i]; i++)
-		if (!strcmp(e, none[i]))
-			return 1;
-	return 0;
-}
-
-/* Depth one job thread can really keep, and why when it is not iodepth. */
-unsigned check_depth_kept(const struct resultread_job *j, const char **why)
-{
-	*why = NULL;
-	if (engine_sync(j->ioengine)) {
-		*why = "is synchronous";
-		return 1;
-	}
-	if (!strcmp(j->ioengine, "libaio") && !j->direct) {
-		*why = "without direct=1 submits synchronously";
-		return 1;
-	}
-	return j->iodepth;
-}
-
 struct little {
 	double iops[RESULTREAD_NDIR], inflight[RESULTREAD_NDIR], total;
 	unsigned long conf, kept, threads, defs;
@@ -131,26 +75,6 @@ struct little {
 	const char *why;
 	int rate_limited, deviceless;
 };
-
-/* Threads of the definition that job @i belongs to, counted once per name. */
-unsigned check_threads_of(const struct resultread *r, size_t i, int *first)
-{
-	const struct resultread_job *j = &r->jobs[i];
-	unsigned k = 0;
-	size_t m;
-
-	*first = 1;
-	for (m = 0; m < r->nr_jobs; m++) {
-		if (r->jobs[m].groupid != j->groupid || strcmp(r->jobs[m].name, j->name))
-			continue;
-		if (m < i)
-			*first = 0;
-		k++;
-	}
-	/* one entry per thread, or one group_reporting entry for numjobs threads;
-	 * under MPI each entry is merged over every rank (docs/mpi.md) */
-	return (k > j->numjobs ? k : j->numjobs) * (r->nranks ? r->nranks : 1);
-}
 
 static void little_gather(const struct resultread *r, unsigned gid, struct little *g)
 {
@@ -174,11 +98,11 @@ static void little_gather(const struct resultread *r, unsigned gid, struct littl
 			g->inflight[d] += j->iops[d] * j->lat_mean_ns[d] * 1e-9;
 		}
 		g->rate_limited |= j->rate_limited;
-		g->deviceless |= engine_deviceless(j->ioengine);
-		t = check_threads_of(r, i, &first);
+		g->deviceless |= (engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0;
+		t = bottleneck_threads_of(r, i, &first);
 		if (!first)
 			continue;
-		kept = check_depth_kept(j, &why);
+		kept = bottleneck_depth_kept(j, &why);
 		if (why)
 			g->why = why;
 		g->defs++;
@@ -203,7 +127,7 @@ static void little_terms(const struct little *g, char *buf, size_t sz)
 
 		if (g->iops[d] <= 0)
 			continue;
-		check_fmt_ns(lat, sizeof(lat), g->inflight[d] / g->iops[d] * 1e9);
+		human_ns(lat, sizeof(lat), g->inflight[d] / g->iops[d] * 1e9, HUMAN_TABLE);
 		off += (size_t)snprintf(buf + off, sz - off, "%s%s %.0f IOPS x %s = %.1f",
 					off ? ", " : "", ddir_name(d), g->iops[d], lat, g->inflight[d]);
 	}
@@ -323,7 +247,7 @@ static int check_cache(const struct resultread *r, struct check_list *l)
 	char lat[32], extra[160] = "";
 	int ret = 0;
 
-	if (engine_deviceless(j->ioengine))
+	if ((engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0)
 		return 0;
 	ws = j->size * (j->has_filename ? 1 : j->numjobs);
 	if (ram && ws && ws < ram)
@@ -334,7 +258,7 @@ static int check_cache(const struct resultread *r, struct check_list *l)
 			"direct=0 (buffered I/O, fio's default): reads may come from the page "
 			"cache and writes land in it, not on the device%s; use direct=1", extra);
 	if (!ret && r->dir[0].ios && r->dir[0].lat_mean_ns < CHECK_CACHE_LAT_NS) {
-		check_fmt_ns(lat, sizeof(lat), r->dir[0].lat_mean_ns);
+		human_ns(lat, sizeof(lat), r->dir[0].lat_mean_ns, HUMAN_TABLE);
 		ret = check_add(l, "page_cache", CHECK_SEV_WARN,
 			"mean read latency %s is below what a storage device delivers "
 			"(about 5 us or more): the reads were likely served from memory", lat);
@@ -498,7 +422,7 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 		const char *why;
 		size_t k;
 
-		if (j->iodepth <= 1 || check_depth_kept(j, &why) >= j->iodepth || !why)
+		if (j->iodepth <= 1 || bottleneck_depth_kept(j, &why) >= j->iodepth || !why)
 			continue;
 		for (k = 0; k < i; k++)		/* once per job name */
 			if (!strcmp(r->jobs[k].name, j->name))
@@ -528,7 +452,7 @@ static int check_bottleneck(const struct resultread *r, struct check_list *l)
 		struct bottleneck_verdict v;
 		int first;
 
-		check_threads_of(r, i, &first);
+		bottleneck_threads_of(r, i, &first);
 		if (j->bottleneck[0] || !first || bottleneck_from_read(r, i, &v))
 			continue;
 		if (check_add(l, "bottleneck",

@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 #include <jansson.h>	/* json_t */
-#include "resultread.h"
+#include "trial/resultread.h"
 
 enum check_sev { CHECK_SEV_INFO, CHECK_SEV_WARN };
 
@@ -69,23 +69,7 @@ int check_result(const struct resultread *r, struct check_list *out);
 
 const char *check_sev_name(enum check_sev s);
 
-/*
- * I/Os in flight one thread of @j can keep: iodepth, or 1 for synchronous
- * engines and libaio without direct=1 (*@why then says which).
- */
-unsigned check_depth_kept(const struct resultread_job *j, const char **why);
-
-/*
- * Threads of the job definition that entry @i belongs to (one entry per
- * thread, or one group_reporting entry for numjobs); *@first is 1 for the
- * definition's first entry, so that each definition is counted once.
- */
-unsigned check_threads_of(const struct resultread *r, size_t i, int *first);
-
 /* [{"id", "severity", "message"}, ...]; NULL on allocation failure. */
 json_t *check_list_json(const struct check_list *l);
-
-/* "410 us", "1.40 ms", "180 ns": latency for messages. */
-void check_fmt_ns(char *buf, size_t sz, double ns);
 
 #endif

@@ -16,7 +16,7 @@
 #include "num.h"
 #include "opt.h"
 #include "preset.h"
-#include "report_terse.h"	/* REPORT_TERSE_MIN, _MAX */
+#include "report/report_terse.h"	/* REPORT_TERSE_MIN, _MAX */
 
 #define CL_WHERE "command line"
 
@@ -203,6 +203,7 @@ static const struct cl_popt {
 	{ "eta-newline", 1, "TIME", "start a new ETA line every TIME (bare number: seconds)", NULL },
 	{ "section", 1, "NAME", "run only job sections NAME of the job files", NULL },
 	{ "preset", 1, "NAME", "run a built-in job set (preset list); typed job options win", NULL },
+	{ "history", 2, "FILE", "store the run in the results history (docs/history.md)", NULL },
 	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL },
 	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL },
 	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
@@ -299,6 +300,12 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	}
 	if (!strcmp(name, "eta"))
 		return cl_eta(cl, val, e);
+	if (!strcmp(name, "history")) {	/* a bare --history: the default file */
+		cl->history = 1;
+		free(cl->history_file);
+		cl->history_file = val && *val ? strdup(val) : NULL;
+		return !val || !*val || cl->history_file ? 0 : cl_nomem(e);
+	}
 	if (!strcmp(name, "preset")) {
 		free(cl->preset);
 		cl->preset = strdup(val);
@@ -639,5 +646,6 @@ void cmdline_free(struct cmdline *cl)
 	free(cl->cmdhelp_opt);
 	free(cl->preset);
 	free(cl->preset_text);
+	free(cl->history_file);
 	memset(cl, 0, sizeof(*cl));
 }

@@ -72,6 +72,8 @@ struct cmdline {
 	char *preset;			/* the name given */
 	char *preset_text;		/* the job file that was parsed: the preset with
 					 * the command-line options appended to each job */
+	int history;			/* --history[=FILE]: store the run (docs/history.md) */
+	char *history_file;		/* its FILE, NULL = $IOTRIAL_HISTORY or the default */
 };
 
 /*

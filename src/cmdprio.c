@@ -10,7 +10,6 @@
 #include "job.h"
 #include "num.h"
 #include "opt.h"
-#include "opt_steady.h"	/* opt_unsupported_value */
 
 #define IOPRIO(cls, lvl) ((uint16_t)(((unsigned)(cls) << 13) | (unsigned)(lvl)))
 

@@ -1,7 +1,7 @@
 /*
  * devwatch: what the block devices under one worker's files saw, over the
  * worker's measured time (ramp excluded) and over each series interval
- * (issue 7).  The worker calls it at its ramp end, at each interval boundary
+ * (docs/json.md, the device view).  The worker calls it at its ramp end, at each interval boundary
  * and at its end: a few reads of /sys/block/<dev>/stat per interval, never
  * per I/O.  Per-interval views are kept for the first device only (the one
  * directly under the target: the loop device, the partition, the dm device),
@@ -25,7 +25,7 @@ struct devwatch {
 	int last_ramp;
 	uint64_t last_dur_ns;
 	/*
-	 * Issue 16: the last interval's view waits in pend until the next one
+	 * Bounded memory (docs/time-series.md, long runs): the last interval's view waits in pend until the next one
 	 * shows it is final (not followed by a sliver), then goes into iv, which
 	 * holds at most max views: coarsened in pairs within each phase as
 	 * series_sink does its stored series, each view covering level_n
@@ -83,7 +83,7 @@ void devwatch_free(struct devwatch *w);
 struct series;
 
 /*
- * After series_bound merged the job's series (issue 16), merge its
+ * After series_bound merged the job's series (docs/time-series.md, long runs), merge its
  * per-interval device views the same way, so that view k still describes
  * series element k (report_json matches them by position within the ramp
  * and measured phases): element k of a phase, holding n intervals

@@ -53,7 +53,7 @@ int diskutil_start(struct diskutil *d, const char *const *paths, size_t n, struc
 int diskutil_end(struct diskutil *d, uint64_t wall_ms, struct disk_util **out, size_t *nr);
 
 /*
- * The device view (issue 7): snapshots of a device's counters taken at the
+ * The device view (docs/json.md, the device view): snapshots of a device's counters taken at the
  * start and end of a job's measured time and at every series interval, and
  * the arithmetic that turns two snapshots into what the device saw.
  */

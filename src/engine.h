@@ -85,6 +85,12 @@ enum {
 	 * (file_plan_only) but creates and opens nothing; every fd is -1.
 	 */
 	ENGINE_F_OWNFILES = 1u << 2,
+	/*
+	 * Its I/O reaches no storage device (null, cpuio, exec, page_fault, the
+	 * file-operation engines, ftruncate: memory, CPU or metadata only):
+	 * device-level checks and verdicts do not apply.  fio's FIO_DISKLESSIO.
+	 */
+	ENGINE_F_NODEVICE = 1u << 3,
 };
 
 struct engine_ops {
@@ -94,7 +100,12 @@ struct engine_ops {
 	int (*init)(struct engine_ctx *ctx, struct err *e);
 	/* ENGINE_Q_* or -errno. */
 	int (*queue)(struct engine_ctx *ctx, struct io_u *io);
-	/* Submit what queue() left queued: number submitted or -errno. */
+	/*
+	 * Submit what queue() left queued: number submitted or -errno.  Optional
+	 * with getevents (both NULL) for an engine that completes every I/O in
+	 * queue() (ENGINE_F_SYNC): nothing is ever left queued or in flight, as
+	 * fio leaves them NULL for its sync engines.
+	 */
 	int (*commit)(struct engine_ctx *ctx);
 	/*
 	 * Optional (NULL: the worker calls commit() and then getevents()): commit()
@@ -105,7 +116,10 @@ struct engine_ops {
 	 * no submission time is recorded (disable_slat=1 and disable_clat=1).
 	 */
 	int (*commit_wait)(struct engine_ctx *ctx, unsigned min);
-	/* Wait for at least @min completions, return up to @max in @out: count or -errno. */
+	/*
+	 * Wait for at least @min completions, return up to @max in @out: count or
+	 * -errno.  Optional with commit (see there).
+	 */
 	int (*getevents)(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out);
 	void (*exit)(struct engine_ctx *ctx);
 	/*
@@ -149,6 +163,16 @@ struct engine_ops {
 
 /* The engine named @name, or NULL (the registry in engine.c). */
 const struct engine_ops *engine_find(const char *name);
+
+/*
+ * The traits of the engine named @name (ENGINE_F_SYNC, ENGINE_F_NOFILES,
+ * ENGINE_F_NODEVICE, ...): a compiled-in engine's flags, else those of fio's
+ * engines that iotrial does not implement but whose results it reads (vsync,
+ * pvsync, splice); 0 for any other name.  The one answer to "is it
+ * synchronous, does it touch a device, does it need files" for checks and
+ * verdicts, which never keep their own list of engine names.
+ */
+unsigned engine_traits(const char *name);
 
 /*
  * Why engine @name, which iotrial has but this build left out, is missing

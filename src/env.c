@@ -641,6 +641,7 @@ int env_capture(const char *const *targets, size_t n, json_t **out, struct err *
 {
 	json_t *o = json_object(), *arr = json_array();
 	long long mem = mem_total();
+	char host[256] = "";
 	size_t i;
 
 	if (!o || !arr) {
@@ -649,6 +650,9 @@ int env_capture(const char *const *targets, size_t n, json_t **out, struct err *
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
 	json_object_set_new(o, "iotrial_version", json_string(IOTRIAL_VERSION));
+	/* the host: the results history (docs/history.md) and compare tell machines apart */
+	if (!gethostname(host, sizeof(host) - 1) && host[0])
+		json_object_set_new(o, "host", utf8_json(host));
 	json_object_set_new(o, "kernel", kernel_obj());
 	json_object_set_new(o, "cpu", cpu_obj());
 	if (mem > 0)

@@ -12,7 +12,7 @@
  *     device-mapper, md, ...), model/vendor/serial/firmware where exposed,
  *     logical/physical block size, rotational, scheduler, nr_requests, write
  *     cache, discard support, size, loop backing file and dio, dm name;
- *   the host: kernel (uname), CPU model, count and the TSC-related flags,
+ *   the host: its name, kernel (uname), CPU model, count and the TSC-related flags,
  *     memory, the kernel clock source, hypervisor (CPUID bit and vendor leaf,
  *     /sys/hypervisor/type, DMI vendor and product), the number of IOMMU
  *     groups, and iotrial's version.

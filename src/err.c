@@ -52,3 +52,22 @@ void err_clear(struct err *e)
 {
 	memset(e, 0, sizeof(*e));
 }
+
+static const struct err_exit_code exit_codes[] = {
+	{ EXIT_OK, "success" },
+	{ EXIT_JOB_ERROR, "a job hit an I/O error (results are still written)" },
+	{ EXIT_USAGE, "bad option, value, job file or result file" },
+	{ EXIT_TARGET, "a target could not be opened, created or sized" },
+	{ EXIT_UNSAFE, "refused: writing would risk data (mounted, signature, --readonly)" },
+	{ EXIT_INTERRUPTED, "interrupted by a signal (partial results are written)" },
+	{ EXIT_REGRESSION, "compare: a regression beyond the threshold" },
+	{ EXIT_OUTPUT, "results could not be written" },
+	{ EXIT_VERIFY, "data verification failed (verify=): the data read back is not what was written" },
+	{ EXIT_INTERNAL, "internal error" },
+};
+
+const struct err_exit_code *err_exit_codes(size_t *n)
+{
+	*n = sizeof(exit_codes) / sizeof(exit_codes[0]);
+	return exit_codes;
+}

@@ -20,8 +20,10 @@ struct err {
 };
 
 /*
- * Exit codes, documented in --help and the README.  Kept here so that the core
- * can say which class of failure happened without calling exit().
+ * Exit codes.  Kept here so that the core can say which class of failure
+ * happened without calling exit(); err_exit_codes() is the one list of what
+ * each means, printed by --help (tests/e2e/exit_codes.sh checks the man
+ * page's EXIT STATUS against it).
  */
 enum {
 	EXIT_OK = 0,
@@ -35,6 +37,15 @@ enum {
 	EXIT_VERIFY = 8,	/* verify=: data read back differs from what was written */
 	EXIT_INTERNAL = 70,	/* a bug or an unexpected system failure */
 };
+
+/* One exit code and what it means, as --help prints it. */
+struct err_exit_code {
+	int code;
+	const char *meaning;
+};
+
+/* Every exit code, in order (@*n of them). */
+const struct err_exit_code *err_exit_codes(size_t *n);
 
 /*
  * Fill @e (if not NULL) with a printf-style message and @code; returns @code so

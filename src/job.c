@@ -79,7 +79,7 @@ void job_init(struct job *j)
 	j->snia_metric = SNIA_METRIC_IOPS;
 	/* The ioengine string is the only default that needs memory. */
 	job_engine_init(&j->eng);
-	j->ioengine = strdup("psync");
+	j->ioengine = strdup(JOB_IOENGINE_DEFAULT);
 }
 
 void job_kv_clear(struct job *j)

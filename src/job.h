@@ -63,6 +63,13 @@ struct job_kv {
 	char *val;		/* NULL for a bare flag */
 };
 
+/*
+ * The engine of a job that names none: fio's default on Linux.  The one
+ * spelling of it (job defaults, engine-option checks, result files without
+ * an "ioengine" option).
+ */
+#define JOB_IOENGINE_DEFAULT "psync"
+
 struct job {
 	char name[JOB_NAME_MAX];
 	char *description;
@@ -171,7 +178,7 @@ struct job {
 	int lat_percentiles;
 	int slat_percentiles;
 	int disable_lat, disable_clat, disable_slat;
-	/* fio compatibility (issue 13): see docs/usage.md "fio options with notes" */
+	/* fio compatibility (docs/compat.md): see docs/usage.md "fio options with notes" */
 	int gtod_reduce;		/* sets the disable_* above; iotrial still times I/Os */
 	int disable_bw;			/* accepted; bw/iops samples are still kept */
 	int disk_util;			/* 0: this job's targets get no disk_util entry */
@@ -217,7 +224,7 @@ struct job {
 	int kb_base;			/* 1024 (default) or 1000 */
 	enum clock_mode clocksource;	/* AUTO: iotrial picks (and records which) */
 
-	/* time series and logs (issue 3) */
+	/* time series and logs (docs/time-series.md) */
 	uint64_t interval_us;		/* iotrial: per-interval sample period */
 	uint64_t series_max;		/* iotrial: intervals kept in the result (0 = all) */
 	char *write_bw_log;
@@ -230,7 +237,7 @@ struct job {
 	int log_offset;
 	int per_job_logs;
 
-	/* steady state (issue 3) */
+	/* steady state (docs/time-series.md) */
 	enum ss_metric ss_metric;
 	double ss_limit;
 	int ss_pct;			/* limit is a percentage of the mean */

@@ -7,11 +7,12 @@
  * the current section kept; the stack of real paths catches loops.
  */
 #include "jobfile.h"
+#include "readfile.h"	/* readfile_all */
 
 #include <errno.h>	/* ENOENT, EINVAL, ENOMEM, ELOOP */
 #include <limits.h>	/* PATH_MAX */
 #include <stdarg.h>	/* va_list */
-#include <stdio.h>	/* fopen, fread, snprintf */
+#include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* malloc, realloc, free, getenv, realpath */
 #include <string.h>	/* strlen, strchr, memcpy, strerror */
 #include "mpirank.h"	/* ${RANK}, ${NRANKS} */
@@ -332,46 +333,17 @@ static int jf_lines(struct jf *p, char *buf, size_t len, const char *file)
 static int jf_read(struct jf *p, const char *path, const char *from, int from_line,
 		   char **buf, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	size_t n = 0, cap = 0, got;
-	char *b = NULL, *nb;
-	int err;
+	int ret = readfile_all(path, JOBFILE_SIZE_MAX, buf, len);
 
-	if (!f) {
-		err = errno;
-		if (err == ENOENT)
-			return jf_fail(p, -ENOENT, from, from_line, "%s '%s' not found",
-				       from ? "included file" : "job file", path);
-		return jf_fail(p, -err, from, from_line, "cannot read %s '%s': %s",
-			       from ? "included file" : "job file", path, strerror(err));
-	}
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			nb = cap > JOBFILE_SIZE_MAX + 1 ? NULL : realloc(b, cap);
-			if (!nb) {
-				free(b);
-				fclose(f);
-				return jf_fail(p, -EFBIG, from, from_line, "job file '%s' is too large (or out of memory)",
-					       path);
-			}
-			b = nb;
-		}
-		got = fread(b + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	err = ferror(f) ? errno : 0;
-	fclose(f);
-	if (err) {
-		free(b);
-		return jf_fail(p, -err, from, from_line, "cannot read %s '%s': %s",
-			       from ? "included file" : "job file", path, strerror(err));
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
+	if (ret == -ENOENT)
+		return jf_fail(p, -ENOENT, from, from_line, "%s '%s' not found",
+			       from ? "included file" : "job file", path);
+	if (ret == -EFBIG || ret == -ENOMEM)
+		return jf_fail(p, -EFBIG, from, from_line, "job file '%s' is too large (or out of memory)",
+			       path);
+	if (ret)
+		return jf_fail(p, ret, from, from_line, "cannot read %s '%s': %s",
+			       from ? "included file" : "job file", path, strerror(-ret));
 	return 0;
 }
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>	/* malloc, realloc, free */
 #include <string.h>	/* memcpy, memset */
 
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "series.h"
-#include "steady.h"
+#include "steady/steady.h"
 
 #define MPIMERGE_MAGIC 0x31524e4b41525449ull	/* "ITRAKNR1" */
 
@@ -20,7 +20,7 @@ struct mpimerge_head {
 	uint64_t nr_jobs;
 	uint64_t env_len;
 	int32_t partial, signal;
-	struct mpimerge_info info;
+	struct result_rank_info info;
 };
 
 /* A job_result's frame: which job it ran, and its series' sizes. */
@@ -151,7 +151,7 @@ static json_t *env_summary(const json_t *env)
 }
 
 int mpimerge_pack(const struct run_result *res, const struct job *jobs, size_t nr_jobs,
-		  const struct mpimerge_info *info, void **buf, size_t *len)
+		  const struct result_rank_info *info, void **buf, size_t *len)
 {
 	struct mbuf raw = { 0 }, enc = { 0 };
 	struct mpimerge_head h;
@@ -166,7 +166,7 @@ int mpimerge_pack(const struct run_result *res, const struct job *jobs, size_t n
 	h.sz_job = sizeof(struct job_result);
 	h.sz_iv = sizeof(struct series_iv);
 	h.sz_bucket = sizeof(struct series_bucket);
-	h.sz_info = sizeof(struct mpimerge_info);
+	h.sz_info = sizeof(struct result_rank_info);
 	h.nr_jobs = res->nr_jobs;
 	h.env_len = env ? strlen(env) : 0;
 	h.partial = res->partial;
@@ -252,7 +252,7 @@ static int unpack_series(const struct mbuf *raw, size_t *off, const struct mpime
 }
 
 int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t nr_jobs,
-		    struct mpimerge_rank *out, struct err *e)
+		    struct result_rank *out, struct err *e)
 {
 	struct mbuf raw = { 0 };
 	struct mpimerge_head h;
@@ -266,7 +266,7 @@ int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t 
 		r = take(&raw, &off, &h, sizeof(h));
 	if (!r && (h.magic != MPIMERGE_MAGIC || h.sz_job != sizeof(struct job_result) ||
 		   h.sz_iv != sizeof(struct series_iv) || h.sz_bucket != sizeof(struct series_bucket) ||
-		   h.sz_info != sizeof(struct mpimerge_info) || h.env_len > raw.len ||
+		   h.sz_info != sizeof(struct result_rank_info) || h.env_len > raw.len ||
 		   h.nr_jobs > raw.len / sizeof(struct job_result) + 1))
 		r = -EINVAL;
 	if (r)
@@ -315,7 +315,7 @@ int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t 
 fail:
 	free(env);
 	free(raw.p);
-	mpimerge_rank_clear(out);
+	result_rank_clear(out);
 	if (r == -ENOMEM)
 		return err_set(e, r, EXIT_INTERNAL, "out of memory unpacking a rank's result");
 	return err_set(e, r, EXIT_INTERNAL,
@@ -323,7 +323,7 @@ fail:
 }
 
 /* The k-th entry of job @job (by pointer) in @r, or NULL. */
-static const struct job_result *rank_entry(const struct mpimerge_rank *r, const struct job *job,
+static const struct job_result *rank_entry(const struct result_rank *r, const struct job *job,
 					   size_t k)
 {
 	size_t i;
@@ -390,7 +390,7 @@ static int merged_steady(struct job_result *jr)
 }
 
 /* Merge entry k of @job over every rank into @acc. */
-static int merge_entry(const struct mpimerge_set *set, const struct job *job, size_t k,
+static int merge_entry(const struct result_ranks *set, const struct job *job, size_t k,
 		       struct job_result *acc)
 {
 	size_t i;
@@ -440,7 +440,7 @@ static int merge_entry(const struct mpimerge_set *set, const struct job *job, si
 	return merged_steady(acc);
 }
 
-int mpimerge_merge(struct run_result *res, struct mpimerge_set *set, struct err *e)
+int mpimerge_merge(struct run_result *res, struct result_ranks *set, struct err *e)
 {
 	struct job_result *jobs;
 	size_t n = 0, cap = 0, i, j;
@@ -461,7 +461,7 @@ int mpimerge_merge(struct run_result *res, struct mpimerge_set *set, struct err 
 	res->jobs = jobs;
 	/* the entries in the order of the first rank that has them */
 	for (i = 0; i < set->nr && !r; i++) {
-		const struct mpimerge_rank *rk = &set->ranks[i];
+		const struct result_rank *rk = &set->ranks[i];
 
 		for (j = 0; j < rk->nr_jobs && !r; j++) {
 			const struct job *job = rk->jobs[j].job;
@@ -484,7 +484,7 @@ int mpimerge_merge(struct run_result *res, struct mpimerge_set *set, struct err 
 		return err_set(e, r, EXIT_INTERNAL, "merging the ranks' results failed: %s", strerror(-r));
 	result_bw_agg(res);
 	for (i = 0; i < set->nr; i++) {
-		const struct mpimerge_rank *rk = &set->ranks[i];
+		const struct result_rank *rk = &set->ranks[i];
 
 		if (rk->partial)
 			res->partial = 1;
@@ -497,28 +497,4 @@ int mpimerge_merge(struct run_result *res, struct mpimerge_set *set, struct err 
 	}
 	set->skew_ns = hi >= lo ? hi - lo : 0;
 	return 0;
-}
-
-void mpimerge_rank_clear(struct mpimerge_rank *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr_jobs; i++)
-		result_job_clear(&r->jobs[i]);
-	free(r->jobs);
-	if (r->env)
-		json_decref(r->env);
-	memset(r, 0, sizeof(*r));
-}
-
-void mpimerge_set_free(struct mpimerge_set *set)
-{
-	size_t i;
-
-	if (!set)
-		return;
-	for (i = 0; i < set->nr; i++)
-		mpimerge_rank_clear(&set->ranks[i]);
-	free(set->ranks);
-	free(set);
 }

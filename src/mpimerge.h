@@ -34,46 +34,22 @@
 #include "job.h"
 #include "result.h"
 
-/* Where and when one rank ran (packed beside its result). */
-struct mpimerge_info {
-	unsigned rank;
-	char host[256];
-	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME: I/O start (barrier left), run end */
-};
-
-/* One rank's part, as rank 0 holds it after the gather. */
-struct mpimerge_rank {
-	struct mpimerge_info info;
-	int partial, signal;
-	json_t *env;			/* summary of the rank's environment (owned) */
-	struct job_result *jobs;	/* its entries; job pointers into rank 0's list */
-	size_t nr_jobs;
-};
-
-/* Every rank's part, attached to the merged run_result (run_result.ranks). */
-struct mpimerge_set {
-	struct mpimerge_rank *ranks;	/* by rank number */
-	size_t nr;
-	uint64_t skew_ns;		/* latest minus earliest start_ns */
-	double merge_s;			/* gather + unpack + merge on rank 0, seconds */
-};
-
 /*
  * Pack this rank's result @res (whose job pointers point into @jobs, @nr_jobs
  * long) and @info into a new buffer *@buf of *@len bytes (free() it).
  * Returns 0 or -ENOMEM.
  */
 int mpimerge_pack(const struct run_result *res, const struct job *jobs, size_t nr_jobs,
-		  const struct mpimerge_info *info, void **buf, size_t *len);
+		  const struct result_rank_info *info, void **buf, size_t *len);
 
 /*
  * Unpack one rank's bytes into @out (zeroed first; free with
- * mpimerge_rank_clear), resolving its jobs into @jobs (rank 0's list).
+ * result_rank_clear), resolving its jobs into @jobs (rank 0's list).
  * Returns 0, or -EINVAL with @e filled when the bytes are not a packed
  * result of this build or name a job rank 0 does not have.
  */
 int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t nr_jobs,
-		    struct mpimerge_rank *out, struct err *e);
+		    struct result_rank *out, struct err *e);
 
 /*
  * Replace @res's jobs by the merge of every rank in @set (rank 0's own part
@@ -84,12 +60,6 @@ int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t 
  * rank merges with the k-th entry of J on the others.  Returns 0 or -errno
  * with @e filled; on failure @set is still attached (freed with @res).
  */
-int mpimerge_merge(struct run_result *res, struct mpimerge_set *set, struct err *e);
-
-/* Release what @r owns. */
-void mpimerge_rank_clear(struct mpimerge_rank *r);
-
-/* Release @set and what it owns; NULL is fine. */
-void mpimerge_set_free(struct mpimerge_set *set);
+int mpimerge_merge(struct run_result *res, struct result_ranks *set, struct err *e);
 
 #endif

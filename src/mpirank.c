@@ -270,7 +270,7 @@ static void mr_settle(struct mpirank *m)
 static int mr_merge(struct mpirank *m, struct run_result *res, const struct job *jobs, size_t nr_jobs,
 		    const char *buf, const int *lens, const int *displs, uint64_t t0, struct err *e)
 {
-	struct mpimerge_set *set = calloc(1, sizeof(*set));
+	struct result_ranks *set = calloc(1, sizeof(*set));
 	unsigned i;
 	int r;
 
@@ -284,7 +284,7 @@ static int mr_merge(struct mpirank *m, struct run_result *res, const struct job 
 		r = mpimerge_unpack(buf + displs[i], (size_t)lens[i], jobs, nr_jobs, &set->ranks[i], e);
 		if (r) {
 			set->nr = i;
-			mpimerge_set_free(set);
+			result_ranks_free(set);
 			return r;
 		}
 		set->nr = i + 1;
@@ -303,7 +303,7 @@ static int mr_merge(struct mpirank *m, struct run_result *res, const struct job 
 int mpirank_gather(struct mpirank *m, struct run_result *res, const struct job *jobs,
 		   size_t nr_jobs, struct err *e)
 {
-	struct mpimerge_info info;
+	struct result_rank_info info;
 	void *mine = NULL;
 	size_t len = 0;
 	int len32, *lens = NULL, *displs = NULL, r = 0;

@@ -41,6 +41,13 @@ int num_error(struct err *e, const struct num_ctx *c, int code, const char *val,
 		       c && c->where ? ")" : "");
 }
 
+int num_unsupported(struct err *e, const struct num_ctx *c, const char *val, const char *why)
+{
+	return err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%.100s' for option '%s': %s%s%s%s",
+		       val, c->opt, why, c->where ? " (" : "", c->where ? c->where : "",
+		       c->where ? ")" : "");
+}
+
 void num_sys_get(struct num_sys *sys)
 {
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -58,6 +58,12 @@ struct num_sys {
 int num_error(struct err *e, const struct num_ctx *c, int code, const char *val,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/*
+ * A value fio accepts that iotrial does not implement, refused by name:
+ * "unsupported value 'V' for option 'O': <why> (where)".  Returns -EINVAL.
+ */
+int num_unsupported(struct err *e, const struct num_ctx *c, const char *val, const char *why);
+
 /* Read this machine's $ncpus, $pagesize and $mb_memory. */
 void num_sys_get(struct num_sys *sys);
 

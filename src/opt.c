@@ -380,7 +380,7 @@ int opt_engine_owned_check(const struct job *j, struct err *e)
 	size_t nr, i;
 	const struct opt_def *t = opt_table(&nr);
 	char a[OPT_VAL_MAX], b[OPT_VAL_MAX];
-	const char *eng = j->ioengine ? j->ioengine : "psync";
+	const char *eng = j->ioengine ? j->ioengine : JOB_IOENGINE_DEFAULT;
 	struct job def;
 	int ret = 0, unset_a, unset_b;
 
@@ -409,7 +409,7 @@ void opt_engine_drop_inherited(struct job *j)
 {
 	size_t nr, i;
 	const struct opt_def *t = opt_table(&nr);
-	const char *eng = j->ioengine ? j->ioengine : "psync";
+	const char *eng = j->ioengine ? j->ioengine : JOB_IOENGINE_DEFAULT;
 	struct job def;
 
 	job_init(&def);

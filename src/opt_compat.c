@@ -13,7 +13,6 @@
 #include <string.h>	/* strcmp, strdup, strchr, memcpy */
 #include "buffer.h"	/* buffer_pattern_parse */
 #include "verify.h"	/* verify_method_parse */
-#include "opt_steady.h"	/* opt_unsupported_value */
 
 int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e)
@@ -26,8 +25,8 @@ int opt_parse_verify(struct job *j, const struct opt_def *o, const char *val,
 		return 0;
 	}
 	if (verify_method_parse(val, &m))
-		return opt_unsupported_value(e, c, val, "supported: md5, crc32c, crc32, crc64, sha1, "
-					     "sha256, sha512, xxhash, meta, pattern, 0/none");
+		return num_unsupported(e, c, val, "supported: md5, crc32c, crc32, crc64, sha1, "
+				       "sha256, sha512, xxhash, meta, pattern, 0/none");
 	j->verify_method = (int)m;
 	return 0;
 }
@@ -41,7 +40,7 @@ static int opt_set_pattern(char **slot, const char *val, const struct num_ctx *c
 	char *s;
 
 	if (buffer_pattern_parse(val, tmp, &n, &why))
-		return opt_unsupported_value(e, c, val, why);
+		return num_unsupported(e, c, val, why);
 	s = strdup(val);
 	if (!s)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
@@ -208,8 +207,8 @@ int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 		return 0;
 	}
 	if (!strcmp(val, "zbd"))
-		return opt_unsupported_value(e, c, val, "zoned block devices are not supported "
-					     "(none or strided)");
+		return num_unsupported(e, c, val, "zoned block devices are not supported "
+				       "(none or strided)");
 	return num_error(e, c, -EINVAL, val, "not one of none, strided, zbd");
 }
 
@@ -238,7 +237,7 @@ int opt_parse_zoned(struct job *j, const char *spec, const struct num_ctx *c, st
 	unsigned long a, s;
 
 	if (strchr(spec, ','))
-		return opt_unsupported_value(e, c, spec, "per-direction zones");
+		return num_unsupported(e, c, spec, "per-direction zones");
 	while (*p) {
 		if (n == JOB_MAX_ZONES)
 			return num_error(e, c, -EINVAL, spec, "more than %d zones", JOB_MAX_ZONES);
@@ -300,7 +299,7 @@ int opt_parse_default_only(struct job *j, const struct opt_def *o, const char *v
 					o->choices[i].name);
 	if (pos < sizeof(why))
 		snprintf(why + pos, sizeof(why) - pos, " is supported");
-	return opt_unsupported_value(e, c, val, why);
+	return num_unsupported(e, c, val, why);
 }
 
 int opt_show_default_only(const struct job *j, const struct opt_def *o, char *buf, size_t len)

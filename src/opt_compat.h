@@ -1,6 +1,6 @@
 /*
  * opt_compat: parse/show callbacks of fio options iotrial takes for
- * compatibility with the command lines people use (issue 13): verify=0,
+ * compatibility with the command lines people use (docs/compat.md): verify=0,
  * gtod_reduce, cpumask, nice, zonemode=none.  Used only by opt_table.c.
  * What each one does in iotrial is in docs/usage.md ("fio options with notes").
  */

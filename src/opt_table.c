@@ -1,6 +1,8 @@
 /*
- * opt_table: the rows of the option table (see opt.h) and the parse/show
- * callbacks of the options whose values are more than a number or a word.
+ * opt_table: the rows of the option table (see opt.h): data only.  The
+ * parse/show callbacks of the options whose values are more than a number
+ * or a word are in opt_parse.c (and in opt_compat.c, steady/opt_steady.c,
+ * and the engines' and modules' own files for their options).
  *
  * Order matters only for --cmdhelp (rows are listed as they appear) and
  * --showcmd (options print in this order).  The second half of the table
@@ -9,13 +11,16 @@
  * files) that iotrial does not implement, so each is refused by name.
  */
 #include "opt.h"
-#include "opt_steady.h"
+#include "opt_parse.h"
+#include "steady/opt_steady.h"
 #include "opt_compat.h"
-#include "engine_fileop.h"	/* their option rows */
-#include "engine_cpuio.h"
-#include "engine_exec.h"
-#include "engine_e4defrag.h"
-#include "engine_rbd.h"
+#include "engines/engine_fileop.h"	/* their option rows */
+#include "engines/engine_cpuio.h"
+#include "engines/engine_exec.h"
+#include "engines/engine_e4defrag.h"
+#include "engines/engine_uring.h"
+#include "engines/engine_cmdprio.h"
+#include "engines/engine_rbd.h"
 #include "ioerr.h"
 #include "cmdprio.h"
 #include "numa.h"
@@ -28,7 +33,7 @@
 #include <string.h>	/* strcmp, strchr, strdup */
 #include <strings.h>	/* strcasecmp */
 #include "engine.h"	/* engine_find */
-#include "job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
+#include "steady/job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
 
 #define F(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field)
 #define FD(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field[0])
@@ -37,534 +42,6 @@
 #define UA(n, a) { .name = n, .alias = { a }, .type = OPT_UNSUPPORTED }
 /* refused, with why and the nearest supported option */
 #define UH(n, h) { .name = n, .type = OPT_UNSUPPORTED, .help = h }
-
-/* Append to @buf at @*pos, never past @len. */
-static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void opt_cat(char *buf, size_t len, size_t *pos, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*pos >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*pos += (size_t)n;
-}
-
-/* A value fio accepts that iotrial does not implement: refused by name. */
-int opt_unsupported_value(struct err *e, const struct num_ctx *c, const char *val,
-			  const char *why)
-{
-	return err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%.100s' for option '%s': %s%s%s%s",
-		       val, c->opt, why, c->where ? " (" : "", c->where ? c->where : "",
-		       c->where ? ")" : "");
-}
-
-/* ---- target ---------------------------------------------------------- */
-
-static int parse_name(struct job *j, const struct opt_def *o, const char *val,
-		      const struct num_ctx *c, struct err *e)
-{
-	if (strlen(val) >= sizeof(j->name))
-		return num_error(e, c, -EINVAL, val, "longer than %zu characters", sizeof(j->name) - 1);
-	strcpy(j->name, val);
-	return 0;
-}
-
-static int show_name(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", j->name);
-	return 0;
-}
-
-static int parse_size(struct job *j, const struct opt_def *o, const char *val,
-		      const struct num_ctx *c, struct err *e)
-{
-	return num_parse_size_pct(val, c, &j->size, &j->size_pct, e);
-}
-
-static int show_size(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	if (j->size_pct)
-		snprintf(buf, len, "%u%%", j->size_pct);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)j->size);
-	return 0;
-}
-
-static int parse_offset(struct job *j, const struct opt_def *o, const char *val,
-			const struct num_ctx *c, struct err *e)
-{
-	return num_parse_size_pct(val, c, &j->offset, &j->offset_pct, e);
-}
-
-static int show_offset(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	if (j->offset_pct)
-		snprintf(buf, len, "%u%%", j->offset_pct);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)j->offset);
-	return 0;
-}
-
-static int parse_filesize(struct job *j, const struct opt_def *o, const char *val,
-			  const struct num_ctx *c, struct err *e)
-{
-	return num_parse_range(val, c, &j->filesize_min, &j->filesize_max, e);
-}
-
-static int show_filesize(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	if (j->filesize_min == j->filesize_max)
-		snprintf(buf, len, "%llu", (unsigned long long)j->filesize_min);
-	else
-		snprintf(buf, len, "%llu-%llu", (unsigned long long)j->filesize_min,
-			 (unsigned long long)j->filesize_max);
-	return 0;
-}
-
-/* ---- workload -------------------------------------------------------- */
-
-static const struct { const char *name; unsigned bits; } rw_names[] = {
-	{ "read", RW_READ },
-	{ "write", RW_WRITE },
-	{ "trim", RW_TRIM },
-	{ "randread", RW_READ | RW_RAND },
-	{ "randwrite", RW_WRITE | RW_RAND },
-	{ "randtrim", RW_TRIM | RW_RAND },
-	{ "rw", RW_READ | RW_WRITE },
-	{ "readwrite", RW_READ | RW_WRITE },
-	{ "randrw", RW_READ | RW_WRITE | RW_RAND },
-	{ "trimwrite", RW_TRIM | RW_WRITE | RW_TRIMWRITE },
-	{ "randtrimwrite", RW_TRIM | RW_WRITE | RW_TRIMWRITE | RW_RAND },
-};
-
-static int parse_rw(struct job *j, const struct opt_def *o, const char *val,
-		    const struct num_ctx *c, struct err *e)
-{
-	const char *colon = strchr(val, ':');
-	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
-	uint64_t nr = 0;
-	int ret, back = 0;
-
-	for (i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++)
-		if (strlen(rw_names[i].name) == n && !strncmp(rw_names[i].name, val, n))
-			break;
-	if (i == sizeof(rw_names) / sizeof(rw_names[0]))
-		return num_error(e, c, -EINVAL, val, "not one of read, write, trim, randread, randwrite, "
-				 "randtrim, rw, readwrite, randrw, trimwrite, randtrimwrite");
-	if (colon) {
-		back = colon[1] == '-';
-		if (back && (rw_names[i].bits & RW_RAND))
-			return num_error(e, c, -EINVAL, val, "a negative modifier needs sequential I/O");
-		ret = num_parse_u64(colon + 1 + back, c, &nr, e);
-		if (ret)
-			return ret;
-		if (nr > UINT32_MAX)
-			return num_error(e, c, -ERANGE, val, "offset modifier too large");
-	}
-	j->rw = rw_names[i].bits;
-	j->rw_seq_nr = (unsigned)nr;
-	j->rw_seq_back = back && nr;
-	return 0;
-}
-
-static int show_rw(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++)
-		if (rw_names[i].bits == j->rw)
-			break;
-	if (i == sizeof(rw_names) / sizeof(rw_names[0]))
-		return 1;
-	if (j->rw_seq_nr)
-		snprintf(buf, len, "%s:%s%u", rw_names[i].name, j->rw_seq_back ? "-" : "",
-			 j->rw_seq_nr);
-	else
-		snprintf(buf, len, "%s", rw_names[i].name);
-	return 0;
-}
-
-static int parse_rwmixwrite(struct job *j, const struct opt_def *o, const char *val,
-			    const struct num_ctx *c, struct err *e)
-{
-	uint64_t v;
-	int ret = num_parse_u64(val, c, &v, e);
-
-	if (ret)
-		return ret;
-	if (v > 100)
-		return num_error(e, c, -ERANGE, val, "above the maximum 100");
-	j->rwmixread = (uint32_t)(100 - v);
-	return 0;
-}
-
-static int parse_bsrange(struct job *j, const struct opt_def *o, const char *val,
-			 const struct num_ctx *c, struct err *e)
-{
-	uint64_t lo[DDIR_NR], hi[DDIR_NR];
-	int d, ret;
-
-	memcpy(lo, j->bs_min, sizeof(lo));
-	memcpy(hi, j->bs_max, sizeof(hi));
-	ret = num_parse_range_ddir(val, c, lo, hi, e);
-	if (ret)
-		return ret;
-	for (d = 0; d < DDIR_NR; d++)
-		if ((lo[d] != j->bs_min[d] || hi[d] != j->bs_max[d]) && !lo[d])
-			return num_error(e, c, -EINVAL, val, "a block size of 0");
-	memcpy(j->bs_min, lo, sizeof(lo));
-	memcpy(j->bs_max, hi, sizeof(hi));
-	return 0;
-}
-
-static int show_bsrange(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	size_t pos = 0;
-	int d, plain = 1, same = 1;
-
-	/* unset (0) or equal to bs in every direction: no range to show */
-	for (d = 0; d < DDIR_NR; d++) {
-		if (!((!j->bs_min[d] && !j->bs_max[d]) ||
-		      (j->bs_min[d] == j->bs[d] && j->bs_max[d] == j->bs[d])))
-			plain = 0;
-		if (j->bs_min[d] != j->bs_min[0] || j->bs_max[d] != j->bs_max[0])
-			same = 0;
-	}
-	if (plain)
-		return 1;
-	for (d = 0; d < (same ? 1 : DDIR_NR); d++)
-		opt_cat(buf, len, &pos, "%s%llu-%llu", d ? "," : "",
-			(unsigned long long)j->bs_min[d], (unsigned long long)j->bs_max[d]);
-	return 0;
-}
-
-static int parse_bssplit(struct job *j, const struct opt_def *o, const char *val,
-			 const struct num_ctx *c, struct err *e)
-{
-	return num_parse_bssplit(val, c, j->bssplit, j->bssplit_nr, e);
-}
-
-static void show_one_split(const struct job *j, int d, char *buf, size_t len, size_t *pos)
-{
-	unsigned i;
-
-	for (i = 0; i < j->bssplit_nr[d]; i++)
-		opt_cat(buf, len, pos, "%s%llu/%u", i ? ":" : "",
-			(unsigned long long)j->bssplit[d][i].bs, j->bssplit[d][i].perc);
-}
-
-static int show_bssplit(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	size_t pos = 0;
-	unsigned i;
-	int d, same = 1;
-
-	if (!j->bssplit_nr[0] && !j->bssplit_nr[1] && !j->bssplit_nr[2])
-		return 1;
-	for (d = 1; d < DDIR_NR; d++) {
-		if (j->bssplit_nr[d] != j->bssplit_nr[0])
-			same = 0;
-		for (i = 0; same && i < j->bssplit_nr[0]; i++)	/* fields: padding may differ */
-			if (j->bssplit[d][i].bs != j->bssplit[0][i].bs ||
-			    j->bssplit[d][i].perc != j->bssplit[0][i].perc)
-				same = 0;
-	}
-	for (d = 0; d < (same ? 1 : DDIR_NR); d++) {
-		if (d)
-			opt_cat(buf, len, &pos, ",");
-		show_one_split(j, d, buf, len, &pos);
-	}
-	return 0;
-}
-
-static int parse_randseed(struct job *j, const struct opt_def *o, const char *val,
-			  const struct num_ctx *c, struct err *e)
-{
-	int ret = num_parse_u64(val, c, &j->randseed, e);
-
-	if (!ret)
-		j->randseed_set = 1;
-	return ret;
-}
-
-static int show_randseed(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	if (!j->randseed_set)
-		return 1;
-	snprintf(buf, len, "%llu", (unsigned long long)j->randseed);
-	return 0;
-}
-
-static const char *const rand_dist_names[] = { "random", "zipf", "pareto", "normal" };
-
-static int parse_random_distribution(struct job *j, const struct opt_def *o, const char *val,
-				     const struct num_ctx *c, struct err *e)
-{
-	const char *colon = strchr(val, ':');
-	size_t n = colon ? (size_t)(colon - val) : strlen(val);
-	double p = 0;
-	int d, ret;
-
-	if (!strncmp(val, "zoned:", 6))
-		return opt_parse_zoned(j, val + 6, c, e);
-	if (!strncmp(val, "zoned", 5) || !strncmp(val, "sequence", 8))
-		return opt_unsupported_value(e, c, val, "zoned_abs and sequence distributions");
-	if (strchr(val, ','))
-		return opt_unsupported_value(e, c, val, "per-direction distributions");
-	for (d = 0; d < 4; d++)
-		if (strlen(rand_dist_names[d]) == n && !strncmp(val, rand_dist_names[d], n))
-			break;
-	if (d == 4)
-		return num_error(e, c, -EINVAL, val, "not one of random, zipf:theta, pareto:h, normal:sigma");
-	if (d == RAND_DIST_RANDOM) {
-		if (colon)
-			return num_error(e, c, -EINVAL, val, "random takes no parameter");
-	} else {
-		if (!colon)
-			return num_error(e, c, -EINVAL, val, "%s needs a parameter (%s:value)",
-					 rand_dist_names[d], rand_dist_names[d]);
-		if (strchr(colon + 1, ':'))
-			return opt_unsupported_value(e, c, val, "a center parameter");
-		ret = num_parse_double(colon + 1, c, &p, e);
-		if (ret)
-			return ret;
-		if (d == RAND_DIST_ZIPF && (p <= 0 || p == 1))
-			return num_error(e, c, -EINVAL, val, "zipf theta must be above 0 and not 1");
-		if (d == RAND_DIST_PARETO && (p <= 0 || p >= 1))
-			return num_error(e, c, -EINVAL, val, "pareto h must be between 0 and 1");
-		if (d == RAND_DIST_NORMAL && p > 100)
-			return num_error(e, c, -EINVAL, val, "normal sigma must be 0..100 (%%)");
-	}
-	j->random_distribution = (enum rand_dist)d;
-	j->rand_param = p;
-	return 0;
-}
-
-static int show_random_distribution(const struct job *j, const struct opt_def *o, char *buf,
-				    size_t len)
-{
-	size_t pos = 0;
-	unsigned z;
-
-	if (j->random_distribution == RAND_DIST_ZONED) {
-		opt_cat(buf, len, &pos, "zoned");
-		for (z = 0; z < j->zone_nr; z++)
-			opt_cat(buf, len, &pos, ":%u/%u", j->zone_access[z], j->zone_size[z]);
-		return 0;
-	}
-	if (j->random_distribution == RAND_DIST_RANDOM)
-		snprintf(buf, len, "random");
-	else
-		snprintf(buf, len, "%s:%g", rand_dist_names[j->random_distribution], j->rand_param);
-	return 0;
-}
-
-/* ---- engine ---------------------------------------------------------- */
-
-/* Engines fio has (3.33 and later) that iotrial does not: refused by name. */
-static const char *const fio_engines[] = {
-	"cpuio", "sync", "psync", "vsync", "pvsync", "pvsync2", "net", "netsplice",
-	"ftruncate", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",
-	"dirdelete", "exec", "falloc", "e4defrag", "splice", "gfapi",
-	"gfapi_async", "mtd", "sg", "io_uring", "io_uring_cmd", "nbd", "libaio", "rdma",
-	"rados", "rbd", "pmemblk", "dev-dax", "libpmem", "http", "libblkio", "xnvme", "nfs",
-	"dfs", "libcufile", "libhipfile", "windowsaio", "solarisaio", "guasi", "libiscsi",
-	"libhdfs", "ime_psync", "ime_psyncv", "ime_aio", "libzbc", "page_fault", "cpp_null",
-	"binject", "syslet-rw", "librpma_apm_client", "librpma_apm_server",
-	"librpma_gpspm_client", "librpma_gpspm_server", "skeleton_external", NULL,
-};
-
-int opt_engine_check(const char *name, const char *where, struct err *e)
-{
-	const char *absent;
-	size_t i;
-
-	if (engine_find(name))
-		return 0;
-	absent = engine_absent_reason(name);
-	if (absent)
-		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s': %s%s%s%s", name,
-			       absent, where ? " (" : "", where ? where : "", where ? ")" : "");
-	for (i = 0; fio_engines[i]; i++)
-		if (!strcmp(fio_engines[i], name))
-			break;
-	if (fio_engines[i] || !strncmp(name, "external", 8))
-		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s'%s%s%s", name,
-			       where ? " (" : "", where ? where : "", where ? ")" : "");
-	return err_set(e, -EINVAL, EXIT_USAGE, "unknown engine '%s'%s%s%s", name,
-		       where ? " (" : "", where ? where : "", where ? ")" : "");
-}
-
-static int parse_ioengine(struct job *j, const struct opt_def *o, const char *val,
-			  const struct num_ctx *c, struct err *e)
-{
-	char *s;
-	int ret = opt_engine_check(val, c->where, e);
-
-	if (ret)
-		return ret;
-	s = strdup(val);
-	if (!s)
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	free(j->ioengine);
-	j->ioengine = s;
-	return 0;
-}
-
-static int show_ioengine(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	if (!j->ioengine)
-		return 1;
-	snprintf(buf, len, "%s", j->ioengine);
-	return 0;
-}
-
-static int parse_buffered(struct job *j, const struct opt_def *o, const char *val,
-			  const struct num_ctx *c, struct err *e)
-{
-	uint64_t v;
-	int ret = num_parse_u64(val, c, &v, e);
-
-	if (ret)
-		return ret;
-	if (v > 1)
-		return num_error(e, c, -ERANGE, val, "a boolean is 0 or 1");
-	j->direct = !v;
-	return 0;
-}
-
-static int parse_sqthread_poll_cpu(struct job *j, const struct opt_def *o, const char *val,
-				   const struct num_ctx *c, struct err *e)
-{
-	uint64_t v;
-	int ret = num_parse_u64(val, c, &v, e);
-
-	if (ret)
-		return ret;
-	if (v >= CPU_SETSIZE)
-		return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
-	j->sqthread_poll_cpu = (int)v;
-	return 0;
-}
-
-static int show_sqthread_poll_cpu(const struct job *j, const struct opt_def *o, char *buf,
-				  size_t len)
-{
-	if (j->sqthread_poll_cpu < 0)
-		return 1;
-	snprintf(buf, len, "%d", j->sqthread_poll_cpu);
-	return 0;
-}
-
-/* ---- jobs ------------------------------------------------------------ */
-
-static int parse_cpus_allowed(struct job *j, const struct opt_def *o, const char *val,
-			      const struct num_ctx *c, struct err *e)
-{
-	char buf[1024], *item, *save = NULL, *dash;
-	uint64_t a, b, i;
-	cpu_set_t set;
-	int ret;
-
-	if (strlen(val) >= sizeof(buf))
-		return num_error(e, c, -EINVAL, val, "too long");
-	strcpy(buf, val);
-	CPU_ZERO(&set);
-	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		dash = strchr(item, '-');
-		if (dash)
-			*dash = '\0';
-		ret = num_parse_u64(item, c, &a, e);
-		b = a;
-		if (!ret && dash)
-			ret = num_parse_u64(dash + 1, c, &b, e);
-		if (ret)
-			return ret;
-		if (a > b)
-			return num_error(e, c, -EINVAL, val, "CPU range is reversed");
-		if (b >= CPU_SETSIZE)
-			return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
-		for (i = a; i <= b; i++)
-			CPU_SET((int)i, &set);
-	}
-	if (!CPU_COUNT(&set))
-		return num_error(e, c, -EINVAL, val, "no CPU given");
-	j->cpus_allowed = set;
-	j->cpus_allowed_set = 1;
-	return 0;
-}
-
-static int show_cpus_allowed(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	size_t pos = 0;
-	int i, start, first = 1;
-
-	if (!j->cpus_allowed_set)
-		return 1;
-	for (i = 0; i < CPU_SETSIZE; i++) {
-		if (!CPU_ISSET(i, &j->cpus_allowed))
-			continue;
-		start = i;
-		while (i + 1 < CPU_SETSIZE && CPU_ISSET(i + 1, &j->cpus_allowed))
-			i++;
-		if (start == i)
-			opt_cat(buf, len, &pos, "%s%d", first ? "" : ",", i);
-		else
-			opt_cat(buf, len, &pos, "%s%d-%d", first ? "" : ",", start, i);
-		first = 0;
-	}
-	return 0;
-}
-
-/* ---- reporting ------------------------------------------------------- */
-
-static int parse_percentile_list(struct job *j, const struct opt_def *o, const char *val,
-				 const struct num_ctx *c, struct err *e)
-{
-	double list[JOB_MAX_PERCENTILES], v;
-	char buf[1024], *item, *save = NULL;
-	unsigned nr = 0;
-	int ret;
-
-	if (strlen(val) >= sizeof(buf))
-		return num_error(e, c, -EINVAL, val, "too long");
-	strcpy(buf, val);
-	for (item = strtok_r(buf, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
-		if (nr == JOB_MAX_PERCENTILES)
-			return num_error(e, c, -EINVAL, val, "more than %d percentiles",
-					 JOB_MAX_PERCENTILES);
-		ret = num_parse_double(item, c, &v, e);
-		if (ret)
-			return ret;
-		if (v <= 0 || v > 100)
-			return num_error(e, c, -EINVAL, item, "a percentile must be above 0 and at most 100");
-		list[nr++] = v;
-	}
-	if (!nr)
-		return num_error(e, c, -EINVAL, val, "no percentile given");
-	memcpy(j->percentile_list, list, nr * sizeof(list[0]));
-	j->percentile_nr = nr;
-	return 0;
-}
-
-static int show_percentile_list(const struct job *j, const struct opt_def *o, char *buf,
-				size_t len)
-{
-	size_t pos = 0;
-	unsigned i;
-
-	buf[0] = '\0';
-	for (i = 0; i < j->percentile_nr; i++)
-		opt_cat(buf, len, &pos, "%s%g", i ? ":" : "", j->percentile_list[i]);
-	return 0;
-}
 
 /* ---- choices --------------------------------------------------------- */
 
@@ -624,7 +101,7 @@ static const struct opt_choice window_choices[] = {
 
 static const struct opt_def opt_defs[] = {
 	/* job */
-	{ .name = "name", .type = OPT_FUNC, .parse = parse_name, .show = show_name,
+	{ .name = "name", .type = OPT_FUNC, .parse = opt_parse_name, .show = opt_show_name,
 	  .help = "name of the job (on the command line, starts a new job)" },
 	{ .name = "description", .type = OPT_STR, F(description),
 	  .help = "free text describing the job" },
@@ -637,12 +114,12 @@ static const struct opt_def opt_defs[] = {
 		  "$jobname.$jobnum.$filenum)" },
 	{ .name = "directory", .type = OPT_STR, F(directory),
 	  .help = "directory for the job's files" },
-	{ .name = "size", .type = OPT_FUNC, .parse = parse_size, .show = show_size,
+	{ .name = "size", .type = OPT_FUNC, .parse = opt_parse_size, .show = opt_show_size,
 	  .help = "bytes of I/O region per job, or N% of the file/device (default: all of it)" },
-	{ .name = "filesize", .type = OPT_FUNC, .parse = parse_filesize, .show = show_filesize,
+	{ .name = "filesize", .type = OPT_FUNC, .parse = opt_parse_filesize, .show = opt_show_filesize,
 	  .help = "size of each file, or a range lo-hi to pick sizes from" },
-	{ .name = "offset", .alias = { "fileoffset" }, .type = OPT_FUNC, .parse = parse_offset,
-	  .show = show_offset, .help = "start I/O at this byte offset, or at N% of the file" },
+	{ .name = "offset", .alias = { "fileoffset" }, .type = OPT_FUNC, .parse = opt_parse_offset,
+	  .show = opt_show_offset, .help = "start I/O at this byte offset, or at N% of the file" },
 	{ .name = "offset_increment", .type = OPT_INT, F(offset_increment),
 	  .help = "each numjobs clone starts this many bytes after the previous one" },
 	{ .name = "io_size", .alias = { "io_limit" }, .type = OPT_INT, F(io_size),
@@ -668,20 +145,20 @@ static const struct opt_def opt_defs[] = {
 		  "(preallocate past the size), none/truncate (only set the size)" },
 
 	/* workload */
-	{ .name = "rw", .alias = { "readwrite" }, .type = OPT_FUNC, .parse = parse_rw,
-	  .show = show_rw,
+	{ .name = "rw", .alias = { "readwrite" }, .type = OPT_FUNC, .parse = opt_parse_rw,
+	  .show = opt_show_rw,
 	  .help = "I/O pattern: read write trim randread randwrite randtrim rw|readwrite randrw "
 		  "trimwrite randtrimwrite, with optional :N offset modifier" },
 	{ .name = "rwmixread", .type = OPT_INT, F(rwmixread), .max = 100,
 	  .help = "percent of a mixed workload's I/Os that are reads" },
-	{ .name = "rwmixwrite", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = parse_rwmixwrite,
+	{ .name = "rwmixwrite", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = opt_parse_rwmixwrite,
 	  .help = "percent of a mixed workload's I/Os that are writes (sets rwmixread)" },
 	{ .name = "bs", .alias = { "blocksize" }, .type = OPT_INT_DDIR, FD(bs), .min = 1,
 	  .help = "block size, per direction read,write,trim" },
 	{ .name = "bsrange", .alias = { "blocksize_range" }, .type = OPT_FUNC,
-	  .parse = parse_bsrange, .show = show_bsrange,
+	  .parse = opt_parse_bsrange, .show = opt_show_bsrange,
 	  .help = "block size range lo-hi, per direction read,write,trim" },
-	{ .name = "bssplit", .type = OPT_FUNC, .parse = parse_bssplit, .show = show_bssplit,
+	{ .name = "bssplit", .type = OPT_FUNC, .parse = opt_parse_bssplit, .show = opt_show_bssplit,
 	  .help = "weighted block sizes bs/percent:bs/percent..., per direction" },
 	{ .name = "blockalign", .alias = { "ba" }, .type = OPT_INT_DDIR, FD(blockalign),
 	  .help = "align random offsets to this, per direction (0 = minimum block size)" },
@@ -689,7 +166,7 @@ static const struct opt_def opt_defs[] = {
 	  F(bs_unaligned), .help = "block sizes from bsrange need not be multiples of the minimum" },
 	{ .name = "randrepeat", .type = OPT_BOOL, F(randrepeat),
 	  .help = "same random sequence on every run" },
-	{ .name = "randseed", .type = OPT_FUNC, .parse = parse_randseed, .show = show_randseed,
+	{ .name = "randseed", .type = OPT_FUNC, .parse = opt_parse_randseed, .show = opt_show_randseed,
 	  .help = "seed of the random generators" },
 	{ .name = "norandommap", .type = OPT_FLAG, F(norandommap),
 	  .help = "pick random offsets without tracking which blocks were done" },
@@ -697,14 +174,14 @@ static const struct opt_def opt_defs[] = {
 	  .choices = random_generator_choices,
 	  .help = "tausworthe, tausworthe64 (both: iotrial's xoshiro256**) or lfsr (every block "
 		  "exactly once per pass, without the random map)" },
-	{ .name = "random_distribution", .type = OPT_FUNC, .parse = parse_random_distribution,
-	  .show = show_random_distribution,
+	{ .name = "random_distribution", .type = OPT_FUNC, .parse = opt_parse_random_distribution,
+	  .show = opt_show_random_distribution,
 	  .help = "random offset distribution: random, zipf:theta, pareto:h, normal:sigma" },
 	{ .name = "percentage_random", .type = OPT_INT_DDIR, FD(percentage_random), .max = 100,
 	  .help = "percent of a random job's I/Os that are random, per direction" },
 
 	/* engine */
-	{ .name = "ioengine", .type = OPT_FUNC, .parse = parse_ioengine, .show = show_ioengine,
+	{ .name = "ioengine", .type = OPT_FUNC, .parse = opt_parse_ioengine, .show = opt_show_ioengine,
 	  .help = "I/O engine" },
 	{ .name = "iodepth", .type = OPT_INT, F(iodepth), .min = 1, .max = 65536,
 	  .help = "I/Os kept in flight" },
@@ -718,7 +195,7 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "iodepth_low", .type = OPT_INT, F(iodepth_low),
 	  .help = "refill the queue once fewer than this are in flight" },
 	{ .name = "direct", .type = OPT_BOOL, F(direct), .help = "use O_DIRECT" },
-	{ .name = "buffered", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = parse_buffered,
+	{ .name = "buffered", .type = OPT_FUNC, .flags = OPT_F_NOSHOW, .parse = opt_parse_buffered,
 	  .help = "use the page cache (buffered=0 is direct=1)" },
 	{ .name = "sync", .type = OPT_CHOICE, F(sync), .choices = sync_choices,
 	  .help = "synchronous writes: none, sync (O_SYNC), dsync (O_DSYNC)" },
@@ -730,31 +207,9 @@ static const struct opt_def opt_defs[] = {
 	  .help = "fsync when the job's writes are done" },
 	{ .name = "fsync_on_close", .type = OPT_BOOL, F(fsync_on_close),
 	  .help = "fsync each file when it is closed" },
-	{ .name = "fixedbufs", .engines = "io_uring", .type = OPT_FLAG, F(fixedbufs),
-	  .help = "io_uring: register the I/O buffers" },
-	{ .name = "registerfiles", .engines = "io_uring", .type = OPT_FLAG, F(registerfiles),
-	  .help = "io_uring: register the files" },
-	{ .name = "sqthread_poll", .engines = "io_uring", .type = OPT_FLAG, F(sqthread_poll),
-	  .help = "io_uring: a kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .engines = "io_uring", .type = OPT_FUNC, .parse = parse_sqthread_poll_cpu,
-	  .show = show_sqthread_poll_cpu, .help = "io_uring: CPU of the polling kernel thread" },
-	{ .name = "cmdprio_percentage", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_pct, .show = cmdprio_show_pct,
-	  .help = "percent of I/Os (read,write) issued with cmdprio_class/cmdprio" },
-	{ .name = "cmdprio_class", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_class, .show = cmdprio_show_class,
-	  .help = "priority class of those I/Os, 1..3 (read,write; default 1, RT)" },
-	{ .name = "cmdprio", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_level, .show = cmdprio_show_level,
-	  .help = "priority level of those I/Os, 0..7 (read,write; default 0)" },
-	{ .name = "cmdprio_bssplit", .engines = "io_uring libaio null", .type = OPT_FUNC,
-	  .parse = cmdprio_parse_bssplit, .show = cmdprio_show_bssplit,
-	  .help = "per block size: bs/percent[/class/level[/hint]]:..., read,write "
-		  "(the hint is accepted and not sent, as fio 3.33)" },
-	{ .name = "hipri", .engines = "io_uring pvsync2", .type = OPT_FLAG, F(hipri),
-	  .help = "polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI)" },
-	{ .name = "nonvectored", .engines = "io_uring", .type = OPT_BOOL, F(nonvectored),
-	  .help = "io_uring: use non-vectored read/write commands" },
+	ENGINE_URING_OPTS
+	ENGINE_CMDPRIO_OPTS
+	ENGINE_URING_IO_OPTS
 	ENGINE_FILEOP_OPTS
 	ENGINE_CPUIO_OPTS
 	ENGINE_EXEC_OPTS
@@ -780,8 +235,8 @@ static const struct opt_def opt_defs[] = {
 	  .help = "report each group as a whole, not each job" },
 	{ .name = "thread", .alias = { "threads" }, .type = OPT_FLAG, F(thread),
 	  .help = "run jobs as threads (iotrial always does; accepted for fio files)" },
-	{ .name = "cpus_allowed", .type = OPT_FUNC, .parse = parse_cpus_allowed,
-	  .show = show_cpus_allowed, .help = "CPUs the job may run on, e.g. 0-3,6" },
+	{ .name = "cpus_allowed", .type = OPT_FUNC, .parse = opt_parse_cpus_allowed,
+	  .show = opt_show_cpus_allowed, .help = "CPUs the job may run on, e.g. 0-3,6" },
 	{ .name = "numa_cpu_nodes", .type = OPT_FUNC, .parse = numa_parse_cpu_nodes,
 	  .show = numa_show_cpu_nodes, .help = "run the job on the CPUs of these NUMA nodes (0-1,3)" },
 	{ .name = "numa_mem_policy", .type = OPT_FUNC, .parse = numa_parse_mem_policy,
@@ -821,8 +276,8 @@ static const struct opt_def opt_defs[] = {
 	  .choices = rate_process_choices, .help = "how rated I/O is spaced: linear or poisson" },
 
 	/* reporting */
-	{ .name = "percentile_list", .type = OPT_FUNC, .parse = parse_percentile_list,
-	  .show = show_percentile_list, .help = "latency percentiles to report, ':'-separated (at most 20)" },
+	{ .name = "percentile_list", .type = OPT_FUNC, .parse = opt_parse_percentile_list,
+	  .show = opt_show_percentile_list, .help = "latency percentiles to report, ':'-separated (at most 20)" },
 	{ .name = "clat_percentiles", .type = OPT_BOOL, F(clat_percentiles),
 	  .help = "report completion latency percentiles" },
 	{ .name = "lat_percentiles", .type = OPT_BOOL, F(lat_percentiles),

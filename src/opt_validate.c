@@ -12,7 +12,7 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strdup */
-#include "job_steady.h"	/* job_steady_cfg: the steady-state rules must build */
+#include "steady/job_steady.h"	/* job_steady_cfg: the steady-state rules must build */
 #include "engine.h"	/* engine_find: an engine's own checks, offload's timed reap */
 
 /* bs, bsrange and bssplit, per direction. */

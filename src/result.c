@@ -16,9 +16,8 @@
 #include "result.h"
 
 #include <jansson.h>	/* json_decref of the environment */
-#include "mpimerge.h"
 #include "series.h"
-#include "steady.h"
+#include "steady/steady.h"
 
 #include <stdlib.h>	/* free, calloc */
 #include <string.h>	/* memset, memcpy */
@@ -169,9 +168,9 @@ void result_bw_agg(struct run_result *r)
 }
 
 /*
- * The series and steady objects belong to modules not linked into this one
- * yet (issue 3); whoever wires them frees them before calling this, or adds
- * their free calls here.  env is released by env.c's owner.
+ * Release what one entry owns: its series, steady outcome, per-priority
+ * figures and device views.  The run's environment and warnings are
+ * released by result_free.
  */
 void result_job_clear(struct job_result *r)
 {
@@ -206,7 +205,7 @@ void result_free(struct run_result *r)
 	if (r->warnings)
 		json_decref(r->warnings);
 	r->warnings = NULL;
-	mpimerge_set_free(r->ranks);
+	result_ranks_free(r->ranks);
 	r->ranks = NULL;
 	free(r->jobs);
 	free(r->du);
@@ -214,4 +213,28 @@ void result_free(struct run_result *r)
 	r->nr_jobs = 0;
 	r->du = NULL;
 	r->nr_du = 0;
+}
+
+void result_rank_clear(struct result_rank *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_jobs; i++)
+		result_job_clear(&r->jobs[i]);
+	free(r->jobs);
+	if (r->env)
+		json_decref(r->env);
+	memset(r, 0, sizeof(*r));
+}
+
+void result_ranks_free(struct result_ranks *set)
+{
+	size_t i;
+
+	if (!set)
+		return;
+	for (i = 0; i < set->nr; i++)
+		result_rank_clear(&set->ranks[i]);
+	free(set->ranks);
+	free(set);
 }

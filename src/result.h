@@ -17,9 +17,8 @@
 #include "job.h"
 #include "stat.h"
 
-struct series;		/* series.h: per-interval time series (issue 3) */
-struct steady;		/* steady.h: steady-state outcome (issue 3) */
-struct mpimerge_set;	/* mpimerge.h: the ranks of an MPI run */
+struct series;		/* series.h: per-interval time series (docs/time-series.md) */
+struct steady;		/* steady.h: steady-state outcome (docs/time-series.md) */
 
 #define RESULT_DEPTH_NR 7	/* iodepth buckets 1 2 4 8 16 32 >=64 */
 
@@ -61,7 +60,7 @@ struct disk_view {
 struct disk_view_iv {
 	uint64_t t_ms;
 	int ramp;			/* inside ramp_time */
-	uint32_t n;			/* series intervals it covers (issue 16); 0 or 1: one */
+	uint32_t n;			/* series intervals it covers (docs/time-series.md, long runs); 0 or 1: one */
 	struct disk_view v;
 };
 
@@ -104,7 +103,7 @@ struct job_result {
 	uint64_t depth_complete[RESULT_DEPTH_NR + 1];
 	uint64_t total_submit, total_complete;
 	struct series *series;		/* NULL when not sampled */
-	/* what the devices under the job saw over its measured time (issue 7) */
+	/* what the devices under the job saw over its measured time (docs/json.md, the device view) */
 	struct disk_view *dev;		/* malloc'ed, nr_dev entries, or NULL */
 	size_t nr_dev;
 	struct disk_view_iv *dev_iv;	/* per series interval, first device */
@@ -128,6 +127,33 @@ struct disk_util {
 	struct disk_view view;			/* over the jobs' measured time; dur_ns 0: none */
 };
 
+/* MPI mode (docs/mpi.md): every rank's part, packed and merged by mpimerge.h. */
+struct json_t;	/* jansson's json_t */
+
+/* Where and when one rank ran (packed beside its result). */
+struct result_rank_info {
+	unsigned rank;
+	char host[256];
+	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME: I/O start (barrier left), run end */
+};
+
+/* One rank's part, as rank 0 holds it after the gather. */
+struct result_rank {
+	struct result_rank_info info;
+	int partial, signal;
+	struct json_t *env;		/* summary of the rank's environment (owned) */
+	struct job_result *jobs;	/* its entries; job pointers into rank 0's list */
+	size_t nr_jobs;
+};
+
+/* Every rank's part, attached to the merged run_result (run_result.ranks) by mpimerge.h. */
+struct result_ranks {
+	struct result_rank *ranks;	/* by rank number */
+	size_t nr;
+	uint64_t skew_ns;		/* latest minus earliest start_ns */
+	double merge_s;			/* gather + unpack + merge on rank 0, seconds */
+};
+
 struct run_result {
 	time_t timestamp;
 	uint64_t timestamp_ms;
@@ -143,7 +169,7 @@ struct run_result {
 	double clock_ghz;		/* TSC rate when used */
 	void *env;			/* json_t * from env.c, or NULL */
 	void *warnings;			/* json_t * array from result_check, or NULL */
-	struct mpimerge_set *ranks;	/* MPI mode: every rank's part (jobs are their merge) */
+	struct result_ranks *ranks;	/* MPI mode: every rank's part (jobs are their merge) */
 };
 
 /* Zero a job_result and initialise its accumulators. */
@@ -173,5 +199,11 @@ void result_job_clear(struct job_result *r);
 
 /* Release what @r owns (jobs array, series, steady, du, ranks; not global_opts). */
 void result_free(struct run_result *r);
+
+/* Release what one rank's part owns. */
+void result_rank_clear(struct result_rank *r);
+
+/* Release @set and what it owns; NULL is fine. */
+void result_ranks_free(struct result_ranks *set);
 
 #endif

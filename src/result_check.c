@@ -13,8 +13,8 @@
 
 #include "bottleneck.h"
 #include "check.h"
-#include "report_json.h"
-#include "resultread.h"
+#include "report/report_json.h"
+#include "trial/resultread.h"
 
 int result_check(struct run_result *r, struct err *e)
 {

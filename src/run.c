@@ -2,6 +2,7 @@
  * run: orchestration of workers (see run.h).  Nothing here is per I/O.
  */
 #include "run.h"
+#include "run_int.h"
 
 #include <errno.h>	/* ENOMEM */
 #include <jansson.h>	/* the environment */
@@ -19,34 +20,12 @@
 #include "engine.h"
 #include "env.h"
 #include "file.h"
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "result_check.h"
 #include "series.h"
 #include "series_group.h"
-#include "steady.h"
-#include "steady_live.h"	/* status lines: "steady since" */
-#include "vec.h"		/* vec_grow: the status scratch */
+#include "steady/steady.h"
 #include "worker.h"
-
-struct run_state {
-	const struct run_req *req;
-	struct clock clk;
-	struct worker *w;
-	size_t nr;
-	sigset_t sigs;
-	int signal;
-	uint64_t t0_ns;
-	int peer_stop;			/* a peer process ended early (run_sync) */
-	/* issue 16: group_reporting groups' series, merged as the threads run */
-	struct series_group *grp;
-	size_t nr_grp;
-	size_t *grp_of;			/* per worker: its group, or SIZE_MAX */
-	size_t *hold_status;		/* per worker: the status lines' next interval */
-	size_t *hold_grp;		/* per worker: the group's next interval */
-	int grp_err;			/* a pull failed (-ENOMEM) */
-	struct flow_set flows;		/* flow=: counters shared by the jobs of a flow_id */
-	struct sample_group *sgrp;	/* per group: bw/iops figures, streamed */
-};
 
 static size_t run_count_threads(const struct run_req *req)
 {
@@ -205,19 +184,6 @@ static void run_stop_all(struct run_state *s, int why)
 }
 
 /*
- * Issue 16: the threads' series keep only what is still to be read.  Each
- * worker drops intervals before its series_hold: the smaller of what the
- * status lines and its group's collector have not read yet (SIZE_MAX when
- * neither reads it).
- */
-static void run_hold_publish(struct run_state *s, size_t i)
-{
-	size_t h = s->hold_status[i] < s->hold_grp[i] ? s->hold_status[i] : s->hold_grp[i];
-
-	atomic_store(&s->w[i].series_hold, h);
-}
-
-/*
  * The group_reporting groups, grouped as run_collect groups the results
  * (same groupid, both group_reporting), each with its first thread's
  * reporting rule and series_max.  Before any thread starts.
@@ -321,357 +287,6 @@ out:
 	free(done);
 	free(idx);
 	return ret;
-}
-
-/*
- * Status entries of one stonewall group: the workers [first, end) grouped as
- * the report groups them, and what has been delivered of each one's series.
- */
-struct run_status {
-	struct run_progress_job *e;
-	size_t nr;
-	const struct job **job;		/* the first thread's job, per entry */
-	size_t *of;			/* entry of worker first + i */
-	size_t *sent;			/* intervals delivered, per entry */
-	size_t *ready;			/* intervals complete in every thread, per entry */
-	size_t *done_nr;		/* intervals of the ended threads (the most) */
-	int *caught_up;			/* -1 no running thread, 0 behind, 1 caught up */
-	struct hist *h;			/* DDIR_NR scratch histograms */
-	uint64_t last_data_ns;		/* when intervals were last delivered */
-	struct steady_live *live;	/* per entry: "steady since" (steady_live.h) */
-	struct steady_live_iv *acc;	/* scratch: one entry's intervals summed */
-	size_t acc_cap;
-};
-
-static void run_status_free(struct run_status *st)
-{
-	free(st->e);
-	free(st->job);
-	free(st->done_nr);
-	free(st->of);
-	free(st->sent);
-	free(st->ready);
-	free(st->caught_up);
-	free(st->h);
-	for (size_t k = 0; st->live && k < st->nr; k++)
-		steady_live_free(&st->live[k]);
-	free(st->live);
-	free(st->acc);
-	memset(st, 0, sizeof(*st));
-}
-
-/* Build the entries; on failure st->e stays NULL and no status is given. */
-static void run_status_init(struct run_state *s, struct run_status *st, size_t first, size_t end)
-{
-	size_t n = end - first, i, k;
-
-	memset(st, 0, sizeof(*st));
-	st->e = calloc(n ? n : 1, sizeof(*st->e));
-	st->job = calloc(n ? n : 1, sizeof(*st->job));
-	st->done_nr = calloc(n ? n : 1, sizeof(*st->done_nr));
-	st->of = calloc(n ? n : 1, sizeof(*st->of));
-	st->sent = calloc(n ? n : 1, sizeof(*st->sent));
-	st->ready = calloc(n ? n : 1, sizeof(*st->ready));
-	st->caught_up = calloc(n ? n : 1, sizeof(*st->caught_up));
-	st->h = malloc(DDIR_NR * sizeof(*st->h));
-	st->live = calloc(n ? n : 1, sizeof(*st->live));
-	if (!st->e || !st->job || !st->done_nr || !st->of || !st->sent || !st->ready || !st->caught_up || !st->h ||
-	    !st->live) {
-		run_status_free(st);
-		return;
-	}
-	for (i = first; i < end; i++) {
-		const struct worker *w = &s->w[i];
-		unsigned rw = w->job->rw;
-
-		for (k = 0; k < st->nr; k++)
-			if (w->job->group_reporting && st->e[k].groupid == w->groupid &&
-			    st->job[k]->group_reporting)
-				break;	/* run_collect's grouping */
-		if (k == st->nr) {
-			st->job[k] = w->job;
-			st->e[k].name = w->job->name;
-			st->e[k].groupid = w->groupid;
-			st->e[k].clone = w->jobnum;
-			st->nr++;
-		}
-		st->e[k].threads++;
-		st->e[k].dirs |= (rw & (RW_READ | RW_WRITE | RW_TRIM)) |
-				 ((rw & RW_TRIMWRITE) ? RW_WRITE | RW_TRIM : 0);
-		st->of[i - first] = k;
-	}
-	for (k = 0; k < st->nr; k++) {
-		struct steady_cfg c;
-
-		/* the reporting rule; a job without one (or on failure) tracks nothing */
-		if (!job_steady_cfg(st->job[k], 0, &c, NULL))
-			steady_live_init(&st->live[k], &c);
-	}
-}
-
-/*
- * Feed entry @k's intervals [@lo, @hi), summed over its threads, to its live
- * steady-state tracker (steady_live.h), and copy the verdict into @e.  Pass
- * 1 (@w set): add worker @w's intervals into the scratch sums, under its
- * lock.  Pass 2 (@w NULL): feed the sums.
- */
-static void run_status_live(struct run_status *st, size_t k, const struct series *sr,
-			    size_t lo, size_t hi, struct run_progress_job *e)
-{
-	struct steady_live *l = &st->live[k];
-
-	if (l->cfg.rule == STEADY_OFF || hi <= lo) {
-		if (!sr)
-			e->steady = l->cfg.rule == STEADY_OFF ? -1 : (int)l->state;
-		return;
-	}
-	if (sr) {
-		for (size_t j = lo; j < hi && j < series_end(sr); j++)
-			steady_live_pick(&l->cfg, series_at(sr, j), &st->acc[j - lo]);
-		return;
-	}
-	for (size_t j = lo; j < hi; j++)
-		steady_live_add(l, &st->acc[j - lo]);
-	e->steady = (int)l->state;
-	e->steady_since_ms = l->since_ms;
-	e->steady_lost_ms = l->lost_ms;
-}
-
-/*
- * How many intervals each entry has complete in all its threads (a thread
- * still running holds the group back; an ended one does not), and whether
- * they span at least about @period_ns past what was delivered.  Returns 1
- * when every entry with a running thread is caught up that way.
- */
-static int run_status_ready(struct run_state *s, struct run_status *st, size_t first, size_t end,
-			    uint64_t period_ns)
-{
-	size_t i, k;
-	int all = 1;
-
-	for (k = 0; k < st->nr; k++) {
-		st->ready[k] = SIZE_MAX;	/* the fewest of the running threads */
-		st->done_nr[k] = 0;
-		st->caught_up[k] = -1;
-	}
-	for (i = first; i < end; i++) {
-		struct worker *w = &s->w[i];
-		uint64_t covered = 0;
-		size_t nr;
-		int done = atomic_load(&w->done);	/* before nr: then nr is final */
-
-		k = st->of[i - first];
-		pthread_mutex_lock(&w->lock);
-		nr = series_end(&w->series);	/* the run's interval numbers (series.h: base) */
-		for (size_t j = st->sent[k] > w->series.base ? st->sent[k] : w->series.base; j < nr; j++)
-			covered += series_at(&w->series, j)->dur_us;
-		pthread_mutex_unlock(&w->lock);
-		if (done) {
-			if (nr > st->done_nr[k])
-				st->done_nr[k] = nr;
-			continue;
-		}
-		if (nr < st->ready[k])
-			st->ready[k] = nr;
-		/* 10% slack: intervals last as asked, give or take a tick */
-		if (st->caught_up[k] != 0)
-			st->caught_up[k] = covered * 1000 * 10 >= period_ns * 9;
-	}
-	for (k = 0; k < st->nr; k++) {
-		if (st->caught_up[k] < 0)	/* all ended: everything is final */
-			st->ready[k] = st->done_nr[k];
-		if (st->ready[k] < st->sent[k])
-			st->ready[k] = st->sent[k];
-		if (st->caught_up[k] == 0)
-			all = 0;
-	}
-	return all;
-}
-
-/* Add one thread's intervals [lo, hi) of entry @e's phase into @e and st->h. */
-static void run_status_add(struct run_status *st, struct run_progress_job *e, const struct series *sr,
-			   size_t lo, size_t hi)
-{
-	uint64_t dur = 0;
-
-	for (size_t j = lo; j < hi && j < series_end(sr); j++) {
-		const struct series_iv *iv = series_at(sr, j);
-
-		dur += iv->dur_us;
-		if (iv->t_ms > e->t_ms)
-			e->t_ms = iv->t_ms;
-		for (int d = 0; d < DDIR_NR; d++) {
-			struct run_progress_dir *pd = &e->d[d];
-			const struct series_dir *sd = &iv->d[d];
-
-			if (!sd->ios)
-				continue;
-			pd->ios += sd->ios;
-			pd->bytes += sd->bytes;
-			pd->lat_mean += (double)sd->lat_sum_ns;	/* a sum until the end */
-			if (sd->lat_min < pd->lat_min)
-				pd->lat_min = sd->lat_min;
-			if (sd->lat_max > pd->lat_max)
-				pd->lat_max = sd->lat_max;
-			series_hist_add(sr, j, (enum ddir)d, &st->h[d]);
-		}
-	}
-	if (dur > e->dur_us)
-		e->dur_us = dur;
-}
-
-/*
- * Fill the entries' figures over their ready, undelivered intervals, cut at
- * a ramp/measured boundary.  Returns 1 when some entry was cut there (call
- * again for the rest), 0 otherwise.
- */
-static int run_status_fill(struct run_state *s, struct run_status *st, size_t first, size_t end)
-{
-	static const double pcts[3] = { 50.0, 99.0, 99.9 };
-	int more = 0;
-
-	for (size_t k = 0; k < st->nr; k++) {
-		struct run_progress_job *e = &st->e[k];
-		size_t lo = st->sent[k], hi = st->ready[k];
-		int phase_set = 0;
-
-		e->nr_iv = 0;
-		e->first_iv = lo;
-		e->t_ms = e->dur_us = 0;
-		e->ramp = 0;
-		memset(e->d, 0, sizeof(e->d));
-		if (hi <= lo)
-			continue;
-		for (int d = 0; d < DDIR_NR; d++)
-			e->d[d].lat_min = UINT64_MAX;
-		memset(st->h, 0, DDIR_NR * sizeof(*st->h));
-		if (vec_grow((void **)&st->acc, &st->acc_cap, hi - lo, sizeof(*st->acc), 16))
-			steady_live_free(&st->live[k]);	/* no memory: no live verdict */
-		else
-			memset(st->acc, 0, (hi - lo) * sizeof(*st->acc));
-		for (size_t i = first; i < end; i++) {
-			struct worker *w = &s->w[i];
-
-			if (st->of[i - first] != k)
-				continue;
-			pthread_mutex_lock(&w->lock);
-			if (!phase_set && lo < series_end(&w->series)) {
-				/* the phase of the first interval; stop where it changes */
-				size_t j = lo;
-
-				e->ramp = (int)series_at(&w->series, lo)->ramp;
-				while (j < hi && j < series_end(&w->series) &&
-				       (int)series_at(&w->series, j)->ramp == e->ramp)
-					j++;
-				if (j < hi) {
-					hi = j;
-					more = 1;
-				}
-				phase_set = 1;
-			}
-			run_status_add(st, e, &w->series, lo, hi);
-			run_status_live(st, k, &w->series, lo, hi, e);
-			pthread_mutex_unlock(&w->lock);
-		}
-		run_status_live(st, k, NULL, lo, hi, e);
-		e->nr_iv = hi - lo;
-		st->sent[k] = hi;
-		for (int d = 0; d < DDIR_NR; d++) {
-			struct run_progress_dir *pd = &e->d[d];
-			double secs = (double)e->dur_us / 1e6;
-			uint64_t v[3];
-
-			if (pd->ios)
-				e->dirs |= 1u << d;
-			else
-				pd->lat_min = 0;
-			pd->lat_mean = pd->ios ? pd->lat_mean / (double)pd->ios : 0;
-			pd->iops = secs > 0 ? (double)pd->ios / secs : 0;
-			pd->bw_bytes = secs > 0 ? (double)pd->bytes / secs : 0;
-			hist_percentiles(&st->h[d], pcts, 3, v);
-			for (int q = 0; q < 3 && pd->ios; q++)	/* within the exact extremes */
-				v[q] = v[q] > pd->lat_max ? pd->lat_max : v[q] < pd->lat_min ? pd->lat_min : v[q];
-			pd->p50 = v[0];
-			pd->p99 = v[1];
-			pd->p999 = v[2];
-		}
-	}
-	return more;
-}
-
-/* Call the progress callback; with @st, its entries' new intervals too. */
-static void run_progress(struct run_state *s, size_t first, size_t end, struct run_status *st,
-			 int with_data, int final)
-{
-	const struct run_req *req = s->req;
-	struct run_progress p;
-	double planned = 0, done = 0, time_left = -1;
-	size_t i;
-	int d;
-
-	memset(&p, 0, sizeof(p));
-	p.elapsed_s = (double)(clock_now_ns(&s->clk) - s->t0_ns) / 1e9;
-	p.total = (unsigned)s->nr;
-	for (i = first; i < end; i++) {
-		struct worker *w = &s->w[i];
-		const struct job *j = w->job;
-
-		if (!atomic_load(&w->done))
-			p.running++;
-		if (!atomic_load(&w->measuring))
-			p.ramping = 1;
-		for (d = 0; d < DDIR_NR; d++) {
-			p.ios[d] += atomic_load_explicit(&w->live_ios[d], memory_order_relaxed);
-			p.bytes[d] += atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
-			done += (double)atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
-		}
-		if (j->time_based || j->runtime_us) {
-			double total = (double)(j->startdelay_us + j->ramp_time_us + j->runtime_us) / 1e6;
-			double left = total - p.elapsed_s;
-
-			if (left < 0)
-				left = 0;
-			if (left > time_left)
-				time_left = left;
-		}
-		if (!j->time_based)
-			planned += (double)(j->io_size ? j->io_size : j->size) * (j->loops ? j->loops : 1);
-	}
-	p.eta_s = time_left;
-	p.pct = -1;
-	if (time_left >= 0 && p.elapsed_s + time_left > 0)
-		p.pct = 100.0 * p.elapsed_s / (p.elapsed_s + time_left);
-	else if (planned > 0)
-		p.pct = 100.0 * done / planned;
-	p.final = final;
-	if (st && st->e) {
-		p.jobs = st->e;
-		p.nr_jobs = st->nr;
-		for (i = 0; i < st->nr; i++) {
-			if (!with_data)
-				st->e[i].nr_iv = 0;
-			if (st->e[i].nr_iv)
-				p.new_intervals = 1;
-		}
-	}
-	req->progress(req->progress_arg, &p);
-}
-
-/* Deliver what is ready (all of it when @final), in phase-pure calls. */
-static void run_status_deliver(struct run_state *s, size_t first, size_t end, struct run_status *st,
-			       int final)
-{
-	int more;
-
-	do {
-		more = run_status_fill(s, st, first, end);
-		run_progress(s, first, end, st, 1, final && !more);
-	} while (more);
-	st->last_data_ns = clock_now_ns(&s->clk);
-	for (size_t i = first; i < end; i++) {
-		s->hold_status[i] = st->sent[st->of[i - first]];
-		run_hold_publish(s, i);
-	}
 }
 
 /*
@@ -973,7 +588,7 @@ static int run_collect(struct run_state *s, struct run_result *out, struct err *
 				r = series_group_finish(&s->grp[s->grp_of[g]], &jr->series, &jr->steady);
 		}
 		/* the series is at most series_max elements already (series_sink); the
-		 * device views follow its elements (issue 16) */
+		 * device views follow its elements (docs/time-series.md, long runs) */
 		if (!r && jr->series && jr->dev_iv)
 			devwatch_coarsen(jr->dev_iv, &jr->nr_dev_iv, jr->series);
 		if (r)
@@ -1035,7 +650,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	s.req = req;
 	out->global_opts = req->globals;
 	out->nr_global_opts = req->nr_globals;
-	r = clock_init(&s.clk, req->clock_mode, e);
+	r = req->clock_src ? clock_init_source(&s.clk, req->clock_src, e) :
+			     clock_init(&s.clk, req->clock_mode, e);
 	if (r) {
 		if (req->sync)	/* the peers wait for this process's word */
 			req->sync->ready(req->sync->arg, r, e);

@@ -103,6 +103,13 @@ struct run_req {
 	size_t nr_globals;
 	int readonly;
 	enum clock_mode clock_mode;	/* clock.h */
+	/*
+	 * Where time comes from instead (clock_init_source, clock.h), or NULL:
+	 * the tests run the real run.c and workers on a fake clock.  The source
+	 * is read from every worker thread and the waiting thread at once, so it
+	 * must be thread-safe.
+	 */
+	const struct clock_src *clock_src;
 	uint64_t progress_us;		/* how often to call progress (0: never) */
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;

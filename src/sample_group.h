@@ -1,6 +1,6 @@
 /*
  * sample_group: a group_reporting group's bw/iops figures (fio's 500 ms
- * statistics), streamed while its threads run (issue 16) instead of kept
+ * statistics), streamed while its threads run (docs/time-series.md, long runs) instead of kept
  * whole and added at the end.
  *
  * fio adds the threads' samples period by period (sample k of every thread

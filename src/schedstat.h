@@ -1,5 +1,5 @@
 /*
- * schedstat: how long a thread waited for a CPU (issue 7).
+ * schedstat: how long a thread waited for a CPU (docs/json.md, the device view).
  *
  * On a shared machine a job's thread can be runnable -- a completion is
  * there to reap and resubmit -- yet not running, because other threads hold

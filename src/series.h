@@ -195,7 +195,7 @@ double series_bw(const struct series *s, size_t i, int d);	/* bytes/s */
 uint64_t series_total_ios(const struct series *s, enum ddir d);
 
 /*
- * Coarsening (issue 16: results bounded in run length).  Adjacent intervals
+ * Coarsening (results bounded in run length: docs/time-series.md, long runs).  Adjacent intervals
  * are merged in pairs, exactly: ios, bytes and latency sums add, histograms
  * add bucket by bucket, min and max fold, percentiles are recomputed from the
  * merged histogram; t_ms is the later end, dur_us the sum, n the sum.  A ramp

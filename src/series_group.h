@@ -1,6 +1,6 @@
 /*
  * series_group: a group_reporting group's series, merged from its threads'
- * intervals while they run (issue 16), instead of merging whole per-thread
+ * intervals while they run (docs/time-series.md, long runs), instead of merging whole per-thread
  * series at the end.
  *
  * The merge is series_merge's: ramp intervals are matched by their index in
@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 #include "series.h"
-#include "series_sink.h"
+#include "steady/series_sink.h"
 
 struct series_group {
 	struct series merged;		/* recent merged intervals */

@@ -31,9 +31,9 @@
 #include "rate.h"
 #include "result.h"
 #include "series.h"
-#include "series_sink.h"
+#include "steady/series_sink.h"
 #include "stat.h"
-#include "steady.h"
+#include "steady/steady.h"
 #include "flow.h"
 #include "latency_target.h"
 
@@ -174,7 +174,7 @@ struct worker {
 	struct series series;
 	uint64_t interval_nr;
 	/*
-	 * Issue 16: memory bounded in run length.  The series above keeps only
+	 * Bounded memory (docs/time-series.md, long runs): memory bounded in run length.  The series above keeps only
 	 * recent intervals: the worker drops (series_trim, under the lock) those
 	 * before series_hold (set by run.c: what status lines and the
 	 * group_reporting collector have not read yet; 0 keeps everything), the
@@ -205,7 +205,7 @@ struct worker {
 	void *error_dump_arg;
 	int interrupted;
 
-	struct devwatch dw;		/* what the devices under the files saw (issue 7) */
+	struct devwatch dw;		/* what the devices under the files saw (docs/json.md, the device view) */
 };
 
 /*

@@ -1,6 +1,6 @@
 /*
  * worker_compat: the parts of a worker that fio-compatibility options add
- * (issue 13), kept out of worker.c so its I/O loop stays small: the verify
+ * (docs/compat.md), kept out of worker.c so its I/O loop stays small: the verify
  * context and read-back pass (verify.h), the rate_min check, wait_for.
  * worker.c calls each at one place; none runs per I/O.
  */

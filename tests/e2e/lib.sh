@@ -108,3 +108,24 @@ own_fs() {
 	LIB_MNTS="$LIB_MNTS $T/own_fs"
 	OWN_FS="$T/own_fs"
 }
+
+# engine_refused ENGINE: 0 (true) when the kernel refuses ENGINE's set-up
+# here (io_uring disabled by kernel.io_uring_disabled or a seccomp profile,
+# Linux AIO missing), with the reason in $REFUSED_WHY; a test then skips its
+# io_uring/libaio cases instead of failing them.  Probed once per engine.
+engine_refused() {
+	_f="$T/.refused-$1"
+	if [ ! -f "$_f" ]; then
+		if "$IOTRIAL" --name=probe --ioengine="$1" --rw=read --bs=4k --size=4k \
+			--filename="$T/.probe-$1" --output-format=json >/dev/null 2>"$T/.probe-$1.err"; then
+			: >"$_f"
+		elif grep -qiE 'not permitted|not implemented|ENOSYS|EPERM' "$T/.probe-$1.err"; then
+			echo "the kernel refuses $1 here: $(head -c 200 "$T/.probe-$1.err")" >"$_f"
+		else
+			: >"$_f"	# another failure: the test itself shows it
+		fi
+		rm -f "$T/.probe-$1"
+	fi
+	REFUSED_WHY=$(cat "$_f")
+	[ -n "$REFUSED_WHY" ]
+}

@@ -46,6 +46,10 @@ PY
 
 for eng in psync sync pvsync2 libaio io_uring null; do
 	out="$T/$eng.json"
+	if engine_refused $eng; then
+		skip "seed_$eng" "$REFUSED_WHY"
+		continue
+	fi
 	if "$IOTRIAL" --name=randrw --rw=randrw --bs=4k --iodepth=32 --size=16m --numjobs=2 \
 		--runtime=2 --time_based --group_reporting --ioengine=$eng --directory="$T" \
 		--output-format=json >"$out" 2>"$T/err"; then
@@ -57,7 +61,9 @@ for eng in psync sync pvsync2 libaio io_uring null; do
 done
 
 # direct=1 on the temp directory (O_DIRECT works on ext4 and tmpfs here)
-if "$IOTRIAL" --name=d --rw=randread --bs=4k --iodepth=8 --size=8m --runtime=1 --time_based \
+if engine_refused io_uring; then
+	skip direct_io_uring "$REFUSED_WHY"
+elif "$IOTRIAL" --name=d --rw=randread --bs=4k --iodepth=8 --size=8m --runtime=1 --time_based \
 	--ioengine=io_uring --direct=1 --directory="$T" --output-format=json >"$T/d.json" 2>"$T/err"; then
 	pyjson "import json; j=json.load(open('$T/d.json'))['jobs'][0]; assert j['read']['total_ios']>0" \
 		&& pass direct_io_uring || fail direct_io_uring "no reads"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "trial/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

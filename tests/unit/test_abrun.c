@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "abrun.h"
+#include "trial/abrun.h"
 #include "check.h"
 #include "vec.h"	/* vec_free_strings */
 

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include "abstat.h"
-#include "abstat_boot.h"
+#include "trial/abstat_boot.h"
 #include "check.h"
 
 #define NEL(x) (sizeof(x) / sizeof((x)[0]))

@@ -5,7 +5,7 @@
  */
 #include "check.h"
 #include "bottleneck.h"
-#include "compare.h"
+#include "trial/compare.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -228,7 +228,7 @@ TEST(compare_device_rows_and_warning)
 }
 
 /*
- * The shared machine of issue 7: 4.3 of 8 at the device (0.54, 46% missed)
+ * A shared machine (docs/json.md, the device view): 4.3 of 8 at the device (0.54, 46% missed)
  * with a thread at 35% CPU.  Waiting for a CPU 30% of the run (>= 23%, half
  * the missed share) makes it cpu_contention; 10% leaves it the tool's.
  */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "check.h"		/* the test harness (tests/unit) */
 #include "../../src/check.h"	/* the module under test */
+#include "human.h"
 
 #define DATA "tests/data/results/"
 
@@ -307,15 +308,15 @@ TEST(fmt_ns)
 {
 	char b[32];
 
-	check_fmt_ns(b, sizeof(b), 410000);
+	human_ns(b, sizeof(b), 410000, HUMAN_TABLE);
 	CHECK_STR(b, "410 us");
-	check_fmt_ns(b, sizeof(b), 1400000);
+	human_ns(b, sizeof(b), 1400000, HUMAN_TABLE);
 	CHECK_STR(b, "1.40 ms");
-	check_fmt_ns(b, sizeof(b), 180.87);
+	human_ns(b, sizeof(b), 180.87, HUMAN_TABLE);
 	CHECK_STR(b, "181 ns");
-	check_fmt_ns(b, sizeof(b), 3000);
+	human_ns(b, sizeof(b), 3000, HUMAN_TABLE);
 	CHECK_STR(b, "3.0 us");
-	check_fmt_ns(b, sizeof(b), 2.5e9);
+	human_ns(b, sizeof(b), 2.5e9, HUMAN_TABLE);
 	CHECK_STR(b, "2.50 s");
 }
 

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "compare.h"
+#include "trial/compare.h"
 #include "check.h"
 
 #define DATA "tests/data/results/"

@@ -18,8 +18,8 @@
  * seconds.
  */
 #include <stdlib.h>
-#include "abrun.h"
-#include "compare.h"
+#include "trial/abrun.h"
+#include "trial/compare.h"
 #include "check.h"
 
 enum order { ORD_RANDOM, ORD_ALTERNATE, ORD_BLOCKS, ORD_NONE };

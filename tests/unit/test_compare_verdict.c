@@ -1,5 +1,5 @@
 /*
- * Tests for compare's verdicts, one or more per shortfall of issue 9: the
+ * Tests for compare's verdicts, one or more per shortfall the verdict rules answer (docs/statistics.md): the
  * interval decides (and --fail-on-regression with it); a CV above the limit
  * never hides what the interval shows; run order from timestamps; tied and
  * constant values; the level's label; zero-I/O runs; no nan or inf; sides
@@ -8,12 +8,12 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "abdrift.h"
-#include "abstat_boot.h"
-#include "abstat_rank.h"
+#include "trial/abdrift.h"
+#include "trial/abstat_boot.h"
+#include "trial/abstat_rank.h"
 #include "check.h"		/* the test harness (tests/unit) */
 #include "../../src/check.h"	/* check_result: the no_io warning */
-#include "compare.h"
+#include "trial/compare.h"
 
 struct spec {
 	double iops;		/* read IOPS; 0: no read I/O */
@@ -232,6 +232,48 @@ TEST(run_order)
 	CHECK_STR(json_string_value(json_object_get(json_array_get(runs, 3), "side")), "B");
 	CHECK_STR(json_string_value(json_object_get(json_array_get(runs, 3), "file")), "B2.json");
 	json_decref(j);
+	compare_report_free(&r);
+	set_free(&s);
+}
+
+/*
+ * A baseline measured before by design (sides_apart, docs/statistics.md
+ * "Baselines"): the same blocks give the run-order interval, not
+ * "confounded"; a real step is found, a drift alone is not taken for one.
+ */
+TEST(sides_apart)
+{
+	struct compare_opts o;
+	struct compare_report r;
+	const struct compare_metric *m;
+	struct set s = { .na = 0 };
+	const double jit[] = { 0.3, -0.2, 0.1, -0.4, 0.2, 0.0, -0.1, 0.4, -0.3, 0.1 };
+	size_t i;
+
+	compare_opts_init(&o);
+	o.sides_apart = 1;
+	o.fail_regression_pct = 5;
+	/* B 20% slower than A, all A then all B, no drift */
+	for (i = 0; i < 10; i++)
+		add(&s, i < 5 ? 'A' : 'B', (struct spec){ 1000 * (i < 5 ? 1 : 0.8) *
+			(1 + jit[i] / 100), 1700000000000LL + 60000 * (long long)i, 1, 0, 0 });
+	CHECK(compare_run(s.a, s.na, s.b, s.nb, &o, &r, NULL) == 0);
+	m = metric(&r, "read.iops");
+	CHECK(m->method == COMPARE_CI_RUN_ORDER && !m->confounded);
+	CHECK(m->verdict == COMPARE_WORSE && m->regression && r.regressed);
+	CHECK(m->ci_lo < -20 && -20 < m->ci_hi && m->ci_hi < -5);
+	CHECK(warning(&r, "run_order") && strstr(warning(&r, "run_order"), "by design (AAAAABBBBB)"));
+	compare_report_free(&r);
+	set_free(&s);
+	/* A = B with the drift of run_order above (10% over the runs): no regression */
+	for (i = 0; i < 10; i++)
+		add(&s, i < 5 ? 'A' : 'B', (struct spec){ 1000 * (1 - 0.011 * (double)i) *
+			(1 + jit[i] / 100), 1700000000000LL + 60000 * (long long)i, 1, 0, 0 });
+	CHECK(compare_run(s.a, s.na, s.b, s.nb, &o, &r, NULL) == 0);
+	m = metric(&r, "read.iops");
+	CHECK(m->method == COMPARE_CI_RUN_ORDER && !m->regression);
+	CHECK(m->ci_lo < 0 && 0 < m->ci_hi);	/* the drift is fitted, not read as B */
+	CHECK(m->drift_pct < -0.5 && m->drift_pct > -1.7);
 	compare_report_free(&r);
 	set_free(&s);
 }
@@ -501,6 +543,7 @@ int main(void)
 	RUN(interval_decides);
 	RUN(cv_never_hides);
 	RUN(run_order);
+	RUN(sides_apart);
 	RUN(timestamps);
 	RUN(tied_values);
 	RUN(level_label);

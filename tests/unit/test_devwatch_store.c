@@ -1,5 +1,5 @@
 /*
- * test_devwatch_store: issue 16.  The per-interval device views kept while a
+ * test_devwatch_store: bounded memory (docs/time-series.md, long runs).  The per-interval device views kept while a
  * job runs (devwatch_store, fed one final interval at a time) never number
  * more than series_max, and once the run ends (devwatch_coarsen against the
  * bounded series) they equal what coarsening the full list gives: the same

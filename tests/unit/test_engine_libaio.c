@@ -1,6 +1,7 @@
 /* Tests for engine_libaio: data round trips (buffered and O_DIRECT), fsync, trim, errors. */
 #include <stdio.h>
 #include "check.h"
+#include "kernel_probe.h"
 #include "engine_harness.h"
 
 extern const struct engine_ops engine_libaio_ops;
@@ -178,6 +179,12 @@ out:
 
 int main(void)
 {
+	char why[160];
+
+	if (probe_aio_refused(why, sizeof(why))) {
+		printf("SKIP engine_libaio: %s\n", why);
+		return 0;
+	}
 	RUN(libaio_depth1);
 	RUN(libaio_depth8);
 	RUN(libaio_direct_depth8);

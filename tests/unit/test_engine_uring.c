@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <sys/sysmacros.h>
 #include "check.h"
+#include "kernel_probe.h"
 #include "engine_harness.h"
 
 extern const struct engine_ops engine_uring_ops;
@@ -428,6 +429,12 @@ TEST(uring_flags_taken)
 
 int main(void)
 {
+	char why[160];
+
+	if (probe_uring_refused(why, sizeof(why))) {
+		printf("SKIP engine_uring: %s\n", why);
+		return 0;
+	}
 	RUN(uring_depth1);
 	RUN(uring_depth8);
 	RUN(uring_fixedbufs);

@@ -4,8 +4,9 @@
  * showing that snia_round really aggregates intervals into rounds.
  */
 #include "check.h"
-#include "job_steady.h"
+#include "steady/job_steady.h"
 #include "opt.h"
+#include "steady/steady_out.h"
 
 #include <errno.h>
 #include <string.h>

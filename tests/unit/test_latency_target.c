@@ -19,7 +19,7 @@
 #include <stddef.h>	/* offsetof */
 #include <stdlib.h>
 #include "check.h"
-#include "fake_clock.h"
+#include "worker_fixture.h"
 #include "job_fixture.h"
 #include "latency_target.h"
 #include "worker.h"
@@ -178,54 +178,23 @@ TEST(percentile_edges)
 /* ---- the worker on a fake device: 10 us per I/O in flight ---------------- */
 
 struct lw {
-	struct worker w;
-	struct job j;
-	struct fake_clock fc;
-	struct engine_ops ops;
-	const struct engine_ops *null;
+	struct wfix f;			/* first: the fixture's callbacks cast back */
 	uint64_t per_io_ns;
 	unsigned max_seen;		/* most I/Os reaped at once after the search settled */
-	struct job_result r;
 };
 
-static struct lw *lw_of(struct engine_ctx *ctx)
-{
-	return (struct lw *)((char *)ctx - offsetof(struct lw, w.ctx));
-}
-
-static int lw_init(struct engine_ctx *ctx, struct err *e)
-{
-	return lw_of(ctx)->null->init(ctx, e);
-}
-
-static int lw_queue(struct engine_ctx *ctx, struct io_u *io)
-{
-	return lw_of(ctx)->null->queue(ctx, io);
-}
-
-static int lw_commit(struct engine_ctx *ctx)
-{
-	return lw_of(ctx)->null->commit(ctx);
-}
-
 /* Everything in flight completes together, after 10 us per I/O in flight. */
-static int lw_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
+static void lw_device(struct wfix *f, struct io_u **done, int n, unsigned inflight,
+		      int inline_done)
 {
-	struct lw *t = lw_of(ctx);
-	unsigned inflight = t->w.inflight;
-	int n = t->null->getevents(ctx, min, max, out);
+	struct lw *t = (struct lw *)f;
 
-	if (n > 0) {
-		fake_clock_advance(&t->fc, t->per_io_ns * inflight);
-		if (atomic_load(&t->w.measuring) && (unsigned)n > t->max_seen)
-			t->max_seen = (unsigned)n;
-	}
-	return n;
-}
-
-static void lw_exit(struct engine_ctx *ctx)
-{
-	lw_of(ctx)->null->exit(ctx);
+	(void)done;
+	if (inline_done)
+		return;
+	fake_clock_advance(&f->fc, t->per_io_ns * inflight);
+	if (atomic_load(&f->w.measuring) && (unsigned)n > t->max_seen)
+		t->max_seen = (unsigned)n;
 }
 
 static struct lw *lw_new(unsigned depth, uint64_t target_us, uint64_t window_us)
@@ -234,57 +203,36 @@ static struct lw *lw_new(unsigned depth, uint64_t target_us, uint64_t window_us)
 
 	if (!t)
 		return NULL;
-	fixture_job(&t->j, RW_READ | RW_RAND, 4096, 1ull << 40);
-	t->j.iodepth = depth;
-	/* the device below completes everything in flight together: whole-queue
-	 * commits and reaps (fio's iodepth_batch_submit=0 and
-	 * iodepth_batch_complete_max=iodepth) are what it models */
-	t->j.iodepth_batch_submit = 0;
-	t->j.iodepth_batch_complete_max = depth;
-	t->j.interval_us = 1000000;
-	t->j.lat_target.target_us = target_us;
-	t->j.lat_target.window_us = window_us;
-	t->j.lat_target.percentile = 100;
-	t->j.norandommap = 1;
-	t->null = engine_find("null");
-	t->ops = *t->null;
-	t->ops.init = lw_init;
-	t->ops.queue = lw_queue;
-	t->ops.commit = lw_commit;
-	t->ops.getevents = lw_getevents;
-	t->ops.exit = lw_exit;
-	t->per_io_ns = 10 * US;
-	if (fake_clock_init(&t->fc, 9000000000000ull, 0)) {
+	if (wfix_init(&t->f, RW_READ | RW_RAND, 4096, 1ull << 40, 9000000000000ull)) {
 		free(t);
 		return NULL;
 	}
+	t->f.j.iodepth = depth;
+	/* the device below completes everything in flight together: whole-queue
+	 * commits and reaps (fio's iodepth_batch_submit=0 and
+	 * iodepth_batch_complete_max=iodepth) are what it models */
+	t->f.j.iodepth_batch_submit = 0;
+	t->f.j.iodepth_batch_complete_max = depth;
+	t->f.j.interval_us = 1000000;
+	t->f.j.lat_target.target_us = target_us;
+	t->f.j.lat_target.window_us = window_us;
+	t->f.j.lat_target.percentile = 100;
+	t->f.j.norandommap = 1;
+	t->f.device = lw_device;
+	t->per_io_ns = 10 * US;
 	return t;
 }
 
 static int lw_run(struct lw *t)
 {
-	struct err e;
-	int r;
-
-	err_clear(&e);
-	t->w.job = &t->j;
-	t->w.clk = &t->fc.clk;
-	t->w.ops = &t->ops;
-	r = worker_prepare(&t->w, &e);
-	if (r) {
-		printf("  worker_prepare: %s\n", e.msg);
-		return r;
-	}
-	worker_main(&t->w);
-	worker_result(&t->w, &t->r);
-	return t->w.error;
+	return wfix_run(&t->f);
 }
 
 static void lw_free(struct lw *t)
 {
 	if (!t)
 		return;
-	worker_release(&t->w);
+	wfix_release(&t->f);
 	free(t);
 }
 
@@ -300,18 +248,18 @@ TEST(worker_settles_on_a_depth_dependent_device)
 	if (!t)
 		return;
 	CHECK_EQ_U(lw_run(t), 0);
-	dr = &t->r.dir[DDIR_READ];
+	dr = &t->f.r.dir[DDIR_READ];
 	/* 1 2 4 8 | 6 5 | 5 settled, its window measured, then done */
-	CHECK_EQ_U(t->r.lat_depth, 5);
-	CHECK_EQ_U(t->w.lt.windows, 7);
+	CHECK_EQ_U(t->f.r.lat_depth, 5);
+	CHECK_EQ_U(t->f.w.lt.windows, 7);
 	CHECK_EQ_U(t->max_seen, 5);
 	CHECK_EQ_U(dr->lat.min, 50 * US);
 	CHECK_EQ_U(dr->lat.max, 50 * US);
 	/* the settled window alone: 10 ms of 5 I/Os per 50 us (the last
 	 * batch may end past the window's end) */
 	CHECK(dr->total_ios >= 1000 && dr->total_ios <= 1005);
-	CHECK(t->w.measure_ns >= 10 * MS && t->w.measure_ns <= 10 * MS + 50 * US);
-	s = &t->w.series;
+	CHECK(t->f.w.measure_ns >= 10 * MS && t->f.w.measure_ns <= 10 * MS + 50 * US);
+	s = &t->f.w.series;
 	CHECK(s->nr_ramp >= 1);
 	for (i = s->nr_ramp; i < s->nr; i++)
 		ios += s->iv[i].d[DDIR_READ].ios;
@@ -330,21 +278,21 @@ TEST(worker_search_starts_after_ramp_time)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.ramp_time_us = 5000;
+	t->f.j.ramp_time_us = 5000;
 	CHECK_EQ_U(lw_run(t), 0);
-	CHECK_EQ_U(t->r.lat_depth, 5);
-	CHECK_EQ_U(t->w.lt.windows, 7);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.max, 50 * US);
+	CHECK_EQ_U(t->f.r.lat_depth, 5);
+	CHECK_EQ_U(t->f.w.lt.windows, 7);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat.max, 50 * US);
 	/* 5 ms of ramp, 10 ms windows at depths 1, 2, 4, two failed ones cut
 	 * short by their first late I/O (depth 8: 80 us, 6: 60 us), 10 ms at 5,
 	 * 10 ms at 5 settled: 55.14 ms and the last batch */
-	if (t->w.elapsed_ns < 55140 * US || t->w.elapsed_ns > 55140 * US + 150 * US)
-		printf("  elapsed %llu ns\n", (unsigned long long)t->w.elapsed_ns);
-	CHECK(t->w.elapsed_ns >= 55140 * US && t->w.elapsed_ns <= 55140 * US + 150 * US);
-	s = &t->w.series;
+	if (t->f.w.elapsed_ns < 55140 * US || t->f.w.elapsed_ns > 55140 * US + 150 * US)
+		printf("  elapsed %llu ns\n", (unsigned long long)t->f.w.elapsed_ns);
+	CHECK(t->f.w.elapsed_ns >= 55140 * US && t->f.w.elapsed_ns <= 55140 * US + 150 * US);
+	s = &t->f.w.series;
 	for (i = s->nr_ramp; i < s->nr; i++)
 		ios += s->iv[i].d[DDIR_READ].ios;
-	CHECK_EQ_U(ios, t->r.dir[DDIR_READ].total_ios);
+	CHECK_EQ_U(ios, t->f.r.dir[DDIR_READ].total_ios);
 	lw_free(t);
 }
 
@@ -357,9 +305,9 @@ TEST(worker_fast_device_ends_at_iodepth)
 	if (!t)
 		return;
 	CHECK_EQ_U(lw_run(t), 0);
-	CHECK_EQ_U(t->r.lat_depth, 16);
+	CHECK_EQ_U(t->f.r.lat_depth, 16);
 	CHECK_EQ_U(t->max_seen, 16);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.max, 160 * US);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat.max, 160 * US);
 	lw_free(t);
 }
 
@@ -372,9 +320,9 @@ TEST(worker_depth1_over_target_is_fatal)
 	if (!t)
 		return;
 	CHECK_EQ_U(lw_run(t), ETIMEDOUT);
-	CHECK(strstr(t->w.first_error, "latency of 10000 ns exceeds latency_target (5000 ns)") != NULL);
+	CHECK(strstr(t->f.w.first_error, "latency of 10000 ns exceeds latency_target (5000 ns)") != NULL);
 	/* judged on the first completion, not at the window's end (100 ms) */
-	CHECK(t->w.elapsed_ns < 1 * MS);
+	CHECK(t->f.w.elapsed_ns < 1 * MS);
 	lw_free(t);
 }
 
@@ -392,14 +340,14 @@ TEST(worker_unsettled_search_reports_the_search)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.size = 4096ull * 2500;
+	t->f.j.size = 4096ull * 2500;
 	CHECK_EQ_U(lw_run(t), 0);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 2500);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.min, 10 * US);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.max, 40 * US);
-	CHECK_EQ_U(t->r.lat_depth, 4);
-	CHECK_EQ_U(t->w.measure_ns, t->w.elapsed_ns);
-	CHECK_EQ_U(t->w.measure_ns, 25 * MS);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 2500);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat.min, 10 * US);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat.max, 40 * US);
+	CHECK_EQ_U(t->f.r.lat_depth, 4);
+	CHECK_EQ_U(t->f.w.measure_ns, t->f.w.elapsed_ns);
+	CHECK_EQ_U(t->f.w.measure_ns, 25 * MS);
 	lw_free(t);
 }
 
@@ -411,11 +359,11 @@ TEST(worker_off_runs_at_iodepth)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.size = 4096 * 800;
+	t->f.j.size = 4096 * 800;
 	CHECK_EQ_U(lw_run(t), 0);
-	CHECK_EQ_U(t->r.lat_depth, 0);
+	CHECK_EQ_U(t->f.r.lat_depth, 0);
 	CHECK_EQ_U(t->max_seen, 8);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 800);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 800);
 	lw_free(t);
 }
 

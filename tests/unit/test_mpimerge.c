@@ -79,7 +79,7 @@ static void make_rank(struct run_result *res, struct job *jobs, unsigned r, size
 	}
 }
 
-static void info_of(struct mpimerge_info *info, unsigned r)
+static void info_of(struct result_rank_info *info, unsigned r)
 {
 	memset(info, 0, sizeof(*info));
 	info->rank = r;
@@ -89,10 +89,10 @@ static void info_of(struct mpimerge_info *info, unsigned r)
 }
 
 /* Pack rank @r's result and unpack it into @out. */
-static int roundtrip(struct job *jobs, unsigned r, size_t nent, struct mpimerge_rank *out)
+static int roundtrip(struct job *jobs, unsigned r, size_t nent, struct result_rank *out)
 {
 	struct run_result res;
-	struct mpimerge_info info;
+	struct result_rank_info info;
 	struct err e;
 	void *buf = NULL;
 	size_t len = 0;
@@ -115,8 +115,8 @@ TEST(pack_roundtrip_is_exact)
 {
 	struct job jobs[1];
 	struct run_result res;
-	struct mpimerge_rank rk;
-	struct mpimerge_info info;
+	struct result_rank rk;
+	struct result_rank_info info;
 	struct err e;
 	void *buf = NULL;
 	size_t len = 0;
@@ -146,7 +146,7 @@ TEST(pack_roundtrip_is_exact)
 			CHECK_EQ_U(b->series->b_nr, a->series->b_nr);
 		}
 	}
-	mpimerge_rank_clear(&rk);
+	result_rank_clear(&rk);
 	/* a cut or foreign buffer is refused with a message, never misread */
 	err_clear(&e);
 	CHECK(mpimerge_unpack(buf, len / 2, jobs, 1, &rk, &e) == -EINVAL);
@@ -165,7 +165,7 @@ TEST(merge_equals_one_process_seeing_all)
 {
 	struct job jobs[1];
 	struct run_result res;
-	struct mpimerge_set *set = calloc(1, sizeof(*set));
+	struct result_ranks *set = calloc(1, sizeof(*set));
 	struct hist *all = calloc(1, sizeof(*all));
 	struct lat_acc a;
 	struct moments want;
@@ -226,7 +226,7 @@ TEST(merge_matches_clones_and_missing_entries)
 {
 	struct job jobs[1];
 	struct run_result res;
-	struct mpimerge_set *set = calloc(1, sizeof(*set));
+	struct result_ranks *set = calloc(1, sizeof(*set));
 	struct err e;
 
 	job_init(&jobs[0]);

@@ -4,7 +4,7 @@
  * first-half search limit, ties and the reported mean, sd and 95% half-width.
  */
 #include "check.h"
-#include "mser.h"
+#include "steady/mser.h"
 
 #include <errno.h>
 #include <math.h>

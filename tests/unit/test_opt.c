@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "opt.h"
-#include "engine.h"	/* engine_find, engine_absent_reason */
+#include "engine.h"	/* engine_find, engine_absent_reason: .engines names checked */
 
 #define W "t.fio:3"
 
@@ -218,7 +218,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "fallocate", "none", "fallocate", "none" },
 	{ "fallocate", "1", "fallocate", "posix" },	/* fio's old spelling */
 	{ "fallocate", "keep", "fallocate", "keep" },
-	/* issue 13, part B */
+	/* fio compatibility (docs/compat.md) */
 	{ "continue_on_error", "write", "continue_on_error", "write" },
 	{ "continue_on_error", "1", "continue_on_error", "all" },
 	{ "ignore_error", ",ENOSPC:122", "ignore_error", ",ENOSPC:EDQUOT," },
@@ -1004,6 +1004,36 @@ TEST(engine_options_owned)
 }
 
 /*
+ * Every engine an option row says it belongs to (.engines, a blank-separated
+ * list) is in the registry: a misspelt or removed engine would leave the
+ * option refused under every engine, silently.
+ */
+TEST(engine_names_registered)
+{
+	size_t n, i, owned = 0;
+	const struct opt_def *t = opt_table(&n);
+
+	for (i = 0; i < n; i++) {
+		char buf[256], *w, *save = NULL;
+
+		if (!t[i].engines)
+			continue;
+		owned++;
+		CHECK(strlen(t[i].engines) < sizeof(buf));
+		snprintf(buf, sizeof(buf), "%s", t[i].engines);
+		for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+			/* or an engine this build left out (rbd without librbd) */
+			int known = engine_find(w) || engine_absent_reason(w);
+
+			CHECK(known);
+			if (!known)
+				printf("  option '%s': engine '%s' is not registered\n", t[i].name, w);
+		}
+	}
+	CHECK(owned >= 15);	/* io_uring's, cmdprio's, cpuio's, exec's, ... */
+}
+
+/*
  * An engine option inherited (a [global] with ioengine=e4defrag and
  * donorname) is dropped when the job switches engine, as fio 3.33 does; the
  * same option set by the job itself under libaio is refused.
@@ -1226,6 +1256,7 @@ int main(void)
 	RUN(failure_leaves_job_unchanged);
 	RUN(validate);
 	RUN(engine_options_owned);
+	RUN(engine_names_registered);
 	RUN(engine_options_inherited_dropped);
 	RUN(rbd_options);
 	RUN(double_percent);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
-#include "report_html.h"
+#include "report/report_html.h"
 
 static json_t *dir_obj(double iops, double lat)
 {

@@ -5,7 +5,7 @@
  */
 #include "check.h"
 #include "report_fixture.h"
-#include "report_json.h"
+#include "report/report_json.h"
 #include "series.h"
 
 #include <stdio.h>

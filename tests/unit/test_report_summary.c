@@ -5,7 +5,7 @@
  * out, "-" for a missing cell), byte for byte on hand-made results. */
 #include <stdlib.h>
 #include "check.h"
-#include "report_summary.h"
+#include "report/report_summary.h"
 
 /* A job with @ios I/Os of @bs bytes over @ms in direction @d, latency mean @lat_ns. */
 static void put(struct job_result *j, const char *name, int d, uint64_t ios, uint64_t bs,

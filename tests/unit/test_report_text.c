@@ -5,7 +5,7 @@
  */
 #include "check.h"
 #include "report_fixture.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -130,7 +130,7 @@ TEST(merge_two_threads)
 	CHECK_EQ_U(a.nr_threads, 3);
 }
 
-/* Scheduler evidence (issue 7): waits and switches add up, the load is the
+/* Scheduler evidence (docs/json.md, the device view): waits and switches add up, the load is the
  * highest seen, and the wait is known only when every thread knew it. */
 TEST(merge_sched_figures)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "resultread.h"
+#include "trial/resultread.h"
 #include "check.h"
 #include "vec.h"	/* vec_free_strings */
 

@@ -1,5 +1,5 @@
 /*
- * test_sample_group: issue 16.  A group's bw/iops figures streamed while its
+ * test_sample_group: bounded memory (docs/time-series.md, long runs).  A group's bw/iops figures streamed while its
  * threads run (sample_group) are those of the whole-array computation run.c
  * did at the end (threads' samples added period by period, then
  * min/max/mean/stddev over the sums): bit-identical on random data, with

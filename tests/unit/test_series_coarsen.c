@@ -1,5 +1,5 @@
 /*
- * test_series_coarsen: merging adjacent intervals is exact (issue 16).
+ * test_series_coarsen: merging adjacent intervals is exact (docs/time-series.md, long runs).
  * Totals, histograms, min/max and percentiles over the whole run are the
  * same before and after, ramp intervals are only merged with ramp ones, and
  * the steady rules give the same verdict (window, held or lost, the window's
@@ -8,7 +8,8 @@
  */
 #include "check.h"
 #include "series.h"
-#include "steady.h"
+#include "steady/steady.h"
+#include "steady/steady_tail.h"
 
 #include <stdlib.h>
 

@@ -15,8 +15,8 @@
  */
 #include "check.h"
 #include "series_group.h"
-#include "series_sink.h"
-#include "steady_tail.h"
+#include "steady/series_sink.h"
+#include "steady/steady_tail.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +36,7 @@ static double unif(void)
 }
 
 struct run {
-	struct series full;		/* every interval, as before issue 16 */
+	struct series full;		/* every interval, as kept without series_max */
 	struct series recent;		/* trimmed as the worker trims */
 	struct series_sink sink;
 	size_t max_held;		/* the most intervals recent held */

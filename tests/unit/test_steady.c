@@ -5,7 +5,8 @@
  * "steadystate" JSON object reproduced from ss.json's own data.
  */
 #include "check.h"
-#include "steady.h"
+#include "steady/steady.h"
+#include "steady/steady_out.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,7 +8,9 @@
  * spike.
  */
 #include "check.h"
-#include "steady.h"
+#include "steady/steady.h"
+#include "steady/steady_out.h"
+#include "steady/steady_tail.h"
 
 #include <stdlib.h>
 
@@ -115,7 +117,7 @@ TEST(step_up)
 }
 
 /*
- * 2000 x 8 then 600 x 12 (the throttled job of issue 8 in small).  Lost at
+ * 2000 x 8 then 600 x 12 (a throttled job in small, docs/time-series.md "Held or lost").  Lost at
  * 8 s, lost_mean 600: "IOPS fell 70%".  MSER batches [2000, 1440, 600, 600]:
  * MSER(0) = 1411200 / 16, MSER(1) = 470400 / 9, MSER(2) = 0: 10 s.
  */

@@ -5,7 +5,7 @@
  * Memory is W values whatever the length.
  */
 #include "check.h"
-#include "steady_live.h"
+#include "steady/steady_live.h"
 
 static void feed(struct steady_live *l, const struct steady_cfg *c, double iops, uint64_t i, int ramp)
 {

@@ -12,7 +12,8 @@
  * stream's memory does not grow with the number of intervals.
  */
 #include "check.h"
-#include "steady_stream.h"
+#include "steady/steady_stream.h"
+#include "steady/steady_tail.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "check.h"
-#include "svg.h"
+#include "report/svg.h"
 
 /* Ticks are inside the domain, increasing and evenly spaced (linear/time). */
 static int ticks_sane(const struct svg_scale *s, const double *t, size_t n)

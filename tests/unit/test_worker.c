@@ -23,36 +23,27 @@
 #include <stddef.h>	/* offsetof */
 #include <stdlib.h>
 #include "check.h"
-#include "fake_clock.h"
-#include "job_steady.h"
+#include "worker_fixture.h"
+#include "steady/job_steady.h"
 #include "job_fixture.h"
 #include "stat.h"
 #include "worker.h"
+#include "steady/steady_tail.h"
 
 #define START_NS 7000000000000ull	/* the fake clock's origin: not 0 */
 #define US 1000ull
 #define MS 1000000ull
 
-/* A worker, its fake clock and the device model the engine wrapper applies. */
+/* A worker on its fake clock (worker_fixture.h) and the device model it applies. */
 struct tw {
-	struct worker w;
-	struct job j;
-	struct fake_clock fc;
-	struct engine_ops ops;		/* the null engine, wrapped */
-	const struct engine_ops *null;
+	struct wfix f;			/* first: the fixture's callbacks cast back */
 	const uint64_t *dev_ns;		/* completion latencies, used in turn */
 	unsigned dev_nr, dev_next;
 	uint64_t submit_ns;		/* time one commit takes */
 	/* reference: each I/O's latency accounted alone, from its own times */
 	struct lat_acc ref[DDIR_NR];
 	struct hist ref_hist[DDIR_NR];
-	struct job_result r;
 };
-
-static struct tw *tw_of(struct engine_ctx *ctx)
-{
-	return (struct tw *)((char *)ctx - offsetof(struct tw, w.ctx));
-}
 
 static uint64_t tw_dev(struct tw *t)
 {
@@ -67,54 +58,29 @@ static void tw_ref(struct tw *t, const struct io_u *io)
 {
 	uint64_t lat;
 
-	if (!atomic_load(&t->w.measuring) || io->ddir >= DDIR_NR)
+	if (!atomic_load(&t->f.w.measuring) || io->ddir >= DDIR_NR)
 		return;		/* ramp (not accounted), or a sync */
-	lat = t->fc.now - io->t_start;
+	lat = t->f.fc.now - io->t_start;
 	lat_acc_add(&t->ref[io->ddir], lat);
 	hist_add(&t->ref_hist[io->ddir], lat);
 }
 
-static int tw_init(struct engine_ctx *ctx, struct err *e)
+/* The device: the next latency passes per completion (a batch, or one at depth 1). */
+static void tw_device(struct wfix *f, struct io_u **done, int n, unsigned inflight,
+		      int inline_done)
 {
-	return tw_of(ctx)->null->init(ctx, e);
+	struct tw *t = (struct tw *)f;
+
+	(void)inflight;
+	(void)inline_done;
+	fake_clock_advance(&f->fc, tw_dev(t));
+	for (int i = 0; i < n; i++)
+		tw_ref(t, done[i]);
 }
 
-static int tw_queue(struct engine_ctx *ctx, struct io_u *io)
+static void tw_commit(struct wfix *f)
 {
-	struct tw *t = tw_of(ctx);
-	int r = t->null->queue(ctx, io);
-
-	if (r == ENGINE_Q_COMPLETED) {	/* depth 1: the device time passes here */
-		fake_clock_advance(&t->fc, tw_dev(t));
-		tw_ref(t, io);
-	}
-	return r;
-}
-
-static int tw_commit(struct engine_ctx *ctx)
-{
-	struct tw *t = tw_of(ctx);
-
-	fake_clock_advance(&t->fc, t->submit_ns);
-	return t->null->commit(ctx);
-}
-
-static int tw_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out)
-{
-	struct tw *t = tw_of(ctx);
-	int n = t->null->getevents(ctx, min, max, out), i;
-
-	if (n > 0) {
-		fake_clock_advance(&t->fc, tw_dev(t));
-		for (i = 0; i < n; i++)
-			tw_ref(t, out[i]);
-	}
-	return n;
-}
-
-static void tw_exit(struct engine_ctx *ctx)
-{
-	tw_of(ctx)->null->exit(ctx);
+	fake_clock_advance(&f->fc, ((struct tw *)f)->submit_ns);
 }
 
 /* A read job of 4 KiB blocks at @depth on the null engine over @size bytes. */
@@ -124,63 +90,43 @@ static struct tw *tw_new(unsigned depth, uint64_t size, const uint64_t *dev_ns, 
 
 	if (!t)
 		return NULL;
-	fixture_job(&t->j, RW_READ, 4096, size);
-	t->j.iodepth = depth;
-	t->null = engine_find("null");
-	t->ops = *t->null;
-	t->ops.init = tw_init;
-	t->ops.queue = tw_queue;
-	t->ops.commit = tw_commit;
-	t->ops.getevents = tw_getevents;
-	t->ops.exit = tw_exit;
+	if (wfix_init(&t->f, RW_READ, 4096, size, START_NS)) {
+		free(t);
+		return NULL;
+	}
+	t->f.j.iodepth = depth;
+	t->f.device = tw_device;
+	t->f.commit = tw_commit;
 	t->dev_ns = dev_ns;
 	t->dev_nr = dev_nr;
 	for (int d = 0; d < DDIR_NR; d++)
 		lat_acc_init(&t->ref[d]);
-	if (fake_clock_init(&t->fc, START_NS, 0)) {
-		free(t);
-		return NULL;
-	}
 	return t;
 }
 
 /* Run the worker to its end on this thread, as run.c's thread would. */
 static int tw_run(struct tw *t)
 {
-	struct err e;
-	int r;
-
-	err_clear(&e);
-	t->w.job = &t->j;
-	t->w.clk = &t->fc.clk;
-	t->w.ops = &t->ops;
-	r = worker_prepare(&t->w, &e);
-	if (r) {
-		printf("  worker_prepare: %s\n", e.msg);
-		return r;
-	}
-	worker_main(&t->w);
-	worker_result(&t->w, &t->r);
-	return t->w.error;
+	return wfix_run(&t->f);
 }
 
 static void tw_free(struct tw *t)
 {
 	if (!t)
 		return;
-	worker_release(&t->w);
+	wfix_release(&t->f);
 	free(t);
 }
 
 /* The series' measured intervals add up to the totals, in every direction. */
 static void check_series_sums(const struct tw *t)
 {
-	const struct series *s = &t->w.series;
+	const struct series *s = &t->f.w.series;
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++) {
-		const struct worker_dir *wd = &t->w.st.dir[d];
-		const struct dir_result *dr = &t->r.dir[d];
+		const struct worker_dir *wd = &t->f.w.st.dir[d];
+		const struct dir_result *dr = &t->f.r.dir[d];
 		uint64_t ios = 0, bytes = 0, lat_sum = 0, hn = 0, exact_sum;
 		size_t i;
 		unsigned b;
@@ -209,7 +155,7 @@ static void check_against_reference(const struct tw *t)
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++) {
-		const struct dir_result *dr = &t->r.dir[d];
+		const struct dir_result *dr = &t->f.r.dir[d];
 		struct moments m;
 		unsigned b;
 		int same = 1;
@@ -244,13 +190,13 @@ TEST(depth1_intervals_exact)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.interval_us = 10000;
+	t->f.j.interval_us = 10000;
 	CHECK_EQ_U(tw_run(t), 0);
-	s = &t->w.series;
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 1000);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].io_bytes, 4096 * 1000);
-	CHECK_EQ_U(t->w.measure_ns, 100 * MS);
-	CHECK_EQ_U(t->r.job_runtime_ms, 100);
+	s = &t->f.w.series;
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 1000);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].io_bytes, 4096 * 1000);
+	CHECK_EQ_U(t->f.w.measure_ns, 100 * MS);
+	CHECK_EQ_U(t->f.r.job_runtime_ms, 100);
 	CHECK_EQ_U(s->nr_ramp, 0);
 	CHECK_EQ_U(s->nr, 10);
 	for (i = 0; i < s->nr; i++) {
@@ -263,16 +209,16 @@ TEST(depth1_intervals_exact)
 		CHECK_EQ_U(s->iv[i].d[DDIR_READ].lat_min, 100 * US);
 		CHECK_EQ_U(s->iv[i].d[DDIR_READ].lat_max, 100 * US);
 	}
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.min, 100 * US);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.max, 100 * US);
-	CHECK_NEAR(t->r.dir[DDIR_READ].lat.mean, 100 * US, 0);
-	CHECK_NEAR(t->r.dir[DDIR_READ].lat.m2, 0, 0);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat.min, 100 * US);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat.max, 100 * US);
+	CHECK_NEAR(t->f.r.dir[DDIR_READ].lat.mean, 100 * US, 0);
+	CHECK_NEAR(t->f.r.dir[DDIR_READ].lat.m2, 0, 0);
 	/* inline completion: clat is lat, and no submission latency exists */
-	CHECK_EQ_U(t->r.dir[DDIR_READ].clat.n, 1000);
-	CHECK_NEAR(t->r.dir[DDIR_READ].clat.mean, 100 * US, 0);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].slat.n, 0);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat_hist.b[hist_index(100 * US)], 1000);
-	CHECK_EQ_U(t->r.dir[DDIR_WRITE].total_ios, 0);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].clat.n, 1000);
+	CHECK_NEAR(t->f.r.dir[DDIR_READ].clat.mean, 100 * US, 0);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].slat.n, 0);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat_hist.b[hist_index(100 * US)], 1000);
+	CHECK_EQ_U(t->f.r.dir[DDIR_WRITE].total_ios, 0);
 	check_series_sums(t);
 	check_against_reference(t);
 	tw_free(t);
@@ -296,7 +242,7 @@ TEST(latency_moments_exact)
 	if (!t)
 		return;
 	CHECK_EQ_U(tw_run(t), 0);
-	d = &t->r.dir[DDIR_READ];
+	d = &t->f.r.dir[DDIR_READ];
 	for (i = 0; i < 4; i++)
 		mean += (double)dev[i] / 4;
 	for (i = 0; i < 4; i++)
@@ -312,7 +258,7 @@ TEST(latency_moments_exact)
 		CHECK_EQ_U(d->lat_hist.b[hist_index(dev[i])], n / 4);
 	CHECK_EQ_U(hist_total(&d->lat_hist), n);
 	/* the run lasted the sum of the latencies, to the ns */
-	CHECK_EQ_U(t->w.measure_ns, (10 + 20 + 30 + 1000) * US * (n / 4));
+	CHECK_EQ_U(t->f.w.measure_ns, (10 + 20 + 30 + 1000) * US * (n / 4));
 	check_series_sums(t);
 	check_against_reference(t);
 	tw_free(t);
@@ -338,16 +284,16 @@ TEST(batched_accounting_exact)
 	if (!t)
 		return;
 	t->submit_ns = 10 * US;
-	t->j.interval_us = 6000;
+	t->f.j.interval_us = 6000;
 	/* fio's whole-batch settings: commit iodepth at once, reap up to iodepth */
-	t->j.iodepth_batch_submit = 0;
-	t->j.iodepth_batch_complete_max = 8;
+	t->f.j.iodepth_batch_submit = 0;
+	t->f.j.iodepth_batch_complete_max = 8;
 	CHECK_EQ_U(tw_run(t), 0);
-	d = &t->r.dir[DDIR_READ];
-	s = &t->w.series;
+	d = &t->f.r.dir[DDIR_READ];
+	s = &t->f.w.series;
 	CHECK_EQ_U(d->total_ios, 8000);
 	CHECK_EQ_U(d->io_bytes, 8000 * 4096);
-	CHECK_EQ_U(t->w.measure_ns, 1000 * 60 * US);
+	CHECK_EQ_U(t->f.w.measure_ns, 1000 * 60 * US);
 	CHECK_EQ_U(d->lat.n, 8000);
 	CHECK_EQ_U(d->lat.min, 60 * US);
 	CHECK_EQ_U(d->lat.max, 60 * US);
@@ -360,8 +306,8 @@ TEST(batched_accounting_exact)
 	CHECK_EQ_U(d->lat_hist.b[hist_index(60 * US)], 8000);
 	CHECK_EQ_U(d->clat_hist.b[hist_index(50 * US)], 8000);
 	/* every reap returned a whole batch of 8 (fio's 5-8 bucket) */
-	CHECK_EQ_U(t->r.total_complete, 1000);
-	CHECK_EQ_U(t->r.depth_complete[2], 1000);
+	CHECK_EQ_U(t->f.r.total_complete, 1000);
+	CHECK_EQ_U(t->f.r.depth_complete[2], 1000);
 	CHECK_EQ_U(s->nr, 10);
 	for (i = 0; i < s->nr; i++) {
 		CHECK_EQ_U(s->iv[i].t_ms, 6 * (i + 1));
@@ -393,18 +339,18 @@ TEST(fio_default_one_in_one_out)
 		return;
 	t->submit_ns = 5 * US;
 	CHECK_EQ_U(tw_run(t), 0);
-	d = &t->r.dir[DDIR_READ];
+	d = &t->f.r.dir[DDIR_READ];
 	CHECK_EQ_U(d->total_ios, 1000);
 	/* one I/O per commit and per reap: 1000 of each, all in fio's 1-4 bucket */
-	CHECK_EQ_U(t->r.total_submit, 1000);
-	CHECK_EQ_U(t->r.total_complete, 1000);
-	CHECK_EQ_U(t->r.depth_submit[1], 1000);
-	CHECK_EQ_U(t->r.depth_complete[1], 1000);
+	CHECK_EQ_U(t->f.r.total_submit, 1000);
+	CHECK_EQ_U(t->f.r.total_complete, 1000);
+	CHECK_EQ_U(t->f.r.depth_submit[1], 1000);
+	CHECK_EQ_U(t->f.r.depth_complete[1], 1000);
 	/* in flight after each commit: 1 and 2 while the queue first fills, then
 	 * 3 or 4 (fio's 3-4 bucket) for every other commit */
-	CHECK_EQ_U(t->r.depth_level[0], 1);
-	CHECK_EQ_U(t->r.depth_level[1], 1);
-	CHECK_EQ_U(t->r.depth_level[2], 1000 - 2);
+	CHECK_EQ_U(t->f.r.depth_level[0], 1);
+	CHECK_EQ_U(t->f.r.depth_level[1], 1);
+	CHECK_EQ_U(t->f.r.depth_level[2], 1000 - 2);
 	/* each slat is exactly one commit: no I/O waits for a batch */
 	CHECK_EQ_U(d->slat.n, 1000);
 	CHECK_EQ_U(d->slat.min, 5 * US);
@@ -429,13 +375,13 @@ TEST(batched_partial_reaps_match_per_io)
 	if (!t)
 		return;
 	t->submit_ns = 3 * US;
-	t->j.iodepth_batch_complete_max = 3;
-	t->j.interval_us = 5000;
+	t->f.j.iodepth_batch_complete_max = 3;
+	t->f.j.interval_us = 5000;
 	CHECK_EQ_U(tw_run(t), 0);
-	d = &t->r.dir[DDIR_READ];
+	d = &t->f.r.dir[DDIR_READ];
 	CHECK_EQ_U(d->total_ios, 9001);
 	CHECK_EQ_U(d->io_bytes, 9001ull * 4096);
-	CHECK(t->w.series.nr > 5);
+	CHECK(t->f.w.series.nr > 5);
 	/* several distinct latencies: runs really were split */
 	CHECK(d->lat.min < d->lat.max);
 	check_series_sums(t);
@@ -457,19 +403,19 @@ TEST(mixed_directions_match_per_io)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.rw = RW_READ | RW_WRITE | RW_RAND;
-	t->j.io_size = 4096ull * 20000;	/* loops over the 16 MiB region */
-	t->j.iodepth_batch_complete_max = 5;
+	t->f.j.rw = RW_READ | RW_WRITE | RW_RAND;
+	t->f.j.io_size = 4096ull * 20000;	/* loops over the 16 MiB region */
+	t->f.j.iodepth_batch_complete_max = 5;
 	t->submit_ns = 2 * US;
-	t->j.interval_us = 3000;
+	t->f.j.interval_us = 3000;
 	CHECK_EQ_U(tw_run(t), 0);
-	rd = &t->r.dir[DDIR_READ];
-	wr = &t->r.dir[DDIR_WRITE];
+	rd = &t->f.r.dir[DDIR_READ];
+	wr = &t->f.r.dir[DDIR_WRITE];
 	CHECK_EQ_U(rd->total_ios + wr->total_ios, 20000);
 	CHECK_EQ_U(rd->io_bytes + wr->io_bytes, 4096ull * 20000);
 	/* rwmixread=50: both directions well represented */
 	CHECK(rd->total_ios > 9000 && wr->total_ios > 9000);
-	CHECK(t->w.series.nr > 10);
+	CHECK(t->f.w.series.nr > 10);
 	check_series_sums(t);
 	check_against_reference(t);
 	tw_free(t);
@@ -492,17 +438,17 @@ TEST(ramp_reset_exact)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.time_based = 1;
-	t->j.ramp_time_us = 50000;
-	t->j.runtime_us = 100000;
-	t->j.interval_us = 20000;
+	t->f.j.time_based = 1;
+	t->f.j.ramp_time_us = 50000;
+	t->f.j.runtime_us = 100000;
+	t->f.j.interval_us = 20000;
 	CHECK_EQ_U(tw_run(t), 0);
-	s = &t->w.series;
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 1000);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].lat.n, 1000);
-	CHECK_EQ_U(t->w.measure_ns, 100 * MS);
-	CHECK_EQ_U(t->w.elapsed_ns, 150 * MS);
-	CHECK_EQ_U(t->w.t_measure - t->w.t_begin, 50 * MS);
+	s = &t->f.w.series;
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 1000);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].lat.n, 1000);
+	CHECK_EQ_U(t->f.w.measure_ns, 100 * MS);
+	CHECK_EQ_U(t->f.w.elapsed_ns, 150 * MS);
+	CHECK_EQ_U(t->f.w.t_measure - t->f.w.t_begin, 50 * MS);
 	CHECK_EQ_U(s->nr_ramp, 3);
 	CHECK_EQ_U(s->nr, 8);
 	for (i = 0; i < s->nr_ramp && i < 3; i++) {
@@ -536,15 +482,15 @@ TEST(rate_iops_exact)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.time_based = 1;
-	t->j.runtime_us = 2000000;
-	t->j.rate_iops[DDIR_READ] = 1000;
+	t->f.j.time_based = 1;
+	t->f.j.runtime_us = 2000000;
+	t->f.j.rate_iops[DDIR_READ] = 1000;
 	CHECK_EQ_U(tw_run(t), 0);
-	d = &t->r.dir[DDIR_READ];
+	d = &t->f.r.dir[DDIR_READ];
 	CHECK_EQ_U(d->total_ios, 2000);
-	CHECK_EQ_U(t->w.measure_ns, 2000 * MS);
+	CHECK_EQ_U(t->f.w.measure_ns, 2000 * MS);
 	/* the device took 2000 x 10 us; the rest of the 2 s was slept */
-	CHECK_EQ_U(t->fc.slept_ns, 2000 * MS - 2000 * 10 * US);
+	CHECK_EQ_U(t->f.fc.slept_ns, 2000 * MS - 2000 * 10 * US);
 	CHECK_EQ_U(d->iops.n, 4);
 	CHECK_NEAR(d->iops.min, 1000, 0);
 	CHECK_NEAR(d->iops.max, 1000, 0);
@@ -568,13 +514,13 @@ TEST(rate_restarts_after_ramp)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.time_based = 1;
-	t->j.ramp_time_us = 100500;
-	t->j.runtime_us = 1000000;
-	t->j.rate_iops[DDIR_READ] = 1000;
+	t->f.j.time_based = 1;
+	t->f.j.ramp_time_us = 100500;
+	t->f.j.runtime_us = 1000000;
+	t->f.j.rate_iops[DDIR_READ] = 1000;
 	CHECK_EQ_U(tw_run(t), 0);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 1000);
-	CHECK_EQ_U(t->w.measure_ns, 1000 * MS);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 1000);
+	CHECK_EQ_U(t->f.w.measure_ns, 1000 * MS);
 	check_series_sums(t);
 	tw_free(t);
 }
@@ -598,11 +544,11 @@ TEST(rate_iops_fractional_period)
 		CHECK(t != NULL);
 		if (!t)
 			return;
-		t->j.time_based = 1;
-		t->j.runtime_us = 3000000;
-		t->j.rate_iops[DDIR_READ] = rates[i];
+		t->f.j.time_based = 1;
+		t->f.j.runtime_us = 3000000;
+		t->f.j.rate_iops[DDIR_READ] = rates[i];
 		CHECK_EQ_U(tw_run(t), 0);
-		n = t->r.dir[DDIR_READ].total_ios;
+		n = t->f.r.dir[DDIR_READ].total_ios;
 		if (n != want)
 			printf("  rate_iops=%llu over 3 s: %llu I/Os\n",
 			       (unsigned long long)rates[i], (unsigned long long)n);
@@ -628,13 +574,13 @@ TEST(rate_bytes_exact)
 		CHECK(t != NULL);
 		if (!t)
 			return;
-		t->j.time_based = 1;
-		t->j.runtime_us = 2000000;
-		t->j.rate[DDIR_READ] = rates[i];
+		t->f.j.time_based = 1;
+		t->f.j.runtime_us = 2000000;
+		t->f.j.rate[DDIR_READ] = rates[i];
 		CHECK_EQ_U(tw_run(t), 0);
-		CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, want[i]);
-		CHECK_EQ_U(t->r.dir[DDIR_READ].io_bytes, want[i] * 4096);
-		CHECK_EQ_U(t->w.measure_ns, 2000 * MS);
+		CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, want[i]);
+		CHECK_EQ_U(t->f.r.dir[DDIR_READ].io_bytes, want[i] * 4096);
+		CHECK_EQ_U(t->f.w.measure_ns, 2000 * MS);
 		tw_free(t);
 	}
 }
@@ -655,13 +601,13 @@ TEST(rate_wait_keeps_interval_boundaries)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.time_based = 1;
-	t->j.runtime_us = 1000000;
-	t->j.interval_us = 100000;
-	t->j.rate_iops[DDIR_READ] = 4;
+	t->f.j.time_based = 1;
+	t->f.j.runtime_us = 1000000;
+	t->f.j.interval_us = 100000;
+	t->f.j.rate_iops[DDIR_READ] = 4;
 	CHECK_EQ_U(tw_run(t), 0);
-	s = &t->w.series;
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 4);
+	s = &t->f.w.series;
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 4);
 	CHECK_EQ_U(s->nr, 10);
 	for (i = 0; i < s->nr; i++) {
 		CHECK_EQ_U(s->iv[i].t_ms, 100 * (i + 1));
@@ -683,13 +629,13 @@ TEST(rate_wait_ends_on_time)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.time_based = 1;
-	t->j.runtime_us = 1500000;
-	t->j.rate_iops[DDIR_READ] = 1;
+	t->f.j.time_based = 1;
+	t->f.j.runtime_us = 1500000;
+	t->f.j.rate_iops[DDIR_READ] = 1;
 	CHECK_EQ_U(tw_run(t), 0);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 2);
-	CHECK_EQ_U(t->w.measure_ns, 1500 * MS);
-	CHECK_EQ_U(t->r.job_runtime_ms, 1500);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 2);
+	CHECK_EQ_U(t->f.w.measure_ns, 1500 * MS);
+	CHECK_EQ_U(t->f.r.job_runtime_ms, 1500);
 	tw_free(t);
 }
 
@@ -702,13 +648,13 @@ TEST(startdelay_sleeps_on_the_clock)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	t->j.startdelay_us = 5000000;	/* 5 s of fake time */
+	t->f.j.startdelay_us = 5000000;	/* 5 s of fake time */
 	CHECK_EQ_U(tw_run(t), 0);
-	CHECK_EQ_U(t->fc.slept_ns, 5000 * MS);
+	CHECK_EQ_U(t->f.fc.slept_ns, 5000 * MS);
 	/* the job began after the delay; its own figures do not include it */
-	CHECK(t->w.t_begin >= START_NS + 5000 * MS);
-	CHECK_EQ_U(t->w.elapsed_ns, 10 * 100 * US);
-	CHECK_EQ_U(t->r.dir[DDIR_READ].total_ios, 10);
+	CHECK(t->f.w.t_begin >= START_NS + 5000 * MS);
+	CHECK_EQ_U(t->f.w.elapsed_ns, 10 * 100 * US);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 10);
 	tw_free(t);
 }
 
@@ -720,19 +666,19 @@ static struct tw *long_run(uint64_t secs, size_t hold)
 
 	if (!t)
 		return NULL;
-	t->j.time_based = 1;
-	t->j.ramp_time_us = 500000;
-	t->j.runtime_us = secs * 1000000;
-	t->j.interval_us = 10000;
-	t->j.series_max = 64;
-	t->j.rate_iops[DDIR_READ] = 1000;
+	t->f.j.time_based = 1;
+	t->f.j.ramp_time_us = 500000;
+	t->f.j.runtime_us = secs * 1000000;
+	t->f.j.interval_us = 10000;
+	t->f.j.series_max = 64;
+	t->f.j.rate_iops[DDIR_READ] = 1000;
 	/* job.c's defaults: the SNIA reporting rule */
-	t->j.steady_report = SS_REPORT_AUTO;
-	t->j.snia_window = 5;
-	t->j.snia_range_pct = 20;
-	t->j.snia_slope_pct = 10;
-	t->j.snia_metric = SNIA_METRIC_IOPS;
-	atomic_store(&t->w.series_hold, hold);	/* run.c: nobody else reads it */
+	t->f.j.steady_report = SS_REPORT_AUTO;
+	t->f.j.snia_window = 5;
+	t->f.j.snia_range_pct = 20;
+	t->f.j.snia_slope_pct = 10;
+	t->f.j.snia_metric = SNIA_METRIC_IOPS;
+	atomic_store(&t->f.w.series_hold, hold);	/* run.c: nobody else reads it */
 	if (tw_run(t)) {
 		tw_free(t);
 		return NULL;
@@ -741,7 +687,7 @@ static struct tw *long_run(uint64_t secs, size_t hold)
 }
 
 /*
- * Issue 16 on the real worker: 300 s of fake time at 10 ms intervals (30,050
+ * Bounded memory on the real worker (docs/time-series.md, long runs): 300 s of fake time at 10 ms intervals (30,050
  * of them).  The thread's series holds a few dozen intervals, the stored one
  * at most series_max; the stored series is series_bound of the full one
  * (a run that kept everything, the same on the fake clock), its measured
@@ -759,24 +705,24 @@ TEST(long_run_series_bounded)
 	CHECK(a != NULL && b != NULL);
 	if (!a || !b)
 		goto out;
-	CHECK(a->w.sink_on);
+	CHECK(a->f.w.sink_on);
 	printf("  held %zu intervals (from #%zu), stored %zu; the full series has %zu\n",
-	       a->w.series.nr, a->w.series.base, a->w.sink.stored.nr, b->w.series.nr);
-	CHECK(a->w.series.nr <= 64 + 8);
-	CHECK(a->w.sink.stored.nr <= 64);
-	CHECK_EQ_U(b->w.series.base, 0);
-	CHECK(b->w.series.nr > 30000);
-	CHECK_EQ_U(series_sink_drain(&a->w.sink, &a->w.series), 0);
-	CHECK_EQ_U(series_sink_finish(&a->w.sink, &s, &st), 0);
+	       a->f.w.series.nr, a->f.w.series.base, a->f.w.sink.stored.nr, b->f.w.series.nr);
+	CHECK(a->f.w.series.nr <= 64 + 8);
+	CHECK(a->f.w.sink.stored.nr <= 64);
+	CHECK_EQ_U(b->f.w.series.base, 0);
+	CHECK(b->f.w.series.nr > 30000);
+	CHECK_EQ_U(series_sink_drain(&a->f.w.sink, &a->f.w.series), 0);
+	CHECK_EQ_U(series_sink_finish(&a->f.w.sink, &s, &st), 0);
 	CHECK(s && st);
 	if (!s || !st)
 		goto out;
 	for (size_t i = s->nr_ramp; i < s->nr; i++)
 		ios += s->iv[i].d[DDIR_READ].ios;
-	CHECK_EQ_U(ios, a->r.dir[DDIR_READ].total_ios);
-	CHECK_EQ_U(a->r.dir[DDIR_READ].total_ios, b->r.dir[DDIR_READ].total_ios);
+	CHECK_EQ_U(ios, a->f.r.dir[DDIR_READ].total_ios);
+	CHECK_EQ_U(a->f.r.dir[DDIR_READ].total_ios, b->f.r.dir[DDIR_READ].total_ios);
 	series_init(&full);
-	CHECK_EQ_U(series_merge(&full, &b->w.series), 0);	/* a copy */
+	CHECK_EQ_U(series_merge(&full, &b->f.w.series), 0);	/* a copy */
 	CHECK_EQ_U(series_bound(&full, 64), 0);
 	CHECK_EQ_U(s->nr, full.nr);
 	CHECK_EQ_U(s->nr_ramp, full.nr_ramp);
@@ -789,9 +735,9 @@ TEST(long_run_series_bounded)
 		CHECK_EQ_U(s->iv[i].d[DDIR_READ].p99, full.iv[i].d[DDIR_READ].p99);
 	}
 	series_free(&full);
-	CHECK_EQ_U(job_steady_cfg(&a->j, 0, &c, NULL), 0);
+	CHECK_EQ_U(job_steady_cfg(&a->f.j, 0, &c, NULL), 0);
 	steady_init(&ref);
-	CHECK_EQ_U(steady_analyse(&c, &b->w.series, &ref), 0);
+	CHECK_EQ_U(steady_analyse(&c, &b->f.w.series, &ref), 0);
 	CHECK_EQ_U(st->attained, ref.attained);
 	CHECK_EQ_U(st->first, ref.first);
 	CHECK_EQ_U(st->start_ms, ref.start_ms);

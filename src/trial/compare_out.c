@@ -1,0 +1,308 @@
+/*
+ * compare_out: the two renderings of a compare_report (compare.h): the JSON
+ * object that `iotrial compare --output-format=json` prints, and the human
+ * table.  Both show the same numbers; the JSON keeps full precision.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "human.h"	/* human_ns */
+#include "compare.h"
+#include "human.h"
+
+static json_t *num(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *pair(double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi))
+		return json_null();
+	return json_pack("[o, o]", json_real(lo), json_real(hi));
+}
+
+static json_t *side_stat(const struct abstat_desc *d)
+{
+	return json_pack("{s:o, s:o, s:I, s:o}", "mean", num(d->mean), "sd", num(d->sd),
+			 "n", (json_int_t)d->n, "cv", num(d->cv));
+}
+
+/* A count that may be "not applicable" (0) or "too many" (-1): both null. */
+static json_t *count(long n)
+{
+	return n > 0 ? json_integer(n) : json_null();
+}
+
+static json_t *runs_json(const struct compare_metric *m)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; arr && i < m->nruns; i++) {
+		const struct compare_run *r = &m->runs[i];
+		char side[2] = { r->side, 0 };
+
+		json_array_append_new(arr, json_pack("{s:o, s:s, s:s, s:o, s:o, s:b}",
+				      "order", r->order ? json_integer(r->order) : json_null(),
+				      "side", side, "file", r->file,
+				      "timestamp_ms", r->timestamp_ms >= 0 ?
+				      json_integer(r->timestamp_ms) : json_null(),
+				      "value", num(r->value), "outlier", r->outlier));
+	}
+	return arr;
+}
+
+static json_t *metric_json(const struct compare_metric *m)
+{
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:f, s:s, s:o, s:s}",
+			      "name", m->name, "a", side_stat(&m->a), "b", side_stat(&m->b),
+			      "diff_pct", num(m->diff_pct), "ci", pair(m->ci_lo, m->ci_hi),
+			      "ci_level", m->ci_level, "ci_method", compare_method_name(m->method),
+			      "ci_bootstrap", pair(m->boot_lo, m->boot_hi),
+			      "ci_bootstrap_method", "bootstrap_t");
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "ci_note", m->method_note[0] ?
+			    json_string(m->method_note) : json_null());
+	json_object_set_new(o, "p_value", num(m->p));
+	json_object_set_new(o, "test", json_string(m->method == COMPARE_CI_RANK ? "mann_whitney" :
+			    m->method == COMPARE_CI_RUN_ORDER ? "ols_side_run_order" :
+			    m->method == COMPARE_CI_FIELLER ? "welch_t" : "none"));
+	json_object_set_new(o, "df", num(m->df));
+	json_object_set_new(o, "p_welch", num(m->p_welch));
+	json_object_set_new(o, "p_mann_whitney", num(m->p_mwu));
+	json_object_set_new(o, "mann_whitney_exact", json_boolean(m->mwu_exact));
+	json_object_set_new(o, "mann_whitney_note", m->mwu_note[0] ?
+			    json_string(m->mwu_note) : json_null());
+	json_object_set_new(o, "lower_is_better", json_boolean(m->lower_better));
+	json_object_set_new(o, "verdict", json_string(m->verdict_text));
+	json_object_set_new(o, "verdict_kind", json_string(compare_verdict_kind(m->verdict)));
+	json_object_set_new(o, "note", json_string(m->note));
+	json_object_set_new(o, "regression", json_boolean(m->regression));
+	json_object_set_new(o, "high_variance", json_boolean(m->high_variance));
+	json_object_set_new(o, "order_known", json_boolean(m->order_known));
+	json_object_set_new(o, "confounded", json_boolean(m->confounded));
+	json_object_set_new(o, "drift_pct_per_run", num(m->drift_pct));
+	json_object_set_new(o, "runs_needed", count(m->runs_needed));
+	json_object_set_new(o, "runs_for_noise", count(m->runs_for_noise));
+	json_object_set_new(o, "runs", runs_json(m));
+	return o;
+}
+
+json_t *compare_json(const struct compare_report *r)
+{
+	json_t *metrics = json_array(), *o;
+	size_t i;
+
+	for (i = 0; metrics && i < r->nm; i++)
+		if (json_array_append_new(metrics, metric_json(&r->m[i]))) {
+			json_decref(metrics);
+			return NULL;
+		}
+	o = json_pack("{s:O, s:O, s:o, s:O, s:O, s:b}", "a", r->side_a, "b", r->side_b,
+		      "metrics", metrics, "env_diff", r->env_diff, "warnings", r->warnings,
+		      "regression", r->regressed);
+	if (o)
+		json_object_set_new(o, "settings", json_pack("{s:f, s:o, s:f, s:b, s:I, s:I}",
+				    "noise_pct", r->noise_pct, "fail_on_regression_pct",
+				    r->fail_regression_pct < 0 ? json_null() :
+				    json_real(r->fail_regression_pct), "ci_level", r->ci_level,
+				    "order_known", r->order_known,
+				    "failed_runs_a", (json_int_t)r->failed_a,
+				    "failed_runs_b", (json_int_t)r->failed_b));
+	return o;
+}
+
+/* A metric value for people: 78.0k IOPS, 312.5 MiB/s, 410 us. */
+static void fmt_value(const char *metric, double v, char *buf, size_t sz)
+{
+	size_t n = strlen(metric);
+
+	if (!isfinite(v))
+		snprintf(buf, sz, "-");
+	else if (n > 3 && !strcmp(metric + n - 3, "_ns"))
+		human_ns(buf, sz, v, HUMAN_TABLE);
+	else if (strstr(metric, "queue_depth"))	/* I/Os in flight: fractions matter */
+		snprintf(buf, sz, "%.1f", v);
+	else if (strstr(metric, "bw_bytes"))
+		snprintf(buf, sz, v >= 1073741824.0 ? "%.2f GiB/s" : "%.1f MiB/s",
+			 v >= 1073741824.0 ? v / 1073741824.0 : v / 1048576.0);
+	else if (v >= 1e6)
+		snprintf(buf, sz, "%.2fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, sz, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, sz, "%.0f", v);
+}
+
+static void fmt_p(double p, char *buf, size_t sz)
+{
+	if (!isfinite(p))
+		snprintf(buf, sz, "-");
+	else if (p < 0.0001)
+		snprintf(buf, sz, "<0.0001");
+	else
+		snprintf(buf, sz, "%.4f", p);
+}
+
+static void write_side(FILE *f, const char *label, const json_t *side)
+{
+	const json_t *files = json_object_get(side, "files");
+	size_t n = json_array_size(files);
+
+	fprintf(f, "%s: %zu run%s (%s): %s", label, n, n == 1 ? "" : "s",
+		json_string_value(json_object_get(side, "version")),
+		json_string_value(json_array_get(files, 0)));
+	if (n > 2)
+		fprintf(f, " ... %s", json_string_value(json_array_get(files, n - 1)));
+	else if (n == 2)
+		fprintf(f, ", %s", json_string_value(json_array_get(files, 1)));
+	fputc('\n', f);
+}
+
+/* "+1.2..+3.4%", or "-" when there is no interval (never nan or inf). */
+static void fmt_ci(double lo, double hi, char *buf, size_t sz)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%+.1f..%+.1f%%", lo, hi);
+}
+
+static void write_metric(FILE *f, const struct compare_metric *m)
+{
+	char am[32], as[32], bm[32], bs[32], diff[16], ci[40], p[16], pm[16];
+
+	fmt_value(m->name, m->a.mean, am, sizeof(am));
+	fmt_value(m->name, m->a.sd, as, sizeof(as));
+	fmt_value(m->name, m->b.mean, bm, sizeof(bm));
+	fmt_value(m->name, m->b.sd, bs, sizeof(bs));
+	if (!isfinite(m->diff_pct))
+		snprintf(diff, sizeof(diff), "-");
+	else
+		snprintf(diff, sizeof(diff), "%+.1f%%", m->diff_pct);
+	fmt_ci(m->ci_lo, m->ci_hi, ci, sizeof(ci));
+	fmt_p(m->p, p, sizeof(p));
+	fmt_p(m->p_mwu, pm, sizeof(pm));
+	fprintf(f, "%-18s %12s %9s %3zu  %12s %9s %3zu  %-17s %7s  %-8s %-8s %s%s%s%s\n",
+		m->name, am, as, m->a.n, bm, bs, m->b.n, ci, diff, p, pm, m->verdict_text,
+		m->note[0] ? " (" : "", m->note, m->note[0] ? ")" : "");
+}
+
+/*
+ * Each run's value in run order, as % from A's mean, side letter first;
+ * '!' marks an outlier.  At most 24 runs, then "...".
+ */
+static void write_strip(FILE *f, const struct compare_metric *m, double noise)
+{
+	size_t i;
+
+	if (m->nruns < 3 || !isfinite(m->a.mean) || m->a.mean == 0)
+		return;
+	fprintf(f, "  %-18s", m->name);
+	for (i = 0; i < m->nruns && i < 24; i++) {
+		double d = 100 * (m->runs[i].value / m->a.mean - 1);
+
+		if (fabs(d) < 0.05)
+			d = 0;	/* no "-0.0" */
+		if (isfinite(d))
+			fprintf(f, " %c%+.1f%s", m->runs[i].side, d, m->runs[i].outlier ? "!" : "");
+		else
+			fprintf(f, " %c-", m->runs[i].side);
+	}
+	fprintf(f, "%s", m->nruns > 24 ? " ..." : "");
+	if (m->runs_for_noise > 0)
+		fprintf(f, "  [+-%.1f%% resolvable at ~%ld runs a side]", noise, m->runs_for_noise);
+	else if (m->runs_for_noise < 0)
+		fprintf(f, "  [+-%.1f%% not resolvable with this noise]", noise);
+	fputc('\n', f);
+}
+
+static void write_strips(FILE *f, const struct compare_report *r)
+{
+	size_t i;
+
+	fprintf(f, "\nruns %s, each as %% from A's mean (! outlier; [the runs a side at which the "
+		"interval's half-width would reach the noise threshold]):\n", r->order_known ?
+		"in run order (from the result timestamps)" :
+		"of A then B (run order unknown: timestamps missing or equal)");
+	for (i = 0; i < r->nm; i++)
+		write_strip(f, &r->m[i], r->noise_pct);
+}
+
+static void write_diff(FILE *f, const struct compare_report *r)
+{
+	size_t i;
+	json_t *it;
+
+	fprintf(f, "\ndifferences between A and B (job options, environment):\n");
+	if (!json_array_size(r->env_diff))
+		fprintf(f, "  none recorded%s\n",
+			json_is_null(json_object_get(r->side_a, "environment")) ||
+			json_is_null(json_object_get(r->side_b, "environment")) ?
+			" (job options are the same; no environment was recorded on both sides)" :
+			"");
+	json_array_foreach(r->env_diff, i, it) {
+		char *a = json_dumps(json_object_get(it, "a"), JSON_ENCODE_ANY);
+		char *b = json_dumps(json_object_get(it, "b"), JSON_ENCODE_ANY);
+
+		fprintf(f, "  %-36s A %s, B %s\n", json_string_value(json_object_get(it, "key")),
+			a ? a : "?", b ? b : "?");
+		free(a);
+		free(b);
+	}
+}
+
+static void write_warnings(FILE *f, const struct compare_report *r)
+{
+	size_t i;
+	json_t *it;
+
+	if (!json_array_size(r->warnings))
+		return;
+	fprintf(f, "\nwarnings:\n");
+	json_array_foreach(r->warnings, i, it) {
+		const char *side = json_string_value(json_object_get(it, "side"));
+
+		fprintf(f, "  %-7s %s[%s] %s\n",
+			json_string_value(json_object_get(it, "severity")),
+			side ? (!strcmp(side, "a") ? "A " : "B ") : "",
+			json_string_value(json_object_get(it, "id")),
+			json_string_value(json_object_get(it, "message")));
+	}
+}
+
+int compare_write_text(const struct compare_report *r, FILE *f)
+{
+	char level[32];
+	size_t i;
+
+	write_side(f, "A", r->side_a);
+	write_side(f, "B", r->side_b);
+	snprintf(level, sizeof(level), "%g%% CI", 100 * r->ci_level);
+	fprintf(f, "\n%-18s %12s %9s %3s  %12s %9s %3s  %-17s %7s  %-8s %-8s %s\n", "metric",
+		"A mean", "sd", "n", "B mean", "sd", "n", level, "B vs A", "p", "p MWU",
+		"verdict");
+	for (i = 0; i < r->nm; i++)
+		write_metric(f, &r->m[i]);
+	fprintf(f, "\n%s of (B - A) / A: %s; tied or constant values use a rank (Hodges-"
+		"Lehmann) interval and Mann-Whitney.  The verdict is read off the interval: beyond "
+		"+-%.1f%% (the noise threshold) as a whole, faster/slower; within it, negligible; "
+		"else inconclusive.  B vs A: ratio of the means.  p: the interval's test; p MWU: "
+		"Mann-Whitney U.\n", level, r->order_known ?
+		"least squares of log(value) on side and run order (a linear drift is "
+		"removed)" : "Fieller interval for the ratio of means (Welch df)", r->noise_pct);
+	if (r->fail_regression_pct >= 0)
+		fprintf(f, "Regression threshold %.1f%%: %s\n", r->fail_regression_pct,
+			r->regressed ? "REGRESSION (a metric is worse and its whole interval lies "
+			"beyond it)" :
+			"no regression");
+	write_strips(f, r);
+	write_diff(f, r);
+	write_warnings(f, r);
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
+}

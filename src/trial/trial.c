@@ -1,0 +1,351 @@
+/*
+ * trial: the loop of an A/B trial (trial.h).  Moved here from cli/cmd_ab.c,
+ * which keeps the argument parsing, the process spawning and the report.
+ */
+#include "trial.h"
+#include "outfile.h"	/* the manifest appears whole or not at all */
+#include "vec.h"	/* vec_grow, vec_free_strings */
+
+#include <errno.h>
+#include <math.h>	/* floor, isfinite, NAN */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>	/* mkdir, stat */
+#include <unistd.h>	/* access, unlink */
+
+static void say(struct trial *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct trial *t, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!t->cfg->say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t->cfg->say(t->cfg->say_arg, line);
+}
+
+int trial_signalled(struct trial *t, double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+	int sig;
+
+	if (!t->cfg->handle_signals) {
+		if (s > 0)
+			nanosleep(&ts, NULL);
+		return 0;
+	}
+	if (!t->sig) {
+		while ((sig = sigtimedwait(&t->sigs, NULL, &ts)) < 0 && errno == EINTR)
+			;
+		if (sig > 0)
+			t->sig = sig;
+	}
+	return t->sig;
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int64_t epoch_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* A new directory, or an existing empty one: runs of two trials never mix. */
+static int prepare_dir(struct trial *t, struct err *e)
+{
+	struct stat st;
+	char probe[PATH_MAX + 32];
+
+	if (t->cfg->dir)
+		snprintf(t->dir, sizeof(t->dir), "%s", t->cfg->dir);
+	else
+		abrun_default_dir(t->dir, sizeof(t->dir), time(NULL));
+	if (!mkdir(t->dir, 0777))
+		return 0;
+	if (errno != EEXIST || stat(t->dir, &st) || !S_ISDIR(st.st_mode))
+		return err_set(e, -errno, EXIT_OUTPUT, "ab: cannot create %s: %s", t->dir,
+			       strerror(errno ? errno : ENOTDIR));
+	snprintf(probe, sizeof(probe), "%s/manifest.json", t->dir);
+	if (!access(probe, F_OK))
+		return err_set(e, -EEXIST, EXIT_USAGE, "ab: %s already holds a trial "
+			       "(manifest.json); use a new --dir", t->dir);
+	return 0;
+}
+
+static int add_keys(struct trial *t, char **keys, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < t->nkeys && strcmp(t->keys[k], keys[i]); k++)
+			;
+		if (k < t->nkeys)
+			continue;
+		if (vec_grow((void **)&t->keys, &t->keys_cap, t->nkeys + 1, sizeof(*t->keys), 8))
+			return -ENOMEM;
+		t->keys[t->nkeys++] = keys[i];
+	}
+	return 0;
+}
+
+/*
+ * Parse both sides; keep their keys (what compare should expect to differ).
+ * A side given as a job file sets keys nobody listed: then any job option
+ * may differ ("*").  Without common options, both sides must be job files.
+ */
+static int prepare_sides(struct trial *t, struct err *e)
+{
+	static char any[] = "*";
+	char *anyv[] = { any };
+	int s, ret, files = 0;
+
+	for (s = 0; s < 2; s++) {
+		size_t nk;
+
+		ret = abrun_side_args(s ? "--b" : "--a", s ? t->cfg->b_spec : t->cfg->a_spec,
+				      &t->side_args[s], &t->nside_args[s], &t->side_keys[s],
+				      &t->nside_keys[s], e);
+		if (ret)
+			return ret;
+		nk = t->nside_keys[s];
+		files += nk == 0;
+		if (add_keys(t, nk ? t->side_keys[s] : anyv, nk ? nk : 1))
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	if (!t->cfg->ncommon && files < 2)
+		return err_set(e, -EINVAL, EXIT_USAGE, "ab: no job: give fio options "
+			       "(--name=...) or a job file, or a job file for each of --a and --b");
+	return 0;
+}
+
+/* manifest.json, replaced whole (outfile.h); 0 or -errno with @e filled (EXIT_OUTPUT). */
+static int write_manifest(struct trial *t, const char *stopped_by, struct err *e)
+{
+	char path[PATH_MAX + 32];
+	struct outfile of;
+
+	if (stopped_by)
+		json_object_set_new(t->manifest, "stopped_by", json_string(stopped_by));
+	snprintf(path, sizeof(path), "%s/manifest.json", t->dir);
+	if (outfile_open(&of, path, e))
+		return -EIO;
+	if (json_dumpf(t->manifest, of.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER)) {
+		outfile_abort(&of);
+		return err_set(e, -EIO, EXIT_OUTPUT, "ab: cannot write %s", path);
+	}
+	return outfile_commit(&of, e) ? -EIO : 0;
+}
+
+int trial_prepare(struct trial *t, const struct trial_cfg *c, struct err *e)
+{
+	const struct abrun_stop *st = &c->stop;
+
+	memset(t, 0, sizeof(*t));
+	t->cfg = c;
+	sigemptyset(&t->sigs);
+	if (prepare_sides(t, e) || prepare_dir(t, e))
+		return -EINVAL;
+	t->manifest = abrun_manifest_new(c->order, c->seed, c->a_spec, c->b_spec, c->common,
+					 c->ncommon, c->metric, st);
+	if (!t->manifest)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (write_manifest(t, NULL, e))
+		return err_set(e, -EIO, EXIT_OUTPUT, "ab: cannot write %s/manifest.json", t->dir);
+	return 0;
+}
+
+/* The last non-empty line of a run's log, for the error message. */
+static void log_tail(const char *log, char *buf, size_t sz)
+{
+	FILE *f = fopen(log, "r");
+	char line[512];
+
+	buf[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0])
+			snprintf(buf, sz, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+static int keep_result(struct trial *t, int s, const char *path, struct err *e)
+{
+	struct resultread *r;
+
+	if (resultread_load(path, &r, e))
+		return -EINVAL;
+	if (vec_grow((void **)&t->res[s], &t->res_cap[s], t->nres[s] + 1, sizeof(*t->res[s]), 8)) {
+		resultread_free(r);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	t->res[s][t->nres[s]++] = r;
+	return 0;
+}
+
+/* Side @s's arguments for one run writing @out: common, side, JSON to @out. */
+static char **run_args(struct trial *t, int s, const char *out, size_t *n, char **o)
+{
+	const struct trial_cfg *c = t->cfg;
+	char **v = calloc(c->ncommon + t->nside_args[s] + 3, sizeof(*v));
+	static char fmt[] = "--output-format=json";
+	size_t i;
+
+	*n = 0;
+	if (!v || asprintf(o, "--output=%s", out) < 0) {
+		free(v);
+		return NULL;
+	}
+	for (i = 0; i < c->ncommon; i++)
+		v[(*n)++] = c->common[i];
+	for (i = 0; i < t->nside_args[s]; i++)
+		v[(*n)++] = t->side_args[s][i];
+	v[(*n)++] = fmt;
+	v[(*n)++] = *o;
+	return v;
+}
+
+/* Run number @i of the sequence: spawn, record, load.  0 or -errno (@e). */
+static int one_run(struct trial *t, size_t i, struct err *e)
+{
+	const struct trial_cfg *c = t->cfg;
+	char side = abrun_side(c->order, c->seed, i), name[32], out[PATH_MAX + 64];
+	char log[PATH_MAX + 64], tail[512], **args, *o = NULL;
+	int s = side == 'B', rc;
+	int64_t start = epoch_ms();
+	struct stat st;
+	size_t nargs;
+
+	abrun_run_name(name, sizeof(name), (unsigned)i + 1, side);
+	snprintf(out, sizeof(out), "%s/%s", t->dir, name);
+	snprintf(log, sizeof(log), "%s/run-%03u-%c.log", t->dir, (unsigned)i + 1, side);
+	if (c->stop.until_ci_pct >= 0)
+		say(t, "ab: run %zu of at most %u: %c -> %s", i + 1, 2 * c->stop.max_runs, side,
+		    out);
+	else
+		say(t, "ab: run %zu of %u: %c -> %s", i + 1, 2 * c->stop.runs, side, out);
+	args = run_args(t, s, out, &nargs, &o);
+	rc = args ? c->spawn(c->spawn_arg, t, s, args, nargs, log) : EXIT_INTERNAL;
+	free(args);
+	free(o);
+	abrun_manifest_add(t->manifest, (unsigned)i + 1, side, name, start, epoch_ms() - start, rc);
+	if (write_manifest(t, NULL, e))
+		return -EIO;
+	if (trial_signalled(t, 0))
+		return err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d during "
+			       "run %zu (%c); report.html covers the runs completed before it",
+			       t->sig, i + 1, side);
+	if (rc) {
+		log_tail(log, tail, sizeof(tail));
+		/* 127: the runner could not be started (a bad --runner) */
+		err_set(e, -EIO, rc == 127 ? EXIT_USAGE : rc > 0 && rc < 128 ? rc : EXIT_INTERNAL,
+			"ab: run %zu (%c) exited with %d: %s (log %s)", i + 1, side, rc,
+			tail[0] ? tail : "no output", log);
+		return -EIO;
+	}
+	if (!stat(log, &st) && st.st_size == 0)
+		unlink(log);
+	return keep_result(t, s, out, e);
+}
+
+/* The metric's difference and CI so far, said; returns the CI half-width. */
+static double progress(struct trial *t)
+{
+	const struct trial_cfg *c = t->cfg;
+	struct compare_metric m;
+	double half;
+	struct resultwindow_note wn;
+	struct err e;
+
+	if (resultwindow_apply(c->window, t->res[0], t->nres[0], t->res[1], t->nres[1], &wn, &e))
+		return NAN;
+	if (compare_one(t->res[0], t->nres[0], t->res[1], t->nres[1], c->metric, &c->copts, &m))
+		return NAN;
+	half = isfinite(m.ci_lo) && isfinite(m.ci_hi) ? (m.ci_hi - m.ci_lo) / 2 : NAN;
+	if (!isfinite(m.diff_pct))
+		say(t, "ab: %zu A + %zu B runs: %s not measured", t->nres[0], t->nres[1], c->metric);
+	else if (isnan(half))
+		say(t, "ab: %zu A + %zu B runs: %s %+.2f%% (no CI yet)", t->nres[0], t->nres[1],
+		    c->metric, m.diff_pct);
+	else
+		say(t, "ab: %zu A + %zu B runs: %s %g%% CI %+.2f..%+.2f%% (half-width %.2f%%), %s",
+		    t->nres[0], t->nres[1], c->metric, 100 * m.ci_level, m.ci_lo, m.ci_hi, half,
+		    m.verdict_text);
+	compare_metric_free(&m);
+	return half;
+}
+
+/* Pairs until the stopping rule says so; returns the reason, or 0 with @e set. */
+static enum abrun_reason run_loop(struct trial *t, struct err *e)
+{
+	enum abrun_reason why = ABRUN_CONTINUE;
+	size_t i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t->t0);
+	for (i = 0; why == ABRUN_CONTINUE; i++) {
+		if (one_run(t, i, e))
+			return ABRUN_CONTINUE;
+		if (i % 2 == 1)
+			why = abrun_decide(&t->cfg->stop, (unsigned)(i + 1) / 2, since(&t->t0),
+					   progress(t));
+		if (why == ABRUN_CONTINUE && trial_signalled(t, t->cfg->pause_s)) {
+			err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d after "
+				"run %zu; report.html covers the runs completed", t->sig, i + 1);
+			return ABRUN_CONTINUE;
+		}
+	}
+	say(t, "ab: stopped by %s after %zu runs of each side", abrun_reason_name(why), t->nres[0]);
+	return why;
+}
+
+enum abrun_reason trial_run(struct trial *t, struct err *e)
+{
+	enum abrun_reason why;
+	struct err e2;
+
+	if (t->cfg->order == ABRUN_RANDOM)
+		say(t, "ab: random order, seed %llu", (unsigned long long)t->cfg->seed);
+	if (t->cfg->handle_signals) {
+		sigaddset(&t->sigs, SIGINT);
+		sigaddset(&t->sigs, SIGTERM);
+		sigprocmask(SIG_BLOCK, &t->sigs, &t->oldmask);
+	}
+	why = run_loop(t, e);
+	err_clear(&e2);
+	if (write_manifest(t, why != ABRUN_CONTINUE ? abrun_reason_name(why) : t->sig ?
+			   "interrupted" : "error", &e2) && why != ABRUN_CONTINUE) {
+		*e = e2;
+		return ABRUN_CONTINUE;
+	}
+	return why;
+}
+
+void trial_free(struct trial *t)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		vec_free_strings(t->side_args[s], t->nside_args[s]);
+		vec_free_strings(t->side_keys[s], t->nside_keys[s]);
+		resultread_set_free(t->res[s], t->nres[s]);
+	}
+	free(t->keys);
+	json_decref(t->manifest);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,102 @@
+/*
+ * trial: the loop of an A/B trial (`iotrial ab`), as a library: the trial
+ * directory, the sides' arguments, the manifest, one run after another in
+ * abrun's order, each run's result loaded, progress on the metric, and the
+ * stopping rule (abrun.h's decisions).  Starting a run is the caller's: a
+ * spawn callback runs one side with the given arguments and returns its exit
+ * code (the CLI forks /proc/self/exe or --runner; a test writes a result
+ * file), so the trial reads results and never knows how they were made.
+ * What a person sees goes through a say callback; nothing here prints.
+ *
+ * Signals: with handle_signals, SIGINT and SIGTERM are held pending while
+ * the trial runs (trial_signalled() collects them), so Ctrl-C ends the trial
+ * between runs with what was completed; the spawn callback forwards one to
+ * the running child.
+ */
+#ifndef IOTRIAL_TRIAL_H
+#define IOTRIAL_TRIAL_H
+
+#include <limits.h>	/* PATH_MAX */
+#include <signal.h>	/* sigset_t */
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <jansson.h>
+#include "err.h"
+#include "abrun.h"
+#include "compare.h"
+#include "resultwindow.h"
+
+struct trial;
+
+struct trial_cfg {
+	const char *a_spec, *b_spec;	/* --a, --b: options or job files (abrun_side_args) */
+	char *const *common;		/* fio arguments every run gets, as typed */
+	size_t ncommon;
+	struct abrun_stop stop;
+	enum abrun_order order;
+	uint64_t seed;
+	const char *dir;		/* NULL: a new ./iotrial-ab-YYYYmmdd-HHMMSS */
+	double pause_s;			/* between runs */
+	const char *metric;		/* for --until-ci and the progress lines */
+	struct compare_opts copts;
+	enum resultwindow window;
+	int handle_signals;		/* hold SIGINT/SIGTERM while the trial runs */
+	/*
+	 * Run side @side (0 A, 1 B) with @args (@nargs of them, argv[1] on:
+	 * the common arguments, the side's, --output-format=json and
+	 * --output=FILE), its output to @log.  Returns the run's exit code (127:
+	 * it could not be started; 128 + N: killed by signal N).
+	 */
+	int (*spawn)(void *arg, struct trial *t, int side, char *const *args, size_t nargs,
+		     const char *log);
+	void *spawn_arg;
+	void (*say)(void *arg, const char *line);	/* one line, no newline; NULL: quiet */
+	void *say_arg;
+};
+
+struct trial {
+	const struct trial_cfg *cfg;
+	char dir[PATH_MAX];
+	char **side_args[2];		/* [0] A, [1] B */
+	size_t nside_args[2];
+	char **side_keys[2];		/* the option keys each side sets */
+	size_t nside_keys[2];
+	char **keys;			/* option keys the sides set (both): compare expects them */
+	size_t nkeys, keys_cap;
+	struct resultread **res[2];	/* the completed runs' results, per side */
+	size_t nres[2], res_cap[2];
+	json_t *manifest;
+	struct timespec t0;
+	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM: held while runs run */
+	int sig;			/* the signal that stopped the trial, 0 if none */
+};
+
+/*
+ * Parse both sides, make the trial directory (new, or existing and empty)
+ * and write its manifest.  0, or -errno with @e filled (EXIT_USAGE: bad
+ * side, no job, a directory that holds a trial; EXIT_OUTPUT: cannot write).
+ * Release with trial_free() either way.
+ */
+int trial_prepare(struct trial *t, const struct trial_cfg *c, struct err *e);
+
+/*
+ * Run pairs until the stopping rule says so; returns the reason, or
+ * ABRUN_CONTINUE with @e filled: a run failed (its own exit code, or
+ * EXIT_USAGE when it could not be started), a signal came (EXIT_INTERRUPTED,
+ * t->sig set), a result could not be read, or the manifest not written.
+ * The manifest records every run as it ends, and how the trial stopped.
+ */
+enum abrun_reason trial_run(struct trial *t, struct err *e);
+
+/*
+ * Has SIGINT/SIGTERM arrived (held pending since the trial started)?  Waits
+ * up to @s seconds for one.  Returns the signal, or 0.  Without
+ * handle_signals it only sleeps @s.
+ */
+int trial_signalled(struct trial *t, double s);
+
+/* Release what @t owns. */
+void trial_free(struct trial *t);
+
+#endif
