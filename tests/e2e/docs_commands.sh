@@ -23,15 +23,20 @@ IOTRIAL=$(cd "$(dirname "$IOTRIAL")" && pwd)/$(basename "$IOTRIAL")
 
 # --- the result files the examples read ----------------------------------------
 W="$T/w"
+# the history examples read and write a history of their own: the fixture's
+# six runs (ids 1-6, A and B alternating) are stored in it
+export XDG_DATA_HOME="$W/xdg"
+unset IOTRIAL_HISTORY
 mkdir -p "$W/data" "$W/runsA" "$W/runsB" "$W/base" "$W/new"
 R="--name=t --ioengine=null --rw=randread --bs=4k --size=64m --rate_iops=5000 --number_ios=1000"
 ok=1
 for i in 1 2 3; do
 	for s in A B; do
 		# shellcheck disable=SC2086
-		"$IOTRIAL" $R --output-format=json --output="$W/runs$s/$i.json" 2>>"$T/fixture.err" || ok=0
+		"$IOTRIAL" $R --history --output-format=json --output="$W/runs$s/$i.json" 2>>"$T/fixture.err" || ok=0
 	done
 done
+"$IOTRIAL" history label 1-3 v6.1 >/dev/null 2>>"$T/fixture.err" || ok=0	# compare's example reads it
 cp "$W"/runsA/*.json "$W/base/" && cp "$W"/runsB/*.json "$W/new/" &&
 	cp "$W/runsA/1.json" "$W/a.json" && cp "$W/runsB/1.json" "$W/b.json" &&
 	cp "$W/runsA/1.json" "$W/result.json" || ok=0

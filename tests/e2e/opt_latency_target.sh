@@ -64,19 +64,33 @@ else fail latency_run_keeps_measuring "got '$*'"; fi
 # (the file was just written and invalidate=0 keeps its pages cached: each
 # read is a copy, not a trip to a disk shared with whatever else runs)
 dd if=/dev/zero of="$T/f" bs=1M count=64 2>/dev/null
-DEVJOB="--name=d --filename=$T/f --size=64m --bs=1m --rw=randread --ioengine=libaio --iodepth=32
-        --latency_target=600 --latency_window=150ms --latency_percentile=90 --time_based --runtime=4
+# The target is 600 us, or twice the p90 a depth-1 run of the same reads
+# just saw when the machine is busier than that (each read is a CPU copy, so
+# a loaded CPU sets its latency: p90 1.7-2.2 ms at depth 1 was seen for
+# both tools beside three other suites; no depth then meets 600 us and the
+# contract below would be about nothing).  Calibrated before each try.
+calibrate() {
+	"$IOTRIAL" --name=c --filename="$T/f" --size=64m --bs=1m --rw=randread --ioengine=libaio \
+		--iodepth=1 --invalidate=0 --time_based --runtime=300ms --lat_percentiles=1 \
+		--percentile_list=90 --output-format=json >"$T/c.json" 2>/dev/null
+	TARGET=$(pyjson "
+import json
+p = json.load(open('$T/c.json'))['jobs'][0]['read']['lat_ns']['percentile']['90.000000']
+print(max(600, int(2 * p / 1000)))" 2>/dev/null) || TARGET=600
+	DEVJOB="--name=d --filename=$T/f --size=64m --bs=1m --rw=randread --ioengine=libaio --iodepth=32
+        --latency_target=$TARGET --latency_window=150ms --latency_percentile=90 --time_based --runtime=4
         --invalidate=0
         --lat_percentiles=1 --percentile_list=90"
+}
 # settled FILE: "depth job_runtime p90_of_lat_ns over total" of a json+ run:
-# over counts the I/Os whose latency bucket lies above the target (600 us,
+# over counts the I/Os whose latency bucket lies above the target ($TARGET,
 # +1% for the bucket's width), from the lat_ns bins
 settled() {
 	pyjson "
 import json
 j = json.load(open('$1'))['jobs'][0]
 r = j['read']
-over = sum(v for k, v in r['lat_ns'].get('bins', {}).items() if int(k) > 606000)
+over = sum(v for k, v in r['lat_ns'].get('bins', {}).items() if int(k) > $TARGET * 1010)
 print(j['latency_depth'], j['job_runtime'], r['lat_ns'].get('percentile', {}).get('90.000000', 0),
       over, r['total_ios'])"
 }
@@ -101,6 +115,7 @@ print(j['latency_depth'], j['job_runtime'], r['lat_ns'].get('percentile', {}).ge
 lt_contract() {	# NAME TOOL: up to 3 runs until one settles at once, then the claim
 	name=$1 tool=$2 tries=""
 	for try in 1 2 3; do
+		calibrate
 		if [ "$tool" = fio ]; then
 			# shellcheck disable=SC2086
 			fio $DEVJOB --output-format=json+ --output="$T/d.json" >/dev/null 2>&1
@@ -110,15 +125,15 @@ lt_contract() {	# NAME TOOL: up to 3 runs until one settles at once, then the cl
 		fi
 		set -- $(settled "$T/d.json")
 		[ "${2:-0}" -lt 300 ] && break
-		tries="$tries [depth $1, ${2:-?} ms, p90 ${3:-?} ns]"
+		tries="$tries [target $TARGET us: depth $1, ${2:-?} ms, p90 ${3:-?} ns]"
 	done
 	if [ "${2:-0}" -ge 300 ]; then
 		fail "$name" "no run settled at once in 3:$tries"
 	elif [ "$1" -lt 32 ] && [ "$2" -ge 140 ] && [ "$5" -gt 0 ] &&
 		pyjson "assert $4 <= 0.1 * ($5 - $1) + $1, ($4, $5, $1)" 2>/dev/null; then
-		pass "$name (depth $1, $2 ms, p90 $3 ns, $4 of $5 I/Os over the target${tries:+; before:$tries})"
+		pass "$name (target $TARGET us: depth $1, $2 ms, p90 $3 ns, $4 of $5 I/Os over the target${tries:+; before:$tries})"
 	else
-		fail "$name" "depth $1, runtime $2 ms, p90 $3 ns, $4 of $5 I/Os over the target"
+		fail "$name" "target $TARGET us: depth $1, runtime $2 ms, p90 $3 ns, $4 of $5 I/Os over the target"
 	fi
 }
 lt_contract latency_target_settled_window_meets_target iotrial
