@@ -636,6 +636,17 @@ int opt_cmdhelp(FILE *f, const char *name)
 	const struct opt_def *t = opt_table(&nr);
 	const struct opt_def *o;
 
+	if (name && !strcmp(name, "all")) {
+		/* fio's --cmdhelp=all: every option described in full, so a
+		 * script reads all of them from one run */
+		for (i = 0; i < nr; i++) {
+			if (t[i].type == OPT_UNSUPPORTED)
+				continue;
+			opt_help_one(f, &t[i]);
+			fprintf(f, "\n");
+		}
+		return 0;
+	}
 	if (name) {
 		o = opt_find(name);
 		if (!o)
@@ -651,6 +662,6 @@ int opt_cmdhelp(FILE *f, const char *name)
 		fprintf(f, "%-28s %s\n", t[i].name, t[i].help ? t[i].help : "");
 	}
 	fprintf(f, "\n%zu further fio options are recognised and refused as unsupported.\n"
-		"--cmdhelp=NAME describes one option.\n", unsup);
+		"--cmdhelp=NAME describes one option, --cmdhelp=all every one.\n", unsup);
 	return 0;
 }

@@ -25,22 +25,31 @@ extra() {
 	esac
 }
 
-"$IOTRIAL" --cmdhelp | awk 'NF { print $1 }' | sed '$d' >"$T/names"
+# every option's help from one run (--cmdhelp=all, as fio's), split into one
+# file per option; the time-valued ones are then probed with --showcmd
+"$IOTRIAL" --cmdhelp=all >"$T/all" 2>&1 || fail cmdhelp_all "exit $?: $(head -c 200 "$T/all")"
+mkdir "$T/h.d"
+awk -v d="$T/h.d" '/^$/ { if (f) close(f); f = ""; next } /^[a-z_0-9]+: / && !f { f = d "/" substr($1, 1, length($1) - 1) } f { print > f }' "$T/all"
+n=$(ls "$T/h.d" | wc -l)
+m=$("$IOTRIAL" --cmdhelp | awk '$1 ~ /^[a-z_][a-z_0-9]*$/' | wc -l)
+if [ "$n" -eq "$m" ] && [ "$n" -gt 100 ]; then pass "cmdhelp_all (all $n options described)"
+else fail cmdhelp_all "--cmdhelp=all described $n options, --cmdhelp lists $m"; fi
 : >"$T/time"
-while read -r o; do
-	"$IOTRIAL" --cmdhelp="$o" >"$T/h" 2>&1 || continue
-	grep -q '^  type:    time' "$T/h" || continue
-	unit=$(sed -n 's/^  type:    time (bare number: \([a-z]*\);.*/\1/p' "$T/h")
+for h in "$T"/h.d/*; do
+	o=$(basename "$h")
+	grep -q '^  type:    time' "$h" || continue
+	"$IOTRIAL" --cmdhelp="$o" | cmp -s - "$h" || fail "cmdhelp_all_$o" "--cmdhelp=$o differs from its part of --cmdhelp=all"
+	unit=$(sed -n 's/^  type:    time (bare number: \([a-z]*\);.*/\1/p' "$h")
 	for v in 3 3s; do
 		# shellcheck disable=SC2046
 		"$IOTRIAL" --showcmd --name=t --size=1m $(extra "$o") --"$o"=$v >"$T/s.$v" 2>&1
 	done
 	a=$(grep -o -- "--$o=[0-9]*[a-z]*" "$T/s.3" | sed 's/.*=//')
 	b=$(grep -o -- "--$o=[0-9]*[a-z]*" "$T/s.3s" | sed 's/.*=//')
-	dflt=$(sed -n 's/^  default: //p' "$T/h")
-	range=$(sed -n 's/^  range:   //p' "$T/h")
+	dflt=$(sed -n 's/^  default: //p' "$h")
+	range=$(sed -n 's/^  range:   //p' "$h")
 	echo "$o|$unit|$a|$b|$dflt|$range" >>"$T/time"
-done <"$T/names"
+done
 
 HOWTO=""
 for f in /usr/share/doc/fio/HOWTO.rst.gz /usr/share/doc/fio/HOWTO.gz; do

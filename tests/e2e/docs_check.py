@@ -34,6 +34,7 @@ Prints PASS/FAIL/SKIP lines.
 """
 import os
 import re
+import time
 import shlex
 import subprocess
 import sys
@@ -294,13 +295,15 @@ def run_block(base, line, block, dirs, k):
             out("FAIL", name, "line %d: %s still names %s after the doc's substitutions: not run"
                 % (line, short, bad))
             continue
+        t0 = time.monotonic()
         rc, so, se = run(cmd)
+        secs = time.monotonic() - t0
         errl = [l for l in se.splitlines() if l.startswith("iotrial: error:")]
         if rc != code or (code == 0 and errl):
             out("FAIL", name, "line %d: `%s` exited %d (wanted %d): %s"
                 % (line, cmd, rc, code, (se.strip() or so.strip())[-400:]))
         else:
-            print("PASS %s (%s)" % (name, short))
+            print("PASS %s (%s; %.1f s)" % (name, short, secs))
     for n, u in enumerate(used):
         if not u:
             out("FAIL", "docs_%s_marker_%d" % (base, line),
