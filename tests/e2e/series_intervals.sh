@@ -132,12 +132,20 @@ def check(what, jobs):
             errs.append("%d intervals of 250 ms in 2 s, wanted 8" % len(ivs))
         # ends and lengths within 100 ms: boundaries are seen up to ~70 ms late
         # on a loaded machine (see series_ramp_excluded); still far from the
-        # 1 s default.  The rate is a count over the interval's own length.
+        # 1 s default.  The rate is a count over the interval's own length;
+        # a thread held off the CPU for tens of ms falls behind the rate
+        # limit in one interval and catches up in the next (1774, 2288, 1878,
+        # 2133 IOPS were seen under ASan on a loaded machine), so each
+        # interval is held within 30% and their sum within 3% of the rate.
         for n, iv in enumerate(ivs):
             if abs(iv["dur_us"] - 250000) > 100000:
                 errs.append("interval %d lasts %d us" % (n, iv["dur_us"]))
-            elif abs(iv["read"]["iops"] - 2000) > 100:
+            elif abs(iv["read"]["iops"] - 2000) > 600:
                 errs.append("interval %d: %.0f IOPS" % (n, iv["read"]["iops"]))
+        tot_us = sum(iv["dur_us"] for iv in ivs)
+        tot_ios = sum(iv["read"]["ios"] for iv in ivs)
+        if tot_us and abs(tot_ios * 1e6 / tot_us - 2000) > 60:
+            errs.append("%d I/Os over %d us of intervals: %.0f IOPS" % (tot_ios, tot_us, tot_ios * 1e6 / tot_us))
             if abs(iv["t_ms"] - 250 * (n + 1)) > 100:
                 errs.append("interval %d ends at %d ms" % (n, iv["t_ms"]))
         report("series_subsecond", errs)
