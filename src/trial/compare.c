@@ -211,7 +211,7 @@ static int value_of(const struct resultread *r, const struct mdef *d, double *ou
 	case MK_DEV_QD: {
 		double lat, qd;
 
-		v = bottleneck_device_figures(r, &lat, &qd) ? NAN : d->kind == MK_DEV_LAT ? lat : qd;
+		v = bottleneck_device_figures(r, &lat, &qd, NULL, 0) ? NAN : d->kind == MK_DEV_LAT ? lat : qd;
 		break;
 	}
 	default:

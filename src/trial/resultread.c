@@ -497,6 +497,7 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 	if (!opts)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	resolve_options(opts, j);
+	resultread_time_job(job, opts, j->rw, j->ioengine, j->direct, j->numjobs, &j->time);
 	if (idx == 0)
 		r->options = opts;
 	else

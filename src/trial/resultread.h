@@ -38,6 +38,7 @@
 #include <jansson.h>	/* json_t: options and environment objects */
 #include "ddir.h"	/* DDIR_NR */
 #include "err.h"
+#include "trial/resultread_time.h"	/* where each I/O's time went */
 
 #define RESULTREAD_NDIR DDIR_NR	/* read, write, trim: enum ddir order */
 
@@ -86,6 +87,7 @@ struct resultread_job {
 	int steady_held;	/* -1 unknown, 0 lost after the window, 1 held */
 	uint64_t steady_lost_ms;	/* when lost: start of the first round outside */
 	double steady_lost_pct;	/* the level after the loss vs the window, % */
+	struct resultread_time time;	/* breakdown, device view, fio's raw figures (resultread_time.h) */
 };
 
 /*
