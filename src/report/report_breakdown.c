@@ -5,6 +5,7 @@
  */
 #include "report/report_breakdown.h"
 #include "report/svg.h"
+#include "breakdown_out.h"
 #include "trial/resultread_time.h"	/* a breakdown read back from a job object */
 #include "utf8.h"
 
@@ -16,40 +17,6 @@ static void jset(json_t *o, const char *k, json_t *v, int *bad)
 {
 	if (json_object_set_new(o, k, v))
 		*bad = 1;
-}
-
-/* A figure, or null when unknown: readers tell "unknown" from 0. */
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *report_breakdown_json(const struct breakdown *b)
-{
-	json_t *o;
-	int bad = 0;
-
-	if (!b->valid)
-		return NULL;
-	o = json_object();
-	jset(o, "cycle_ns", jnum(b->cycle_ns), &bad);
-	jset(o, "cycle_from", json_string("I/Os kept in flight (iodepth x threads) / IOPS: counts and "
-					  "wall time, exact"), &bad);
-	jset(o, "lat_ns", jnum(b->lat_ns), &bad);
-	jset(o, "batch", jnum(b->batch), &bad);
-	jset(o, "overlap_ns", jnum(b->overlap_ns), &bad);
-	for (int p = 0; p < BD_NR; p++) {
-		const struct breakdown_item *it = &b->part[p];
-
-		jset(o, breakdown_part_name((enum breakdown_part)p),
-		     json_pack("{s:o, s:o, s:s, s:s}", "ns", jnum(it->ns), "share", jnum(it->share),
-			       "from", it->from, "exact", it->exact), &bad);
-	}
-	if (bad) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
 }
 
 /* The keys of disk_util[].iotrial, plus the window and its request counts. */
@@ -82,9 +49,9 @@ void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *ba
 	json_t *b;
 
 	if (jr->bd.valid) {
-		b = report_breakdown_json(&jr->bd);
+		b = breakdown_json(&jr->bd);
 		if (b && jr->bd_tail.valid)
-			jset(b, "tail", report_breakdown_json(&jr->bd_tail), bad);
+			jset(b, "tail", breakdown_json(&jr->bd_tail), bad);
 		jset(iot, "breakdown", b, bad);
 	}
 	if (jr->nr_dev && jr->dev[0].dur_ns)
@@ -129,7 +96,7 @@ int report_breakdown_run_json(json_t *root, const struct run_result *r)
 		jset(o, "groupid", json_integer(gr->groupid), &bad);
 		jset(o, "jobs", utf8_json(gr->jobs), &bad);
 		if (gr->bd.valid)
-			jset(o, "breakdown", report_breakdown_json(&gr->bd), &bad);
+			jset(o, "breakdown", breakdown_json(&gr->bd), &bad);
 		for (size_t d = 0; d < gr->nr_dev; d++)
 			if (gr->dev[d].dur_ns && json_array_append_new(devs, view_json(&gr->dev[d])))
 				bad = 1;
@@ -141,31 +108,10 @@ int report_breakdown_run_json(json_t *root, const struct run_result *r)
 	return bad ? -ENOMEM : 0;
 }
 
-void report_breakdown_text(FILE *f, const char *indent, const char *what, const struct breakdown *b)
-{
-	if (!b->valid)
-		return;
-	fprintf(f, "%s%s: cycle %.1f us", indent, what, b->cycle_ns / 1000);
-	for (int p = 0; p < BD_NR; p++) {
-		const struct breakdown_item *it = &b->part[p];
-
-		if (isnan(it->ns))
-			fprintf(f, "%s %s ?", p ? " +" : " =", breakdown_part_label((enum breakdown_part)p));
-		else
-			fprintf(f, "%s %s %.1f (%.0f%%)", p ? " +" : " =",
-				breakdown_part_label((enum breakdown_part)p), it->ns / 1000, 100 * it->share);
-	}
-	if (b->overlap_ns > 0)
-		fprintf(f, " (parts overlap by %.1f)", b->overlap_ns / 1000);
-	if (b->batch > 1.0001)
-		fprintf(f, "; %.1f completions per reap", b->batch);
-	fputc('\n', f);
-}
-
 void report_breakdown_text_job(FILE *f, const struct job_result *jr)
 {
-	report_breakdown_text(f, "  ", "time per I/O (us)", &jr->bd);
-	report_breakdown_text(f, "  ", "time per I/O, steady tail (us)", &jr->bd_tail);
+	breakdown_text(f, "  ", "time per I/O (us)", &jr->bd);
+	breakdown_text(f, "  ", "time per I/O, steady tail (us)", &jr->bd_tail);
 	if (jr->bottleneck.verdict[0])	/* who limited the job (bottleneck.h) */
 		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
 }
@@ -239,9 +185,10 @@ void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char 
 			if (bw <= 0)
 				continue;
 			fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\">"
-				"<title>%s %s: %.1f us (%.0f%%)</title></rect>\n", x, y, bw, bar, part_colour(p),
-				labels[i], breakdown_part_label((enum breakdown_part)p), it->ns / 1000,
-				100 * it->share);
+				"<title>", x, y, bw, bar, part_colour(p));
+			svg_escape(f, labels[i]);
+			fprintf(f, " %s: %.1f us (%.0f%%)</title></rect>\n",
+				breakdown_part_label((enum breakdown_part)p), it->ns / 1000, 100 * it->share);
 			x += bw;
 		}
 		fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"11\">%.1f us</text>\n", x + 4,
@@ -287,4 +234,32 @@ void report_breakdown_html_job(FILE *f, const json_t *job)
 	}
 	fprintf(f, "<tr><td>cycle</td><td>%.1f</td><td>100%%</td><td>I/Os in flight / IOPS</td>"
 		"<td>exact</td></tr></table>\n", b.cycle_ns / 1000);
+}
+
+void report_breakdown_html_compare(FILE *f, const json_t *tb)
+{
+	struct breakdown a, b;
+	const struct breakdown *v[2] = { &a, &b };
+	const char *labels[2] = { "A", "B" };
+	const char *wa = json_string_value(json_object_get(tb, "device_window_a"));
+	const char *wb = json_string_value(json_object_get(tb, "device_window_b"));
+
+	if (!json_is_object(tb))
+		return;
+	resultread_time_breakdown(json_object_get(tb, "a"), &a);
+	resultread_time_breakdown(json_object_get(tb, "b"), &b);
+	if (a.valid && b.valid) {
+		fprintf(f, "<h2>Time per I/O, A and B</h2>\n");
+		report_breakdown_svg(f, v, labels, 2);
+		fprintf(f, "<p>");
+		svg_escape(f, json_string_value(json_object_get(tb, "sentence")));
+		fprintf(f, ".</p>\n");
+	}
+	if (wa || wb) {
+		fprintf(f, "<p class=\"meta\">device rows: A ");
+		svg_escape(f, wa ? wa : "none");
+		fprintf(f, "; B ");
+		svg_escape(f, wb ? wb : "none");
+		fprintf(f, ".</p>\n");
+	}
 }

@@ -19,9 +19,6 @@
 #include "breakdown.h"
 #include "result.h"
 
-/* A breakdown as JSON (docs/json.md); NULL on allocation failure or when !valid. */
-json_t *report_breakdown_json(const struct breakdown *b);
-
 /* Add "breakdown" and "device" to a job's "iotrial" object @iot; sets *@bad on failure. */
 void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *bad);
 
@@ -30,9 +27,6 @@ void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *ba
  * document @root of @r.  Returns 0 or -ENOMEM.
  */
 int report_breakdown_run_json(json_t *root, const struct run_result *r);
-
-/* One line "  time per I/O: cycle ... = device ... + ..." for people; nothing when !valid. */
-void report_breakdown_text(FILE *f, const char *indent, const char *what, const struct breakdown *b);
 
 /* The lines after fio's part of a job: its time per I/O (and tail's), the bottleneck. */
 void report_breakdown_text_job(FILE *f, const struct job_result *jr);
@@ -48,5 +42,12 @@ void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char 
 
 /* The breakdown of job object @job (from a JSON document) as a bar and a table; nothing without one. */
 void report_breakdown_html_job(FILE *f, const json_t *job);
+
+/*
+ * The "time_breakdown" object of a comparison (compare_time_json): a stacked
+ * bar per side, the sentence naming the part that moved most, and the window
+ * each side's device rows cover.  Nothing without one.
+ */
+void report_breakdown_html_compare(FILE *f, const json_t *tb);
 
 #endif

@@ -40,7 +40,7 @@ struct resultread_time {
 void resultread_time_job(const json_t *job, const json_t *opts, const char *rw, const char *engine,
 			 int direct, unsigned numjobs, struct resultread_time *t);
 
-/* Read an object written by report_breakdown_json() back into @b. */
+/* Read an object written by breakdown_json() back into @b. */
 void resultread_time_breakdown(const json_t *o, struct breakdown *b);
 
 #endif
