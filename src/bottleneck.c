@@ -399,7 +399,8 @@ static void read_peers(const struct resultread *r, struct bottleneck_peer *pv)
 		pv[k].groupid = o->groupid;
 		pv[k].key = o->time.key;
 		pv[k].depth = t * bottleneck_depth_kept(o, &why);
-		pv[k].has_io = job_ios_all(o) > 0;
+		pv[k].burner = (engine_traits(o->ioengine) & ENGINE_F_NODEVICE) != 0;
+		pv[k].has_io = job_ios_all(o) > 0 && !pv[k].burner;
 		pv[k].iops = 0;
 		for (int d = 0; d < RESULTREAD_NDIR; d++)
 			pv[k].iops += o->iops[d];

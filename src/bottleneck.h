@@ -24,7 +24,7 @@
  *   device      buffered I/O on a device busy >= 90%; the device held the
  *               requested depth (>= 90%) or its queue was full; or a
  *               shallower run of the same job in the same result did as many
- *               IOPS (deeper added < 10%) and the added time was spent in
+ *               IOPS (2x the depth or more added < 25%) and the added time was spent in
  *               the device (saturated);
  *   cpu_contention  the thread waited for a CPU >= 25% of the run while
  *               the device was not kept busy (util < 95%); or (results
@@ -60,7 +60,7 @@
 #define BOTTLENECK_SHARED 2.0		/* device I/Os / job I/Os above: mostly other I/O */
 #define BOTTLENECK_TOOL 0.50		/* tool user + system share of the cycle: tool */
 #define BOTTLENECK_MARGIN 0.10		/* device vs I/O path shares closer than this: unknown */
-#define BOTTLENECK_DEEPER_GAIN 0.10	/* a deeper run adding less IOPS than this added none */
+#define BOTTLENECK_DEEPER_GAIN 0.25	/* a run at >= 2x the depth adding less IOPS than this added none */
 #define BOTTLENECK_ALONE 1.25		/* the same job alone did this many times the IOPS */
 #define BOTTLENECK_BURNER 50.0		/* % of one CPU used by I/O-less jobs beside: CPU burners */
 
@@ -167,7 +167,8 @@ struct bottleneck_peer {
 	double depth;			/* I/Os requested in flight, all threads */
 	double iops, cycle_ns;
 	double dev_lat_ns;		/* its own window's device latency, NAN unknown */
-	int has_io;
+	int has_io;			/* I/O on a device (not an engine that touches none) */
+	int burner;			/* an engine that touches no device (cpuio, null): CPU only */
 	double cpu_threads_pct;		/* usr + sys over its threads, % of one CPU */
 };
 

@@ -14,13 +14,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* CPU used, in % of one CPU, by the I/O-less jobs of group @g. */
+/* CPU used, in % of one CPU, by the jobs of group @g that touch no device. */
 static double burners(const struct bottleneck_peer *v, size_t n, unsigned g)
 {
 	double s = 0;
 
 	for (size_t k = 0; k < n; k++)
-		if (v[k].groupid == g && !v[k].has_io && !isnan(v[k].cpu_threads_pct))
+		if (v[k].groupid == g && v[k].burner && !isnan(v[k].cpu_threads_pct))
 			s += v[k].cpu_threads_pct;
 	return s;
 }

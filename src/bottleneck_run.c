@@ -266,7 +266,8 @@ static void peers_fill(const struct run_result *r, struct bottleneck_peer *pv, c
 		pv[i].groupid = jr->groupid;
 		pv[i].key = keys[i];
 		pv[i].depth = in.slots;
-		pv[i].has_io = in.ios > 0;
+		pv[i].burner = in.deviceless;
+		pv[i].has_io = in.ios > 0 && !in.deviceless;
 		pv[i].iops = in.wall_s > 0 ? in.ios / in.wall_s : 0;
 		pv[i].cycle_ns = jr->bd.valid ? jr->bd.cycle_ns : NAN;
 		pv[i].dev_lat_ns = in.dev_lat_ns;

@@ -250,7 +250,7 @@ TEST(peer_evidence)
 	CHECK(c.saturated == 0);
 	/* group 3: the QD8 job beside CPU burners (group 3, no I/O, 180% of a CPU) */
 	p[2].depth = 8, p[2].iops = 20000, p[2].groupid = 3;
-	p[3].has_io = 0, p[3].groupid = 3, p[3].cpu_threads_pct = 180, p[3].key = "cpuio";
+	p[3].has_io = 0, p[3].burner = 1, p[3].groupid = 3, p[3].cpu_threads_pct = 180, p[3].key = "cpuio";
 	bottleneck_peer_judge(p, 4, 2, NAN, &c);
 	CHECK(c.alone_faster == 1);
 	CHECK(strstr(c.text, "the same job alone (group 0) did 50000 IOPS, here 20000 (40%)") != NULL);
