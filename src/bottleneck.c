@@ -93,6 +93,14 @@ static const char *device_or_path(const struct bottleneck_in *in, struct bottlen
 {
 	double d = share(&in->bd, BD_DEVICE), p = share(&in->bd, BD_IO_PATH);
 
+	if (in->cross.saturated < 0) {
+		/* deeper added nothing and the added time is not the device's: a
+		 * limit in front of it (a throttle, a queue in the host) */
+		snprintf(why, wsz, "a deeper run added no IOPS and its added time passed outside the device: "
+			 "the path in front of it is saturated (%.1f us of each I/O, %.0f%%)",
+			 in->bd.part[BD_IO_PATH].ns / 1000, 100 * p);
+		return "io_path";
+	}
 	if (in->dev_util >= BOTTLENECK_BUSY && d >= p) {
 		snprintf(why, wsz, "the device was busy %.0f%% of the window and is %.0f%% of each I/O",
 			 in->dev_util, 100 * d);
@@ -118,7 +126,15 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 	int cpu_bound = in->cpu_pct >= BOTTLENECK_CPU_PCT;
 	double ratio = in->req_depth > 0 ? in->dev_depth / in->req_depth : 0;
 	int queue_full = in->dev_nr_requests > 0 && in->dev_depth >= 0.9 * in->dev_nr_requests;
-	int waited = in->has_sched && in->wait_share >= BOTTLENECK_WAIT;
+	/*
+	 * A CPU wait costs IOPS only by the time it adds to each I/O's cycle: at
+	 * depth the thread may wait a third of the run while the other I/Os stay
+	 * in flight, so the share of the cycle decides (the run's share when
+	 * there is no breakdown).
+	 */
+	double wait_cyc = in->bd.valid && !isnan(in->bd.part[BD_CPU_WAIT].share) ?
+			  in->bd.part[BD_CPU_WAIT].share : in->wait_share;
+	int waited = in->has_sched && wait_cyc >= BOTTLENECK_WAIT;
 	double tool = share(&in->bd, BD_TOOL_USER) + share(&in->bd, BD_TOOL_SYS);
 	char buf[200];
 	const char *why = buf, *v;
@@ -170,7 +186,7 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 		v = "cpu_contention";
 		why = in->cross.alone_faster && !waited ?
 		      "the same job did more beside no CPU-burning jobs" :
-		      "the thread waited for a CPU while the device was not kept busy";
+		      "the thread's waits for a CPU are a large share of each I/O while the device was not kept busy";
 	} else if (tool >= BOTTLENECK_TOOL) {
 		v = "tool";
 		snprintf(buf, sizeof(buf), "the tool's own CPU time is %.0f%% of each I/O", 100 * tool);
@@ -242,6 +258,19 @@ static const struct resultread_disk *busiest(const struct resultread *r)
 		if (!dk || r->du[k].read_ios + r->du[k].write_ios > dk->read_ios + dk->write_ios)
 			dk = &r->du[k];
 	return dk;
+}
+
+/*
+ * Job @j's device: the disk_util entry named after its filename= when it
+ * is one (stacked devices -- a loop over a loop, a dm over a disk -- each
+ * count the same I/Os), else the busiest.
+ */
+static const struct resultread_disk *disk_of(const struct resultread *r, const struct resultread_job *j)
+{
+	for (size_t k = 0; j->target_dev[0] && k < r->nr_du; k++)
+		if (!strcmp(r->du[k].name, j->target_dev))
+			return &r->du[k];
+	return busiest(r);
 }
 
 /* Entries (threads or group_reporting merges) of job @i's definition. */
@@ -327,7 +356,7 @@ static double result_ios_in_dirs(const struct resultread *r, const struct result
 void bottleneck_read_breakdown(const struct resultread *r, size_t i, struct breakdown *out)
 {
 	const struct resultread_job *j = &r->jobs[i];
-	const struct resultread_disk *dk = busiest(r);
+	const struct resultread_disk *dk = disk_of(r, j);
 	struct breakdown_in in;
 	const char *why = NULL;
 	double threads = threads_of_entry(r, i), per = bottleneck_depth_kept(j, &why);
@@ -466,7 +495,7 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 	/* usr_cpu/sys_cpu are over job_runtime, which adds up the threads: per thread */
 	in.cpu_pct = isnan(j->cpu_pct) ? 0 : j->cpu_pct;
 	rt_ms = wall_ms(r);
-	dk = busiest(r);
+	dk = disk_of(r, j);
 	if (j->time.view.has) {
 		/* iotrial's own view of the job's window */
 		const struct resultread_view *v = &j->time.view;

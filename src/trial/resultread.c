@@ -209,6 +209,10 @@ static void resolve_options(const json_t *o, struct resultread_job *j)
 		if (json_object_get(o, limits[i]))
 			j->rate_limited = 1;
 	j->has_filename = json_object_get(o, "filename") != NULL;
+	/* a job on one block device: its disk_util entry is named after it */
+	s = opt_text(o, "filename", buf, sizeof(buf));
+	if (s && !strncmp(s, "/dev/", 5) && s[5] && !strpbrk(s + 5, "/:"))
+		copy_str(j->target_dev, sizeof(j->target_dev), s + 5);
 	j->size = resultread_size(opt_text(o, "size", buf, sizeof(buf)),
 				  (unsigned)opt_long(o, "kb_base", 1024));
 }

@@ -72,6 +72,7 @@ struct resultread_job {
 	int ioengine_given;	/* else fio's default, psync */
 	int rate_limited;	/* rate, rate_iops, thinktime or latency_target set */
 	int has_filename;	/* filename= given: clones share one target */
+	char target_dev[32];	/* "sdb" for filename=/dev/sdb (one plain device), else "" */
 	uint64_t size;		/* bytes per job, 0 when unknown or a percentage */
 	uint64_t ios[RESULTREAD_NDIR];
 	double iops[RESULTREAD_NDIR];

@@ -5,10 +5,13 @@
 # result and the verdict `iotrial check` draws from fio's JSON of the same
 # job file.  When a scenario's premise did not hold on this machine in this
 # run (the truth could not be established), that case SKIPs with its figures.
-#  - depth_saturated: RAM loop device (a loop on /dev/shm serves requests one
-#    at a time), 1 MiB random reads at QD2 then QD16 in one job file: when QD16
-#    adds under 25% IOPS the device is saturated: the deeper job's verdict is
-#    `device`.
+#  - device_saturated: a RAM loop device (LOOP2) over another (LOOP) whose
+#    reads a cgroup throttles to 1000 IOPS: QD1 and QD16 do the same IOPS,
+#    the added time is LOOP2's own: `device`.
+#  - path_saturated: the same throttle with the job on LOOP itself: the
+#    I/Os wait in the block layer before they reach the device: `io_path`.
+#  - cpu_quota: a QD1 job under a cgroup CPU quota of 10% of one CPU (the
+#    cgroup's nr_throttled shows the quota held it): `cpu_contention`.
 #  - contention: the same QD4 job alone, then at nice 19 beside 4 CPU-burning
 #    cpuio jobs, all pinned to CPU 0: when alone did >= 1.25x the IOPS, the
 #    hogged job's verdict is `cpu_contention` (fio's JSON has no run-queue
@@ -60,57 +63,144 @@ run_both() {
 	fi
 }
 
-# --- the RAM loop device --------------------------------------------------
-LOOP=""
+# --- cgroups: a block-layer throttle, a CPU quota -------------------------
+# cg_new KIND: a new cgroup of this test (KIND io: v1 blkio or v2 io; cpu),
+# its directory in $CG, "" when this machine has none to give.
+CGS=""
+cg_new() {
+	_n=iotrial-e2e-truth.$$.$1 CG=""
+	if [ "$1" = io ] && [ -w /sys/fs/cgroup/blkio ] && [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
+		_d=/sys/fs/cgroup/blkio/$_n
+	elif [ "$1" = cpu ] && [ -w /sys/fs/cgroup/cpu ] && [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+		_d=/sys/fs/cgroup/cpu/$_n
+	elif grep -qw "$1" /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		_d=/sys/fs/cgroup/$_n	# v2, the controller enabled below the root
+	else
+		return 0
+	fi
+	mkdir "$_d" 2>/dev/null && CGS="$CGS $_d" && CG=$_d
+}
+# cg_run DIR CMD...: CMD in cgroup DIR
+cg_run() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@"
+}
+# cg_riops DIR DEV N: reads of block device DEV limited to N a second
+cg_riops() {
+	_mm=$(cat "/sys/block/$(basename "$2")/dev")
+	if [ -e "$1/blkio.throttle.read_iops_device" ]; then
+		echo "$_mm $3" >"$1/blkio.throttle.read_iops_device"
+	else
+		echo "$_mm riops=$3" >"$1/io.max"
+	fi
+}
+# cg_quota DIR PCT: PCT% of one CPU
+cg_quota() {
+	if [ -e "$1/cpu.cfs_quota_us" ]; then
+		echo 100000 >"$1/cpu.cfs_period_us" && echo $(($2 * 1000)) >"$1/cpu.cfs_quota_us"
+	else
+		echo "$(($2 * 1000)) 100000" >"$1/cpu.max"
+	fi
+}
+# cg_throttled DIR: times the cgroup's tasks were held by the CPU quota
+cg_throttled() { awk '$1 == "nr_throttled" { print $2 }' "$1/cpu.stat"; }
+
+# --- the RAM loop devices ----------------------------------------------------
+# LOOP on a /dev/shm file; LOOP2 a loop over LOOP (each of its requests is a
+# request to LOOP, so a throttle on LOOP is LOOP2's own service time).
+LOOP="" LOOP2="" IMG=""
+cleanup() {
+	[ -n "$LOOP2" ] && losetup -d "$LOOP2" 2>/dev/null
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	for c in $CGS; do rmdir "$c" 2>/dev/null; done
+	[ -n "$IMG" ] && rm -f "$IMG"
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1 && [ -e /dev/loop-control ] && [ -d /dev/shm ]; then
 	IMG=/dev/shm/iotrial-e2e-truth.$$.img
 	dd if=/dev/zero of="$IMG" bs=1M count=64 status=none
-	LOOP=$(losetup --find --show "$IMG" 2>/dev/null) || LOOP=""
-	if [ -n "$LOOP" ]; then
-		trap 'losetup -d "$LOOP" 2>/dev/null; rm -f "$IMG"; rm -rf "$T"' EXIT INT TERM
-	else
-		rm -f "$IMG"
-	fi
+	LOOP=$(losetup --find --show --direct-io=on "$IMG" 2>/dev/null) || LOOP=""
+	[ -n "$LOOP" ] && { LOOP2=$(losetup --find --show --direct-io=on "$LOOP" 2>/dev/null) || LOOP2=""; }
 fi
 if [ -z "$LOOP" ]; then
-	for n in depth_saturated depth_saturated_fio contention contention_fio rate_limit rate_limit_fio; do
+	for n in device_saturated device_saturated_fio path_saturated path_saturated_fio \
+		cpu_quota cpu_quota_fio contention contention_fio rate_limit rate_limit_fio; do
 		skip $n "needs root, losetup and /dev/shm for a RAM loop device"
 	done
 else
-	cat >"$T/depth.fio" <<EOF
-[global]
-filename=$LOOP
-rw=randread
-bs=1m
-ioengine=io_uring
-direct=1
-runtime=1
-time_based
-[shallow]
-iodepth=2
-[deep]
-stonewall
-iodepth=16
-EOF
-	run_both depth "$T/depth.fio"
-	s=$(ours_iops "$T/depth.v" shallow) d=$(ours_iops "$T/depth.v" deep)
-	if [ -z "$s" ] || [ -z "$d" ]; then
-		fail depth_saturated "no result: $(head -c 300 "$T/depth.err")"
-	elif [ "$((d * 100))" -ge "$((s * 125))" ]; then
-		skip depth_saturated "QD16 did $d IOPS against QD2's $s: the device was not saturated in this run"
+	# A read throttle of 1000 IOPS on LOOP (far below what it does, tens of
+	# thousands): QD1 and QD16 on LOOP2 are LOOP2's own service capped, the
+	# device saturated (util ~100%, latency x16); the same on LOOP directly is
+	# held in the block layer before the request exists, outside the device's
+	# counters: the path in front of it saturated.
+	cg_new io
+	CGIO=$CG
+	if [ -z "$CGIO" ] || [ -z "$LOOP2" ] || ! cg_riops "$CGIO" "$LOOP" 1000 2>/dev/null; then
+		for n in device_saturated device_saturated_fio path_saturated path_saturated_fio; do
+			skip $n "needs a loop over a loop and a block I/O throttle (cgroup v1 blkio or v2 io)"
+		done
 	else
-		expect depth_saturated device "$(ours "$T/depth.v" deep)" "(QD2 $s, QD16 $d IOPS): $(grep -m1 'bottleneck:' "$T/depth.i" | tail -c 400)"
+		for w in dev:$LOOP2 path:$LOOP; do
+			printf '[global]\nfilename=%s\nrw=randread\nbs=4k\nioengine=io_uring\ndirect=1\nruntime=1\ntime_based\n[q1]\niodepth=1\n[q16]\nstonewall\niodepth=16\n' \
+				"${w#*:}" >"$T/${w%%:*}.fio"
+			cg_run "$CGIO" "$IOTRIAL" "$T/${w%%:*}.fio" --output-format=normal,json >"$T/${w%%:*}.i" 2>"$T/${w%%:*}.err"
+			python3 "$T/v.py" "$T/${w%%:*}.i" >"$T/${w%%:*}.v" 2>>"$T/${w%%:*}.err"
+			[ $HAVE_FIO = 1 ] && { cg_run "$CGIO" fio "$T/${w%%:*}.fio" --output-format=json >"$T/${w%%:*}.f" 2>/dev/null || : >"$T/${w%%:*}.f"; }
+		done
+		# saturated NAME FILE-BASE WANT: the truth (QD16 adds < 25% IOPS, both
+		# at most the throttle's 1000 and some), then the verdict of QD16
+		saturated() {
+			s=$(ours_iops "$T/$2.v" q1) d=$(ours_iops "$T/$2.v" q16)
+			if [ -z "$s" ] || [ -z "$d" ]; then
+				fail "$1" "no result: $(head -c 300 "$T/$2.err")"
+			elif [ "$((d * 100))" -ge "$((s * 125))" ] || [ "$d" -gt 1300 ] || [ "$s" -lt 100 ]; then
+				fail "$1" "the throttle did not hold: QD1 $s, QD16 $d IOPS (limit 1000)"
+			else
+				expect "$1" "$3" "$(ours "$T/$2.v" q16)" "(QD1 $s, QD16 $d IOPS): $(grep 'bottleneck:' "$T/$2.i" | tail -1 | tail -c 500)"
+			fi
+			if [ $HAVE_FIO = 0 ]; then
+				skip "$1_fio" "fio is not installed"
+			else
+				expect "$1_fio" "$3" "$(fio_verdict "$T/$2.f" q16)" "(fio QD1 $(fio_iops "$T/$2.f" q1), QD16 $(fio_iops "$T/$2.f" q16) IOPS)"
+			fi
+		}
+		saturated device_saturated dev device
+		saturated path_saturated path io_path
 	fi
-	if [ $HAVE_FIO = 0 ]; then
-		skip depth_saturated_fio "fio is not installed"
+
+	# A CPU quota of 10% of one CPU on the whole process: the QD1 job needs
+	# more (tens of us of CPU per I/O at thousands of IOPS), so the quota holds
+	# it (the cgroup counts the times); its threads wait for a CPU the quota
+	# will not give: cpu_contention.  fio's JSON has no run-queue wait and no
+	# job beside it to compare with: its verdict must not blame the tool or
+	# the device (whose util is low), and is shown.
+	cg_new cpu
+	CGCPU=$CG
+	if [ -z "$CGCPU" ] || ! cg_quota "$CGCPU" 10 2>/dev/null; then
+		skip cpu_quota "needs a CPU quota (cgroup v1 cpu or v2 cpu)"
+		skip cpu_quota_fio "needs a CPU quota (cgroup v1 cpu or v2 cpu)"
 	else
-		s=$(fio_iops "$T/depth.f" shallow) d=$(fio_iops "$T/depth.f" deep)
-		if [ -z "$s" ] || [ -z "$d" ] || [ "$s" = 0 ]; then
-			fail depth_saturated_fio "no fio result"
-		elif [ "$((d * 100))" -ge "$((s * 125))" ]; then
-			skip depth_saturated_fio "fio: QD16 did $d IOPS against QD2's $s: not saturated in this run"
+		printf '[q]\nfilename=%s\nrw=randread\nbs=4k\nioengine=io_uring\ndirect=1\niodepth=1\nruntime=500ms\ntime_based\n' "$LOOP" >"$T/quota.fio"
+		n0=$(cg_throttled "$CGCPU")
+		cg_run "$CGCPU" "$IOTRIAL" "$T/quota.fio" --output-format=normal,json >"$T/quota.i" 2>"$T/quota.err"
+		n1=$(cg_throttled "$CGCPU")
+		python3 "$T/v.py" "$T/quota.i" >"$T/quota.v" 2>>"$T/quota.err"
+		if [ -z "$(ours "$T/quota.v" q)" ]; then
+			fail cpu_quota "no result: $(head -c 300 "$T/quota.err")"
+		elif [ "${n1:-0}" -le "${n0:-0}" ]; then
+			skip cpu_quota "the quota never held the job in this run (nr_throttled $n0 -> $n1)"
 		else
-			expect depth_saturated_fio device "$(fio_verdict "$T/depth.f" deep)" "(fio QD2 $s, QD16 $d IOPS)"
+			expect cpu_quota cpu_contention "$(ours "$T/quota.v" q)" "(held $((n1 - n0)) times): $(grep 'bottleneck:' "$T/quota.i" | tail -c 500)"
+		fi
+		if [ $HAVE_FIO = 0 ]; then
+			skip cpu_quota_fio "fio is not installed"
+		else
+			cg_run "$CGCPU" fio "$T/quota.fio" --output-format=json >"$T/quota.f" 2>/dev/null || : >"$T/quota.f"
+			v=$(fio_verdict "$T/quota.f" q)
+			case $v in
+			tool|device|"") fail cpu_quota_fio "fio's result judged '$v'" ;;
+			*) pass "cpu_quota_fio ($v: fio's JSON has no run-queue wait)" ;;
+			esac
 		fi
 	fi
 
@@ -119,7 +209,7 @@ EOF
 	cat >"$T/hog.fio" <<EOF
 [global]
 cpus_allowed=0
-runtime=1
+runtime=500ms
 time_based
 [alone]
 filename=$LOOP
@@ -172,7 +262,7 @@ rw=randread
 bs=4k
 direct=1
 rate_iops=300
-runtime=1
+runtime=500ms
 time_based
 EOF
 	run_both rate "$T/rate.fio"
@@ -185,7 +275,7 @@ EOF
 fi
 
 # --- the null engine: nothing but the tool ---------------------------------
-printf '[n]\nioengine=null\nsize=1g\nruntime=1\ntime_based\n' >"$T/null.fio"
+printf '[n]\nioengine=null\nsize=1g\nruntime=500ms\ntime_based\n' >"$T/null.fio"
 run_both null "$T/null.fio"
 expect null tool "$(ours "$T/null.v" n)"
 if [ $HAVE_FIO = 1 ]; then
@@ -209,7 +299,7 @@ if [ -z "$D" ]; then
 else
 	dd if=/dev/zero of="$D/cached" bs=1M count=32 status=none
 	cat "$D/cached" >/dev/null	# now in the page cache
-	printf '[c]\nfilename=%s\nsize=32m\nrw=read\nbs=4k\ndirect=0\nruntime=1\ntime_based\n' "$D/cached" >"$T/cache.fio"
+	printf '[c]\nfilename=%s\nsize=32m\nrw=read\nbs=4k\ndirect=0\nruntime=500ms\ntime_based\n' "$D/cached" >"$T/cache.fio"
 	run_both cache "$T/cache.fio"
 	expect page_cache page_cache "$(ours "$T/cache.v" c)"
 	if [ $HAVE_FIO = 1 ]; then
@@ -218,7 +308,7 @@ else
 		skip page_cache_fio "fio is not installed"
 	fi
 
-	printf '[q1]\nfilename=%s\nsize=64m\nrw=randread\nbs=4k\ndirect=1\nioengine=io_uring\niodepth=1\nruntime=1\ntime_based\n' "$D/disk" >"$T/qd1.fio"
+	printf '[q1]\nfilename=%s\nsize=64m\nrw=randread\nbs=4k\ndirect=1\nioengine=io_uring\niodepth=1\nruntime=500ms\ntime_based\n' "$D/disk" >"$T/qd1.fio"
 	run_both qd1 "$T/qd1.fio"
 	v=$(ours "$T/qd1.v" q1)
 	python3 - "$T/qd1.i" "$v" <<'PY'
