@@ -124,7 +124,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1 && [ -e /dev/loop-
 fi
 if [ -z "$LOOP" ]; then
 	for n in device_saturated device_saturated_fio path_saturated path_saturated_fio \
-		cpu_quota cpu_quota_fio contention contention_fio rate_limit rate_limit_fio; do
+		cpu_quota cpu_quota_fio compare_breakdown compare_breakdown_html contention contention_fio rate_limit rate_limit_fio; do
 		skip $n "needs root, losetup and /dev/shm for a RAM loop device"
 	done
 else
@@ -177,8 +177,9 @@ else
 	cg_new cpu
 	CGCPU=$CG
 	if [ -z "$CGCPU" ] || ! cg_quota "$CGCPU" 10 2>/dev/null; then
-		skip cpu_quota "needs a CPU quota (cgroup v1 cpu or v2 cpu)"
-		skip cpu_quota_fio "needs a CPU quota (cgroup v1 cpu or v2 cpu)"
+		for n in cpu_quota cpu_quota_fio compare_breakdown compare_breakdown_html; do
+			skip $n "needs a CPU quota (cgroup v1 cpu or v2 cpu)"
+		done
 	else
 		printf '[q]\nfilename=%s\nrw=randread\nbs=4k\nioengine=io_uring\ndirect=1\niodepth=1\nruntime=500ms\ntime_based\n' "$LOOP" >"$T/quota.fio"
 		n0=$(cg_throttled "$CGCPU")
@@ -202,6 +203,27 @@ else
 			*) pass "cpu_quota_fio ($v: fio's JSON has no run-queue wait)" ;;
 			esac
 		fi
+		# compare: the same job without the quota (B) against it (A): B's
+		# cycle is shorter, and by the CPU wait most (the quota's whole effect)
+		"$IOTRIAL" "$T/quota.fio" --output-format=json --output="$T/free.json" 2>"$T/free.err"
+		sed -n '/^{/,$p' "$T/quota.i" >"$T/quota.json"
+		"$IOTRIAL" compare "$T/quota.json" -- "$T/free.json" >"$T/cmp.txt" 2>&1
+		"$IOTRIAL" compare --output-format=html -o "$T/cmp.html" "$T/quota.json" -- "$T/free.json" 2>/dev/null
+		if ! grep -q '^time.cpu_wait_ns ' "$T/cmp.txt" || ! grep -q '^time.io_path_ns ' "$T/cmp.txt"; then
+			fail compare_breakdown "no time.*_ns rows: $(head -c 400 "$T/cmp.txt")"
+		elif grep -q "B's cycle per I/O is [0-9.]* us shorter .*the difference is most in the CPU wait: [0-9.]* us less per I/O" "$T/cmp.txt"; then
+			pass compare_breakdown
+		else
+			fail compare_breakdown "$(grep "cycle per I/O" "$T/cmp.txt")"
+		fi
+		# the HTML page: a stacked bar per side (one <rect> per known part and side)
+		na=$(grep -c '<rect [^>]*><title>A ' "$T/cmp.html" 2>/dev/null)
+		nb=$(grep -c '<rect [^>]*><title>B ' "$T/cmp.html" 2>/dev/null)
+		if grep -q 'Time per I/O, A and B' "$T/cmp.html" 2>/dev/null && [ "${na:-0}" -ge 2 ] && [ "${nb:-0}" -ge 2 ]; then
+			pass compare_breakdown_html
+		else
+			fail compare_breakdown_html "no stacked bar per side in the compare page (A $na, B $nb parts)"
+		fi
 	fi
 
 	# the hogged job at nice 19 so that the hogs (nice 0) win CPU 0 every time:
@@ -209,7 +231,7 @@ else
 	cat >"$T/hog.fio" <<EOF
 [global]
 cpus_allowed=0
-runtime=500ms
+runtime=1
 time_based
 [alone]
 filename=$LOOP
@@ -293,7 +315,7 @@ for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
 	D=$(mktemp -d "$cand/iotrial-truth.XXXXXX") && break
 done
 if [ -z "$D" ]; then
-	for n in page_cache page_cache_fio qd1_disk qd1_disk_fio qd1_disk_parts; do
+	for n in page_cache page_cache_fio qd1_disk qd1_disk_fio qd1_disk_parts group_views report_html_breakdown; do
 		skip $n "no writable directory on a block device"
 	done
 else
@@ -308,7 +330,8 @@ else
 		skip page_cache_fio "fio is not installed"
 	fi
 
-	printf '[q1]\nfilename=%s\nsize=64m\nrw=randread\nbs=4k\ndirect=1\nioengine=io_uring\niodepth=1\nruntime=500ms\ntime_based\n' "$D/disk" >"$T/qd1.fio"
+	# two stonewall groups: each its own device window, named in the text
+	printf '[global]\nfilename=%s\nsize=64m\nrw=randread\nbs=4k\ndirect=1\nioengine=io_uring\nruntime=500ms\ntime_based\n[q1]\niodepth=1\n[q4]\nstonewall\niodepth=4\n' "$D/disk" >"$T/qd1.fio"
 	run_both qd1 "$T/qd1.fio"
 	v=$(ours "$T/qd1.v" q1)
 	python3 - "$T/qd1.i" "$v" <<'PY'
@@ -329,7 +352,35 @@ ok = abs(s - b["overlap_ns"] - b["cycle_ns"]) <= 1e-6 * b["cycle_ns"] + 1
 ok = ok and all(b[p]["from"] and b[p]["exact"] for p in parts)
 ok = ok and re.search(r"^  time per I/O \(us\): cycle [0-9.]+ us = device ", t, re.M)
 print("PASS qd1_disk_parts" if ok else "FAIL qd1_disk_parts: %s" % json.dumps(b)[:500])
+# a device view and a breakdown per group, each over its own window, and the
+# text names the window of each; disk_util's view says whose window it is
+g = d["iotrial"].get("groups", [])
+why = []
+if [x["groupid"] for x in g] != [0, 1]:
+    why.append("groups %s" % [x.get("groupid") for x in g])
+for x in g:
+    dv = x.get("devices") or [{}]
+    if not (0.3 < (dv[0].get("window_s") or 0) < 5 and x.get("breakdown", {}).get("cycle_ns")):
+        why.append("group %s: %s" % (x.get("groupid"), json.dumps(x)[:200]))
+du = d["disk_util"][0].get("iotrial", {})
+if du.get("groupid") != 0 or du.get("job") != "q1" or not du.get("window_s"):
+    why.append("disk_util[0].iotrial names no window: %s" % json.dumps(du)[:200])
+for gid, name in ((0, "q1"), (1, "q4")):
+    if not re.search(r"^  \S+ device view over [0-9.]+ s \(group %d: %s\)" % (gid, name), t, re.M):
+        why.append("no text view for group %d" % gid)
+if d["jobs"][1]["iotrial"].get("device", {}).get("window_s") is None:
+    why.append("q4 has no device view of its own")
+print("FAIL group_views: " + "; ".join(why) if why else "PASS group_views")
 PY
+	# the run's HTML report: the breakdown of each job (a stacked bar and its table)
+	sed -n '/^{/,$p' "$T/qd1.i" >"$T/qd1.json"
+	"$IOTRIAL" report "$T/qd1.json" -o "$T/qd1.html" 2>"$T/qd1.herr"
+	n=$(grep -c '<h4>Time per I/O</h4>' "$T/qd1.html" 2>/dev/null)
+	if [ "${n:-0}" -eq 2 ] && grep -q 'measured from' "$T/qd1.html"; then
+		pass report_html_breakdown
+	else
+		fail report_html_breakdown "$n breakdowns in the page (2 jobs): $(head -c 200 "$T/qd1.herr")"
+	fi
 	if [ $HAVE_FIO = 1 ]; then
 		v=$(fio_verdict "$T/qd1.f" q1)
 		if [ -n "$v" ] && [ "$v" != tool ]; then pass "qd1_disk_fio ($v)"; else fail qd1_disk_fio "verdict '$v'"; fi
