@@ -59,7 +59,7 @@ void compare_time_build(struct resultread *const *a, size_t na, struct resultrea
 	for (int p = 0; p < BD_NR; p++) {
 		double d = out->b.part[p].ns - out->a.part[p].ns;
 
-		if (!isnan(d) && fabs(d) > fabs(best)) {
+		if (!isnan(d) && (out->most == BD_NR || fabs(d) > fabs(best))) {
 			best = d;
 			out->most = (enum breakdown_part)p;
 		}

@@ -315,7 +315,7 @@ for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
 	D=$(mktemp -d "$cand/iotrial-truth.XXXXXX") && break
 done
 if [ -z "$D" ]; then
-	for n in page_cache page_cache_fio qd1_disk qd1_disk_fio qd1_disk_parts group_views report_html_breakdown; do
+	for n in page_cache page_cache_fio qd1_disk qd1_disk_fio qd1_disk_parts group_views report_html_breakdown compare_per_test_time; do
 		skip $n "no writable directory on a block device"
 	done
 else
@@ -380,6 +380,15 @@ PY
 		pass report_html_breakdown
 	else
 		fail report_html_breakdown "$n breakdowns in the page (2 jobs): $(head -c 200 "$T/qd1.herr")"
+	fi
+	# compare of a two-test result: a time breakdown per test, each from its own jobs
+	"$IOTRIAL" compare "$T/qd1.json" -- "$T/qd1.json" >"$T/qd1.cmp" 2>&1
+	"$IOTRIAL" compare --output-format=json "$T/qd1.json" -- "$T/qd1.json" >"$T/qd1.cmpj" 2>/dev/null
+	if grep -q "^  q1: B's cycle per I/O is 0.0 us" "$T/qd1.cmp" && grep -q "^  q4: B's cycle per I/O is 0.0 us" "$T/qd1.cmp" &&
+		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=[t['time']['a']['cycle_ns'] for t in d['tests']]; sys.exit(not (len(c) == 2 and c[0] != c[1]))" "$T/qd1.cmpj"; then
+		pass compare_per_test_time
+	else
+		fail compare_per_test_time "$(grep -A3 'time per I/O per test' "$T/qd1.cmp" | head -c 400)"
 	fi
 	if [ $HAVE_FIO = 1 ]; then
 		v=$(fio_verdict "$T/qd1.f" q1)
