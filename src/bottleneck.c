@@ -127,14 +127,12 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 	double ratio = in->req_depth > 0 ? in->dev_depth / in->req_depth : 0;
 	int queue_full = in->dev_nr_requests > 0 && in->dev_depth >= 0.9 * in->dev_nr_requests;
 	/*
-	 * A CPU wait costs IOPS only by the time it adds to each I/O's cycle: at
-	 * depth the thread may wait a third of the run while the other I/Os stay
-	 * in flight, so the share of the cycle decides (the run's share when
-	 * there is no breakdown).
+	 * The wait's share of the run, not of the cycle's batch estimate: at
+	 * depth every I/O completing while the thread waits stalls with it, and
+	 * on a loaded machine the same QD32 job at real-time priority did 2x the
+	 * IOPS (docs/breakdown.md).
 	 */
-	double wait_cyc = in->bd.valid && !isnan(in->bd.part[BD_CPU_WAIT].share) ?
-			  in->bd.part[BD_CPU_WAIT].share : in->wait_share;
-	int waited = in->has_sched && wait_cyc >= BOTTLENECK_WAIT;
+	int waited = in->has_sched && in->wait_share >= BOTTLENECK_WAIT;
 	double tool = share(&in->bd, BD_TOOL_USER) + share(&in->bd, BD_TOOL_SYS);
 	char buf[200];
 	const char *why = buf, *v;
@@ -186,7 +184,7 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 		v = "cpu_contention";
 		why = in->cross.alone_faster && !waited ?
 		      "the same job did more beside no CPU-burning jobs" :
-		      "the thread's waits for a CPU are a large share of each I/O while the device was not kept busy";
+		      "the thread waited for a CPU while the device was not kept busy";
 	} else if (tool >= BOTTLENECK_TOOL) {
 		v = "tool";
 		snprintf(buf, sizeof(buf), "the tool's own CPU time is %.0f%% of each I/O", 100 * tool);

@@ -26,10 +26,8 @@
  *               shallower run of the same job in the same result did as many
  *               IOPS (2x the depth or more added < 25%) and the added time was spent in
  *               the device (saturated);
- *   cpu_contention  the thread's run-queue wait is >= 25% of each I/O's
- *               cycle (not of the run: at depth a thread that waits a third
- *               of the run while its I/Os stay in flight adds little to
- *               each) while the device was not kept busy (util < 95%); or (results
+ *   cpu_contention  the thread waited for a CPU >= 25% of the run while
+ *               the device was not kept busy (util < 95%); or (results
  *               without the run-queue wait, fio's) the job ran beside
  *               CPU-burning jobs of its group and the same job alone in
  *               another group did >= 1.25x its IOPS;
@@ -58,7 +56,7 @@
 #define BOTTLENECK_DEPTH 0.90		/* device depth / requested at or above: the device held it */
 #define BOTTLENECK_CACHE 0.50		/* device bytes / job bytes below: page cache */
 #define BOTTLENECK_RATE 0.90		/* achieved / limit at or above: rate limit */
-#define BOTTLENECK_WAIT 0.25		/* run-queue wait / cycle (else / runtime) at or above: cpu_contention */
+#define BOTTLENECK_WAIT 0.25		/* run-queue wait / runtime at or above: cpu_contention */
 #define BOTTLENECK_BUSY 90.0		/* device util %: busy the whole window */
 #define BOTTLENECK_NOT_IDLE 95.0	/* device util % at or above: contention cannot add IOPS */
 #define BOTTLENECK_SHARED 2.0		/* device I/Os / job I/Os above: mostly other I/O */
