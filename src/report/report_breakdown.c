@@ -137,6 +137,14 @@ void report_breakdown_text_views(FILE *f, const struct run_result *r)
 					 r->groups[g].jobs);
 				view_line(f, &r->groups[g].dev[d], window);
 			}
+		/* a group of several jobs: its own time per I/O (each job's is under the job) */
+		for (size_t g = 0; g < r->nr_groups; g++) {
+			if (!strstr(r->groups[g].jobs, ", "))
+				continue;
+			snprintf(window, sizeof(window), "group %u (%.200s) time per I/O (us)",
+				 r->groups[g].groupid, r->groups[g].jobs);
+			breakdown_text(f, "  ", window, &r->groups[g].bd);
+		}
 		return;
 	}
 	for (size_t i = 0; i < r->nr_du; i++) {
