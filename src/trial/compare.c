@@ -196,7 +196,8 @@ int compare_metric_known(const char *name)
 
 static int value_of(const struct resultread *r, const struct mdef *d, double *out)
 {
-	const struct resultread_dir *x = d->dir >= 0 ? &r->dir[d->dir] : NULL;
+	/* MK_TIME's dir is a breakdown part, not a direction */
+	const struct resultread_dir *x = d->dir >= 0 && d->kind != MK_TIME ? &r->dir[d->dir] : NULL;
 	double v;
 
 	switch (d->kind) {
