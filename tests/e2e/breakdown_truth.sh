@@ -18,10 +18,14 @@
 #    wait: the job alone in the other group is the evidence).
 #  - rate_limit: rate_iops=300 on the RAM loop device, far below it: `rate_limit`.
 #  - null: the null engine, no device: `tool`.
-#  - page_cache: a buffered re-read of a cached file on a real disk: `page_cache`.
-#  - qd1_disk: 4k random reads at QD1 with O_DIRECT on a file on the machine's
-#    disk: never `tool` while the tool's CPU is under half of each I/O, and
-#    the breakdown's parts add up to its cycle (less any overlap).
+#  - page_cache: a buffered re-read of a cached file on a file system (the
+#    test's own ext4 on a RAM loop device when root, else the machine's disk):
+#    `page_cache`.
+#  - qd1_disk: 4k random reads at QD1 with O_DIRECT on a file there, in a
+#    second stonewall group at QD4: never `tool` while the tool's CPU is under
+#    half of each I/O, and the breakdown's parts add up to its cycle (less any
+#    overlap); each group its own device window, named in the text; the HTML
+#    report has a breakdown per job; compare gives one per test.
 # Every iotrial result also has the breakdown in JSON and a text line.
 . "$(dirname "$0")/lib.sh"
 
@@ -109,25 +113,21 @@ cg_throttled() { awk '$1 == "nr_throttled" { print $2 }' "$1/cpu.stat"; }
 # --- the RAM loop devices ----------------------------------------------------
 # LOOP on a /dev/shm file; LOOP2 a loop over LOOP (each of its requests is a
 # request to LOOP, so a throttle on LOOP is LOOP2's own service time).
-LOOP="" LOOP2="" IMG=""
+LOOP="" LOOP2=""
 cleanup() {
 	[ -n "$LOOP2" ] && losetup -d "$LOOP2" 2>/dev/null
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
 	for c in $CGS; do rmdir "$c" 2>/dev/null; done
-	[ -n "$IMG" ] && rm -f "$IMG"
-	rm -rf "$T"
+	lib_cleanup	# LOOP (own_loop), the file system of own_fs, $T
 }
-trap cleanup EXIT INT TERM
-if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1 && [ -e /dev/loop-control ] && [ -d /dev/shm ]; then
-	IMG=/dev/shm/iotrial-e2e-truth.$$.img
-	dd if=/dev/zero of="$IMG" bs=1M count=64 status=none
-	LOOP=$(losetup --find --show --direct-io=on "$IMG" 2>/dev/null) || LOOP=""
-	[ -n "$LOOP" ] && { LOOP2=$(losetup --find --show --direct-io=on "$LOOP" 2>/dev/null) || LOOP2=""; }
+trap cleanup EXIT
+if own_loop 64; then
+	LOOP=$OWN_LOOP
+	LOOP2=$(losetup --find --show --direct-io=on "$LOOP" 2>/dev/null) || LOOP2=""
 fi
 if [ -z "$LOOP" ]; then
 	for n in device_saturated device_saturated_fio path_saturated path_saturated_fio \
 		cpu_quota cpu_quota_fio compare_breakdown compare_breakdown_html contention contention_fio rate_limit rate_limit_fio; do
-		skip $n "needs root, losetup and /dev/shm for a RAM loop device"
+		skip $n "no RAM loop device: $OWN_LOOP_WHY"
 	done
 else
 	# A read throttle of 1000 IOPS on LOOP (far below what it does, tens of
@@ -320,9 +320,16 @@ else
 	skip null_fio "fio is not installed"
 fi
 
-# --- a directory on a block device: the page cache, QD1 on the disk ---------
+# --- a directory on a block device: the page cache, QD1 -------------------
+# On a file system only this test uses (own_fs) when it can have one, so the
+# device's counters are its own; else on the machine's disk.
 D=""
+if own_fs 160; then
+	D=$OWN_FS/d
+	mkdir "$D" || D=""
+fi
 for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
+	[ -z "$D" ] || break
 	[ -d "$cand" ] && [ -w "$cand" ] || continue
 	dev=$(stat -c '%d' "$cand" 2>/dev/null) || continue
 	[ -e "/sys/dev/block/$((dev >> 8 & 0xfff)):$(( (dev & 0xff) | (dev >> 12 & 0xfff00) ))" ] || continue
