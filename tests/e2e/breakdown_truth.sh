@@ -10,7 +10,7 @@
 #    the added time is LOOP2's own: `device`.
 #  - path_saturated: the same throttle with the job on LOOP itself: the
 #    I/Os wait in the block layer before they reach the device: `io_path`.
-#  - cpu_quota: a QD1 job under a cgroup CPU quota of 5% of one CPU (the
+#  - cpu_quota: a QD1 job under a cgroup CPU quota of 2% of one CPU (the
 #    cgroup's nr_throttled shows the quota held it): `cpu_contention`.
 #  - contention: the same QD4 job alone, then at nice 19 beside 4 CPU-burning
 #    cpuio jobs, all pinned to CPU 0: when alone did >= 1.25x the IOPS, the
@@ -179,7 +179,7 @@ else
 		saturated path_saturated path io_path
 	fi
 
-	# A CPU quota of 5% of one CPU on the whole process: the QD1 job needs
+	# A CPU quota of 2% of one CPU on the whole process: the QD1 job needs
 	# more (tens of us of CPU per I/O at thousands of IOPS), so the quota holds
 	# it (the cgroup counts the times); its threads wait for a CPU the quota
 	# will not give: cpu_contention.  fio's JSON has no run-queue wait and no
@@ -187,7 +187,7 @@ else
 	# the device (whose util is low), and is shown.
 	cg_new cpu
 	CGCPU=$CG
-	if [ -z "$CGCPU" ] || ! cg_quota "$CGCPU" 5 2>/dev/null; then
+	if [ -z "$CGCPU" ] || ! cg_quota "$CGCPU" 2 2>/dev/null; then
 		for n in cpu_quota cpu_quota_fio compare_breakdown compare_breakdown_html; do
 			skip $n "needs a CPU quota (cgroup v1 cpu or v2 cpu)"
 		done
