@@ -12,9 +12,10 @@
 #include "bottleneck.h"	/* device figures and the bottleneck_differs warning */
 #include "compare_stats.h"
 #include "compare_warn.h"
+#include "trial/compare_time.h"
 #include "utf8.h"
 
-enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD };
+enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME };
 
 struct mdef {
 	const char *name;
@@ -41,6 +42,13 @@ static const struct mdef mdefs[] = {
 	/* the device's own view beside the tool's (docs/json.md, the device view; bottleneck.h) */
 	{ "device.lat_mean_ns", MK_DEV_LAT, -1, 1 },
 	{ "device.queue_depth", MK_DEV_QD, -1, 0 },
+	/* where each I/O's time went (compare_time.h; dir: the part, -1 the cycle) */
+	{ "time.cycle_ns", MK_TIME, -1, 1 },
+	{ "time.device_ns", MK_TIME, BD_DEVICE, 1 },
+	{ "time.io_path_ns", MK_TIME, BD_IO_PATH, 1 },
+	{ "time.tool_user_ns", MK_TIME, BD_TOOL_USER, 1 },
+	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, 1 },
+	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, 1 },
 };
 
 #define NR_MDEFS (sizeof(mdefs) / sizeof(mdefs[0]))
@@ -188,7 +196,8 @@ int compare_metric_known(const char *name)
 
 static int value_of(const struct resultread *r, const struct mdef *d, double *out)
 {
-	const struct resultread_dir *x = d->dir >= 0 ? &r->dir[d->dir] : NULL;
+	/* MK_TIME's dir is a breakdown part, not a direction */
+	const struct resultread_dir *x = d->dir >= 0 && d->kind != MK_TIME ? &r->dir[d->dir] : NULL;
 	double v;
 
 	switch (d->kind) {
@@ -211,9 +220,12 @@ static int value_of(const struct resultread *r, const struct mdef *d, double *ou
 	case MK_DEV_QD: {
 		double lat, qd;
 
-		v = bottleneck_device_figures(r, &lat, &qd) ? NAN : d->kind == MK_DEV_LAT ? lat : qd;
+		v = bottleneck_device_figures(r, &lat, &qd, NULL, 0) ? NAN : d->kind == MK_DEV_LAT ? lat : qd;
 		break;
 	}
+	case MK_TIME:
+		compare_time_value(r, d->dir, &v);
+		break;
 	default:
 		v = r->cpu_per_io_ns;
 		break;
@@ -407,7 +419,7 @@ static int compare_metrics(struct compare_report *out, const struct seq *s,
 		if (compare_def(s, &mdefs[i], o, block, &out->m[out->nm]))
 			return -ENOMEM;
 		/* the device's figures referee, they never count as a regression */
-		if (mdefs[i].kind == MK_DEV_LAT || mdefs[i].kind == MK_DEV_QD)
+		if (mdefs[i].kind == MK_DEV_LAT || mdefs[i].kind == MK_DEV_QD || mdefs[i].kind == MK_TIME)
 			out->m[out->nm].regression = 0;
 		out->regressed |= out->m[out->nm++].regression;
 	}
@@ -460,6 +472,7 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 		goto fail;
 	compare_warn_runs(a, na, b, nb, out->warnings);
 	compare_warn_bottleneck(a, b, out->warnings);
+	compare_time_build(a, na, b, nb, &out->time);	/* where each I/O's time went, A and B */
 	compare_warn_diff(out->env_diff, o, out->warnings);
 	compare_warn_order(&s, o, out->warnings);
 	mixed = compare_warn_side_mixed(a, na, "a", out->warnings);

@@ -49,6 +49,7 @@
 #include "abstat.h"
 #include "err.h"
 #include "resultread.h"
+#include "trial/compare_time.h"
 
 struct compare_opts {
 	double noise_pct;		/* "negligible" threshold, default 2 */
@@ -137,6 +138,7 @@ struct compare_report {
 	double ci_level;		/* 1 - alpha */
 	int order_known;		/* every run has a distinct timestamp */
 	size_t failed_a, failed_b;	/* runs dropped for having no I/O */
+	struct compare_time time;	/* time per I/O side by side (compare_time.h) */
 };
 
 void compare_opts_init(struct compare_opts *o);

@@ -106,6 +106,8 @@ json_t *compare_json(const struct compare_report *r)
 		      "metrics", metrics, "env_diff", r->env_diff, "warnings", r->warnings,
 		      "regression", r->regressed);
 	if (o)
+		json_object_set_new(o, "time_breakdown", compare_time_json(&r->time));
+	if (o)
 		json_object_set_new(o, "settings", json_pack("{s:f, s:o, s:f, s:b, s:I, s:I}",
 				    "noise_pct", r->noise_pct, "fail_on_regression_pct",
 				    r->fail_regression_pct < 0 ? json_null() :
@@ -300,6 +302,7 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 			r->regressed ? "REGRESSION (a metric is worse and its whole interval lies "
 			"beyond it)" :
 			"no regression");
+	compare_time_write_text(&r->time, f);	/* where each I/O's time went, A and B */
 	write_strips(f, r);
 	write_diff(f, r);
 	write_warnings(f, r);

@@ -5,9 +5,10 @@
 #    disk_util[].iotrial and every interval's "device" carry the keys;
 #    the text has a device-view line and a bottleneck line; and the depth:
 #    the device kept >= 0.95 x 8 in flight, or -- on a machine too loaded for
-#    that (2 shared CPUs) -- the verdict says "tool" with evidence whose depth
-#    is the device view's own figure and below 0.9 x 8.  A shortfall is thus
-#    never silent: it is accepted only when the result itself names the tool.
+#    that (2 shared CPUs) -- the evidence gives the depth as the device view's
+#    own figure, below 0.9 x 8, and the verdict names the layer from the time
+#    breakdown (docs/breakdown.md; the known-truth cases are breakdown_truth.sh).
+#    The text has a "time per I/O" line.
 #    With group_reporting and a ramp, every interval still has its device.
 #    With series_max merging intervals, every element keeps its (merged) view.
 #  - fio_check: `iotrial check` on fio's JSON (fio run here on the same
@@ -53,15 +54,18 @@ ratio = v["read_queue_depth"] / 8
 m = re.search(r"device depth ([0-9.]+) of 8 requested", b["evidence"])
 if ratio >= 0.95:
     print("PASS ramloop_depth (device kept %.2f of 8, ratio %.2f; verdict %s)" % (v["read_queue_depth"], ratio, b["verdict"]))
-elif ratio < 0.9 and b["verdict"] in ("tool", "cpu_contention") and m and abs(float(m.group(1)) - v["read_queue_depth"]) <= 0.051:
+elif ratio < 0.9 and b["verdict"] in ("io_path", "cpu_contention", "device", "unknown") and m and abs(float(m.group(1)) - v["read_queue_depth"]) <= 0.051:
     print("PASS ramloop_depth (ratio %.2f < 0.95 on this machine, and the result says so: %s: %s)" % (ratio, b["verdict"], b["evidence"]))
 elif 0.9 <= ratio < 0.95 and b["verdict"] == "device":
     print("PASS ramloop_depth (ratio %.2f: within the verdict's 0.9 margin, verdict device)" % ratio)
 else:
     print("FAIL ramloop_depth: ratio %.2f, verdict %s: %s" % (ratio, b["verdict"], b["evidence"]))
-if not re.search(r"^  %s device view over [0-9.]+ s: iops=" % dev, txt, re.M):
+if not re.search(r"^  %s device view over [0-9.]+ s \(group 0: q8\): iops=" % dev, txt, re.M):
     print("FAIL ramloop_text: no device-view line")
-elif not re.search(r"^  bottleneck: (device|tool|cpu_contention) \(", txt, re.M):
+elif not re.search(r"^  bottleneck: (device|io_path|tool|cpu_contention|unknown) \(", txt, re.M):
+    print("FAIL ramloop_text: no bottleneck line")
+elif not re.search(r"^  time per I/O \(us\): cycle [0-9.]+ us = device [0-9.]+ \([0-9]+%\) \+ I/O path", txt, re.M):
+    print("FAIL ramloop_text: no time-per-I/O line")
     print("FAIL ramloop_text: no bottleneck line")
 else:
     print("PASS ramloop_text")
@@ -126,8 +130,8 @@ if not m:
     print("FAIL fio_check: no bottleneck line in: %s" % out[:600])
 elif abs(float(m.group(2)) - want) > 0.051:
     print("FAIL fio_check: depth %s, fio's disk_util says %.2f" % (m.group(2), want))
-elif (m.group(1) == "tool") != (want < 0.9 * 8 or j["usr_cpu"] + j["sys_cpu"] >= 90):
-    print("FAIL fio_check: verdict %s with depth %.2f of 8" % (m.group(1), want))
+elif (m.group(1) == "tool") != (j["usr_cpu"] + j["sys_cpu"] >= 90):
+    print("FAIL fio_check: verdict %s with the thread at %.0f%% of a CPU" % (m.group(1), j["usr_cpu"] + j["sys_cpu"]))
 else:
     print("PASS fio_check (fio kept %.2f of 8: %s)" % (want, m.group(1)))
 PY
