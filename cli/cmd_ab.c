@@ -517,6 +517,11 @@ static int ab_trial(struct ab_args *ab, struct cmd_history_ab *hist, struct abmp
 	cfg.spawn = x ? abmpi_spawn : spawn_run;
 	cfg.spawn_arg = x ? (void *)x : (void *)ab;
 	cfg.say = say_stderr;
+	if (x && !cfg.copts.trial_of)
+		cfg.copts.trial_of = "disk";	/* across hosts: the disks are on trial */
+	if (extra && cfg.copts.trial_of)	/* so that compare reads the trial the same way */
+		json_object_set_new(json_object_get(extra, "mpi"), "trial_of",
+				    json_string(cfg.copts.trial_of));
 	cfg.manifest_extra = extra;
 	if (trial_prepare(&t, &cfg, &e))
 		goto fail;

@@ -545,6 +545,8 @@ int abmpi_spawn(void *arg, struct trial *t, int s, char *const *args, size_t nar
 		rc = EXIT_OUTPUT;
 	}
 	t->run_note = run_note(x, s, &rep[lead], t0, t3, local);
+	if (t->run_note && fault[0])
+		json_object_set_new(t->run_note, "fault", json_string(fault));
 	if (r == -EINTR)
 		rc = 128 + (t->sig ? t->sig : SIGTERM);
 	else if (r)

@@ -238,7 +238,8 @@ static void write_diff(FILE *f, const struct compare_report *r)
 	size_t i;
 	json_t *it;
 
-	fprintf(f, "\ndifferences between A and B (job options, environment):\n");
+	fprintf(f, "%sdifferences between A and B (job options, environment):\n",
+		r->diff_first ? "" : "\n");
 	if (!json_array_size(r->env_diff))
 		fprintf(f, "  none recorded%s\n",
 			json_is_null(json_object_get(r->side_a, "environment")) ||
@@ -249,11 +250,15 @@ static void write_diff(FILE *f, const struct compare_report *r)
 		char *a = json_dumps(json_object_get(it, "a"), JSON_ENCODE_ANY);
 		char *b = json_dumps(json_object_get(it, "b"), JSON_ENCODE_ANY);
 
-		fprintf(f, "  %-36s A %s, B %s\n", json_string_value(json_object_get(it, "key")),
-			a ? a : "?", b ? b : "?");
+		fprintf(f, "%c %-36s A %s, B %s\n",
+			json_is_false(json_object_get(it, "under_trial")) ? '!' : ' ',
+			json_string_value(json_object_get(it, "key")), a ? a : "?", b ? b : "?");
 		free(a);
 		free(b);
 	}
+	if (r->not_under_trial[0])
+		fprintf(f, "! not under trial: %s (warning env_differs; the verdicts note it)\n",
+			r->not_under_trial);
 }
 
 static void write_warnings(FILE *f, const struct compare_report *r)
@@ -280,6 +285,10 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 	char level[32];
 	size_t i;
 
+	if (r->diff_first) {	/* --trial-of: what differs comes before the figures */
+		write_diff(f, r);
+		fputc('\n', f);
+	}
 	write_side(f, "A", r->side_a);
 	write_side(f, "B", r->side_b);
 	snprintf(level, sizeof(level), "%g%% CI", 100 * r->ci_level);
@@ -301,7 +310,8 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 			"beyond it)" :
 			"no regression");
 	write_strips(f, r);
-	write_diff(f, r);
+	if (!r->diff_first)
+		write_diff(f, r);
 	write_warnings(f, r);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
