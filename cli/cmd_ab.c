@@ -208,7 +208,7 @@ static int is_ab_option(const char *name)
 {
 	static const char *const names[] = { "a", "b", "runs", "max-runs", "order", "seed",
 		"dir", "runner", "pause", "max-time", "metric", "until-ci", "noise", "cv-limit", "alpha",
-		"a-ranks", "b-ranks", "run-timeout",
+		"a-ranks", "b-ranks", "run-timeout", "trial-of",
 		"fail-on-regression", "bootstrap-seed", "output-format", "window", NULL };
 	size_t i;
 
@@ -500,6 +500,11 @@ static int ab_trial(struct ab_args *ab, struct cmd_history_ab *hist, struct abmp
 	int ret;
 
 	err_clear(&e);
+	if (x && !ab->copts.trial_of)
+		ab->copts.trial_of = "disk";	/* across hosts: the disks are on trial */
+	if (extra && ab->copts.trial_of)	/* so that compare reads the trial the same way */
+		json_object_set_new(json_object_get(extra, "mpi"), "trial_of",
+				    json_string(ab->copts.trial_of));
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.a_spec = ab->a_spec;
 	cfg.b_spec = ab->b_spec;
@@ -517,11 +522,6 @@ static int ab_trial(struct ab_args *ab, struct cmd_history_ab *hist, struct abmp
 	cfg.spawn = x ? abmpi_spawn : spawn_run;
 	cfg.spawn_arg = x ? (void *)x : (void *)ab;
 	cfg.say = say_stderr;
-	if (x && !cfg.copts.trial_of)
-		cfg.copts.trial_of = "disk";	/* across hosts: the disks are on trial */
-	if (extra && cfg.copts.trial_of)	/* so that compare reads the trial the same way */
-		json_object_set_new(json_object_get(extra, "mpi"), "trial_of",
-				    json_string(cfg.copts.trial_of));
 	cfg.manifest_extra = extra;
 	if (trial_prepare(&t, &cfg, &e))
 		goto fail;
