@@ -433,7 +433,7 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 	struct resultread **a = NULL, **b = NULL;
 	const char *block = NULL;
 	struct seq s = { 0 };
-	size_t na = 0, nb = 0;
+	size_t na = 0, nb = 0, i;
 	int ret, mixed;
 
 	memset(out, 0, sizeof(*out));
@@ -466,6 +466,11 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 		goto fail;
 	}
 	out->order_known = s.known;
+	out->order_by_trial = s.known;
+	for (i = 0; i < na; i++)
+		out->order_by_trial &= a[i]->order_by_trial;
+	for (i = 0; i < nb; i++)
+		out->order_by_trial &= b[i]->order_by_trial;
 	ret = compare_warn_build_diff(out, a, b, e);
 	if (ret)
 		goto fail;

@@ -149,6 +149,8 @@ struct compare_report {
 	double noise_pct, fail_regression_pct;
 	double ci_level;		/* 1 - alpha */
 	int order_known;		/* every run has a distinct timestamp */
+	int order_by_trial;		/* ... each its trial's start of it (the manifest's
+					 * clock), not the result's own */
 	size_t failed_a, failed_b;	/* runs dropped for having no I/O */
 };
 

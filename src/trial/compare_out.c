@@ -106,11 +106,11 @@ json_t *compare_json(const struct compare_report *r)
 		      "metrics", metrics, "env_diff", r->env_diff, "warnings", r->warnings,
 		      "regression", r->regressed);
 	if (o)
-		json_object_set_new(o, "settings", json_pack("{s:f, s:o, s:f, s:b, s:I, s:I}",
+		json_object_set_new(o, "settings", json_pack("{s:f, s:o, s:f, s:b, s:b, s:I, s:I}",
 				    "noise_pct", r->noise_pct, "fail_on_regression_pct",
 				    r->fail_regression_pct < 0 ? json_null() :
 				    json_real(r->fail_regression_pct), "ci_level", r->ci_level,
-				    "order_known", r->order_known,
+				    "order_known", r->order_known, "order_by_trial", r->order_by_trial,
 				    "failed_runs_a", (json_int_t)r->failed_a,
 				    "failed_runs_b", (json_int_t)r->failed_b));
 	return o;
@@ -226,8 +226,9 @@ static void write_strips(FILE *f, const struct compare_report *r)
 	size_t i;
 
 	fprintf(f, "\nruns %s, each as %% from A's mean (! outlier; [the runs a side at which the "
-		"interval's half-width would reach the noise threshold]):\n", r->order_known ?
-		"in run order (from the result timestamps)" :
+		"interval's half-width would reach the noise threshold]):\n", r->order_by_trial ?
+		"in run order (from the trial's manifest: when it started each run, in one clock)" :
+		r->order_known ? "in run order (from the result timestamps)" :
 		"of A then B (run order unknown: timestamps missing or equal)");
 	for (i = 0; i < r->nm; i++)
 		write_strip(f, &r->m[i], r->noise_pct);

@@ -193,6 +193,7 @@ static int keep_result(struct trial *t, int s, const char *path, int64_t start, 
 	if (resultread_load(path, &r, e))
 		return -EINVAL;
 	r->timestamp_ms = start;	/* the run order in one clock (trial_run) */
+	r->order_by_trial = 1;
 	if (vec_grow((void **)&t->res[s], &t->res_cap[s], t->nres[s] + 1, sizeof(*t->res[s]), 8)) {
 		resultread_free(r);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");

@@ -134,6 +134,7 @@ int trialdir_apply(struct resultread *const *v, size_t n, char *note, size_t sz,
 
 			if (f && !strcmp(f, base) && json_is_integer(json_object_get(r, "start_ms"))) {
 				v[i]->timestamp_ms = json_integer_value(json_object_get(r, "start_ms"));
+				v[i]->order_by_trial = 1;
 				break;
 			}
 		}
