@@ -629,6 +629,7 @@ static int ab_mpi(struct ab_args *ab, struct cmd_history_ab *hist)
 			 * the others cannot finalize with it; all was written */
 			fflush(stdout);
 			fflush(stderr);
+			abmpi_scratch_remove(&x);
 			mpirank_abort(&world, x.lost ? EXIT_INTERNAL : code);
 		}
 		abmpi_quit(&x);

@@ -612,13 +612,19 @@ void abmpi_quit(struct abmpi *x)
 					 mono_ns() + 10 * 1000000000ull, &e);
 }
 
+void abmpi_scratch_remove(struct abmpi *x)
+{
+	if (x->tmp[0])
+		rmdir(x->tmp);	/* empty between runs: run_here removes what it made */
+	x->tmp[0] = 0;
+}
+
 void abmpi_free(struct abmpi *x)
 {
 	int s;
 
 	mpirank_split_free(&x->side);
-	if (x->tmp[0])
-		rmdir(x->tmp);
+	abmpi_scratch_remove(x);
 	for (s = 0; s < 2; s++)
 		free(x->ranks[s]);
 	free(x->hosts);

@@ -112,6 +112,13 @@ int abmpi_serve(struct abmpi *x, struct err *e);
 /* Controller: tell every other rank to finish (after the trial, not after a loss). */
 void abmpi_quit(struct abmpi *x);
 
+/*
+ * Remove this rank's scratch directory (abmpi_free does it too): the
+ * controller, before it aborts a job that lost a rank and so never reaches
+ * abmpi_free.
+ */
+void abmpi_scratch_remove(struct abmpi *x);
+
 /* Release what @x holds (the side communicator, the scratch directory). */
 void abmpi_free(struct abmpi *x);
 

@@ -295,7 +295,7 @@ wait "$MP"
 rc=$?
 [ -n "$R1" ] && kill -KILL "$R1" 2>/dev/null
 pyjson '
-import json, os, sys
+import glob, json, os, sys
 d, err, host, rc = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3], int(sys.argv[4])
 m = json.load(open(d + "/manifest.json"))
 r = m["runs"]
@@ -303,9 +303,12 @@ ok = (rc == 70 and "no answer within 2 s (--run-timeout) from rank 1 (%s)" % hos
       m["stopped_by"] == "error" and len(r) == 1 and r[0]["exit_code"] == 70 and
       "rank 1 (%s)" % host in r[0].get("fault", "") and
       os.path.exists(os.path.join(d, "run-001-A.log")))
-print("PASS abmpi_hung_rank_timeout" if ok else "FAIL abmpi_hung_rank_timeout: exit %d, %r, %r" %
-      (rc, [(x["side"], x["exit_code"], x.get("fault")) for x in r], err[-500:]))
-' "$T/t3" "$T/t3.err" "$HOST" "$rc"
+# the controller ends the job with MPI_Abort, having removed its scratch directory
+left = glob.glob(sys.argv[5] + "/iotrial-ab-rank0.*")
+print("PASS abmpi_hung_rank_timeout" if ok and not left else
+      "FAIL abmpi_hung_rank_timeout: exit %d, %r, %r, left behind %r" %
+      (rc, [(x["side"], x["exit_code"], x.get("fault")) for x in r], err[-500:], left))
+' "$T/t3" "$T/t3.err" "$HOST" "$rc" "$T/tmp3"
 
 # --- a run that fails on its host ends the trial naming the host ---------------
 $MPIRUN -n 2 "$IOTRIAL" ab --a-ranks=1 --b-ranks=0 --runs=1 --order=alternate --dir="$T/t4" \
