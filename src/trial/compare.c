@@ -74,7 +74,12 @@ const char compare_options_help[] =
 	"  --alpha=P                  the interval's level is 1 - P (default 0.05: 95%)\n"
 	"  --fail-on-regression=PCT   exit 6 when a metric is worse and its whole interval\n"
 	"                             lies beyond PCT% in the bad direction\n"
-	"  --bootstrap-seed=N         seed of the bootstrap-t interval (default 1)\n";
+	"  --bootstrap-seed=N         seed of the bootstrap-t interval (default 1)\n"
+	"  --trial-of=LIST            the environment entries the trial is about (disk,\n"
+	"                             kernel, cpu, memory, hypervisor, ...): any other that\n"
+	"                             differs is a warning in the verdicts, and the\n"
+	"                             differences come first (default for ab across hosts:\n"
+	"                             disk)\n";
 
 /*
  * Is @s a plain decimal number ("2", "0.05", ".5", "1e-3"), optionally with
@@ -155,6 +160,12 @@ int compare_parse_option(const char *name, const char *value, struct compare_opt
 				       "decimal integer from 0 to 18446744073709551615",
 				       value ? value : "");
 		o->boot_seed = v;
+		return 1;
+	}
+	if (!strcmp(name, "trial-of")) {
+		if (compare_trial_of_valid(value, e))
+			return -EINVAL;
+		o->trial_of = value;
 		return 1;
 	}
 	if (!strcmp(name, "output-format")) {
@@ -434,7 +445,7 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 	struct resultread **a = NULL, **b = NULL;
 	const char *block = NULL;
 	struct seq s = { 0 };
-	size_t na = 0, nb = 0;
+	size_t na = 0, nb = 0, i;
 	int ret, mixed;
 
 	memset(out, 0, sizeof(*out));
@@ -467,6 +478,11 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 		goto fail;
 	}
 	out->order_known = s.known;
+	out->order_by_trial = s.known;
+	for (i = 0; i < na; i++)
+		out->order_by_trial &= a[i]->order_by_trial;
+	for (i = 0; i < nb; i++)
+		out->order_by_trial &= b[i]->order_by_trial;
 	ret = compare_warn_build_diff(out, a, b, e);
 	if (ret)
 		goto fail;
@@ -482,7 +498,12 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 	else if (compare_warn_jobs_differ(a[0], b[0], out->env_diff, out->warnings))
 		block = "the sides ran different job sets under the same options (warning "
 			"jobs_differ)";
+	compare_warn_env(out, o);
+	if (o->incomplete)
+		compare_warn(out->warnings, "trial_incomplete", "warning", NULL, "%s", o->incomplete);
 	ret = compare_metrics(out, &s, o, block);
+	if (!ret)
+		compare_warn_env_verdicts(out, o);
 	if (!ret)
 		ret = compare_warn_side_checks(a, na, "a", out->warnings);
 	if (!ret)

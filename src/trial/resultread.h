@@ -121,6 +121,8 @@ struct resultread {
 	struct resultread_disk *du;	/* disk_util entries, nr_du of them */
 	size_t nr_du;
 	int64_t timestamp_ms;	/* run start ("timestamp_ms", else "timestamp" x 1000); -1 unknown */
+	int order_by_trial;	/* timestamp_ms is when its ab trial started the run (the
+				 * manifest, the controller's clock: trial.c, trialdir.c) */
 	/*
 	 * iotrial's steady tails (jobs[i].iotrial.steady.tail), summed over jobs
 	 * as dir[] is; interval_cv and samples are the whole run's.  whole[] keeps
