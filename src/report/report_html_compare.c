@@ -439,7 +439,7 @@ static void metrics_notes(FILE *f, const struct cmp_metric *m, size_t nm)
 	for (i = 0; i < nm; i++) {
 		if (m[i].same_as)
 			continue;
-		for (k = i + 1, n = 0; k < nm; k++)
+		for (k = 0, n = 0; k < nm; k++)
 			if (m[k].same_as && !strcmp(m[k].same_as, m[i].name)) {
 				fputs(n++ ? ", " : "<p class=\"meta\">", f);
 				report_html_esc(f, m[k].name);

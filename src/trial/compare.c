@@ -415,8 +415,8 @@ static const char *partial_block(const struct seq *s, const struct mdef *d, char
 /*
  * Is @b a fixed multiple of @a run for run (the same runs, the ratio of
  * their values constant within COMPARE_SAME_TOL)?  Then the two say the same
- * thing relative to A: total.iops of a job that only reads is read.iops,
- * read.bw_bytes at one block size is read.iops times it.
+ * thing relative to A: read.iops of a job that only reads is total.iops,
+ * read.bw_bytes at one block size is total.iops times it.
  */
 static int same_figures(const struct compare_metric *a, const struct compare_metric *b)
 {
@@ -441,13 +441,22 @@ static int same_figures(const struct compare_metric *a, const struct compare_met
 	return a->lower_better == b->lower_better && a->verdict == b->verdict;
 }
 
-/* Point each metric that repeats an earlier one's figures at it (same_as). */
+/*
+ * Point each metric that repeats another's figures at it (same_as).  The one
+ * kept is total.iops when it is among them (the headline's metric, ab's
+ * default --metric and the history's trend), else the first in table order.
+ */
 static void mark_same(struct compare_report *out)
 {
-	size_t i, k;
+	size_t i, k, t;
 
+	for (t = 0; t < out->nm && strcmp(out->m[t].name, "total.iops"); t++)
+		;
+	for (i = 0; t < out->nm && i < out->nm; i++)
+		if (i != t && same_figures(&out->m[t], &out->m[i]))
+			out->m[i].same_as = out->m[t].name;
 	for (i = 1; i < out->nm; i++)
-		for (k = 0; k < i && !out->m[i].same_as; k++)
+		for (k = 0; k < i && !out->m[i].same_as && i != t; k++)
 			if (!out->m[k].same_as && same_figures(&out->m[k], &out->m[i]))
 				out->m[i].same_as = out->m[k].name;
 }

@@ -130,11 +130,12 @@ struct compare_metric {
 	char note[320];			/* the numbers behind the verdict */
 	int regression;
 	/*
-	 * The name of an earlier metric whose per-run values this one's are a
-	 * fixed multiple of (within COMPARE_SAME_TOL, run for run: total.iops
-	 * of a read-only job, read.bw_bytes at a fixed bs): the same relative
-	 * difference, interval and verdict, so the renderers fold it into that
-	 * one.  NULL otherwise.
+	 * The name of the metric whose per-run values this one's are a fixed
+	 * multiple of (within COMPARE_SAME_TOL, run for run: read.iops of a
+	 * read-only job is total.iops, read.bw_bytes at a fixed bs is it times
+	 * bs): the same relative difference, interval and verdict, so the
+	 * renderers fold it into that one (total.iops when it is one of them,
+	 * else the first in table order).  NULL otherwise.
 	 */
 	const char *same_as;
 };

@@ -269,7 +269,11 @@ static void write_warnings(FILE *f, const struct compare_report *r)
 	}
 }
 
-/* "total.iops, read.bw_bytes: the same figures as read.iops ..." for the folded metrics. */
+/*
+ * "read.iops, read.bw_bytes: not shown, a fixed multiple of total.iops ..."
+ * for the folded metrics, wherever they stand in the table (the one kept may
+ * come after them: mark_same keeps total.iops).
+ */
 static void write_same(FILE *f, const struct compare_report *r)
 {
 	size_t i, k, n;
@@ -277,7 +281,7 @@ static void write_same(FILE *f, const struct compare_report *r)
 	for (i = 0; i < r->nm; i++) {
 		if (r->m[i].same_as)
 			continue;
-		for (k = i + 1, n = 0; k < r->nm; k++)
+		for (k = 0, n = 0; k < r->nm; k++)
 			if (r->m[k].same_as == r->m[i].name)
 				fprintf(f, "%s%s", n++ ? ", " : "", r->m[k].name);
 		if (n)

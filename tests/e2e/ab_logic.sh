@@ -68,7 +68,7 @@ assert all(sorted(s[0][i:i + 2]) == ["A", "B"] for i in range(0, 12, 2)), s
 assert s[0] != "AB" * 6, s   # seed 7 starts some pair with B
 assert json.load(open(sys.argv[1] + "/manifest.json"))["seed"] == 7
 ' "$T/r1" "$T/r2"; then pass ab_random_order; else fail ab_random_order "$(cat "$T/out")"; fi
-if grep -qE '^read\.iops .* negligible' "$T/out"
+if grep -qE '^total\.iops .* negligible' "$T/out"
 then pass ab_same_config; else fail ab_same_config "$(cat "$T/out")"; fi
 
 # the default order is random, its seed drawn and recorded

@@ -63,7 +63,7 @@ fi
 	--name=t --rw=randread --size=4M --runtime=1 --time_based --filename="$T/t" >"$T/ab.txt" 2>"$T/ab.err"
 rc=$?
 if [ $rc -eq 0 ] && [ -f "$T/trial/manifest.json" ] && [ -f "$T/trial/run-004-B.json" ] &&
-	grep -q '^read.iops ' "$T/ab.txt"; then
+	grep -q '^total.iops ' "$T/ab.txt"; then
 	pass ab_runs
 else
 	fail ab_runs "exit $rc: $(tail -c 300 "$T/ab.err")"

@@ -159,7 +159,7 @@ render run_html "$T/run.html" 'iotrial run report' 'id="f0j0-iops"' 'id="f0j1-la
 	'Latency by percentile' 'Latency histogram' 'time since start' 'Plausibility' \
 	'Environment' 'option (as given)' 'CPU per I/O'
 render ab_html "$T/trial/report.html" 'A/B trial report' 'id="headline"' 'id="forest"' \
-	'read.iops per run' 'read latency by percentile, A and B' 'noise threshold' \
+	'total.iops per run' 'read latency by percentile, A and B' 'noise threshold' \
 	'What differs between A and B' 'stopped by'
 SHOT=0 render compare_html "$T/cmp.html" 'iotrial compare report' 'id="forest"' \
 	'run (in the order they ran)'

@@ -539,9 +539,9 @@ TEST(outlier_and_runs_needed)
 }
 
 /*
- * A job that only reads at one block size: total.iops is read.iops and
- * read.bw_bytes is read.iops x bs in every run (up to fio's whole-byte
- * bw_bytes), so they fold into read.iops (same_as) and are not three rows
+ * A job that only reads at one block size: read.iops is total.iops and
+ * read.bw_bytes is total.iops x bs in every run (up to fio's whole-byte
+ * bw_bytes), so they fold into total.iops (same_as) and are not three rows
  * of one figure; read.lat_mean_ns (constant here) is not folded.
  */
 TEST(same_figures_folded)
@@ -559,18 +559,18 @@ TEST(same_figures_folded)
 		add(&s, 'B', (struct spec){ a[4 - i] * 1.1, 1010 + 20 * (long long)i, 1, 0, 0 });
 	}
 	CHECK(compare_run(s.a, s.na, s.b, s.nb, &o, &r, NULL) == 0);
-	CHECK(metric(&r, "total.iops") && metric(&r, "total.iops")->same_as &&
-	      !strcmp(metric(&r, "total.iops")->same_as, "read.iops"));
+	CHECK(metric(&r, "read.iops") && metric(&r, "read.iops")->same_as &&
+	      !strcmp(metric(&r, "read.iops")->same_as, "total.iops"));
 	CHECK(metric(&r, "read.bw_bytes") && metric(&r, "read.bw_bytes")->same_as &&
-	      !strcmp(metric(&r, "read.bw_bytes")->same_as, "read.iops"));
-	CHECK(metric(&r, "read.iops") && !metric(&r, "read.iops")->same_as);
+	      !strcmp(metric(&r, "read.bw_bytes")->same_as, "total.iops"));
+	CHECK(metric(&r, "total.iops") && !metric(&r, "total.iops")->same_as);
 	CHECK(metric(&r, "read.lat_mean_ns") && !metric(&r, "read.lat_mean_ns")->same_as);
 	text = text_of(&r);
-	for (p = text; (p = strstr(p, "\nread.iops ")) != NULL; p++)
+	for (p = text; (p = strstr(p, "\ntotal.iops ")) != NULL; p++)
 		rows++;
 	CHECK(rows == 1);
-	CHECK(!strstr(text, "\ntotal.iops ") && !strstr(text, "\nread.bw_bytes "));
-	CHECK(strstr(text, "total.iops, read.bw_bytes: not shown, a fixed multiple of read.iops"));
+	CHECK(!strstr(text, "\nread.iops ") && !strstr(text, "\nread.bw_bytes "));
+	CHECK(strstr(text, "read.iops, read.bw_bytes: not shown, a fixed multiple of total.iops"));
 	free(text);
 	compare_report_free(&r);
 	set_free(&s);
