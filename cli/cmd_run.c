@@ -183,8 +183,10 @@ static void on_progress(void *arg, const struct run_progress *p)
 		snprintf(pct, sizeof(pct), "%.1f%%", p->pct);
 	else
 		snprintf(pct, sizeof(pct), "-.-%%");
-	fprintf(stderr, "\rJobs: %u/%u: [%s%s][r=%s,w=%s][r=%s,w=%s IOPS][eta %s]\033[K",
-		p->running, p->total, pct, p->ramping ? " ramp" : "", rr, wr, ri, wi, eta);
+	/* the phase by its name: a startdelay wait is not a ramp */
+	fprintf(stderr, "\rJobs: %u/%u: [%s%s%s][r=%s,w=%s][r=%s,w=%s IOPS][eta %s]\033[K",
+		p->running, p->total, pct, p->ramping ? " ramp" : "",
+		p->delaying ? " startdelay" : "", rr, wr, ri, wi, eta);
 	ps->drawn = 1;
 	/* --eta-newline=T: keep one line per period instead of redrawing */
 	if (ps->cl->eta_newline_us &&

@@ -452,16 +452,14 @@ static int run_threads(struct run_state *s, struct err *e)
 	size_t first = 0;
 
 	while (first < s->nr) {
-		size_t end = first + 1, i;
+		size_t end = run_group_end(s, first), i;
 
-		/* a stonewall job waits for everything before it */
-		while (end < s->nr && !(s->w[end].job != s->w[end - 1].job && s->w[end].job->stonewall))
-			end++;
 		if (s->signal || s->peer_stop)
 			break;
 		for (i = first; i < end; i++)
 			if (!s->w[i].job->create_serialize)
 				run_prepare_late(s, &s->w[i]);
+		s->grp_t0_ns = clock_now_ns(&s->clk);	/* after the layout: the ETA's plans start here */
 		for (i = first; i < end; i++) {
 			pthread_attr_t attr;
 			int r;

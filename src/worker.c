@@ -745,6 +745,7 @@ void *worker_main(void *arg)
 		flow_join(w->flow, j->flow);
 	now = clock_ticks(w->clk);
 	w->t_begin = now;
+	atomic_store_explicit(&w->begun, 1, memory_order_release);
 	w->t_rate_base = now;
 	w->t_ramp_end = now + clock_ns_to_ticks(w->clk, j->ramp_time_us * 1000);
 	w->t_end = UINT64_MAX;

@@ -84,9 +84,16 @@ struct worker {
 
 	atomic_int stop;		/* set by the run loop: WORKER_STOP_* */
 	atomic_int done;		/* set by the worker when it has ended */
+	atomic_int begun;		/* startdelay (and flow_join) is over: I/O begins */
 	atomic_int measuring;		/* ramp is over */
-	atomic_uint_fast64_t live_ios[DDIR_NR];	/* for progress lines only */
+	/*
+	 * For the ETA line only: every I/O this thread completed, ramp
+	 * included, so the counts never go down (the statistics restart at the
+	 * end of the ramp; reset_ios/reset_bytes keep what came before).
+	 */
+	atomic_uint_fast64_t live_ios[DDIR_NR];
 	atomic_uint_fast64_t live_bytes[DDIR_NR];
+	uint64_t reset_ios[DDIR_NR], reset_bytes[DDIR_NR];	/* the thread's own */
 
 	pthread_t tid;
 	int started;
