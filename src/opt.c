@@ -68,6 +68,24 @@ static const char *opt_suggest(const char *name)
 	return hit;
 }
 
+const char *opt_suggest_value(const struct opt_def *o, const char *val)
+{
+	size_t best = 3, dist, i;
+	const char *v, *hit = NULL;
+
+	for (i = 0; o && o->value_at && val && (v = o->value_at(i)) != NULL; i++) {
+		/* a prefix or suffix of it counts as near ("uring" in "io_uring") */
+		dist = strlen(v) > strlen(val) && (!strncmp(v, val, strlen(val)) ||
+			!strcmp(v + strlen(v) - strlen(val), val)) && strlen(val) >= 3 ? 1 :
+			opt_distance(val, v);
+		if (dist < best) {
+			best = dist;
+			hit = v;
+		}
+	}
+	return hit;
+}
+
 static uint64_t opt_load(const void *p, size_t width)
 {
 	uint32_t v32;
@@ -576,7 +594,7 @@ static const char *opt_type_text(const struct opt_def *o)
 	case OPT_CHOICE:
 		return "one of the values below";
 	case OPT_FUNC:
-		return "see the description";
+		return o->value_at ? "one of the values below" : "see the description";
 	case OPT_UNSUPPORTED:
 		break;
 	}
@@ -613,6 +631,14 @@ static void opt_help_one(FILE *f, const struct opt_def *o)
 		fprintf(f, "  values: ");
 		for (i = 0; o->choices[i].name; i++)
 			fprintf(f, " %s", o->choices[i].name);
+		fprintf(f, "\n");
+	}
+	if (o->value_at) {
+		const char *v;
+
+		fprintf(f, "  values: ");
+		for (i = 0; (v = o->value_at(i)) != NULL; i++)
+			fprintf(f, " %s", v);
 		fprintf(f, "\n");
 	}
 }

@@ -350,7 +350,7 @@ static const char *const fio_engines[] = {
 
 int opt_engine_check(const char *name, const char *where, struct err *e)
 {
-	const char *absent;
+	const char *absent, *hint;
 	size_t i;
 
 	if (engine_find(name))
@@ -365,6 +365,10 @@ int opt_engine_check(const char *name, const char *where, struct err *e)
 	if (fio_engines[i] || !strncmp(name, "external", 8))
 		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s'%s%s%s", name,
 			       where ? " (" : "", where ? where : "", where ? ")" : "");
+	hint = opt_suggest_value(opt_find("ioengine"), name);
+	if (hint)
+		return err_set(e, -EINVAL, EXIT_USAGE, "unknown engine '%s' (did you mean '%s'?)%s%s%s",
+			       name, hint, where ? " (" : "", where ? where : "", where ? ")" : "");
 	return err_set(e, -EINVAL, EXIT_USAGE, "unknown engine '%s'%s%s%s", name,
 		       where ? " (" : "", where ? where : "", where ? ")" : "");
 }
