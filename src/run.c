@@ -119,6 +119,7 @@ static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 		if ((r == -ENOSPC || r == -EIO || r == -EDQUOT || r == -EFBIG) &&
 		    e->exit_code == EXIT_TARGET) {
 			w->error = -r;
+			w->target_error = 1;
 			snprintf(w->first_error, sizeof(w->first_error), "%.255s", e->msg);
 			err_clear(e);
 			r = 0;
@@ -168,6 +169,7 @@ static void run_prepare_late(struct run_state *s, struct worker *w)
 		r = worker_prepare(w, &e);
 	if (r && !w->error) {
 		w->error = -r;
+		w->target_error = e.exit_code == EXIT_TARGET;
 		snprintf(w->first_error, sizeof(w->first_error), "%.255s", e.msg);
 	}
 }
