@@ -5,6 +5,7 @@
  * callbacks handle the rest.  Cross-field checks are in opt_validate.c.
  */
 #include "opt.h"
+#include "suggest.h"	/* did you mean */
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdlib.h>	/* malloc, realloc, free */
@@ -27,63 +28,32 @@ const struct opt_def *opt_find(const char *name)
 	return NULL;
 }
 
-/* Edit distance, capped: used only to suggest a spelling for an unknown option. */
-static size_t opt_distance(const char *a, const char *b)
+/* suggest_nearest's list: the supported options' names, in table order. */
+static const char *opt_name_at(size_t i, const void *ctx)
 {
-	size_t la = strlen(a), lb = strlen(b), i, k, prev[64], cur[64];
+	size_t nr;
+	const struct opt_def *t = opt_table(&nr);
 
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (k = 0; k <= lb; k++)
-		prev[k] = k;
-	for (i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (k = 1; k <= lb; k++) {
-			size_t sub = prev[k - 1] + (a[i - 1] != b[k - 1]);
-			size_t del = prev[k] + 1, ins = cur[k - 1] + 1;
-
-			cur[k] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, (lb + 1) * sizeof(prev[0]));
-	}
-	return prev[lb];
+	(void)ctx;
+	while (i < nr && t[i].type == OPT_UNSUPPORTED)
+		i++;	/* an unsupported row gives the next one: a name twice is harmless */
+	return i < nr ? t[i].name : NULL;
 }
 
 /* The supported option closest to @name within 2 edits, or NULL. */
 static const char *opt_suggest(const char *name)
 {
-	size_t nr, i, best = 3, dist;
-	const struct opt_def *t = opt_table(&nr);
-	const char *hit = NULL;
+	return suggest_nearest(name, opt_name_at, NULL);
+}
 
-	for (i = 0; i < nr; i++) {
-		if (t[i].type == OPT_UNSUPPORTED)
-			continue;
-		dist = opt_distance(name, t[i].name);
-		if (dist < best) {
-			best = dist;
-			hit = t[i].name;
-		}
-	}
-	return hit;
+static const char *opt_value_at(size_t i, const void *ctx)
+{
+	return ((const struct opt_def *)ctx)->value_at(i);
 }
 
 const char *opt_suggest_value(const struct opt_def *o, const char *val)
 {
-	size_t best = 3, dist, i;
-	const char *v, *hit = NULL;
-
-	for (i = 0; o && o->value_at && val && (v = o->value_at(i)) != NULL; i++) {
-		/* a prefix or suffix of it counts as near ("uring" in "io_uring") */
-		dist = strlen(v) > strlen(val) && (!strncmp(v, val, strlen(val)) ||
-			!strcmp(v + strlen(v) - strlen(val), val)) && strlen(val) >= 3 ? 1 :
-			opt_distance(val, v);
-		if (dist < best) {
-			best = dist;
-			hit = v;
-		}
-	}
-	return hit;
+	return o && o->value_at ? suggest_nearest(val, opt_value_at, o) : NULL;
 }
 
 static uint64_t opt_load(const void *p, size_t width)
