@@ -365,7 +365,7 @@ static void runner_message(char *buf, char *msg, size_t sz)
 		line[1] = p;
 	}
 	if (!line[1])
-		snprintf(msg, sz, "the runner's --parse-only failed");
+		snprintf(msg, sz, "the runner failed on --parse-only without a message");
 	else if (!strncmp(line[1], pre, sizeof(pre) - 1))
 		snprintf(msg, sz, "%s", line[1] + sizeof(pre) - 1);
 	else if (line[0])

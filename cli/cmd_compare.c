@@ -13,6 +13,7 @@
 #include "outfile.h"
 #include "report/report_html.h"
 #include "trial/resultwindow.h"
+#include "trial/trialdir.h"	/* compare DIR of an ab trial; its change under trial */
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"
@@ -55,6 +56,8 @@ struct compare_args {
 	enum resultwindow window;
 	struct resultwindow_note wn;	/* which figures were compared (resultwindow.h) */
 	struct cmd_history_sides hist;	/* --baseline=history:LABEL ... (cmd_history.c) */
+	struct trialdir td;		/* the ab trial the files come from, if any */
+	int from_td;			/* `compare DIR` of a trial: its sides are td's */
 };
 
 /* "--name=value" or "--name value"; returns argv entries used, 0 if not ours, -1 on error. */
@@ -138,6 +141,13 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 			       "files are the other side: no -- between them");
 	if (ca->hist.used)	/* the files are the side not given (cmd_history.c) */
 		return 0;
+	/* an ab trial directory alone: its own A and B runs, from its manifest */
+	if (!ca->saw_sep && ca->na == 1 && trialdir_is(ca->a[0])) {
+		if (trialdir_load(ca->a[0], &ca->td, e))
+			return -1;
+		ca->from_td = 1;
+		return 0;
+	}
 	if (!ca->saw_sep && ca->na == 2) {
 		ca->b[ca->nb++] = ca->a[--ca->na];
 	} else if (!ca->saw_sep) {
@@ -218,6 +228,37 @@ static int write_report(const struct compare_args *ca, const struct compare_repo
 	return outfile_commit(&of, e);
 }
 
+/*
+ * The runs of one ab trial (a trial directory, or files that are all its
+ * runs): the option keys its --a/--b set are the change under trial, which
+ * compare expects to differ rather than warn about ([job_differs]).
+ */
+static int expect_trial_keys(struct compare_args *ca, struct err *e)
+{
+	char **all;
+	size_t i, n = 0;
+	int r;
+
+	if (ca->hist.used || ca->opts.nr_expected)
+		return 0;
+	if (!ca->from_td) {
+		all = calloc(ca->na + ca->nb + 1, sizeof(*all));
+		if (!all)
+			return err_set(e, -1, EXIT_INTERNAL, "out of memory");
+		for (i = 0; i < ca->na; i++)
+			all[n++] = ca->a[i];
+		for (i = 0; i < ca->nb; i++)
+			all[n++] = ca->b[i];
+		r = trialdir_of_files(all, n, &ca->td, e);
+		free(all);
+		if (r <= 0)
+			return r;
+	}
+	ca->opts.expected = (const char *const *)ca->td.keys;
+	ca->opts.nr_expected = ca->td.nkeys;
+	return 0;
+}
+
 static int wants_help(int argc, char **argv)
 {
 	int i;
@@ -245,11 +286,13 @@ int cmd_compare(int argc, char **argv)
 		fputs(exits, stdout);
 		return EXIT_OK;
 	}
-	if (parse_args(argc, argv, &ca, &e) ||
+	if (parse_args(argc, argv, &ca, &e) || expect_trial_keys(&ca, &e) ||
 	    (ca.hist.used ? cmd_history_compare_load(&ca.hist, ca.a, ca.na, &ca.opts, &a, &na, &b,
 						     &nb, &e) :
-	     resultread_load_set(ca.a, ca.na, &a, &na, &e) ||
-	     resultread_load_set(ca.b, ca.nb, &b, &nb, &e)) ||
+	     resultread_load_set(ca.from_td ? ca.td.a : ca.a, ca.from_td ? ca.td.na : ca.na, &a,
+				 &na, &e) ||
+	     resultread_load_set(ca.from_td ? ca.td.b : ca.b, ca.from_td ? ca.td.nb : ca.nb, &b,
+				 &nb, &e)) ||
 	    resultwindow_apply(ca.window, a, na, b, nb, &ca.wn, &e) ||
 	    compare_run(a, na, b, nb, &ca.opts, &rep, &e)) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
@@ -277,5 +320,6 @@ out:
 	resultread_set_free(b, nb);
 	free(ca.a);
 	free(ca.b);
+	trialdir_free(&ca.td);
 	return rc;
 }
