@@ -317,9 +317,15 @@ static void text_time(char *buf, size_t n, time_t t)
 		snprintf(buf, n, "%lld", (long long)t);
 }
 
-/* Did the entry do any I/O?  fio prints no block for one that did none. */
+/*
+ * Did the entry do any I/O?  fio prints no block for one that did none.  A
+ * verify pass counts (fio counts its reads as the job's; iotrial does not,
+ * but the job did read).
+ */
 static int job_did_io(const struct job_result *jr)
 {
+	if (jr->verify.blocks)
+		return 1;
 	for (unsigned d = 0; d < DDIR_NR; d++)
 		if (jr->dir[d].total_ios || jr->dir[d].io_bytes)
 			return 1;
@@ -544,11 +550,9 @@ static void text_job_additions(FILE *f, const struct job_result *jr)
 		fprintf(f, "  error        : %d (%s)%s\n", jr->error,
 			jr->first_error[0] ? jr->first_error : strerror(jr->error),
 			job_did_io(jr) ? "" : "; no I/O was done");
-	if (!job_did_io(jr))	/* no figures to judge: the error says why */
-		return;
-	if (jr->steady)
+	if (jr->steady && job_did_io(jr))	/* without I/O nothing to judge: the error says why */
 		steady_print_text(f, jr->steady);
-	if (jr->bottleneck.verdict[0])	/* who limited the job (bottleneck.h) */
+	if (jr->bottleneck.verdict[0] && job_did_io(jr))	/* who limited the job (bottleneck.h) */
 		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
 	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
 		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
