@@ -13,8 +13,9 @@
 #  - fio_check: `iotrial check` on fio's JSON (fio run here on the same
 #    device) draws the verdict from fio's disk_util: its depth figure is
 #    fio's read ticks over its job runtime.
-#  - rate_limit (the null engine under rate_iops), page_cache (a buffered re-read of a cached file on a real
-#    disk), tool (the null engine): the verdicts.
+#  - rate_limit (the null engine under rate_iops), page_cache (a buffered
+#    re-read of a cached file on ext4 over a loop device of its own), tool
+#    (the null engine): the verdicts.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$T/ram.py" <<'PY'
@@ -75,16 +76,14 @@ verdict() {
 	esac
 }
 
-if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 || [ ! -e /dev/loop-control ] ||
-	[ ! -d /dev/shm ]; then
+if ! own_loop 64; then
 	for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals ramloop_bounded fio_check; do
-		skip $n "needs root, losetup and /dev/shm"
+		skip $n "$OWN_LOOP_WHY"
 	done
 else
-	IMG=/dev/shm/iotrial-e2e-bneck.$$.img
-	dd if=/dev/zero of="$IMG" bs=1M count=64 status=none
-	if LOOP=$(losetup --find --show --direct-io=on "$IMG" 2>/dev/null); then
-		trap 'losetup -d "$LOOP" 2>/dev/null; rm -f "$IMG"; rm -rf "$T"' EXIT INT TERM
+	LOOP=$OWN_LOOP
+	dd if=/dev/zero of="$LOOP" bs=1M count=64 oflag=direct status=none
+	{
 		"$IOTRIAL" --name=q8 --filename="$LOOP" --rw=randread --bs=4k --ioengine=io_uring \
 			--iodepth=8 --direct=1 --runtime=2 --time_based --series_interval=500ms \
 			--output-format=normal,json >"$T/ram.out" 2>"$T/err" ||
@@ -135,11 +134,7 @@ PY
 		else
 			skip fio_check "fio is not installed"
 		fi
-	else
-		for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals ramloop_bounded fio_check; do
-			skip $n "losetup could not attach a loop device"
-		done
-	fi
+	}
 fi
 
 # A rate limit far below what anything here can do (the null engine: no device
@@ -154,23 +149,15 @@ fi
 	--output-format=json >"$T/null.json" 2>"$T/err" &&
 	verdict tool tool "$T/null.json" || fail tool "exit: $(head -c 300 "$T/err")"
 
-# A buffered re-read of a cached file, on a filesystem that has a block device
-D=""
-for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
-	[ -d "$cand" ] && [ -w "$cand" ] || continue
-	# a block device behind it: its st_dev in /sys/dev/block (no mount table
-	# needed, which a chroot may not show)
-	dev=$(stat -c '%d' "$cand" 2>/dev/null) || continue
-	[ -e "/sys/dev/block/$((dev >> 8 & 0xfff)):$(( (dev & 0xff) | (dev >> 12 & 0xfff00) ))" ] || continue
-	D=$(mktemp -d "$cand/iotrial-bneck.XXXXXX") && break
-done
-if [ -z "$D" ]; then
-	skip page_cache "no writable directory on a block device"
+# A buffered re-read of a cached file, on a file system with a block device
+# under it that only this test uses (on the root disk, other processes' reads
+# made the device's share of the job's bytes anything)
+if ! own_fs 64; then
+	skip page_cache "$OWN_LOOP_WHY"
 else
-	dd if=/dev/zero of="$D/cached" bs=1M count=32 status=none
-	cat "$D/cached" >/dev/null	# now in the page cache
-	"$IOTRIAL" --name=c --filename="$D/cached" --size=32m --rw=read --bs=4k --direct=0 \
-		--runtime=1 --time_based --output-format=json >"$T/cache.json" 2>"$T/err" &&
+	dd if=/dev/zero of="$OWN_FS/cached" bs=1M count=32 status=none
+	cat "$OWN_FS/cached" >/dev/null	# now in the page cache
+	"$IOTRIAL" --name=c --filename="$OWN_FS/cached" --size=32m --rw=read --bs=4k --direct=0 \
+		--invalidate=0 --runtime=1 --time_based --output-format=json >"$T/cache.json" 2>"$T/err" &&
 		verdict page_cache page_cache "$T/cache.json" || fail page_cache "exit: $(head -c 300 "$T/err")"
-	rm -rf "$D"
 fi
