@@ -44,7 +44,10 @@ void report_fionum(char *buf, size_t len, uint64_t v, int digits, int bin, const
 		snprintf(buf, len, "%llu%s%s", (unsigned long long)v, pre[scale], unit);
 		return;
 	}
-	/* "0.xx" (or "1.00" when it rounds up: fio keeps the digits after the point) */
+	/* "0.xx", or "1.00" when the rest rounds up to a whole: then the whole
+	 * goes on (16773120 bytes: fio prints 16.0MiB) */
 	snprintf(frac, sizeof(frac), "%.*f", left - 1, (double)rest / (double)base);
+	if (frac[0] == '1')
+		v++;
 	snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)v, frac + 2, pre[scale], unit);
 }

@@ -8,9 +8,9 @@
  * by 1000 (1024 when @bin) until it has at most @digits, and gets the
  * prefix of the divisions (k M G T P, or Ki Mi Gi Ti Pi).  When divided and
  * two digit places or more are left, the rest of the last division fills
- * all but one of them after a point (rounded as printf rounds, and when
- * that rounds up to a whole, fio shows the zeros: "85.0" for 85.999); with
- * fewer places left the number is rounded to a whole by that rest.
+ * all but one of them after a point (rounded as printf rounds; one that
+ * rounds up to a whole carries: 16773120 bytes is 16.0MiB); with fewer
+ * places left the number is rounded to a whole by that rest.
  * @unit follows ("B", "B/s" or "").
  */
 #ifndef IOTRIAL_REPORT_FIONUM_H

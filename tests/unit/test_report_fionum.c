@@ -59,8 +59,10 @@ TEST(latency)
 	CHECK_STR(num(12031000, 6, 0, ""), "12031k");
 	CHECK_STR(num(508152, 6, 0, ""), "508152");
 	CHECK_STR(num(73, 6, 0, ""), "73");
-	/* fio's own quirk: a rest that rounds up to a whole keeps its zeros */
-	CHECK_STR(num(85999, 4, 0, ""), "85.0k");
+	/* a rest that rounds up to a whole carries into it (fio 3.33 printed
+	 * io=16.0MiB for 16773120 bytes: 15 MiB and 1020 KiB) */
+	CHECK_STR(num(16773120, 4, 1, "B"), "16.0MiB");
+	CHECK_STR(num(85999, 4, 0, ""), "86.0k");
 }
 
 static const char *pairs_path;
