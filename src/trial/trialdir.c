@@ -54,8 +54,11 @@ static int side_keys(struct trialdir *t, const char *spec)
 	int ret = 0;
 
 	err_clear(&e);
-	if (!spec || abrun_side_args("--a", spec, &argv, &argc, &keys, &nk, &e) || !nk)
+	if (!spec || abrun_side_args("--a", spec, &argv, &argc, &keys, &nk, &e) || !nk) {
+		vec_free_strings(argv, argc);	/* what a failed or empty split left */
+		vec_free_strings(keys, nk);
 		return push(&t->keys, &t->nkeys, "*");
+	}
 	for (i = 0; i < nk && !ret; i++) {
 		for (k = 0; k < t->nkeys && strcmp(t->keys[k], keys[i]); k++)
 			;
