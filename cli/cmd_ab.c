@@ -377,6 +377,101 @@ static int spawn_run(void *arg, struct trial *t, int s, char *const *args, size_
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * The runner's message in @buf into @msg: its "iotrial: error: " line, else
+ * its last two distinct lines (fio: "fio: unrecognized option
+ * '--iodpeth=32'", "Did you mean iodepth?").
+ */
+static void runner_message(char *buf, char *msg, size_t sz)
+{
+	static const char pre[] = "iotrial: error: ";
+	char *line[2] = { NULL, NULL }, *p, *save = NULL;
+
+	for (p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+		if (line[1] && !strcmp(line[1], p))
+			continue;
+		line[0] = line[1];
+		line[1] = p;
+	}
+	if (!line[1])
+		snprintf(msg, sz, "the runner failed on --parse-only without a message");
+	else if (!strncmp(line[1], pre, sizeof(pre) - 1))
+		snprintf(msg, sz, "%s", line[1] + sizeof(pre) - 1);
+	else if (line[0])
+		snprintf(msg, sz, "%s %s", line[0], line[1]);
+	else
+		snprintf(msg, sz, "%s", line[1]);
+}
+
+/*
+ * trial_cfg.check: run the runner on one side's arguments with --parse-only
+ * (iotrial's and fio's), its stderr read back for the message.  Before any
+ * run: `--b iodpeth=32` or `--a libaio` are refused at once, saying what
+ * --a/--b take.
+ */
+static int check_side(void *arg, int s, char *const *args, size_t nargs, struct err *e)
+{
+	const struct ab_args *ab = arg;
+	size_t n = 0, i, cap = nargs + 3, got = 0;
+	char **argv = calloc(cap, sizeof(*argv)), out[4096], msg[600];
+	int status = 0, fd[2], null;
+	ssize_t r;
+	pid_t pid;
+
+	if (!argv || runner_words(ab, &argv, &n, cap)) {
+		free(argv);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < nargs; i++)
+		argv[n++] = args[i];
+	argv[n++] = "--parse-only";
+	if (pipe(fd)) {
+		free(argv);
+		return err_set(e, -errno, EXIT_INTERNAL, "ab: pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid == 0) {
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		if (ab->runner)
+			execvp(argv[0], argv);
+		else
+			execv("/proc/self/exe", argv);
+		fprintf(stderr, "cannot run %s: %s\n", ab->runner ? ab->runner : "/proc/self/exe",
+			strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	/* all of it (a long message must not block the child), the end kept */
+	while (pid > 0 && (r = read(fd[0], out + got, sizeof(out) - 1 - got)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		got += (size_t)r;
+		if (got == sizeof(out) - 1) {
+			memmove(out, out + got / 2, got - got / 2);
+			got -= got / 2;
+		}
+	}
+	out[got] = 0;
+	close(fd[0]);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	free(argv);
+	if (pid < 0)
+		return err_set(e, -errno, EXIT_INTERNAL, "ab: fork: %s", strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	runner_message(out, msg, sizeof(msg));
+	return err_set(e, -EINVAL, EXIT_USAGE, "ab: side %c (%s %s) is refused before any run: "
+		       "%s; --a and --b take fio options as key=value (--b iodepth=32), or a job "
+		       "file", "AB"[s], s ? "--b" : "--a", s ? ab->b_spec : ab->a_spec, msg);
+}
+
 /* trial_cfg.say: ab's progress lines go to stderr. */
 static void say_stderr(void *arg, const char *line)
 {
@@ -521,6 +616,10 @@ static int ab_trial(struct ab_args *ab, struct cmd_history_ab *hist, struct abmp
 	cfg.handle_signals = 1;
 	cfg.spawn = x ? abmpi_spawn : spawn_run;
 	cfg.spawn_arg = x ? (void *)x : (void *)ab;
+	/* both sides checked with the runner's --parse-only before the first
+	 * run; across hosts each rank checks its own side as its runs start
+	 * (a fork under the MPI library is best avoided) */
+	cfg.check = x ? NULL : check_side;
 	cfg.say = say_stderr;
 	cfg.manifest_extra = extra;
 	if (trial_prepare(&t, &cfg, &e))

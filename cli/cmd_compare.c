@@ -13,8 +13,7 @@
 #include "outfile.h"
 #include "report/report_html.h"
 #include "trial/resultwindow.h"
-#include "trial/trialdir.h"	/* an ab trial's directory: its sides, order, end */
-#include "vec.h"	/* vec_free_strings */
+#include "trial/trialdir.h"	/* compare DIR of an ab trial; its change under trial */
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"
@@ -58,10 +57,8 @@ struct compare_args {
 	enum resultwindow window;
 	struct resultwindow_note wn;	/* which figures were compared (resultwindow.h) */
 	struct cmd_history_sides hist;	/* --baseline=history:LABEL ... (cmd_history.c) */
-	const char *trial;		/* one argument: an ab trial directory, its A and B */
-	char **ta, **tb;		/* ... its runs (owned) */
-	char **keys;			/* ... the option keys its sides set (owned) */
-	size_t nkeys;
+	struct trialdir td;		/* the ab trial the files come from, if any */
+	int from_td;			/* `compare DIR` of a trial: its sides are td's */
 	char note[1024], trial_of[64];	/* trialdir_apply: why it ended early, what it is about */
 };
 
@@ -146,8 +143,11 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 			       "files are the other side: no -- between them");
 	if (ca->hist.used)	/* the files are the side not given (cmd_history.c) */
 		return 0;
-	if (!ca->saw_sep && ca->na == 1) {
-		ca->trial = ca->a[0];	/* an ab trial directory: cmd_compare splits it */
+	/* an ab trial directory alone: its own A and B runs, from its manifest */
+	if (!ca->saw_sep && ca->na == 1 && trialdir_is(ca->a[0])) {
+		if (trialdir_load(ca->a[0], &ca->td, e))
+			return -1;
+		ca->from_td = 1;
 		return 0;
 	}
 	if (!ca->saw_sep && ca->na == 2) {
@@ -230,44 +230,6 @@ static int write_report(const struct compare_args *ca, const struct compare_repo
 	return outfile_commit(&of, e);
 }
 
-/* One argument: an ab trial directory gives both sides (its completed runs). */
-static int trial_sides(struct compare_args *ca, struct err *e)
-{
-	size_t i;
-	int r;
-
-	if (!ca->trial)
-		return 0;
-	r = trialdir_sides(ca->trial, &ca->ta, &ca->na, &ca->tb, &ca->nb, e);
-	if (r < 0)
-		return -1;
-	if (!r) {
-		ca->trial = NULL;
-		ca->na = 1;
-		return err_set(e, -1, EXIT_USAGE, "compare: give two result files, separate the "
-			       "sides with --, or give an ab trial directory (one with manifest.json)");
-	}
-	if (!ca->na || !ca->nb)
-		return err_set(e, -1, EXIT_USAGE, "compare: the trial in %s has no completed run of "
-			       "%s", ca->trial, ca->na ? "B" : "A");
-	free(ca->a);	/* ca->a and ->b borrow: ta and tb own */
-	free(ca->b);
-	ca->a = malloc(ca->na * sizeof(*ca->a));
-	ca->b = malloc(ca->nb * sizeof(*ca->b));
-	if (!ca->a || !ca->b)
-		return err_set(e, -1, EXIT_INTERNAL, "out of memory");
-	for (i = 0; i < ca->na; i++)
-		ca->a[i] = ca->ta[i];
-	/* what the trial meant to differ, as ab itself compares it */
-	if (trialdir_keys(ca->trial, &ca->keys, &ca->nkeys))
-		return err_set(e, -1, EXIT_INTERNAL, "out of memory");
-	ca->opts.expected = (const char *const *)ca->keys;
-	ca->opts.nr_expected = ca->nkeys;
-	for (i = 0; i < ca->nb; i++)
-		ca->b[i] = ca->tb[i];
-	return 0;
-}
-
 /*
  * Results in an ab trial directory: ordered by the trial's clock; a trial
  * that ended early is said (trial_incomplete); a trial across hosts brings
@@ -288,6 +250,37 @@ static int trial_apply(struct compare_args *ca, struct resultread **a, size_t na
 		ca->opts.incomplete = ca->note;
 	if (ca->trial_of[0] && !ca->opts.trial_of)
 		ca->opts.trial_of = ca->trial_of;
+	return 0;
+}
+
+/*
+ * The runs of one ab trial (a trial directory, or files that are all its
+ * runs): the option keys its --a/--b set are the change under trial, which
+ * compare expects to differ rather than warn about ([job_differs]).
+ */
+static int expect_trial_keys(struct compare_args *ca, struct err *e)
+{
+	char **all;
+	size_t i, n = 0;
+	int r;
+
+	if (ca->hist.used || ca->opts.nr_expected)
+		return 0;
+	if (!ca->from_td) {
+		all = calloc(ca->na + ca->nb + 1, sizeof(*all));
+		if (!all)
+			return err_set(e, -1, EXIT_INTERNAL, "out of memory");
+		for (i = 0; i < ca->na; i++)
+			all[n++] = ca->a[i];
+		for (i = 0; i < ca->nb; i++)
+			all[n++] = ca->b[i];
+		r = trialdir_of_files(all, n, &ca->td, e);
+		free(all);
+		if (r <= 0)
+			return r;
+	}
+	ca->opts.expected = (const char *const *)ca->td.keys;
+	ca->opts.nr_expected = ca->td.nkeys;
 	return 0;
 }
 
@@ -318,11 +311,13 @@ int cmd_compare(int argc, char **argv)
 		fputs(exits, stdout);
 		return EXIT_OK;
 	}
-	if (parse_args(argc, argv, &ca, &e) || trial_sides(&ca, &e) ||
+	if (parse_args(argc, argv, &ca, &e) || expect_trial_keys(&ca, &e) ||
 	    (ca.hist.used ? cmd_history_compare_load(&ca.hist, ca.a, ca.na, &ca.opts, &a, &na, &b,
 						     &nb, &e) :
-	     resultread_load_set(ca.a, ca.na, &a, &na, &e) ||
-	     resultread_load_set(ca.b, ca.nb, &b, &nb, &e)) ||
+	     resultread_load_set(ca.from_td ? ca.td.a : ca.a, ca.from_td ? ca.td.na : ca.na, &a,
+				 &na, &e) ||
+	     resultread_load_set(ca.from_td ? ca.td.b : ca.b, ca.from_td ? ca.td.nb : ca.nb, &b,
+				 &nb, &e)) ||
 	    trial_apply(&ca, a, na, b, nb) ||
 	    resultwindow_apply(ca.window, a, na, b, nb, &ca.wn, &e) ||
 	    compare_run(a, na, b, nb, &ca.opts, &rep, &e)) {
@@ -349,12 +344,8 @@ int cmd_compare(int argc, char **argv)
 out:
 	resultread_set_free(a, na);
 	resultread_set_free(b, nb);
-	if (ca.trial) {
-		vec_free_strings(ca.ta, ca.na);
-		vec_free_strings(ca.tb, ca.nb);
-		vec_free_strings(ca.keys, ca.nkeys);
-	}
 	free(ca.a);
 	free(ca.b);
+	trialdir_free(&ca.td);
 	return rc;
 }

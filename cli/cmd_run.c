@@ -183,8 +183,10 @@ static void on_progress(void *arg, const struct run_progress *p)
 		snprintf(pct, sizeof(pct), "%.1f%%", p->pct);
 	else
 		snprintf(pct, sizeof(pct), "-.-%%");
-	fprintf(stderr, "\rJobs: %u/%u: [%s%s][r=%s,w=%s][r=%s,w=%s IOPS][eta %s]\033[K",
-		p->running, p->total, pct, p->ramping ? " ramp" : "", rr, wr, ri, wi, eta);
+	/* the phase by its name: a startdelay wait is not a ramp */
+	fprintf(stderr, "\rJobs: %u/%u: [%s%s%s][r=%s,w=%s][r=%s,w=%s IOPS][eta %s]\033[K",
+		p->running, p->total, pct, p->ramping ? " ramp" : "",
+		p->delaying ? " startdelay" : "", rr, wr, ri, wi, eta);
 	ps->drawn = 1;
 	/* --eta-newline=T: keep one line per period instead of redrawing */
 	if (ps->cl->eta_newline_us &&
@@ -242,9 +244,18 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 		return r;
 	if (cl->formats & CMDLINE_FMT_NORMAL)
 		r = report_text_write(of.f, res, e);
-	/* --preset: the text ends with the preset's summary table */
-	if (!r && (cl->formats & CMDLINE_FMT_NORMAL) && cl->preset && preset_find(cl->preset))
-		r = report_summary_write(of.f, res, preset_find(cl->preset), e);
+	/*
+	 * The summary table: after the text of a preset run, and alone with
+	 * --output-format=summary (a preset's kind, or a row per job) -- the
+	 * one screen without the ~30 lines per job before it.
+	 */
+	if (!r && (((cl->formats & CMDLINE_FMT_NORMAL) && cl->preset && preset_find(cl->preset)) ||
+		   (cl->formats & CMDLINE_FMT_SUMMARY))) {
+		static const struct preset per_job = { .name = "", .summary = PRESET_SUMMARY_TESTS };
+		const struct preset *p = cl->preset ? preset_find(cl->preset) : NULL;
+
+		r = report_summary_write(of.f, res, p ? p : &per_job, e);
+	}
 	if (!r && (cl->formats & CMDLINE_FMT_TERSE))
 		r = report_terse_write(of.f, res, cl->terse_version, e);
 	if (!r && (cl->formats & (CMDLINE_FMT_JSON | CMDLINE_FMT_JSONPLUS)))
@@ -390,8 +401,11 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi, int *sig_out)
 			err_escape(name, sizeof(name), res.jobs[i].name);
 			err_escape(why, sizeof(why), res.jobs[i].first_error);
 			fprintf(stderr, "iotrial: job '%s' stopped on error: %s\n", name, why);
-			code = res.jobs[i].verify.failures ? EXIT_VERIFY :
-			       code == EXIT_VERIFY ? code : EXIT_JOB_ERROR;
+			/* verify's 8 first; a target that could not be laid out (a full
+			 * disk) is README's 3, "could not be sized", not an I/O error's 1 */
+			code = res.jobs[i].verify.failures || code == EXIT_VERIFY ? EXIT_VERIFY :
+			       res.jobs[i].target_error || code == EXIT_TARGET ? EXIT_TARGET :
+			       EXIT_JOB_ERROR;
 		} else if (res.jobs[i].verify.failures) {
 			/* continue_on_error=verify let them pass: the data is still bad */
 			char name[3 * sizeof(res.jobs[i].name)];

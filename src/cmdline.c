@@ -112,6 +112,7 @@ static int cl_formats(struct cmdline *cl, const char *val, struct err *e)
 	static const struct { const char *name; unsigned bit; } fmts[] = {
 		{ "normal", CMDLINE_FMT_NORMAL }, { "terse", CMDLINE_FMT_TERSE },
 		{ "json", CMDLINE_FMT_JSON }, { "json+", CMDLINE_FMT_JSONPLUS },
+		{ "summary", CMDLINE_FMT_SUMMARY },
 	};
 	const char *p = val, *end;
 	size_t n, i;
@@ -125,7 +126,7 @@ static int cl_formats(struct cmdline *cl, const char *val, struct err *e)
 				break;
 		if (i == sizeof(fmts) / sizeof(fmts[0]))
 			return err_set(e, -EINVAL, EXIT_USAGE,
-				       "unknown output format '%.*s' (normal, terse, json, json+)", (int)n, p);
+				       "unknown output format '%.*s' (normal, terse, json, json+, summary)", (int)n, p);
 		bits |= fmts[i].bit;
 		p = end ? end + 1 : NULL;
 	} while (p);
@@ -190,7 +191,7 @@ static const struct cl_popt {
 	const char *refused;
 } cl_popts[] = {
 	{ "output", 1, "FILE", "write results to FILE instead of stdout (also -o FILE)", NULL },
-	{ "output-format", 1, "LIST", "normal, terse, json, json+ (comma-separated)", NULL },
+	{ "output-format", 1, "LIST", "normal, terse, json, json+, summary (comma-separated)", NULL },
 	{ "minimal", 0, NULL, "terse output (the same as --output-format=terse)", NULL },
 	{ "terse-version", 1, "N", "terse output version 2, 3 (default), 4 or 5", NULL },
 	{ "parse-only", 0, NULL, "check the jobs and exit", NULL },

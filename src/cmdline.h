@@ -30,6 +30,7 @@ enum {
 	CMDLINE_FMT_TERSE = 1u << 1,	/* also --minimal */
 	CMDLINE_FMT_JSON = 1u << 2,
 	CMDLINE_FMT_JSONPLUS = 1u << 3,
+	CMDLINE_FMT_SUMMARY = 1u << 4,	/* the one-screen table alone (report_summary.h) */
 };
 
 enum cmdline_eta { CMDLINE_ETA_AUTO, CMDLINE_ETA_ALWAYS, CMDLINE_ETA_NEVER };

@@ -100,6 +100,15 @@ const struct engine_ops *const *engine_list(void)
 	return engines;
 }
 
+const char *engine_name_at(size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i && engines[k]; k++)
+		;
+	return engines[k] ? engines[k]->name : NULL;
+}
+
 const char *engine_absent_reason(const char *name)
 {
 #ifndef IOTRIAL_RBD

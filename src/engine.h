@@ -183,4 +183,7 @@ const char *engine_absent_reason(const char *name);
 /* NULL-terminated list of compiled-in engines, for --help and --cmdhelp. */
 const struct engine_ops *const *engine_list(void);
 
+/* The @i-th compiled-in engine's name, NULL past the end (opt_def.value_at). */
+const char *engine_name_at(size_t i);
+
 #endif

@@ -6,6 +6,7 @@
 
 #include <math.h>	/* isnan, isfinite, fabs, floor */
 #include <stdio.h>	/* snprintf */
+#include <string.h>	/* strchr: trailing zeros */
 
 void human_ns(char *buf, size_t sz, double ns, enum human_style style)
 {
@@ -104,4 +105,29 @@ void human_rate(char *buf, size_t sz, double b, enum human_style style)
 		snprintf(buf, sz, "%.1f MiB/s", b / 1048576.0);
 	else
 		snprintf(buf, sz, "%.1f KiB/s", b / 1024.0);
+}
+
+void human_plain(char *buf, size_t sz, double v)
+{
+	int dec;
+	size_t n;
+
+	if (!isfinite(v)) {
+		snprintf(buf, sz, "-");
+		return;
+	}
+	if (fabs(v) >= 1000 || v == 0) {
+		snprintf(buf, sz, "%.0f", v);
+		return;
+	}
+	/* four significant digits: decimals from the magnitude, at most 12 */
+	dec = 3 - (int)floor(log10(fabs(v)));
+	snprintf(buf, sz, "%.*f", dec < 0 ? 0 : dec > 12 ? 12 : dec, v);
+	if (strchr(buf, '.')) {	/* "12.50" -> "12.5", "3.000" -> "3" */
+		n = strlen(buf);
+		while (n > 1 && buf[n - 1] == '0')
+			buf[--n] = 0;
+		if (n > 1 && buf[n - 1] == '.')
+			buf[n - 1] = 0;
+	}
 }

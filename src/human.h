@@ -37,4 +37,12 @@ void human_count(char *buf, size_t sz, double v, enum human_style style);
  */
 void human_rate(char *buf, size_t sz, double bytes_per_s, enum human_style style);
 
+/*
+ * A number with no unit as plain digits, never an exponent: whole above 1000
+ * ("347700"), else four significant digits with trailing zeros dropped
+ * ("12.5", "0.0042"); non-finite "-".  For values a person reads in a table
+ * (the environment), where "3.477e+05" is a misread waiting to happen.
+ */
+void human_plain(char *buf, size_t sz, double v);
+
 #endif

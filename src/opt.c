@@ -5,6 +5,7 @@
  * callbacks handle the rest.  Cross-field checks are in opt_validate.c.
  */
 #include "opt.h"
+#include "suggest.h"	/* did you mean */
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdlib.h>	/* malloc, realloc, free */
@@ -27,45 +28,32 @@ const struct opt_def *opt_find(const char *name)
 	return NULL;
 }
 
-/* Edit distance, capped: used only to suggest a spelling for an unknown option. */
-static size_t opt_distance(const char *a, const char *b)
+/* suggest_nearest's list: the supported options' names, in table order. */
+static const char *opt_name_at(size_t i, const void *ctx)
 {
-	size_t la = strlen(a), lb = strlen(b), i, k, prev[64], cur[64];
+	size_t nr;
+	const struct opt_def *t = opt_table(&nr);
 
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (k = 0; k <= lb; k++)
-		prev[k] = k;
-	for (i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (k = 1; k <= lb; k++) {
-			size_t sub = prev[k - 1] + (a[i - 1] != b[k - 1]);
-			size_t del = prev[k] + 1, ins = cur[k - 1] + 1;
-
-			cur[k] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, (lb + 1) * sizeof(prev[0]));
-	}
-	return prev[lb];
+	(void)ctx;
+	while (i < nr && t[i].type == OPT_UNSUPPORTED)
+		i++;	/* an unsupported row gives the next one: a name twice is harmless */
+	return i < nr ? t[i].name : NULL;
 }
 
 /* The supported option closest to @name within 2 edits, or NULL. */
 static const char *opt_suggest(const char *name)
 {
-	size_t nr, i, best = 3, dist;
-	const struct opt_def *t = opt_table(&nr);
-	const char *hit = NULL;
+	return suggest_nearest(name, opt_name_at, NULL);
+}
 
-	for (i = 0; i < nr; i++) {
-		if (t[i].type == OPT_UNSUPPORTED)
-			continue;
-		dist = opt_distance(name, t[i].name);
-		if (dist < best) {
-			best = dist;
-			hit = t[i].name;
-		}
-	}
-	return hit;
+static const char *opt_value_at(size_t i, const void *ctx)
+{
+	return ((const struct opt_def *)ctx)->value_at(i);
+}
+
+const char *opt_suggest_value(const struct opt_def *o, const char *val)
+{
+	return o && o->value_at ? suggest_nearest(val, opt_value_at, o) : NULL;
 }
 
 static uint64_t opt_load(const void *p, size_t width)
@@ -585,7 +573,7 @@ static const char *opt_type_text(const struct opt_def *o)
 	case OPT_CHOICE:
 		return "one of the values below";
 	case OPT_FUNC:
-		return "see the description";
+		return o->value_at ? "one of the values below" : "see the description";
 	case OPT_UNSUPPORTED:
 		break;
 	}
@@ -626,6 +614,14 @@ static void opt_help_one(FILE *f, const struct opt_def *o)
 		fprintf(f, "  values: ");
 		for (i = 0; o->choices[i].name; i++)
 			fprintf(f, " %s", o->choices[i].name);
+		fprintf(f, "\n");
+	}
+	if (o->value_at) {
+		const char *v;
+
+		fprintf(f, "  values: ");
+		for (i = 0; (v = o->value_at(i)) != NULL; i++)
+			fprintf(f, " %s", v);
 		fprintf(f, "\n");
 	}
 }

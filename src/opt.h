@@ -61,6 +61,12 @@ struct opt_def {
 		     const struct num_ctx *c, struct err *e);
 	/* OPT_FUNC: write the resolved value; returns 1 when unset (omitted), else 0. */
 	int (*show)(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+	/*
+	 * OPT_FUNC whose values are a closed set kept elsewhere (ioengine: the
+	 * engine registry): the @i-th value, NULL past the end.  --cmdhelp
+	 * lists them; a value not among them gets a "did you mean".
+	 */
+	const char *(*value_at)(size_t i);
 	const char *help;		/* OPT_UNSUPPORTED: why, and what to use instead */
 	/*
 	 * Engine options: the engines (space-separated) that own this option.
@@ -72,6 +78,12 @@ struct opt_def {
 
 /* The table (opt_table.c), @nr rows. */
 const struct opt_def *opt_table(size_t *nr);
+
+/*
+ * The value of @o's closed set (value_at) nearest @val within 2 edits
+ * ("uring" -> "io_uring"), or NULL.
+ */
+const char *opt_suggest_value(const struct opt_def *o, const char *val);
 
 /* The row for @name or one of its aliases (supported or not), or NULL. */
 const struct opt_def *opt_find(const char *name);

@@ -12,6 +12,7 @@
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strcmp, strchr, strdup */
 #include "engine.h"	/* engine_find: ioengine= names a compiled-in engine */
+#include "suggest.h"	/* did you mean: an engine name */
 #include "opt_compat.h"	/* opt_parse_zoned: random_distribution=zoned */
 
 /* Append to @buf at @*pos, never past @len. */
@@ -348,9 +349,16 @@ static const char *const fio_engines[] = {
 	"librpma_gpspm_client", "librpma_gpspm_server", "skeleton_external", NULL,
 };
 
+/* suggest_nearest's list: the engines this build has (engine.h's registry). */
+static const char *engine_at(size_t i, const void *ctx)
+{
+	(void)ctx;
+	return engine_name_at(i);
+}
+
 int opt_engine_check(const char *name, const char *where, struct err *e)
 {
-	const char *absent;
+	const char *absent, *hint;
 	size_t i;
 
 	if (engine_find(name))
@@ -365,6 +373,10 @@ int opt_engine_check(const char *name, const char *where, struct err *e)
 	if (fio_engines[i] || !strncmp(name, "external", 8))
 		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s'%s%s%s", name,
 			       where ? " (" : "", where ? where : "", where ? ")" : "");
+	hint = suggest_nearest(name, engine_at, NULL);
+	if (hint)
+		return err_set(e, -EINVAL, EXIT_USAGE, "unknown engine '%s' (did you mean '%s'?)%s%s%s",
+			       name, hint, where ? " (" : "", where ? where : "", where ? ")" : "");
 	return err_set(e, -EINVAL, EXIT_USAGE, "unknown engine '%s'%s%s%s", name,
 		       where ? " (" : "", where ? where : "", where ? ")" : "");
 }

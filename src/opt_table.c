@@ -182,7 +182,7 @@ static const struct opt_def opt_defs[] = {
 
 	/* engine */
 	{ .name = "ioengine", .type = OPT_FUNC, .parse = opt_parse_ioengine, .show = opt_show_ioengine,
-	  .help = "I/O engine" },
+	  .value_at = engine_name_at, .help = "I/O engine (fio's others are refused by name)" },
 	{ .name = "iodepth", .type = OPT_INT, F(iodepth), .min = 1, .max = 65536,
 	  .help = "I/Os kept in flight" },
 	{ .name = "iodepth_batch", .alias = { "iodepth_batch_submit" }, .type = OPT_INT,

@@ -96,11 +96,16 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 	dst->total_err += src->total_err;
 	if (!dst->first_err)
 		dst->first_err = src->first_err;
+	dst->target_error |= src->target_error;
 	if (!dst->error && src->error) {
 		dst->error = src->error;
 		memcpy(dst->first_error, src->first_error, sizeof(dst->first_error));
 	}
 	dst->elapsed_s = max_u64(dst->elapsed_s, src->elapsed_s);
+	if (!dst->pid)
+		dst->pid = src->pid;
+	if (src->end_time > dst->end_time)
+		dst->end_time = src->end_time;
 	if (src->verify.method)
 		dst->verify.method = src->verify.method;
 	dst->verify.blocks += src->verify.blocks;
@@ -163,6 +168,9 @@ void result_bw_agg(struct run_result *r)
 			agg_kib = rt ? (double)bytes * 1000.0 / (double)rt / 1024.0 : 0;
 			r->jobs[i].dir[d].bw_agg_pct = agg_kib > 0 ?
 				r->jobs[i].dir[d].bw_kib.mean * 100.0 / agg_kib : 0;
+			/* fio's per= and bw_agg never exceed 100 (a sampled mean can) */
+			if (r->jobs[i].dir[d].bw_agg_pct > 100.0)
+				r->jobs[i].dir[d].bw_agg_pct = 100.0;
 		}
 	}
 }

@@ -81,12 +81,15 @@ struct job_result {
 	unsigned groupid;
 	unsigned nr_threads;		/* threads merged into this entry */
 	int error;			/* first errno (positive, as fio) */
+	int target_error;		/* the error was laying out its target: exit 3 */
 	char first_error[256];		/* human text of the first error, "" if none */
 	/* continue_on_error (ioerr.h): errors let pass, the first errno of all */
 	int coe;			/* the job has continue_on_error: fio's two fields */
 	uint64_t total_err;
 	int first_err;
 	uint64_t elapsed_s;
+	int pid;			/* the first thread's id (fio's pid=), 0 unknown */
+	time_t end_time;		/* when its last thread ended, 0 unknown */
 	uint64_t job_runtime_ms;
 	double usr_cpu, sys_cpu;	/* % of job_runtime */
 	uint64_t ctx, majf, minf;

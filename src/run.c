@@ -119,6 +119,7 @@ static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 		if ((r == -ENOSPC || r == -EIO || r == -EDQUOT || r == -EFBIG) &&
 		    e->exit_code == EXIT_TARGET) {
 			w->error = -r;
+			w->target_error = 1;
 			snprintf(w->first_error, sizeof(w->first_error), "%.255s", e->msg);
 			err_clear(e);
 			r = 0;
@@ -168,6 +169,7 @@ static void run_prepare_late(struct run_state *s, struct worker *w)
 		r = worker_prepare(w, &e);
 	if (r && !w->error) {
 		w->error = -r;
+		w->target_error = e.exit_code == EXIT_TARGET;
 		snprintf(w->first_error, sizeof(w->first_error), "%.255s", e.msg);
 	}
 }
@@ -452,16 +454,14 @@ static int run_threads(struct run_state *s, struct err *e)
 	size_t first = 0;
 
 	while (first < s->nr) {
-		size_t end = first + 1, i;
+		size_t end = run_group_end(s, first), i;
 
-		/* a stonewall job waits for everything before it */
-		while (end < s->nr && !(s->w[end].job != s->w[end - 1].job && s->w[end].job->stonewall))
-			end++;
 		if (s->signal || s->peer_stop)
 			break;
 		for (i = first; i < end; i++)
 			if (!s->w[i].job->create_serialize)
 				run_prepare_late(s, &s->w[i]);
+		s->grp_t0_ns = clock_now_ns(&s->clk);	/* after the layout: the ETA's plans start here */
 		for (i = first; i < end; i++) {
 			pthread_attr_t attr;
 			int r;

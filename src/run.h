@@ -66,13 +66,24 @@ struct run_progress_job {
  * report's total_ios.
  */
 struct run_progress {
-	double elapsed_s;
-	double eta_s;			/* < 0 when unknown */
-	double pct;			/* 0..100, < 0 when unknown */
-	unsigned running, total;	/* threads */
-	uint64_t ios[DDIR_NR];		/* cumulative, measured phase only */
+	double elapsed_s;		/* since the run (its first group) started */
+	/*
+	 * The time left over the whole run: the running group's threads'
+	 * startdelay + ramp_time + runtime still to go (a job that ends with
+	 * its size: from its rate so far), plus every later group's.  < 0 when
+	 * unknown (a later group's job ends with its size).
+	 */
+	double eta_s;
+	double pct;			/* 0..100 of the whole run, < 0 when unknown */
+	unsigned running, total;	/* threads: of the running group, of the run */
+	/*
+	 * Every I/O completed so far by every thread of the run, ramp included:
+	 * they never go down, at a group change or the end of a ramp.
+	 */
+	uint64_t ios[DDIR_NR];
 	uint64_t bytes[DDIR_NR];
-	int ramping;
+	int ramping;			/* a thread of the running group is in its ramp_time */
+	int delaying;			/* one waits out its startdelay (no I/O yet) */
 	/* per job or group, valid during the call only; NULL if memory ran out */
 	const struct run_progress_job *jobs;
 	size_t nr_jobs;

@@ -24,6 +24,7 @@ struct run_state {
 	sigset_t sigs;
 	int signal;
 	uint64_t t0_ns;
+	uint64_t grp_t0_ns;		/* when the running stonewall group started */
 	int peer_stop;			/* a peer process ended early (run_sync) */
 	/* docs/time-series.md, long runs: group_reporting groups' series, merged as the threads run */
 	struct series_group *grp;
@@ -35,6 +36,20 @@ struct run_state {
 	struct flow_set flows;		/* flow=: counters shared by the jobs of a flow_id */
 	struct sample_group *sgrp;	/* per group: bw/iops figures, streamed */
 };
+
+/*
+ * The end of the stonewall group whose first worker is @first: a stonewall
+ * job waits for everything before it.  The one rule, for the run loop and
+ * for the ETA over the groups still to come.
+ */
+static inline size_t run_group_end(const struct run_state *s, size_t first)
+{
+	size_t end = first + 1;
+
+	while (end < s->nr && !(s->w[end].job != s->w[end - 1].job && s->w[end].job->stonewall))
+		end++;
+	return end;
+}
 
 /*
  * Status entries of one stonewall group: the workers [first, end) grouped as

@@ -282,50 +282,133 @@ static int run_status_fill(struct run_state *s, struct run_status *st, size_t fi
 	return more;
 }
 
+/* Bytes a job that ends with its size moves (io_size, or size, times loops). */
+static double job_plan_bytes(const struct job *j)
+{
+	return (double)(j->io_size ? j->io_size : j->size) * (j->loops ? j->loops : 1);
+}
+
+/*
+ * Seconds a thread that has not started yet will take, from its group's
+ * start: startdelay + ramp_time + runtime, or -1 when it ends with its size
+ * (no runtime: not known before it runs).
+ */
+static double job_plan_s(const struct job *j)
+{
+	if (!j->runtime_us)
+		return -1;
+	return (double)(j->startdelay_us + j->ramp_time_us + j->runtime_us) / 1e6;
+}
+
+/*
+ * Seconds worker @w of the running group has left, @g_el seconds after the
+ * group started, or -1 when not known.  A runtime bounds it; a job that ends
+ * with its size (before the runtime, when it has one) is estimated from its
+ * own rate since its I/O began.
+ */
+static double worker_left_s(struct worker *w, double g_el)
+{
+	const struct job *j = w->job;
+	double left = -1, plan = job_plan_s(j);
+
+	if (atomic_load(&w->done))
+		return 0;
+	if (plan >= 0)
+		left = plan > g_el ? plan - g_el : 0;
+	if (!j->time_based && atomic_load(&w->begun)) {
+		double io_s = g_el - (double)j->startdelay_us / 1e6, done = 0, all = job_plan_bytes(j);
+
+		for (int d = 0; d < DDIR_NR; d++)
+			done += (double)atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
+		if (done > 0 && io_s > 0 && all > 0) {
+			double est = done >= all ? 0 : io_s * (all - done) / done;
+
+			if (left < 0 || est < left)
+				left = est;
+		}
+	}
+	return left;
+}
+
+/*
+ * The time the run has left, over every group: what the running group's
+ * threads have left (its longest) plus each later group's plan (its longest
+ * thread's startdelay + ramp + runtime).  -1 when some part is not known (a
+ * later group's job ends with its size).
+ */
+static double run_left_s(struct run_state *s, size_t first, size_t end, uint64_t now)
+{
+	double g_el = (double)(now - s->grp_t0_ns) / 1e9, left = 0;
+	size_t i, g, ge;
+
+	for (i = first; i < end; i++) {
+		double l = worker_left_s(&s->w[i], g_el);
+
+		if (l < 0)
+			return -1;
+		if (l > left)
+			left = l;
+	}
+	for (g = end; g < s->nr; g = ge) {
+		double plan = 0;
+
+		ge = run_group_end(s, g);
+		for (i = g; i < ge; i++) {
+			double p = job_plan_s(s->w[i].job);
+
+			if (p < 0)
+				return -1;
+			if (p > plan)
+				plan = p;
+		}
+		left += plan;
+	}
+	return left;
+}
+
 /* Call the progress callback; with @st, its entries' new intervals too. */
 void run_progress(struct run_state *s, size_t first, size_t end, struct run_status *st,
 			 int with_data, int final)
 {
 	const struct run_req *req = s->req;
 	struct run_progress p;
-	double planned = 0, done = 0, time_left = -1;
+	uint64_t now = clock_now_ns(&s->clk);
+	double planned = 0, done = 0, time_based = 0;
 	size_t i;
 	int d;
 
 	memset(&p, 0, sizeof(p));
-	p.elapsed_s = (double)(clock_now_ns(&s->clk) - s->t0_ns) / 1e9;
+	p.elapsed_s = (double)(now - s->t0_ns) / 1e9;
 	p.total = (unsigned)s->nr;
-	for (i = first; i < end; i++) {
+	/* the counts over every thread of the run, so they never go down at a group change */
+	for (i = 0; i < s->nr; i++) {
 		struct worker *w = &s->w[i];
-		const struct job *j = w->job;
 
-		if (!atomic_load(&w->done))
-			p.running++;
-		if (!atomic_load(&w->measuring))
-			p.ramping = 1;
 		for (d = 0; d < DDIR_NR; d++) {
 			p.ios[d] += atomic_load_explicit(&w->live_ios[d], memory_order_relaxed);
 			p.bytes[d] += atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
 			done += (double)atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
 		}
-		if (j->time_based || j->runtime_us) {
-			double total = (double)(j->startdelay_us + j->ramp_time_us + j->runtime_us) / 1e6;
-			double left = total - p.elapsed_s;
-
-			if (left < 0)
-				left = 0;
-			if (left > time_left)
-				time_left = left;
-		}
-		if (!j->time_based)
-			planned += (double)(j->io_size ? j->io_size : j->size) * (j->loops ? j->loops : 1);
+		time_based += w->job->time_based;
+		planned += job_plan_bytes(w->job);
 	}
-	p.eta_s = time_left;
+	for (i = first; i < end; i++) {
+		struct worker *w = &s->w[i];
+
+		if (atomic_load(&w->done))
+			continue;
+		p.running++;
+		if (!atomic_load(&w->begun))
+			p.delaying |= w->job->startdelay_us > 0;
+		else if (!atomic_load(&w->measuring))
+			p.ramping = 1;
+	}
+	p.eta_s = run_left_s(s, first, end, now);
 	p.pct = -1;
-	if (time_left >= 0 && p.elapsed_s + time_left > 0)
-		p.pct = 100.0 * p.elapsed_s / (p.elapsed_s + time_left);
-	else if (planned > 0)
-		p.pct = 100.0 * done / planned;
+	if (p.eta_s >= 0 && p.elapsed_s + p.eta_s > 0)
+		p.pct = 100.0 * p.elapsed_s / (p.elapsed_s + p.eta_s);
+	else if (!time_based && planned > 0)	/* every job ends with its size */
+		p.pct = 100.0 * (done < planned ? done : planned) / planned;
 	p.final = final;
 	if (st && st->e) {
 		p.jobs = st->e;

@@ -723,6 +723,7 @@ void *worker_main(void *arg)
 	uint64_t now;
 	int d;
 
+	w->os_tid = (int)syscall(SYS_gettid);	/* fio's pid= (a thread's id under thread=1) */
 	/* nice=: Linux applies nice() to the calling thread only, as fio's job is */
 	errno = 0;
 	if (j->nice && nice(j->nice) == -1 && errno)
@@ -745,6 +746,7 @@ void *worker_main(void *arg)
 		flow_join(w->flow, j->flow);
 	now = clock_ticks(w->clk);
 	w->t_begin = now;
+	atomic_store_explicit(&w->begun, 1, memory_order_release);
 	w->t_rate_base = now;
 	w->t_ramp_end = now + clock_ns_to_ticks(w->clk, j->ramp_time_us * 1000);
 	w->t_end = UINT64_MAX;
@@ -790,6 +792,7 @@ void *worker_main(void *arg)
 	getrusage(RUSAGE_THREAD, &w->ru_end);
 	if (schedstat_thread_wait(&w->rq_wait_end))
 		w->rq_wait_ok = 0;
+	w->end_time = time(NULL);
 	if (getloadavg(&w->load1, 1) != 1)
 		w->load1 = -1;
 	w->measure_ns = clock_ticks_to_ns(w->clk, now - w->t_measure);

@@ -84,9 +84,16 @@ struct worker {
 
 	atomic_int stop;		/* set by the run loop: WORKER_STOP_* */
 	atomic_int done;		/* set by the worker when it has ended */
+	atomic_int begun;		/* startdelay (and flow_join) is over: I/O begins */
 	atomic_int measuring;		/* ramp is over */
-	atomic_uint_fast64_t live_ios[DDIR_NR];	/* for progress lines only */
+	/*
+	 * For the ETA line only: every I/O this thread completed, ramp
+	 * included, so the counts never go down (the statistics restart at the
+	 * end of the ramp; reset_ios/reset_bytes keep what came before).
+	 */
+	atomic_uint_fast64_t live_ios[DDIR_NR];
 	atomic_uint_fast64_t live_bytes[DDIR_NR];
+	uint64_t reset_ios[DDIR_NR], reset_bytes[DDIR_NR];	/* the thread's own */
 
 	pthread_t tid;
 	int started;
@@ -196,8 +203,11 @@ struct worker {
 	uint64_t rq_wait_start, rq_wait_end;	/* ns runnable, not running (schedstat.h) */
 	int rq_wait_ok;			/* both readings succeeded */
 	double load1;			/* 1-minute load average at the end */
+	int os_tid;			/* the thread's id (gettid): fio's pid= of a thread */
+	time_t end_time;		/* wall clock when it ended: the text report's date */
 	uint64_t measure_ns, elapsed_ns;
 	int error;			/* positive errno of the first failure */
+	int target_error;		/* it was laying out its target (exit 3, not 1) */
 	char first_error[256];
 	uint64_t total_err;		/* errors continue_on_error let pass (ioerr.h) */
 	int first_nonfatal;		/* errno of the first of them, 0 if none */

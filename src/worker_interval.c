@@ -38,6 +38,17 @@ static void worker_keep_sample(struct worker *w, int d, double bw, double iops)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* The ETA line's counts: every I/O so far, across the statistics' restarts. */
+void worker_live_publish(struct worker *w)
+{
+	for (int d = 0; d < DDIR_NR; d++) {
+		atomic_store_explicit(&w->live_ios[d], w->reset_ios[d] + w->st.dir[d].ios,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->live_bytes[d], w->reset_bytes[d] + w->st.dir[d].bytes,
+				      memory_order_relaxed);
+	}
+}
+
 /* fio's bw/iops samples: one per direction the job issues, every 500 ms. */
 void worker_sample(struct worker *w, uint64_t now)
 {
@@ -56,10 +67,7 @@ void worker_sample(struct worker *w, uint64_t now)
 		sample_stat_add(&w->iops[d], (double)ios / secs);
 		worker_keep_sample(w, d, (double)bytes / 1024.0 / secs, (double)ios / secs);
 	}
-	for (d = 0; d < DDIR_NR; d++) {	/* for progress lines, twice a second */
-		atomic_store_explicit(&w->live_ios[d], w->st.dir[d].ios, memory_order_relaxed);
-		atomic_store_explicit(&w->live_bytes[d], w->st.dir[d].bytes, memory_order_relaxed);
-	}
+	worker_live_publish(w);		/* for the ETA line, twice a second */
 	worker_mark(w, &w->mark_sample, now);
 }
 
@@ -126,9 +134,8 @@ void worker_interval(struct worker *w, uint64_t now, int ramp)
 		in[d].lat_hist = &w->iv_hist[d];
 		wd->iv_lat_min = UINT64_MAX;
 		wd->iv_lat_max = 0;
-		atomic_store_explicit(&w->live_ios[d], wd->ios, memory_order_relaxed);
-		atomic_store_explicit(&w->live_bytes[d], wd->bytes, memory_order_relaxed);
 	}
+	worker_live_publish(w);
 	/* the series wants strictly increasing ms: a last sliver of an interval
 	 * ending in the same millisecond as the previous one is stamped 1 ms on */
 	if (w->series.nr && t_ms <= w->series.iv[w->series.nr - 1].t_ms)
@@ -166,6 +173,8 @@ void worker_stats_reset(struct worker *w, uint64_t now)
 	for (d = 0; d < DDIR_NR; d++) {
 		struct worker_dir *wd = &w->st.dir[d];
 
+		w->reset_ios[d] += wd->ios;	/* the ETA line's counts go on */
+		w->reset_bytes[d] += wd->bytes;
 		wd->ios = wd->bytes = wd->short_ios = wd->err_ios = 0;
 		lat_acc_init(&wd->slat);
 		lat_acc_init(&wd->clat);

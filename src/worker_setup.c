@@ -242,12 +242,15 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->groupid = w->groupid;
 	r->nr_threads = 1;
 	r->error = w->error;
+	r->target_error = w->target_error;
 	r->total_err = w->total_err + (w->error ? 1 : 0);	/* fio counts the fatal one too */
 	r->first_err = w->first_nonfatal ? w->first_nonfatal : w->error;
 	r->coe = j->ioerr.coe != 0;
 	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
 	r->verify = w->vres;
 	r->elapsed_s = (w->elapsed_ns + 500000000ull) / 1000000000ull;
+	r->pid = w->os_tid;
+	r->end_time = w->end_time;
 	r->job_runtime_ms = w->measure_ns / 1000000;
 	usr = (uint64_t)(w->ru_end.ru_utime.tv_sec - w->ru_start.ru_utime.tv_sec) * 1000000 +
 	      (uint64_t)(w->ru_end.ru_utime.tv_usec - w->ru_start.ru_utime.tv_usec);
@@ -273,7 +276,9 @@ void worker_result(const struct worker *w, struct job_result *r)
 		dr->io_bytes = wd->bytes;
 		dr->total_ios = wd->ios + wd->err_ios;
 		dr->short_ios = wd->short_ios;
-		dr->runtime_ms = wd->ios ? r->job_runtime_ms : 0;
+		/* a direction with I/O ran at least 1 ms, as fio reports it (never
+		 * 0: its IOPS and bandwidth divide by it, and fio's text prints none) */
+		dr->runtime_ms = wd->ios ? (r->job_runtime_ms ? r->job_runtime_ms : 1) : 0;
 		lat_acc_moments(&wd->slat, &dr->slat);
 		lat_acc_moments(&wd->clat, &dr->clat);
 		lat_acc_moments(&wd->lat, &dr->lat);

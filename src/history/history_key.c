@@ -76,17 +76,13 @@ static int is_mixed(const char *rw)
 /* The job's block size as typed, in bytes when it is one plain size. */
 static void job_bs(const json_t *root, const json_t *job, char *out, size_t sz)
 {
-	const json_t *g = json_object_get(root, "global options");
-	const json_t *o = json_object_get(job, "job options"), *v = NULL;
-	static const char *const keys[] = { "bs", "blocksize" };
+	char buf[64];
+	const char *v = resultread_job_option(root, job, "bs", buf, sizeof(buf));	/* as it ran */
 	uint64_t n;
-	size_t i;
 
-	for (i = 0; i < 2 && !v; i++)
-		v = json_object_get(o, keys[i]);
-	for (i = 0; i < 2 && !v; i++)
-		v = json_object_get(g, keys[i]);
-	snprintf(out, sz, "%s", json_is_string(v) ? json_string_value(v) : "4k");
+	if (!v)
+		v = resultread_job_option(root, job, "blocksize", buf, sizeof(buf));
+	snprintf(out, sz, "%s", v ? v : "4k");
 	n = resultread_size(out, 1024);
 	if (n)
 		snprintf(out, sz, "%llu", (unsigned long long)n);

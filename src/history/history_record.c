@@ -336,13 +336,11 @@ static int put_jobs(struct history *h, int64_t id, const struct doc *d, struct e
 	for (i = 0; i < d->r->nr_jobs && !ret; i++) {
 		const struct resultread_job *j = &d->r->jobs[i];
 		char bs[64] = "";
-		const json_t *o = json_object_get(json_array_get(jobs, i), "job options");
-		const json_t *g = json_object_get(d->root, "global options");
-		const json_t *v = json_object_get(o, "bs") ? json_object_get(o, "bs") :
-				  json_object_get(g, "bs");
+		const char *v = resultread_job_option(d->root, json_array_get(jobs, i), "bs", bs,
+						      sizeof(bs));	/* as it ran */
 
-		if (json_is_string(v))
-			snprintf(bs, sizeof(bs), "%s", json_string_value(v));
+		if (v && v != bs)
+			snprintf(bs, sizeof(bs), "%s", v);
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int(st, 2, (int)i);

@@ -58,6 +58,7 @@ static int v_mode(int v)
 struct series {
 	size_t n, raw, k;	/* points drawn, intervals in the file, intervals per point */
 	double *t;		/* seconds since the job started I/O (end of the interval) */
+	double *t0;		/* its start: each value holds over [t0, t], drawn as a step */
 	double *v[NV];
 	double *dur, *ios[3];	/* weights */
 	int has_dev;
@@ -79,6 +80,7 @@ static void read_interval(struct series *s, size_t i, const json_t *it)
 
 	s->t[i] = report_html_num(it, "t_ms") / 1e3;
 	s->dur[i] = report_html_num(it, "dur_us");
+	s->t0[i] = isfinite(s->dur[i]) && s->dur[i] / 1e6 < s->t[i] ? s->t[i] - s->dur[i] / 1e6 : 0;
 	if (json_is_true(json_object_get(it, "ramp")) && s->t[i] > s->ramp_end_s)
 		s->ramp_end_s = s->t[i];
 	for (d = 0; d < 3; d++) {
@@ -123,6 +125,7 @@ static void downsample(struct series *s)
 			}
 			s->v[v][j] = v_mode(v) == 2 ? mx : den > 0 ? num / den : NAN;
 		}
+		s->t0[j] = s->t0[j * s->k];
 		s->t[j] = s->t[end - 1];
 	}
 	s->n = j;
@@ -136,7 +139,7 @@ static int series_load(const json_t *intervals, struct series *s)
 	memset(s, 0, sizeof(*s));
 	if (!n)
 		return -ENOENT;
-	s->t = calloc((NV + 5) * n, sizeof(double));
+	s->t = calloc((NV + 6) * n, sizeof(double));
 	if (!s->t)
 		return -ENOMEM;
 	for (v = 0; v < NV; v++)
@@ -144,6 +147,7 @@ static int series_load(const json_t *intervals, struct series *s)
 	s->dur = s->t + (size_t)(NV + 1) * n;
 	for (d = 0; d < 3; d++)
 		s->ios[d] = s->t + (size_t)(NV + 2 + d) * n;
+	s->t0 = s->t + (size_t)(NV + 5) * n;
 	s->raw = n;
 	for (i = 0; i < n; i++)
 		read_interval(s, i, json_array_get(intervals, i));
@@ -220,11 +224,23 @@ static void time_chart(struct jobctx *j, const char *suffix, const char *title,
 	unsigned sty[NV];
 	char id[64], desc[160];
 	struct svg_chart c;
-	size_t k, nl = 0;
+	size_t k, nl = 0, i;
+	/* each interval's value over its own span, from its start: the first from 0 */
+	double *sx = malloc(2 * (j->s.n ? j->s.n : 1) * sizeof(*sx));
+	double *sy = malloc(2 * (j->s.n ? j->s.n : 1) * sizeof(*sy));
 
+	if (!sx || !sy) {
+		free(sx);
+		free(sy);
+		return;
+	}
+	for (i = 0; i < j->s.n; i++) {
+		sx[2 * i] = j->s.t0[i];
+		sx[2 * i + 1] = j->s.t[i];
+	}
 	snprintf(id, sizeof(id), "%s-%s", j->id, suffix);
-	snprintf(desc, sizeof(desc), "%s over time, one point per %zu interval%s", title, j->s.k,
-		 j->s.k > 1 ? "s (averaged)" : "");
+	snprintf(desc, sizeof(desc), "%s over time, one step per %zu interval%s, over its own span",
+		 title, j->s.k, j->s.k > 1 ? "s (averaged)" : "");
 	sp.id = id;
 	sp.desc = desc;
 	sp.xhi = j->s.n ? j->s.t[j->s.n - 1] : NAN;
@@ -240,13 +256,17 @@ static void time_chart(struct jobctx *j, const char *suffix, const char *title,
 		y_range(j, &vs[k], 1, &lo, &hi);
 		if (isnan(hi) && !(vs[k] < V_LAT && j->dirs[vs[k] % 3]))
 			continue;
-		svg_chart_line(&c, styles[k], j->s.t, j->s.v[vs[k]], j->s.n, labels[k]);
+		for (i = 0; i < j->s.n; i++)
+			sy[2 * i] = sy[2 * i + 1] = j->s.v[vs[k]][i];
+		svg_chart_line(&c, styles[k], sx, sy, 2 * j->s.n, labels[k]);
 		lab[nl] = labels[k];
 		sty[nl++] = styles[k];
 	}
 	svg_chart_legend(&c, lab, sty, nl);
 	svg_chart_end(&c);
 	report_html_fig_end(j->f, j->caption);
+	free(sx);
+	free(sy);
 }
 
 static void time_charts(struct jobctx *j)
@@ -525,7 +545,7 @@ static void join_strings(const json_t *v, char *buf, size_t sz)
 						json_string_value(it) ? json_string_value(it) : "?");
 }
 
-/* A JSON value as short text: strings bare, numbers with %g, others as JSON. */
+/* A JSON value as short text: strings bare, numbers as plain digits (human_plain), others as JSON. */
 static void value_text(const json_t *v, char *buf, size_t sz)
 {
 	char *s;
@@ -535,7 +555,7 @@ static void value_text(const json_t *v, char *buf, size_t sz)
 	else if (json_is_integer(v))
 		snprintf(buf, sz, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))
-		snprintf(buf, sz, "%.4g", json_real_value(v));
+		human_plain(buf, sz, json_real_value(v));
 	else if (json_is_array(v) && json_is_string(json_array_get(v, 0)))
 		join_strings(v, buf, sz);
 	else if ((s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT))) {

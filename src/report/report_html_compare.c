@@ -13,6 +13,12 @@
  * "ci" ([lo, hi] or {"lo", "hi"}) with "ci_level" (0.95 or 95), and per-run
  * values from the metric ("runs"/"values": [{"side", "value"}]) when the
  * compare JSON carries them, else from the results (compare_metric_value).
+ *
+ * Every label comes from the figure it describes: a value's unit and what it
+ * measures from the metric's "unit" and "label" (compare_metric_unit/_label
+ * for an older JSON without them), an interval's and a p-value's method from
+ * the metric's "ci_method" (compare_method_find), the level from its
+ * "ci_level".  No sentence here names a method or a unit on its own.
  */
 #include <errno.h>
 #include <math.h>
@@ -29,6 +35,9 @@
 
 struct cmp_metric {
 	const char *name;
+	const char *unit, *label;	/* COMPARE_UNIT_*, "read p99 latency" */
+	const struct compare_method_desc *method;	/* NULL: not said */
+	const char *same_as;		/* folded into that metric (compare.h) */
 	double a_mean, a_sd, b_mean, b_sd, na, nb;
 	double diff, lo, hi, level;	/* %, %, %, confidence level in % */
 	double p;
@@ -70,6 +79,18 @@ static void cmp_read(const json_t *m, struct cmp_metric *v)
 
 	memset(v, 0, sizeof(*v));
 	v->name = json_string_value(json_object_get(m, "name"));
+	v->unit = json_string_value(json_object_get(m, "unit"));
+	if (!v->unit && v->name)
+		v->unit = compare_metric_unit(v->name);
+	if (!v->unit)
+		v->unit = COMPARE_UNIT_IOPS;
+	v->label = json_string_value(json_object_get(m, "label"));
+	if (!v->label && v->name)
+		v->label = compare_metric_label(v->name);
+	if (!v->label)
+		v->label = v->name ? v->name : "?";
+	v->method = compare_method_find(json_string_value(json_object_get(m, "ci_method")));
+	v->same_as = json_string_value(json_object_get(m, "same_as"));
 	v->a_mean = num_or_nan(json_object_get(a, "mean"));
 	v->a_sd = num_or_nan(json_object_get(a, "sd"));
 	v->na = num_or_nan(json_object_get(a, "n"));
@@ -114,21 +135,34 @@ static const char *cmp_headline(const json_t *cmp)
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static int is_ns(const char *metric)
+static int unit_is(const struct cmp_metric *m, const char *unit)
 {
-	size_t n = metric ? strlen(metric) : 0;
-
-	return n > 3 && !strcmp(metric + n - 3, "_ns");
+	return !strcmp(m->unit, unit);
 }
 
-static void fmt_metric(const char *metric, double v, char *buf, size_t sz)
+/* @v in @m's unit, for people. */
+static void fmt_metric(const struct cmp_metric *m, double v, char *buf, size_t sz)
 {
-	if (is_ns(metric))
+	if (unit_is(m, COMPARE_UNIT_NS))
 		human_ns(buf, sz, v, HUMAN_PAGE);
-	else if (metric && strstr(metric, "bw_bytes"))
+	else if (unit_is(m, COMPARE_UNIT_BW))
 		human_rate(buf, sz, v, HUMAN_PAGE);
+	else if (unit_is(m, COMPARE_UNIT_DEPTH))
+		snprintf(buf, sz, isfinite(v) ? "%.1f" : "-", v);
 	else
 		human_count(buf, sz, v, HUMAN_PAGE);
+}
+
+/* A per-run chart's y value and axis: bandwidth in MiB/s, the rest as they are. */
+static double chart_y(const struct cmp_metric *m, double v)
+{
+	return unit_is(m, COMPARE_UNIT_BW) ? v / 1048576.0 : v;
+}
+
+static void chart_ylabel(const struct cmp_metric *m, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s (%s)", m->label, unit_is(m, COMPARE_UNIT_BW) ? "MiB/s" :
+		 unit_is(m, COMPARE_UNIT_NS) ? "time" : m->unit);
 }
 
 static void fmt_pct(double v, char *buf, size_t sz)
@@ -288,10 +322,10 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 	const char *yl[64];
 	struct svg_chart c;
 	size_t i, n = 0, rows;
-	char t[200];
+	char t[640];
 
 	for (i = 0; i < nm && n < 64; i++) {
-		if (!isfinite(m[i].diff))
+		if (!isfinite(m[i].diff) || m[i].same_as)
 			continue;
 		lo = fmin(lo, isfinite(m[i].lo) ? fmin(m[i].lo, m[i].diff) : m[i].diff);
 		hi = fmax(hi, isfinite(m[i].hi) ? fmax(m[i].hi, m[i].diff) : m[i].diff);
@@ -314,7 +348,7 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 	svg_chart_vline(&c, 0, "zero", NULL);
 	rows = n;
 	for (i = 0, n = 0; i < nm && n < 64; i++) {
-		if (!isfinite(m[i].diff))
+		if (!isfinite(m[i].diff) || m[i].same_as)
 			continue;
 		yv[n] = (double)(rows - 1 - n);	/* the first metric on top */
 		yl[n] = m[i].name;
@@ -332,9 +366,19 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 		svg_chart_legend(&c, lab, sty, 3);
 	}
 	svg_chart_end(&c);
-	snprintf(t, sizeof(t), "Whiskers: the %.0f%% confidence interval (none when a side has "
-		 "one run). For latency and CPU per I/O lower is better, so a positive difference "
-		 "is worse.", m[0].level);
+	{
+		size_t len = (size_t)snprintf(t, sizeof(t), "Whiskers: the %.0f%% confidence "
+					      "interval (none when a side has one run).", m[0].level);
+		int nl = 0;
+
+		for (i = 0; i < nm && len < sizeof(t); i++)	/* said from the metrics shown */
+			if (m[i].lower_better && !m[i].same_as && isfinite(m[i].diff))
+				len += (size_t)snprintf(t + len, sizeof(t) - len, "%s%s",
+							nl++ ? ", " : " Lower is better for ",
+							m[i].label);
+		if (nl && len < sizeof(t))
+			snprintf(t + len, sizeof(t) - len, ": a positive difference is worse.");
+	}
 	report_html_fig_end(f, t);
 }
 
@@ -346,17 +390,20 @@ static void metrics_table(FILE *f, const struct cmp_metric *m, size_t nm)
 
 	fputs("<table class=\"metrics\"><tr><th>metric</th><th>A mean</th><th>A sd</th>"
 	      "<th>n</th><th>B mean</th><th>B sd</th><th>n</th><th>B vs A</th><th>CI</th>"
-	      "<th>p (Welch)</th><th>verdict</th></tr>\n", f);
+	      "<th>interval</th><th>p</th><th>p from</th><th>verdict</th></tr>\n", f);
 	for (i = 0; i < nm; i++) {
-		fmt_metric(m[i].name, m[i].a_mean, b[0], sizeof(b[0]));
-		fmt_metric(m[i].name, m[i].a_sd, b[1], sizeof(b[1]));
+		if (m[i].same_as)
+			continue;
+		fmt_metric(&m[i], m[i].a_mean, b[0], sizeof(b[0]));
+		fmt_metric(&m[i], m[i].a_sd, b[1], sizeof(b[1]));
 		snprintf(b[2], sizeof(b[2]), "%.0f", m[i].na);
-		fmt_metric(m[i].name, m[i].b_mean, b[3], sizeof(b[3]));
-		fmt_metric(m[i].name, m[i].b_sd, b[4], sizeof(b[4]));
+		fmt_metric(&m[i], m[i].b_mean, b[3], sizeof(b[3]));
+		fmt_metric(&m[i], m[i].b_sd, b[4], sizeof(b[4]));
 		snprintf(b[5], sizeof(b[5]), "%.0f", m[i].nb);
 		fmt_pct(m[i].diff, b[6], sizeof(b[6]));
 		if (isfinite(m[i].lo))
-			snprintf(b[7], sizeof(b[7]), "%+.1f..%+.1f%%", m[i].lo, m[i].hi);
+			snprintf(b[7], sizeof(b[7]), "%.0f%%: %+.1f..%+.1f%%", m[i].level, m[i].lo,
+				 m[i].hi);
 		else
 			snprintf(b[7], sizeof(b[7]), "-");
 		fputs("<tr><td>", f);
@@ -364,16 +411,59 @@ static void metrics_table(FILE *f, const struct cmp_metric *m, size_t nm)
 		fputs("</td>", f);
 		for (k = 0; k < 8; k++)
 			fprintf(f, "<td class=\"n\">%s</td>", b[k]);
+		fputs("<td>", f);
+		report_html_esc(f, m[i].method && isfinite(m[i].lo) ? m[i].method->label : "-");
+		fputs("</td>", f);
 		if (isfinite(m[i].p))
 			fprintf(f, "<td class=\"n\">%s%.4f</td>", m[i].p < 0.0001 ? "&lt;" : "",
 				m[i].p < 0.0001 ? 0.0001 : m[i].p);
 		else
 			fputs("<td class=\"n\">-</td>", f);
 		fputs("<td>", f);
+		report_html_esc(f, m[i].method && isfinite(m[i].p) ? m[i].method->test_label : "-");
+		fputs("</td><td>", f);
 		report_html_esc(f, m[i].verdict);
 		fprintf(f, "%s</td></tr>\n", m[i].regression ? " <b>(regression)</b>" : "");
 	}
 	fputs("</table>\n", f);
+}
+
+/*
+ * Under the table: the folded metrics, and each method the shown metrics
+ * used, in the library's words (compare_method_desc), with its metrics.
+ */
+static void metrics_notes(FILE *f, const struct cmp_metric *m, size_t nm)
+{
+	const struct compare_method_desc *seen[8];
+	size_t i, k, n, ns = 0;
+
+	for (i = 0; i < nm; i++) {
+		if (m[i].same_as)
+			continue;
+		for (k = 0, n = 0; k < nm; k++)
+			if (m[k].same_as && !strcmp(m[k].same_as, m[i].name)) {
+				fputs(n++ ? ", " : "<p class=\"meta\">", f);
+				report_html_esc(f, m[k].name);
+			}
+		if (n) {
+			report_html_escf(f, ": not shown, a fixed multiple of %s in every run (the "
+					 "same difference, interval and verdict).", m[i].name);
+			fputs("</p>\n", f);
+		}
+	}
+	fputs("<p class=\"meta\">B vs A = (B - A) / A.", f);
+	for (i = 0; i < nm; i++) {
+		if (m[i].same_as || !m[i].method || (!isfinite(m[i].lo) && !isfinite(m[i].p)))
+			continue;
+		for (k = 0; k < ns && seen[k] != m[i].method; k++)
+			;
+		if (k < ns || ns == 8)
+			continue;
+		seen[ns++] = m[i].method;
+		report_html_escf(f, " %s: %s; p: %s.", m[i].method->label, m[i].method->interval,
+				 m[i].method->test);
+	}
+	fputs("</p>\n", f);
 }
 
 /* One metric's value per run, in run order, A and B in two styles. */
@@ -382,13 +472,15 @@ static void run_chart(FILE *f, const struct cmp_metric *m, const struct report_h
 {
 	struct svg_chart_spec sp = { .xlabel = "run (in the order they ran)", .xkind = SVG_LINEAR,
 		.ykind = SVG_LINEAR, .xfmt = SVG_FMT_NUM, .xlo = 0.5, .xhi = (double)n + 0.5,
-		.ylo = NAN, .yhi = NAN, .ynice = 1, .width = 440, .height = 230, .xmin_step = 1 };
+		.ylo = NAN, .yhi = NAN, .ynice = 1, .xmin_step = 1 };	/* the page's chart size */
 	double x[2][128], y[2][128], v;
 	size_t k[2] = { 0, 0 }, i;
-	char id[32], title[96], tip[160], side;
+	char id[32], title[96], tip[160], ylabel[96], side;
 	struct svg_chart c;
 	int s;
 
+	if (m->same_as)
+		return;
 	if (m->runs)	/* the compare JSON's own list of runs */
 		n = json_array_size(m->runs);
 	sp.xhi = (double)n + 0.5;
@@ -398,7 +490,7 @@ static void run_chart(FILE *f, const struct cmp_metric *m, const struct report_h
 			continue;
 		s = side == 'B';
 		x[s][k[s]] = (double)i + 1;
-		y[s][k[s]++] = is_ns(m->name) || !strstr(m->name, "bw_bytes") ? v : v / 1048576.0;
+		y[s][k[s]++] = chart_y(m, v);
 		sp.ylo = isnan(sp.ylo) || y[s][k[s] - 1] < sp.ylo ? y[s][k[s] - 1] : sp.ylo;
 		sp.yhi = isnan(sp.yhi) || y[s][k[s] - 1] > sp.yhi ? y[s][k[s] - 1] : sp.yhi;
 	}
@@ -408,9 +500,9 @@ static void run_chart(FILE *f, const struct cmp_metric *m, const struct report_h
 	snprintf(title, sizeof(title), "%s per run", m->name);
 	sp.id = id;
 	sp.title = title;
-	sp.ylabel = is_ns(m->name) ? (strstr(m->name, "cpu") ? "CPU time per I/O" : "latency") :
-		    strstr(m->name, "bw_bytes") ? "bandwidth (MiB/s)" : "IOPS";
-	sp.yfmt = is_ns(m->name) ? SVG_FMT_NS : SVG_FMT_NUM;
+	chart_ylabel(m, ylabel, sizeof(ylabel));
+	sp.ylabel = ylabel;
+	sp.yfmt = unit_is(m, COMPARE_UNIT_NS) ? SVG_FMT_NS : SVG_FMT_NUM;
 	sp.desc = "Each run's value in the order the runs ran: A and B in two styles; a "
 		  "trend across runs is drift, a lone point an outlier.";
 	report_html_fig_begin(f);
@@ -420,8 +512,8 @@ static void run_chart(FILE *f, const struct cmp_metric *m, const struct report_h
 		for (i = 0; i < k[s]; i++) {
 			char val[40];
 
-			fmt_metric(m->name, is_ns(m->name) || !strstr(m->name, "bw_bytes") ? y[s][i] :
-				   y[s][i] * 1048576.0, val, sizeof(val));
+			fmt_metric(m, unit_is(m, COMPARE_UNIT_BW) ? y[s][i] * 1048576.0 : y[s][i],
+				   val, sizeof(val));
 			snprintf(tip, sizeof(tip), "run %.0f (%c): %s", x[s][i], 'A' + s, val);
 			svg_chart_marker(&c, (unsigned)s, x[s][i], y[s][i], tip);
 		}
@@ -509,6 +601,18 @@ out:
 	free(sty);
 }
 
+/* A differing value as text: numbers as plain digits (never "3.477e+05"), the rest as JSON. */
+static char *diff_value(const json_t *v)
+{
+	char buf[64];
+
+	if (json_is_real(v)) {
+		human_plain(buf, sizeof(buf), json_real_value(v));
+		return strdup(buf);
+	}
+	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+}
+
 static void env_diff(FILE *f, const json_t *cmp)
 {
 	const json_t *d = json_object_get(cmp, "env_diff"), *it;
@@ -522,8 +626,8 @@ static void env_diff(FILE *f, const json_t *cmp)
 	}
 	fputs("<table><tr><th>key</th><th>A</th><th>B</th></tr>\n", f);
 	json_array_foreach((json_t *)d, i, it) {
-		a = json_dumps(json_object_get(it, "a"), JSON_ENCODE_ANY | JSON_COMPACT);
-		b = json_dumps(json_object_get(it, "b"), JSON_ENCODE_ANY | JSON_COMPACT);
+		a = diff_value(json_object_get(it, "a"));
+		b = diff_value(json_object_get(it, "b"));
 		fputs("<tr><td>", f);
 		report_html_esc(f, json_string_value(json_object_get(it, "key")));
 		fputs("</td><td>", f);
@@ -611,8 +715,7 @@ int report_html_compare(FILE *f, const json_t *cmp, const struct report_html_run
 	fputs("<h2>B against A</h2>\n", f);
 	forest(f, m, nm, cmp_noise(cmp));
 	metrics_table(f, m, nm);
-	fputs("<p class=\"meta\">B vs A = (B - A) / A. CI: Fieller's interval for the ratio of "
-	      "means (Welch df); p: Welch's t-test, two-sided.</p>\n", f);
+	metrics_notes(f, m, nm);
 	report_breakdown_html_compare(f, json_object_get(cmp, "time_breakdown"));	/* a bar per side */
 	fputs("<h2>Every run, in run order</h2>\n<div class=\"charts\">\n", f);
 	for (i = 0; i < nm; i++)

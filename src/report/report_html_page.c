@@ -23,8 +23,12 @@ static const char css[] =
 	"table{border-collapse:collapse;font-size:12.5px;margin:6px 0 12px;break-inside:avoid}"
 	"th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}"
 	"th{background:#f0f2f6}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-	".charts{display:flex;flex-wrap:wrap;gap:10px;align-items:flex-start}"
-	"figure{margin:0;break-inside:avoid;border:1px solid #e2e2e2;padding:4px}"
+	/* charts fill the page: as many columns of at least 560 px as fit (two on a
+	 * 1280 px window), each chart as wide as its column, scaled from its viewBox */
+	".charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,560px),1fr));"
+	"gap:10px;align-items:start}"
+	"figure{margin:0;break-inside:avoid;border:1px solid #e2e2e2;padding:4px;min-width:0}"
+	"svg.chart{display:block;width:100%;height:auto}"
 	"figcaption{font-size:11.5px;color:#555;max-width:640px;padding:2px 4px}"
 	".verdict{font-size:17px;font-weight:bold;padding:10px 14px;border-left:6px solid #1f3f8f;"
 	"background:#f3f6fb;margin:12px 0}"

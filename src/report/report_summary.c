@@ -88,8 +88,9 @@ static void sum_tests(FILE *f, const struct run_result *r, const struct preset *
 	for (i = 0; i < nr; i++)
 		if (strlen(rows[i].label) > w)
 			w = strlen(rows[i].label);
-	fprintf(f, "\nSummary of preset %s: each test over its own runtime (MB = 10^6 bytes,"
-		" latency = mean total latency)\n", p->name);
+	fprintf(f, "\nSummary%s%s: each %s over its own runtime (MB = 10^6 bytes,"
+		" latency = mean total latency)\n", p->name[0] ? " of preset " : "", p->name,
+		p->name[0] ? "test" : "job");
 	fprintf(f, "%-*s %12s %12s %12s %12s %12s %12s\n", (int)w, "test", "read MB/s", "write MB/s",
 		"read IOPS", "write IOPS", "read lat us", "write lat us");
 	for (i = 0; i < nr; i++) {

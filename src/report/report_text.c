@@ -1,15 +1,14 @@
 /*
- * report_text: fio-like text report (see report_text.h).
- *
- * Unit rules, one per kind of figure, so every line reads the same way:
- * - latency summaries (min/max/avg/stdev) use the unit of their mean: nsec
- *   below 10 us, usec below 10 ms, msec below 10 s, then sec; all four
- *   figures in that unit with two decimals (nsec: min/max are whole);
- * - percentile tables use the smallest unit in which the largest value
- *   shown stays under 100000, as whole numbers;
- * - sizes and bandwidths are scaled by 1024 (KiB, MiB...) and, in
- *   parentheses, by 1000 (kB, MB...) until under 10000, with about three
- *   significant digits; IOPS are scaled by 1000 (k, M) until under 1000.
+ * report_text: the text report.  First fio's normal output, line for line
+ * in fio 3.33's format so that what parses fio's output parses this: the
+ * job header lines, the version and "Starting N processes", each job's
+ * block (jobs that did no I/O have none, as in fio), the groups and the
+ * disk stats, numbers as fio prints them (report_fionum.h; fio's unit
+ * choices for latencies and percentiles).  Then iotrial's additions, after
+ * all of fio's lines: a partial run, jobs that stopped on an error, the
+ * steady-state verdicts, bottlenecks, verify passes, the device view, the
+ * MPI per-host table and the plausibility checks.  tests/e2e/
+ * text_fio_format.sh runs fio and iotrial on the same jobs and compares.
  * Figures come from report_calc, as the JSON ones do, so the two agree.
  */
 #include "report_text.h"
@@ -25,106 +24,50 @@
 #include <time.h>	/* localtime_r, strftime */
 #include <jansson.h>	/* the warnings array */
 #include "report_calc.h"
+#include "report_fionum.h"
+#include "opt.h"		/* opt_find: the rw line of the job header */
+#include "opt_parse.h"		/* opt_show_rw */
 #include "steady/steady_out.h"
 
-struct lat_unit {
+/* fio's latency line unit: usec, msec only when the spread is that wide too. */
+static const char *lat_unit(uint64_t *min, uint64_t *max, double *mean, double *sd)
+{
+	double div;
 	const char *name;
-	double ns;		/* nanoseconds per unit */
-};
 
-static const struct lat_unit text_units[] = {
-	{ "nsec", 1 }, { "usec", 1e3 }, { "msec", 1e6 }, { "sec", 1e9 },
-};
-#define TEXT_UNITS_NR (sizeof(text_units) / sizeof(text_units[0]))
-
-/* Unit of a latency summary: that of its mean. */
-static const struct lat_unit *unit_for_mean(double mean_ns)
-{
-	unsigned i = 0;
-
-	while (i + 1 < TEXT_UNITS_NR && mean_ns >= 10000.0 * text_units[i].ns)
-		i++;
-	return &text_units[i];
-}
-
-/* Unit of a percentile table: the largest value stays under 100000. */
-static const struct lat_unit *unit_for_max(uint64_t max_ns)
-{
-	unsigned i = 0;
-
-	while (i + 1 < TEXT_UNITS_NR && (double)max_ns >= 100000.0 * text_units[i].ns)
-		i++;
-	return &text_units[i];
-}
-
-/* @v scaled by @base until under @limit, with about 3 significant digits. */
-static void fmt_scaled(char *buf, size_t n, double v, double base, double limit,
-		       const char *const *sfx, unsigned nsfx, const char *tail)
-{
-	unsigned i = 0;
-
-	while (i + 1 < nsfx && v >= limit - 0.5) {
-		v /= base;
-		i++;
+	if (*min > 2000000 && *max > 99999999ull && *sd > 1e6) {
+		div = 1e6;
+		name = "msec";
+	} else if (*min > 2000 && *max > 99999 && *sd > 1e3) {
+		div = 1e3;
+		name = "usec";
+	} else {
+		return "nsec";
 	}
-	if (i == 0 || v >= 99.95)
-		snprintf(buf, n, "%.0f%s%s", v, sfx[i], tail);
-	else if (v >= 9.995)
-		snprintf(buf, n, "%.1f%s%s", v, sfx[i], tail);
-	else
-		snprintf(buf, n, "%.2f%s%s", v, sfx[i], tail);
+	*min = (uint64_t)((double)*min / div);
+	*max = (uint64_t)((double)*max / div);
+	*mean /= div;
+	*sd /= div;
+	return name;
 }
 
-static void fmt_bin(char *buf, size_t n, double bytes, const char *tail)
-{
-	static const char *const s[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-
-	fmt_scaled(buf, n, bytes, 1024, 10000, s, 7, tail);
-}
-
-static void fmt_dec(char *buf, size_t n, double bytes, const char *tail)
-{
-	static const char *const s[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
-
-	fmt_scaled(buf, n, bytes, 1000, 10000, s, 7, tail);
-}
-
-static void fmt_iops(char *buf, size_t n, double iops)
-{
-	static const char *const s[] = { "", "k", "M", "G" };
-
-	if (iops < 9.95) {
-		snprintf(buf, n, "%.1f", iops);
-		return;
-	}
-	fmt_scaled(buf, n, iops, 1000, 1000, s, 4, "");
-}
-
-/* A percentage; a non-zero share too small to show is "<0.01" (fio: 0.01). */
-static void fmt_pct(char *buf, size_t n, double pct, int decimals)
-{
-	double floor_v = decimals == 1 ? 0.1 : 0.01;
-
-	if (pct > 0 && pct < floor_v / 2)
-		snprintf(buf, n, "<%.*f%%", decimals, floor_v);
-	else
-		snprintf(buf, n, "%.*f%%", decimals, pct);
-}
-
-/* "    clat (usec): min=..., max=..., avg=..., stdev=..." */
+/* "    clat (usec): min=73, max=12031k, avg=101.25, stdev=20.07", as fio. */
 static void text_lat_line(FILE *f, const char *name, const struct moments *m)
 {
-	const struct lat_unit *u = unit_for_mean(m->mean);
-	double sd = moments_stddev(m);
+	uint64_t min = m->min, max = m->max;
+	double mean = m->mean, sd = moments_stddev(m);
+	const char *u = lat_unit(&min, &max, &mean, &sd);
+	char a[32], b[32];
 
-	if (u->ns == 1)
-		fprintf(f, "    %4s (%s): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n", name,
-			u->name, (unsigned long long)m->min, (unsigned long long)m->max,
-			m->mean, sd);
-	else
-		fprintf(f, "    %4s (%s): min=%.2f, max=%.2f, avg=%.2f, stdev=%.2f\n", name,
-			u->name, (double)m->min / u->ns, (double)m->max / u->ns,
-			m->mean / u->ns, sd / u->ns);
+	report_fionum(a, sizeof(a), min, 6, 0, "");
+	report_fionum(b, sizeof(b), max, 6, 0, "");
+	fprintf(f, "    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, u, a, b, mean, sd);
+}
+
+/* A share of all I/Os as fio shows it: a non-zero one never under @floor_v. */
+static double fio_share(double pct, double floor_v)
+{
+	return pct > 0 && pct < floor_v ? floor_v : pct;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -134,74 +77,135 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* "    clat percentiles (usec):" and rows of four "|  1.00th=[  100]," */
+/* Decimals a percentile list needs (fio: the most any entry was typed with). */
+static int pct_precision(const double *p, size_t n)
+{
+	int prec = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (int d = prec; d < 6; d++) {
+			double sc = p[i] * pow(10, d);
+
+			if (fabs(sc - round(sc)) < 1e-6 * (sc > 1 ? sc : 1)) {
+				prec = d;
+				break;
+			}
+		}
+	return prec;
+}
+
+/*
+ * "    clat percentiles (usec):" and rows "     |  1.00th=[  100], ...", as
+ * fio: nsec unless the values run that wide (usec: the smallest over 2000
+ * and the largest over 99999; msec likewise by 1000), rounded up into the
+ * unit; as many per row as fit in 80 columns.
+ */
 static void text_percentiles(FILE *f, const char *name, const struct hist *h,
 			     const struct job *job)
 {
 	double p[REPORT_PCT_MAX];
-	uint64_t v[REPORT_PCT_MAX];
+	uint64_t v[REPORT_PCT_MAX], minv, maxv, div = 1;
 	const double *list;
 	size_t n = report_percentile_list(job, &list);
-	const struct lat_unit *u;
-	char num[32], lbl[32];
-	int w;
+	const char *u = "nsec";
+	int prec, width = 5, per_line, steps = 0;
+	char num[32];
 
 	if (n > REPORT_PCT_MAX)
 		n = REPORT_PCT_MAX;
+	if (!n)
+		return;
 	memcpy(p, list, n * sizeof(*p));
 	qsort(p, n, sizeof(*p), cmp_double);
 	hist_percentiles(h, p, n, v);
-	u = unit_for_max(n ? v[n - 1] : 0);
-	w = snprintf(num, sizeof(num), "%.0f", n ? round((double)v[n - 1] / u->ns) : 0.0);
-	if (w < 3)
-		w = 3;
-	fprintf(f, "    %s percentiles (%s):\n", name, u->name);
+	minv = maxv = v[0];
+	for (size_t i = 1; i < n; i++) {
+		minv = v[i] < minv ? v[i] : minv;
+		maxv = v[i] > maxv ? v[i] : maxv;
+	}
+	if (minv > 2000000 && maxv > 99999999ull) {
+		u = "msec";
+		div = 1000000;
+		steps = 2;
+	} else if (minv > 2000 && maxv > 99999) {
+		u = "usec";
+		div = 1000;
+		steps = 1;
+	}
+	if (snprintf(num, sizeof(num), "%llu", (unsigned long long)(maxv / div)) > width)
+		width = (int)strlen(num);
+	prec = pct_precision(p, n);
+	per_line = (80 - 7) / (prec + 10 + width);
+	fprintf(f, "    %s percentiles (%s):\n     |", name, u);
 	for (size_t i = 0; i < n; i++) {
-		if (p[i] * 100 == round(p[i] * 100))
-			snprintf(lbl, sizeof(lbl), "%5.2f", p[i]);
-		else
-			snprintf(lbl, sizeof(lbl), "%g", p[i]);
-		fprintf(f, "%s%sth=[%*.0f]%s", i % 4 ? " " : "     | ", lbl, w,
-			round((double)v[i] / u->ns), i + 1 == n ? "\n" : i % 4 == 3 ? ",\n" : ",");
+		uint64_t x = v[i];
+
+		for (int k = 0; k < steps; k++)
+			x = (x + 999) / 1000;	/* up, as fio rounds */
+		if (i && i % (size_t)per_line == 0)
+			fputs("     |", f);
+		fprintf(f, " %*.*fth=[%*llu]%c", prec + 3, prec, p[i], width, (unsigned long long)x,
+			i + 1 == n ? '\n' : ',');
+		if (i + 1 < n && i % (size_t)per_line == (size_t)per_line - 1)
+			fputc('\n', f);
 	}
 }
 
-/* "   bw (  KiB/s): min=..." and "   iops        : min=..." when sampled. */
+/*
+ * "   bw (  KiB/s): min=..." and "   iops        : min=..." when sampled:
+ * fio's whole-number extremes, MiB/s once the mean is above 1 GiB/s in KiB.
+ */
 static void text_samples(FILE *f, const struct dir_result *d)
 {
 	const struct sample_stat *b = &d->bw_kib, *io = &d->iops;
 
-	if (b->n)
-		fprintf(f, "   bw (  KiB/s): min=%5.0f, max=%5.0f, per=%.2f%%, avg=%.2f, "
-			"stdev=%.2f, samples=%llu\n", b->min, b->max, d->bw_agg_pct, b->mean,
-			sample_stat_stddev(b), (unsigned long long)b->n);
+	if (b->n) {
+		double min = b->min, max = b->max, mean = b->mean, sd = sample_stat_stddev(b);
+		const char *u = "KiB";
+
+		if (mean > 1024.0 * 1024.0) {
+			min /= 1024;
+			max /= 1024;
+			mean /= 1024;
+			sd /= 1024;
+			u = "MiB";
+		}
+		fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, "
+			"stdev=%5.02f, samples=%llu\n", u, (unsigned long long)min,
+			(unsigned long long)max, d->bw_agg_pct, mean, sd, (unsigned long long)b->n);
+	}
 	if (io->n)
-		fprintf(f, "   iops        : min=%5.0f, max=%5.0f, avg=%.2f, stdev=%.2f, "
-			"samples=%llu\n", io->min, io->max, io->mean, sample_stat_stddev(io),
-			(unsigned long long)io->n);
+		fprintf(f, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, "
+			"samples=%llu\n", (unsigned long long)io->min, (unsigned long long)io->max,
+			io->mean, sample_stat_stddev(io), (unsigned long long)io->n);
 }
 
+/* "  read: IOPS=4193, BW=16.4MiB/s (17.2MB/s)(164MiB/10001msec)", fio's integers. */
 static void text_dir(FILE *f, const struct job_result *jr, unsigned d)
 {
 	const struct dir_result *dr = &jr->dir[d];
 	struct report_pct_on on;
-	struct report_rates rt;
-	char iops[32], bw[32], bwd[32], io[32];
+	uint64_t bw, iops;
+	char ip[32], bp[32], bd[32], io[32];
 
+	if (!dr->runtime_ms)
+		return;
 	report_pct_on(jr->job, &on);
-	report_rates(dr, &rt);
-	fmt_iops(iops, sizeof(iops), rt.iops);
-	fmt_bin(bw, sizeof(bw), (double)rt.bw_bytes, "/s");
-	fmt_dec(bwd, sizeof(bwd), (double)rt.bw_bytes, "/s");
-	fmt_bin(io, sizeof(io), (double)dr->io_bytes, "");
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", ddir_name(d), iops, bw,
-		bwd, io, (unsigned long long)dr->runtime_ms);
+	bw = 1000 * dr->io_bytes / dr->runtime_ms;
+	iops = 1000 * dr->total_ios / dr->runtime_ms;
+	report_fionum(ip, sizeof(ip), iops, 4, 0, "");
+	report_fionum(bp, sizeof(bp), bw, 4, 1, "B/s");
+	report_fionum(bd, sizeof(bd), bw, 4, 0, "B/s");
+	report_fionum(io, sizeof(io), dr->io_bytes, 4, 1, "B");
+	/* fio 3.33 counts zone resets on writes (0 off zoned devices) */
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", ddir_name(d), ip, bp, bd, io,
+		(unsigned long long)dr->runtime_ms, d == DDIR_WRITE ? "; 0 zone resets" : "");
 	if (dr->slat.n)
 		text_lat_line(f, "slat", &dr->slat);
 	if (dr->clat.n)
 		text_lat_line(f, "clat", &dr->clat);
 	if (dr->lat.n)
-		text_lat_line(f, "lat", &dr->lat);
+		text_lat_line(f, " lat", &dr->lat);
 	if (on.slat && dr->slat.n && hist_total(&dr->slat_hist))
 		text_percentiles(f, "slat", &dr->slat_hist, jr->job);
 	if (on.clat && dr->clat.n && hist_total(&dr->clat_hist))
@@ -224,7 +228,7 @@ static void text_lat_unit(FILE *f, const char *unit, const double *pct, unsigned
 			snprintf(lbl, sizeof(lbl), "%u", report_lat_label(i));
 		else
 			snprintf(lbl, sizeof(lbl), ">=%u", report_lat_label(i - 1));
-		fmt_pct(p, sizeof(p), pct[i], 2);
+		snprintf(p, sizeof(p), "%3.2f%%", fio_share(pct[i], 0.01));
 		if (shown % 5 == 0)
 			fprintf(f, "%s  lat (%s)   : ", shown ? "\n" : "", unit);
 		else
@@ -269,7 +273,7 @@ static void text_pct_map(FILE *f, const char *head, const uint64_t *map, size_t 
 	report_pct(map, n, pct);
 	fprintf(f, "%s: ", head);
 	for (size_t i = 0; i < n; i++) {
-		fmt_pct(p, sizeof(p), pct[i], 1);
+		snprintf(p, sizeof(p), "%3.1f%%", map[i] ? fio_share(pct[i], 0.1) : 0.0);
 		fprintf(f, "%s=%s%s", label((unsigned)i), p, i + 1 < n ? ", " : "\n");
 	}
 }
@@ -306,13 +310,6 @@ static void text_job_tail(FILE *f, const struct job_result *jr)
 		jr->lat_depth ? jr->lat_depth : jr->job ? jr->job->iodepth : 1);
 }
 
-/* The steady-state lines of a job that had a rule (steady_out.h), after its figures. */
-static void text_job_steady(FILE *f, const struct job_result *jr)
-{
-	if (jr->steady)
-		steady_print_text(f, jr->steady);
-}
-
 static void text_time(char *buf, size_t n, time_t t)
 {
 	struct tm tm;
@@ -321,37 +318,108 @@ static void text_time(char *buf, size_t n, time_t t)
 		snprintf(buf, n, "%lld", (long long)t);
 }
 
+/*
+ * Did the entry do any I/O?  fio prints no block for one that did none.  A
+ * verify pass counts (fio counts its reads as the job's; iotrial does not,
+ * but the job did read).
+ */
+static int job_did_io(const struct job_result *jr)
+{
+	if (jr->verify.blocks)
+		return 1;
+	for (unsigned d = 0; d < DDIR_NR; d++)
+		if (jr->dir[d].total_ios || jr->dir[d].io_bytes)
+			return 1;
+	return 0;
+}
+
+/* One job's block, as fio prints it (nothing of iotrial's: that comes after). */
 static void text_job(FILE *f, const struct job_result *jr, time_t when)
 {
 	char date[64];
 
-	text_time(date, sizeof(date), when);
+	if (!job_did_io(jr))
+		return;
+	/* the time its last thread ended (fio prints the time of its report) */
+	text_time(date, sizeof(date), jr->end_time ? jr->end_time : when);
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d", jr->name, jr->groupid,
 		jr->nr_threads ? jr->nr_threads : 1, result_job_error(jr));
 	if (jr->error)
 		fprintf(f, " (%s)", jr->first_error[0] ? jr->first_error : strerror(jr->error));
 	else if (result_job_error(jr))	/* continue_on_error: fio's empty "()" */
 		fprintf(f, " ()");
-	fprintf(f, ": %s%s\n", date, jr->partial ? " [PARTIAL: stopped early]" : "");
+	fprintf(f, ": pid=%d: %s\n", jr->pid, date);
+	if (jr->job && jr->job->description && jr->job->description[0])
+		fprintf(f, "  Description  : [%s]\n", jr->job->description);
 	for (unsigned d = 0; d < DDIR_NR; d++)
-		if (jr->dir[d].total_ios || jr->dir[d].io_bytes)
+		if (jr->dir[d].io_bytes)
 			text_dir(f, jr, d);
 	text_lat_dist(f, jr);
 	text_sync(f, jr);
 	text_job_tail(f, jr);
-	text_job_steady(f, jr);
-	report_breakdown_text_job(f, jr);	/* time per I/O and the bottleneck (docs/breakdown.md) */
-	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
-		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
-			verify_method_name((enum verify_method)jr->verify.method),
-			(unsigned long long)jr->verify.blocks, (unsigned long long)jr->verify.bytes,
-			(unsigned long long)jr->verify.failures, jr->verify.failures ? ": " : "",
-			jr->verify.failures ? jr->verify.fail_msg : "",
-			jr->verify.no_pass ? " (no end pass: do_verify=0 or time_based, as fio)" : "");
+}
+
+/* "(R) 4096B-64.0KiB": a direction's smallest and largest block, as fio. */
+static void text_bs(char *buf, size_t n, const struct job *j, unsigned d)
+{
+	uint64_t lo = j->bs_min[d], hi = j->bs_max[d];
+	char a[32], b[32];
+
+	for (unsigned i = 0; i < j->bssplit_nr[d]; i++) {
+		uint64_t v = j->bssplit[d][i].bs;
+
+		lo = i == 0 || v < lo ? v : lo;
+		hi = i == 0 || v > hi ? v : hi;
+	}
+	report_fionum(a, sizeof(a), lo, 4, 1, "B");
+	report_fionum(b, sizeof(b), hi, 4, 1, "B");
+	snprintf(buf, n, "(%c) %s-%s", "RWT"[d], a, b);
+}
+
+/*
+ * fio's first lines: one per job as defined ("..." under it for its
+ * clones), the version, and how many processes and threads start.
+ */
+static void text_header(FILE *f, const struct run_result *r)
+{
+	const struct opt_def *o = opt_find("rw");
+	unsigned procs = 0, threads = 0;
+
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct job *j = r->jobs[i].job;
+		char rw[64] = "", bs[DDIR_NR][80];
+		size_t k;
+
+		for (k = 0; k < i && r->jobs[k].job != j; k++)
+			;
+		if (!j || k < i)	/* a clone, or group_reporting's other threads */
+			continue;
+		if (o && !opt_show_rw(j, o, rw, sizeof(rw)))
+			rw[strcspn(rw, ":")] = '\0';	/* fio names the mode, not its modifier */
+		for (unsigned d = 0; d < DDIR_NR; d++)
+			text_bs(bs[d], sizeof(bs[d]), j, d);
+		fprintf(f, "%s: (g=%u): rw=%s, bs=%s, %s, %s, ioengine=%s, iodepth=%u\n", j->name,
+			r->jobs[i].groupid, rw, bs[0], bs[1], bs[2],
+			j->ioengine ? j->ioengine : "psync", j->iodepth);
+		if (j->numjobs > 1)
+			fputs("...\n", f);
+		if (j->thread)
+			threads += j->numjobs ? j->numjobs : 1;
+		else
+			procs += j->numjobs ? j->numjobs : 1;
+	}
+	fprintf(f, "iotrial-%s\n", IOTRIAL_VERSION);
+	if (threads && procs)
+		fprintf(f, "Starting %u thread%s and %u process%s\n", threads, threads > 1 ? "s" : "",
+			procs, procs > 1 ? "es" : "");
+	else if (threads)
+		fprintf(f, "Starting %u thread%s\n", threads, threads > 1 ? "s" : "");
+	else
+		fprintf(f, "Starting %u process%s\n", procs, procs != 1 ? "es" : "");
 	fputc('\n', f);
 }
 
-/* Totals of one direction over the jobs of one group. */
+/* Totals of one direction over the jobs of one group, fio's integers. */
 struct group_dir {
 	uint64_t io_bytes;
 	uint64_t bw_min, bw_max;	/* per-job bytes/s */
@@ -365,15 +433,15 @@ static void group_dir_sum(const struct run_result *r, unsigned gid, unsigned d,
 	memset(g, 0, sizeof(*g));
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct dir_result *dr = &r->jobs[i].dir[d];
-		struct report_rates rt;
+		uint64_t bw;
 
 		if (r->jobs[i].groupid != gid || !dr->runtime_ms)
 			continue;
-		report_rates(dr, &rt);
-		if (!g->jobs || rt.bw_bytes < g->bw_min)
-			g->bw_min = rt.bw_bytes;
-		if (!g->jobs || rt.bw_bytes > g->bw_max)
-			g->bw_max = rt.bw_bytes;
+		bw = 1000 * dr->io_bytes / dr->runtime_ms;
+		if (!g->jobs || bw < g->bw_min)
+			g->bw_min = bw;
+		if (!g->jobs || bw > g->bw_max)
+			g->bw_max = bw;
 		if (!g->jobs || dr->runtime_ms < g->run_min)
 			g->run_min = dr->runtime_ms;
 		if (!g->jobs || dr->runtime_ms > g->run_max)
@@ -393,22 +461,22 @@ static void text_group(FILE *f, const struct run_result *r, unsigned gid)
 	static const char *const up[DDIR_NR] = { "READ", "WRITE", "TRIM" };
 	struct group_dir g;
 	char a[32], ad[32], lo[32], lod[32], hi[32], hid[32], io[32], iod[32];
-	double bw;
+	uint64_t bw;
 
-	fprintf(f, "Run status group %u (all jobs):\n", gid);
+	fprintf(f, "\nRun status group %u (all jobs):\n", gid);
 	for (unsigned d = 0; d < DDIR_NR; d++) {
 		group_dir_sum(r, gid, d, &g);
-		if (!g.jobs || !g.io_bytes)
+		if (!g.jobs || !g.run_max)
 			continue;
-		bw = (double)g.io_bytes * 1000.0 / (double)g.run_max;
-		fmt_bin(a, sizeof(a), bw, "/s");
-		fmt_dec(ad, sizeof(ad), bw, "/s");
-		fmt_bin(lo, sizeof(lo), (double)g.bw_min, "/s");
-		fmt_dec(lod, sizeof(lod), (double)g.bw_min, "/s");
-		fmt_bin(hi, sizeof(hi), (double)g.bw_max, "/s");
-		fmt_dec(hid, sizeof(hid), (double)g.bw_max, "/s");
-		fmt_bin(io, sizeof(io), (double)g.io_bytes, "");
-		fmt_dec(iod, sizeof(iod), (double)g.io_bytes, "");
+		bw = g.io_bytes * 1000 / g.run_max;
+		report_fionum(a, sizeof(a), bw, 4, 1, "B/s");
+		report_fionum(ad, sizeof(ad), bw, 4, 0, "B/s");
+		report_fionum(lo, sizeof(lo), g.bw_min, 4, 1, "B/s");
+		report_fionum(lod, sizeof(lod), g.bw_min, 4, 0, "B/s");
+		report_fionum(hi, sizeof(hi), g.bw_max, 4, 1, "B/s");
+		report_fionum(hid, sizeof(hid), g.bw_max, 4, 0, "B/s");
+		report_fionum(io, sizeof(io), g.io_bytes, 4, 1, "B");
+		report_fionum(iod, sizeof(iod), g.io_bytes, 4, 0, "B");
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
 			up[d], a, ad, lo, hi, lod, hid, io, iod,
 			(unsigned long long)g.run_min, (unsigned long long)g.run_max);
@@ -434,8 +502,6 @@ static void text_groups(FILE *f, const struct run_result *r)
 				more = 1;
 			}
 		gid = next;
-		if (more)
-			fputc('\n', f);
 	}
 }
 
@@ -448,17 +514,48 @@ static void text_disks(FILE *f, const struct run_result *r)
 		const struct disk_util *d = &r->du[i];
 
 		fprintf(f, "  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, "
-			"in_queue=%llu, util=%.2f%%\n", d->name,
+			"in_queue=%llu, util=%3.2f%%\n", d->name,
 			(unsigned long long)d->read_ios, (unsigned long long)d->write_ios,
 			(unsigned long long)d->read_merges, (unsigned long long)d->write_merges,
 			(unsigned long long)d->read_ticks, (unsigned long long)d->write_ticks,
 			(unsigned long long)d->in_queue, d->util);
 	}
-	/* what each device saw over each group's window (docs/json.md, the device view) */
+}
+
+/* What each device saw over each group's window (docs/json.md, the device view). */
+static void text_device_view(FILE *f, const struct run_result *r)
+{
 	report_breakdown_text_views(f, r);
 }
 
-/* The first line of a run that did not finish. */
+/*
+ * Per job, what iotrial adds: why it stopped (and that it did no I/O, the
+ * block fio would not print), its steady-state verdict, its bottleneck and
+ * its verify pass.
+ */
+static void text_job_additions(FILE *f, const struct job_result *jr)
+{
+	/* not fio's "NAME: (groupid=" line: what greps for that finds fio's block */
+	fprintf(f, "job %s (groupid=%u, jobs=%u)%s:\n", jr->name, jr->groupid,
+		jr->nr_threads ? jr->nr_threads : 1, jr->partial ? " [PARTIAL: stopped early]" : "");
+	if (jr->error)
+		fprintf(f, "  error        : %d (%s)%s\n", jr->error,
+			jr->first_error[0] ? jr->first_error : strerror(jr->error),
+			job_did_io(jr) ? "" : "; no I/O was done");
+	if (jr->steady && job_did_io(jr))	/* without I/O nothing to judge: the error says why */
+		steady_print_text(f, jr->steady);
+	if (job_did_io(jr))	/* time per I/O and the bottleneck (docs/breakdown.md) */
+		report_breakdown_text_job(f, jr);
+	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
+		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
+			verify_method_name((enum verify_method)jr->verify.method),
+			(unsigned long long)jr->verify.blocks, (unsigned long long)jr->verify.bytes,
+			(unsigned long long)jr->verify.failures, jr->verify.failures ? ": " : "",
+			jr->verify.failures ? jr->verify.fail_msg : "",
+			jr->verify.no_pass ? " (no end pass: do_verify=0 or time_based, as fio)" : "");
+}
+
+/* The line of a run that did not finish (the first of iotrial's additions). */
 static void text_partial(FILE *f, const struct run_result *r)
 {
 	uint64_t secs = 0;
@@ -503,13 +600,20 @@ static void text_warnings(FILE *f, const struct run_result *r)
 
 int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 {
-	if (r->partial)
-		text_partial(f, r);
+	/* fio's part, in its format */
+	text_header(f, r);
 	for (size_t i = 0; i < r->nr_jobs; i++)
 		text_job(f, &r->jobs[i], r->timestamp);
 	text_groups(f, r);
-	report_ranks_text(f, r);	/* MPI: the per-host table */
 	text_disks(f, r);
+	/* iotrial's, after every line of fio's */
+	fprintf(f, "\niotrial:\n");
+	if (r->partial)
+		text_partial(f, r);
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		text_job_additions(f, &r->jobs[i]);
+	text_device_view(f, r);
+	report_ranks_text(f, r);	/* MPI: the per-host table */
 	text_warnings(f, r);
 	if (fflush(f) == EOF || ferror(f))
 		return err_set(e, -EIO, EXIT_OUTPUT, "cannot write the text report: %s",

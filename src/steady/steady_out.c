@@ -286,7 +286,10 @@ static void fmt_reason(char *buf, size_t len, const struct steady *st)
 	const char *u = c->fio_pct ? "%" : "";
 
 	if (!st->evaluated) {
-		snprintf(buf, len, "%u of %u rounds measured after ramp", st->nr, c->window);
+		/* "after ramp" only where there was one: the measured rounds are
+		 * too few, whatever came before them */
+		snprintf(buf, len, "%u of the %u rounds it needs were measured%s", st->nr, c->window,
+			 c->ramp_ms ? " after ss_ramp" : "");
 	} else if (st->mean <= 0) {
 		snprintf(buf, len, "no I/O in the window");
 	} else if (c->rule == STEADY_FIO) {

@@ -17,38 +17,45 @@
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME };
 
+/*
+ * One row per metric: what it is (@label, said on charts and tables) and in
+ * which @unit its values are (the JSON's "unit": every renderer formats and
+ * labels a value from these, never from the metric's name).
+ */
 struct mdef {
 	const char *name;
 	enum mkind kind;
 	int dir;
 	int lower_better;
+	const char *unit;
+	const char *label;
 };
 
 static const struct mdef mdefs[] = {
-	{ "read.iops", MK_IOPS, 0, 0 },
-	{ "write.iops", MK_IOPS, 1, 0 },
-	{ "trim.iops", MK_IOPS, 2, 0 },
-	{ "total.iops", MK_TOTAL, -1, 0 },
-	{ "read.bw_bytes", MK_BW, 0, 0 },
-	{ "write.bw_bytes", MK_BW, 1, 0 },
-	{ "trim.bw_bytes", MK_BW, 2, 0 },
-	{ "read.lat_mean_ns", MK_LAT, 0, 1 },
-	{ "write.lat_mean_ns", MK_LAT, 1, 1 },
-	{ "trim.lat_mean_ns", MK_LAT, 2, 1 },
-	{ "read.lat_p99_ns", MK_P99, 0, 1 },
-	{ "write.lat_p99_ns", MK_P99, 1, 1 },
-	{ "trim.lat_p99_ns", MK_P99, 2, 1 },
-	{ "cpu_per_io_ns", MK_CPU, -1, 1 },
+	{ "read.iops", MK_IOPS, 0, 0, COMPARE_UNIT_IOPS, "read IOPS" },
+	{ "write.iops", MK_IOPS, 1, 0, COMPARE_UNIT_IOPS, "write IOPS" },
+	{ "trim.iops", MK_IOPS, 2, 0, COMPARE_UNIT_IOPS, "trim IOPS" },
+	{ "total.iops", MK_TOTAL, -1, 0, COMPARE_UNIT_IOPS, "IOPS, all directions" },
+	{ "read.bw_bytes", MK_BW, 0, 0, COMPARE_UNIT_BW, "read bandwidth" },
+	{ "write.bw_bytes", MK_BW, 1, 0, COMPARE_UNIT_BW, "write bandwidth" },
+	{ "trim.bw_bytes", MK_BW, 2, 0, COMPARE_UNIT_BW, "trim bandwidth" },
+	{ "read.lat_mean_ns", MK_LAT, 0, 1, COMPARE_UNIT_NS, "read mean latency" },
+	{ "write.lat_mean_ns", MK_LAT, 1, 1, COMPARE_UNIT_NS, "write mean latency" },
+	{ "trim.lat_mean_ns", MK_LAT, 2, 1, COMPARE_UNIT_NS, "trim mean latency" },
+	{ "read.lat_p99_ns", MK_P99, 0, 1, COMPARE_UNIT_NS, "read p99 latency" },
+	{ "write.lat_p99_ns", MK_P99, 1, 1, COMPARE_UNIT_NS, "write p99 latency" },
+	{ "trim.lat_p99_ns", MK_P99, 2, 1, COMPARE_UNIT_NS, "trim p99 latency" },
+	{ "cpu_per_io_ns", MK_CPU, -1, 1, COMPARE_UNIT_NS, "CPU time per I/O" },
 	/* the device's own view beside the tool's (docs/json.md, the device view; bottleneck.h) */
-	{ "device.lat_mean_ns", MK_DEV_LAT, -1, 1 },
-	{ "device.queue_depth", MK_DEV_QD, -1, 0 },
+	{ "device.lat_mean_ns", MK_DEV_LAT, -1, 1, COMPARE_UNIT_NS, "device mean latency" },
+	{ "device.queue_depth", MK_DEV_QD, -1, 0, COMPARE_UNIT_DEPTH, "device queue depth" },
 	/* where each I/O's time went (compare_time.h; dir: the part, -1 the cycle) */
-	{ "time.cycle_ns", MK_TIME, -1, 1 },
-	{ "time.device_ns", MK_TIME, BD_DEVICE, 1 },
-	{ "time.io_path_ns", MK_TIME, BD_IO_PATH, 1 },
-	{ "time.tool_user_ns", MK_TIME, BD_TOOL_USER, 1 },
-	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, 1 },
-	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, 1 },
+	{ "time.cycle_ns", MK_TIME, -1, 1, COMPARE_UNIT_NS, "time per I/O: the whole cycle" },
+	{ "time.device_ns", MK_TIME, BD_DEVICE, 1, COMPARE_UNIT_NS, "time per I/O: in the device" },
+	{ "time.io_path_ns", MK_TIME, BD_IO_PATH, 1, COMPARE_UNIT_NS, "time per I/O: in the I/O path" },
+	{ "time.tool_user_ns", MK_TIME, BD_TOOL_USER, 1, COMPARE_UNIT_NS, "time per I/O: tool, user" },
+	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, 1, COMPARE_UNIT_NS, "time per I/O: tool, system" },
+	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, 1, COMPARE_UNIT_NS, "time per I/O: waiting for a CPU" },
 };
 
 #define NR_MDEFS (sizeof(mdefs) / sizeof(mdefs[0]))
@@ -198,6 +205,20 @@ const char *compare_metric_at(size_t i, int *lower_better)
 	if (lower_better)
 		*lower_better = mdefs[i].lower_better;
 	return mdefs[i].name;
+}
+
+const char *compare_metric_unit(const char *name)
+{
+	const struct mdef *d = mdef_find(name);
+
+	return d ? d->unit : NULL;
+}
+
+const char *compare_metric_label(const char *name)
+{
+	const struct mdef *d = mdef_find(name);
+
+	return d ? d->label : NULL;
 }
 
 int compare_metric_known(const char *name)
@@ -414,6 +435,55 @@ static const char *partial_block(const struct seq *s, const struct mdef *d, char
 	return NULL;
 }
 
+/*
+ * Is @b a fixed multiple of @a run for run (the same runs, the ratio of
+ * their values constant within COMPARE_SAME_TOL)?  Then the two say the same
+ * thing relative to A: read.iops of a job that only reads is total.iops,
+ * read.bw_bytes at one block size is total.iops times it.
+ */
+static int same_figures(const struct compare_metric *a, const struct compare_metric *b)
+{
+	double r0 = NAN;
+	size_t i;
+
+	if (a->nruns != b->nruns || a->nruns < 1)
+		return 0;
+	for (i = 0; i < a->nruns; i++) {
+		double r;
+
+		if (a->runs[i].file != b->runs[i].file || a->runs[i].side != b->runs[i].side ||
+		    !isfinite(a->runs[i].value) || !isfinite(b->runs[i].value) ||
+		    a->runs[i].value == 0)
+			return 0;
+		r = b->runs[i].value / a->runs[i].value;
+		if (i == 0)
+			r0 = r;
+		else if (!(fabs(r / r0 - 1) <= COMPARE_SAME_TOL))
+			return 0;
+	}
+	return a->lower_better == b->lower_better && a->verdict == b->verdict;
+}
+
+/*
+ * Point each metric that repeats another's figures at it (same_as).  The one
+ * kept is total.iops when it is among them (the headline's metric, ab's
+ * default --metric and the history's trend), else the first in table order.
+ */
+static void mark_same(struct compare_report *out)
+{
+	size_t i, k, t;
+
+	for (t = 0; t < out->nm && strcmp(out->m[t].name, "total.iops"); t++)
+		;
+	for (i = 0; t < out->nm && i < out->nm; i++)
+		if (i != t && same_figures(&out->m[t], &out->m[i]))
+			out->m[i].same_as = out->m[t].name;
+	for (i = 1; i < out->nm; i++)
+		for (k = 0; k < i && !out->m[i].same_as && i != t; k++)
+			if (!out->m[k].same_as && same_figures(&out->m[k], &out->m[i]))
+				out->m[i].same_as = out->m[k].name;
+}
+
 static int compare_metrics(struct compare_report *out, const struct seq *s,
 			   const struct compare_opts *o, const char *block_all)
 {
@@ -434,6 +504,7 @@ static int compare_metrics(struct compare_report *out, const struct seq *s,
 			out->m[out->nm].regression = 0;
 		out->regressed |= out->m[out->nm++].regression;
 	}
+	mark_same(out);
 	compare_warn_outliers(out, s);
 	return 0;
 }

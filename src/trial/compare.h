@@ -122,8 +122,14 @@ struct compare_metric {
 	int confounded;			/* side and run order cannot be separated */
 	double drift_pct;		/* fitted drift per run in %, NAN unless run_order */
 	int high_variance;		/* a side's CV is above the limit (a flag only) */
-	long runs_needed;		/* per side, to likely settle "inconclusive"; 0 n/a, -1 too many */
-	long runs_for_noise;		/* per side, for a half-width <= noise; 0 n/a, -1 too many */
+	/*
+	 * The one "runs needed" figure (compare_verdict.c, docs/statistics.md):
+	 * runs a side at which the interval's half-width would likely fall to
+	 * the distance between its centre and the nearest noise bound, so that
+	 * "inconclusive" settles.  0 n/a (not inconclusive), -1 beyond
+	 * COMPARE_RUNS_CAP or not settled by more runs.
+	 */
+	long runs_needed;
 	struct compare_run *runs;	/* in run order (A's then B's when unknown) */
 	size_t nruns;
 	double p_mwu;			/* NAN when not computed */
@@ -133,7 +139,18 @@ struct compare_metric {
 	char verdict_text[96];		/* "B is 17.9% faster", "negligible", ... */
 	char note[320];			/* the numbers behind the verdict */
 	int regression;
+	/*
+	 * The name of the metric whose per-run values this one's are a fixed
+	 * multiple of (within COMPARE_SAME_TOL, run for run: read.iops of a
+	 * read-only job is total.iops, read.bw_bytes at a fixed bs is it times
+	 * bs): the same relative difference, interval and verdict, so the
+	 * renderers fold it into that one (total.iops when it is one of them,
+	 * else the first in table order).  NULL otherwise.
+	 */
+	const char *same_as;
 };
+
+#define COMPARE_SAME_TOL 1e-4	/* relative: integer-rounded figures (bw_bytes) still match */
 
 struct compare_report {
 	struct compare_metric *m;
@@ -197,6 +214,20 @@ extern const char compare_options_help[];
  */
 const char *compare_metric_at(size_t i, int *lower_better);
 
+/*
+ * The unit of @name's values (its JSON "unit"): one of the COMPARE_UNIT_*
+ * strings, NULL for a metric compare does not know.  Renderers format and
+ * label a metric's values from its unit, never from its name.
+ */
+#define COMPARE_UNIT_IOPS "IOPS"
+#define COMPARE_UNIT_BW "B/s"
+#define COMPARE_UNIT_NS "ns"
+#define COMPARE_UNIT_DEPTH "I/Os in flight"
+const char *compare_metric_unit(const char *name);
+
+/* What @name measures, for people ("read p99 latency"); NULL when unknown. */
+const char *compare_metric_label(const char *name);
+
 /* True when @name is a metric compare knows ("read.iops", ...). */
 int compare_metric_known(const char *name);
 
@@ -228,5 +259,24 @@ const char *compare_verdict_kind(enum compare_verdict v);
 
 /* "fieller", "run_order", "rank", "none". */
 const char *compare_method_name(enum compare_method m);
+
+/*
+ * What an interval method is, in the words every renderer uses beside a
+ * figure it made: the JSON's "ci_method" and "test" ids, a short label for
+ * a table cell and a sentence for a footnote, for the interval and its test.
+ */
+struct compare_method_desc {
+	const char *name;		/* "run_order": the JSON "ci_method" */
+	const char *test_id;		/* "ols_side_run_order": the JSON "test" */
+	const char *label;		/* "run-order fit" */
+	const char *interval;		/* the interval, in a sentence */
+	const char *test_label;		/* "t (side)" */
+	const char *test;		/* the p-value's test, in a sentence */
+};
+
+const struct compare_method_desc *compare_method_desc(enum compare_method m);
+
+/* The description of "ci_method" @name; NULL when it is not one. */
+const struct compare_method_desc *compare_method_find(const char *name);
 
 #endif

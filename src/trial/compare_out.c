@@ -9,7 +9,6 @@
 #include <string.h>
 #include "human.h"	/* human_ns */
 #include "compare.h"
-#include "human.h"
 
 static json_t *num(double v)
 {
@@ -67,10 +66,11 @@ static json_t *metric_json(const struct compare_metric *m)
 		return NULL;
 	json_object_set_new(o, "ci_note", m->method_note[0] ?
 			    json_string(m->method_note) : json_null());
+	json_object_set_new(o, "unit", json_string(compare_metric_unit(m->name)));
+	json_object_set_new(o, "label", json_string(compare_metric_label(m->name)));
+	json_object_set_new(o, "same_as", m->same_as ? json_string(m->same_as) : json_null());
 	json_object_set_new(o, "p_value", num(m->p));
-	json_object_set_new(o, "test", json_string(m->method == COMPARE_CI_RANK ? "mann_whitney" :
-			    m->method == COMPARE_CI_RUN_ORDER ? "ols_side_run_order" :
-			    m->method == COMPARE_CI_FIELLER ? "welch_t" : "none"));
+	json_object_set_new(o, "test", json_string(compare_method_desc(m->method)->test_id));
 	json_object_set_new(o, "df", num(m->df));
 	json_object_set_new(o, "p_welch", num(m->p_welch));
 	json_object_set_new(o, "p_mann_whitney", num(m->p_mwu));
@@ -87,7 +87,6 @@ static json_t *metric_json(const struct compare_metric *m)
 	json_object_set_new(o, "confounded", json_boolean(m->confounded));
 	json_object_set_new(o, "drift_pct_per_run", num(m->drift_pct));
 	json_object_set_new(o, "runs_needed", count(m->runs_needed));
-	json_object_set_new(o, "runs_for_noise", count(m->runs_for_noise));
 	json_object_set_new(o, "runs", runs_json(m));
 	return o;
 }
@@ -118,26 +117,23 @@ json_t *compare_json(const struct compare_report *r)
 	return o;
 }
 
-/* A metric value for people: 78.0k IOPS, 312.5 MiB/s, 410 us. */
+/* A metric value for people, in its unit (compare_metric_unit): 78.0k, 312.5 MiB/s, 410 us. */
 static void fmt_value(const char *metric, double v, char *buf, size_t sz)
 {
-	size_t n = strlen(metric);
+	const char *unit = compare_metric_unit(metric);
 
 	if (!isfinite(v))
 		snprintf(buf, sz, "-");
-	else if (n > 3 && !strcmp(metric + n - 3, "_ns"))
+	else if (!unit || !strcmp(unit, COMPARE_UNIT_IOPS))
+		snprintf(buf, sz, v >= 1e6 ? "%.2fM" : v >= 1e4 ? "%.1fk" : "%.0f",
+			 v >= 1e6 ? v / 1e6 : v >= 1e4 ? v / 1e3 : v);
+	else if (!strcmp(unit, COMPARE_UNIT_NS))
 		human_ns(buf, sz, v, HUMAN_TABLE);
-	else if (strstr(metric, "queue_depth"))	/* I/Os in flight: fractions matter */
-		snprintf(buf, sz, "%.1f", v);
-	else if (strstr(metric, "bw_bytes"))
+	else if (!strcmp(unit, COMPARE_UNIT_BW))
 		snprintf(buf, sz, v >= 1073741824.0 ? "%.2f GiB/s" : "%.1f MiB/s",
 			 v >= 1073741824.0 ? v / 1073741824.0 : v / 1048576.0);
-	else if (v >= 1e6)
-		snprintf(buf, sz, "%.2fM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(buf, sz, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, sz, "%.0f", v);
+	else	/* I/Os in flight: fractions matter */
+		snprintf(buf, sz, "%.1f", v);
 }
 
 static void fmt_p(double p, char *buf, size_t sz)
@@ -198,11 +194,11 @@ static void write_metric(FILE *f, const struct compare_metric *m)
  * Each run's value in run order, as % from A's mean, side letter first;
  * '!' marks an outlier.  At most 24 runs, then "...".
  */
-static void write_strip(FILE *f, const struct compare_metric *m, double noise)
+static void write_strip(FILE *f, const struct compare_metric *m)
 {
 	size_t i;
 
-	if (m->nruns < 3 || !isfinite(m->a.mean) || m->a.mean == 0)
+	if (m->same_as || m->nruns < 3 || !isfinite(m->a.mean) || m->a.mean == 0)
 		return;
 	fprintf(f, "  %-18s", m->name);
 	for (i = 0; i < m->nruns && i < 24; i++) {
@@ -216,10 +212,8 @@ static void write_strip(FILE *f, const struct compare_metric *m, double noise)
 			fprintf(f, " %c-", m->runs[i].side);
 	}
 	fprintf(f, "%s", m->nruns > 24 ? " ..." : "");
-	if (m->runs_for_noise > 0)
-		fprintf(f, "  [+-%.1f%% resolvable at ~%ld runs a side]", noise, m->runs_for_noise);
-	else if (m->runs_for_noise < 0)
-		fprintf(f, "  [+-%.1f%% not resolvable with this noise]", noise);
+	if (m->runs_needed > 0)	/* the verdict's own figure, never a second estimate */
+		fprintf(f, "  [runs needed: ~%ld a side]", m->runs_needed);
 	fputc('\n', f);
 }
 
@@ -227,13 +221,13 @@ static void write_strips(FILE *f, const struct compare_report *r)
 {
 	size_t i;
 
-	fprintf(f, "\nruns %s, each as %% from A's mean (! outlier; [the runs a side at which the "
-		"interval's half-width would reach the noise threshold]):\n", r->order_by_trial ?
+	fprintf(f, "\nruns %s, each as %% from A's mean (! outlier; [runs needed: of an "
+		"inconclusive verdict, as in its note]):\n", r->order_by_trial ?
 		"in run order (from the trial's manifest: when it started each run, in one clock)" :
 		r->order_known ? "in run order (from the result timestamps)" :
 		"of A then B (run order unknown: timestamps missing or equal)");
 	for (i = 0; i < r->nm; i++)
-		write_strip(f, &r->m[i], r->noise_pct);
+		write_strip(f, &r->m[i]);
 }
 
 static void write_diff(FILE *f, const struct compare_report *r)
@@ -283,6 +277,53 @@ static void write_warnings(FILE *f, const struct compare_report *r)
 	}
 }
 
+/*
+ * "read.iops, read.bw_bytes: not shown, a fixed multiple of total.iops ..."
+ * for the folded metrics, wherever they stand in the table (the one kept may
+ * come after them: mark_same keeps total.iops).
+ */
+static void write_same(FILE *f, const struct compare_report *r)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < r->nm; i++) {
+		if (r->m[i].same_as)
+			continue;
+		for (k = 0, n = 0; k < r->nm; k++)
+			if (r->m[k].same_as == r->m[i].name)
+				fprintf(f, "%s%s", n++ ? ", " : "", r->m[k].name);
+		if (n)
+			fprintf(f, ": not shown, a fixed multiple of %s in every run (the same "
+				"difference, interval and verdict)\n", r->m[i].name);
+	}
+}
+
+/*
+ * The footnote: each interval method the metrics used (compare_method_desc),
+ * with the metrics it made, so the words always name the method behind the
+ * figures shown.
+ */
+static void write_methods(FILE *f, const struct compare_report *r, const char *level)
+{
+	enum compare_method k;
+	size_t i, n;
+
+	fprintf(f, "%s of (B - A) / A, and p, by the method each metric's runs allowed:\n", level);
+	for (k = COMPARE_CI_FIELLER; k <= COMPARE_CI_RANK; k++) {
+		const struct compare_method_desc *d = compare_method_desc(k);
+
+		for (i = 0, n = 0; i < r->nm; i++)
+			if (!r->m[i].same_as && r->m[i].method == k)
+				fprintf(f, "%s%s", n++ ? ", " : "  ", r->m[i].name);
+		if (n)
+			fprintf(f, ": %s; p: %s\n", d->interval, d->test);
+	}
+	fprintf(f, "The verdict is read off the interval: beyond +-%.1f%% (the noise threshold) as "
+		"a whole, faster/slower; within it, negligible; else inconclusive, with the runs a "
+		"side that would likely settle it.  B vs A: ratio of the means.  p MWU: "
+		"Mann-Whitney U.\n", r->noise_pct);
+}
+
 int compare_write_text(const struct compare_report *r, FILE *f)
 {
 	char level[32];
@@ -299,14 +340,11 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 		"A mean", "sd", "n", "B mean", "sd", "n", level, "B vs A", "p", "p MWU",
 		"verdict");
 	for (i = 0; i < r->nm; i++)
-		write_metric(f, &r->m[i]);
-	fprintf(f, "\n%s of (B - A) / A: %s; tied or constant values use a rank (Hodges-"
-		"Lehmann) interval and Mann-Whitney.  The verdict is read off the interval: beyond "
-		"+-%.1f%% (the noise threshold) as a whole, faster/slower; within it, negligible; "
-		"else inconclusive.  B vs A: ratio of the means.  p: the interval's test; p MWU: "
-		"Mann-Whitney U.\n", level, r->order_known ?
-		"least squares of log(value) on side and run order (a linear drift is "
-		"removed)" : "Fieller interval for the ratio of means (Welch df)", r->noise_pct);
+		if (!r->m[i].same_as)
+			write_metric(f, &r->m[i]);
+	write_same(f, r);
+	fputc('\n', f);
+	write_methods(f, r, level);
 	if (r->fail_regression_pct >= 0)
 		fprintf(f, "Regression threshold %.1f%%: %s\n", r->fail_regression_pct,
 			r->regressed ? "REGRESSION (a metric is worse and its whole interval lies "

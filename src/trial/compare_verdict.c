@@ -27,16 +27,47 @@ const char *compare_verdict_kind(enum compare_verdict v)
 	return kind[v];
 }
 
+/*
+ * What each interval method is, said once: the JSON's "ci_method" and
+ * "test", and the words every renderer (text, HTML) shows beside a figure
+ * made by it.  The order is enum compare_method's.
+ */
+static const struct compare_method_desc method_desc[] = {
+	[COMPARE_CI_NONE] = { "none", "none", "no interval", "no interval", "no test",
+			      "no test" },
+	[COMPARE_CI_FIELLER] = { "fieller", "welch_t", "Fieller (Welch df)",
+				 "Fieller's interval for the ratio of the means, with Welch's "
+				 "degrees of freedom (the run order is not known)",
+				 "Welch t", "Welch's t-test, two-sided" },
+	[COMPARE_CI_RUN_ORDER] = { "run_order", "ols_side_run_order", "run-order fit",
+				   "least squares of log(value) on side and run order, so a "
+				   "linear drift in time is removed",
+				   "t (side)", "the t test of the fit's side coefficient "
+				   "(n - 3 degrees of freedom), two-sided" },
+	[COMPARE_CI_RANK] = { "rank", "mann_whitney", "rank (Hodges-Lehmann)",
+			      "Hodges-Lehmann interval of the ratio, widened by the values' "
+			      "quantum (the values are tied or constant)",
+			      "Mann-Whitney", "Mann-Whitney U, exact with ties" },
+};
+
 const char *compare_method_name(enum compare_method m)
 {
-	static const char *const name[] = {
-		[COMPARE_CI_NONE] = "none",
-		[COMPARE_CI_FIELLER] = "fieller",
-		[COMPARE_CI_RUN_ORDER] = "run_order",
-		[COMPARE_CI_RANK] = "rank",
-	};
+	return method_desc[m].name;
+}
 
-	return name[m];
+const struct compare_method_desc *compare_method_desc(enum compare_method m)
+{
+	return &method_desc[m];
+}
+
+const struct compare_method_desc *compare_method_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(method_desc) / sizeof(method_desc[0]); i++)
+		if (!strcmp(method_desc[i].name, name))
+			return &method_desc[i];
+	return NULL;
 }
 
 /*
@@ -140,9 +171,7 @@ static void high_variance_note(struct compare_metric *m, double limit)
 void compare_verdict_decide(struct compare_metric *m, const struct compare_opts *o,
 			    const char *block)
 {
-	size_t n = m->a.n < m->b.n ? m->a.n : m->b.n;
-
-	m->runs_needed = m->runs_for_noise = 0;
+	m->runs_needed = 0;
 	m->regression = 0;
 	m->note[0] = 0;
 	if (!m->a.n || !m->b.n) {
@@ -163,9 +192,6 @@ void compare_verdict_decide(struct compare_metric *m, const struct compare_opts 
 			 "single run: no significance can be claimed");
 		return;
 	}
-	if (!isnan(m->ci_lo) && !isnan(m->ci_hi))
-		m->runs_for_noise = runs_for((m->ci_hi - m->ci_lo) / 2, n, m->df, m->ci_level,
-					     o->noise_pct);
 	if (m->confounded) {
 		m->verdict = COMPARE_INCONCLUSIVE;
 		snprintf(m->verdict_text, sizeof(m->verdict_text), "inconclusive");

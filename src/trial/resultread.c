@@ -173,26 +173,45 @@ static json_t *merge_options(const json_t *global, const json_t *job)
 	return m;
 }
 
-static void resolve_options(const json_t *o, struct resultread_job *j)
+/*
+ * Is a value, as typed, what the job ran with?  Not when it holds a variable
+ * ($ncpus, ${VAR}) or an expression: iotrial records the options as typed
+ * and evaluates them when parsing, so "iodepth=$ncpus" read back as text is
+ * a misread (it became 1).
+ */
+static int literal(const char *s)
+{
+	return s && !strchr(s, '$') && !strchr(s, '(');
+}
+
+/*
+ * Fill @j's options from @given (global options overlaid with the job's, as
+ * typed) and @ran (iotrial's resolved job, jobs[].iotrial.job, or NULL for
+ * fio's results, whose options fio wrote with its variables already
+ * substituted).  Values come from @ran when it has them; whether an option
+ * was set at all comes from @given, since @ran lists every option.
+ */
+static void resolve_options(const json_t *given, const json_t *ran, struct resultread_job *j)
 {
 	static const char *const limits[] = { "rate", "rate_iops", "rate_min",
 		"rate_iops_min", "thinktime", "latency_target", NULL };
+	const json_t *o = ran ? ran : given;
 	char buf[64];
 	const char *s;
 	size_t i;
 
 	s = opt_text(o, "rw", buf, sizeof(buf));
 	if (!s)
-		s = opt_text(o, "readwrite", buf, sizeof(buf));
+		s = opt_text(given, "readwrite", buf, sizeof(buf));
 	copy_str(j->rw, sizeof(j->rw), s ? s : "read");
 	j->rwmixread = 50;
-	if (json_object_get(o, "rwmixread")) {
-		j->rwmixread = (unsigned)opt_long(o, "rwmixread", 50);
-		j->rwmix_given = 1;
-	} else if (json_object_get(o, "rwmixwrite")) {
-		j->rwmixread = 100 - (unsigned)opt_long(o, "rwmixwrite", 50);
-		j->rwmix_given = 1;
-	}
+	j->rwmix_given = json_object_get(given, "rwmixread") || json_object_get(given, "rwmixwrite");
+	if (ran && j->rwmix_given)
+		j->rwmixread = (unsigned)opt_long(ran, "rwmixread", 50);
+	else if (json_object_get(given, "rwmixread"))
+		j->rwmixread = (unsigned)opt_long(given, "rwmixread", 50);
+	else if (json_object_get(given, "rwmixwrite"))
+		j->rwmixread = 100 - (unsigned)opt_long(given, "rwmixwrite", 50);
 	j->iodepth = (unsigned)opt_long(o, "iodepth", 1);
 	j->numjobs = (unsigned)opt_long(o, "numjobs", 1);
 	if (j->iodepth < 1)
@@ -200,21 +219,36 @@ static void resolve_options(const json_t *o, struct resultread_job *j)
 	if (j->numjobs < 1)
 		j->numjobs = 1;
 	j->direct = (int)opt_long(o, "direct", 0);
-	if (json_object_get(o, "buffered"))
-		j->direct = !opt_long(o, "buffered", 1);
+	if (!ran && json_object_get(given, "buffered"))
+		j->direct = !opt_long(given, "buffered", 1);
 	s = opt_text(o, "ioengine", buf, sizeof(buf));
 	copy_str(j->ioengine, sizeof(j->ioengine), s ? s : JOB_IOENGINE_DEFAULT);
-	j->ioengine_given = s != NULL;
-	for (i = 0; limits[i]; i++)
-		if (json_object_get(o, limits[i]))
+	j->ioengine_given = json_object_get(given, "ioengine") != NULL;
+	for (i = 0; limits[i]; i++) {
+		s = opt_text(o, limits[i], buf, sizeof(buf));
+		if (s && *s && strcmp(s, "0"))	/* the resolved job lists them all, "0" when unset */
 			j->rate_limited = 1;
-	j->has_filename = json_object_get(o, "filename") != NULL;
+	}
+	j->has_filename = json_object_get(given, "filename") != NULL;
 	/* a job on one block device: its disk_util entry is named after it */
 	s = opt_text(o, "filename", buf, sizeof(buf));
 	if (s && !strncmp(s, "/dev/", 5) && s[5] && !strpbrk(s + 5, "/:"))
 		copy_str(j->target_dev, sizeof(j->target_dev), s + 5);
 	j->size = resultread_size(opt_text(o, "size", buf, sizeof(buf)),
 				  (unsigned)opt_long(o, "kb_base", 1024));
+}
+
+const char *resultread_job_option(const json_t *root, const json_t *job, const char *key,
+				  char *buf, size_t sz)
+{
+	const json_t *ran = json_object_get(json_object_get(job, "iotrial"), "job");
+	const char *s = opt_text(json_object_get(job, "job options"), key, buf, sz);
+
+	if (!s)
+		s = opt_text(json_object_get(root, "global options"), key, buf, sz);
+	if ((!s || !literal(s)) && json_is_object(ran) && json_object_get(ran, key))
+		s = opt_text(ran, key, buf, sz);
+	return s;
 }
 
 /* The 99th percentile from a "percentile" object; NAN when absent. */
@@ -500,7 +534,8 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 			     json_object_get(job, "job options"));
 	if (!opts)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	resolve_options(opts, j);
+	resolve_options(opts, json_is_object(json_object_get(json_object_get(job, "iotrial"), "job")) ?
+			json_object_get(json_object_get(job, "iotrial"), "job") : NULL, j);
 	resultread_time_job(job, opts, j->rw, j->ioengine, j->direct, j->numjobs, &j->time);
 	if (idx == 0)
 		r->options = opts;

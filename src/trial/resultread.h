@@ -21,9 +21,12 @@
  *     iops_stddev / iops_mean) and the fewest samples of any job.
  * CPU per I/O: sum over jobs of (usr_cpu + sys_cpu)% x job_runtime, divided
  * by all I/Os: CPU time of the benchmark's own threads per I/O, in ns.
- * Job options are fio's "global options" overlaid with the job's "job
- * options", resolved with fio's defaults (rw=read, iodepth=1, numjobs=1,
- * direct=0, ioengine=psync, rwmixread=50).
+ * Job options are the values the job ran with: iotrial's resolved job
+ * (jobs[].iotrial.job) when the result has it, else fio's "global options"
+ * overlaid with the job's "job options" (fio writes them with its variables
+ * substituted), with fio's defaults (rw=read, iodepth=1, numjobs=1,
+ * direct=0, ioengine=psync, rwmixread=50).  Never the typed text alone:
+ * iotrial records options as typed, and "iodepth=$ncpus" is not 1.
  *
  * Errors (unreadable, empty, malformed or truncated JSON, JSON that is not a
  * fio result) fill struct err with a one-line message naming the file, and
@@ -202,5 +205,16 @@ void resultread_set_free(struct resultread **v, size_t n);
  * 0 if it is not a plain size (a percentage, an expression error, "1.5m").
  */
 uint64_t resultread_size(const char *s, unsigned kb_base);
+
+/*
+ * One option of job @job (an element of @root's "jobs") as the job ran with
+ * it, for a reader that needs an option struct resultread_job does not
+ * carry: the typed value (the job's, else the global one) when it is a
+ * literal, else the resolved one (iotrial.job).  NULL when absent; may
+ * point into @buf.  Every read of an option back from a result goes
+ * through this or struct resultread_job (tests/e2e/result_options.sh).
+ */
+const char *resultread_job_option(const json_t *root, const json_t *job, const char *key,
+				  char *buf, size_t sz);
 
 #endif

@@ -133,6 +133,35 @@ static int prepare_sides(struct trial *t, struct err *e)
 	return 0;
 }
 
+/*
+ * Each side's whole command line (common and side options) as the runner
+ * parses it, before any run and before the trial directory: a misspelt
+ * option or a bare word costs nothing.
+ */
+static int check_sides(struct trial *t, struct err *e)
+{
+	const struct trial_cfg *c = t->cfg;
+	int s;
+
+	for (s = 0; c->check && s < 2; s++) {
+		char **v = calloc(c->ncommon + t->nside_args[s] + 1, sizeof(*v));
+		size_t n = 0, i;
+		int ret;
+
+		if (!v)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+		for (i = 0; i < c->ncommon; i++)
+			v[n++] = c->common[i];
+		for (i = 0; i < t->nside_args[s]; i++)
+			v[n++] = t->side_args[s][i];
+		ret = c->check(c->spawn_arg, s, v, n, e);
+		free(v);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* manifest.json, replaced whole (outfile.h); 0 or -errno with @e filled (EXIT_OUTPUT). */
 static int write_manifest(struct trial *t, const char *stopped_by, struct err *e)
 {
@@ -158,7 +187,7 @@ int trial_prepare(struct trial *t, const struct trial_cfg *c, struct err *e)
 	memset(t, 0, sizeof(*t));
 	t->cfg = c;
 	sigemptyset(&t->sigs);
-	if (prepare_sides(t, e) || prepare_dir(t, e))
+	if (prepare_sides(t, e) || check_sides(t, e) || prepare_dir(t, e))
 		return -EINVAL;
 	t->manifest = abrun_manifest_new(c->order, c->seed, c->a_spec, c->b_spec, c->common,
 					 c->ncommon, c->metric, st);

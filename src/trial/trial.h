@@ -51,6 +51,14 @@ struct trial_cfg {
 	int (*spawn)(void *arg, struct trial *t, int side, char *const *args, size_t nargs,
 		     const char *log);
 	void *spawn_arg;
+	/*
+	 * Check side @side's arguments (the common ones and the side's, as
+	 * spawn gets them but without the output ones) as the runner parses
+	 * them, running nothing (--parse-only): 0, or -errno with @e filled
+	 * with the runner's own words.  Called for both sides before the trial
+	 * directory is made, so a typo costs no run.  NULL: no check.
+	 */
+	int (*check)(void *arg, int side, char *const *args, size_t nargs, struct err *e);
 	void (*say)(void *arg, const char *line);	/* one line, no newline; NULL: quiet */
 	void *say_arg;
 	const json_t *manifest_extra;	/* members added to the manifest (ab across hosts:
@@ -83,8 +91,9 @@ struct trial {
 };
 
 /*
- * Parse both sides, make the trial directory (new, or existing and empty)
- * and write its manifest.  0, or -errno with @e filled (EXIT_USAGE: bad
+ * Parse both sides and check each as its runs will be parsed (cfg->check),
+ * then make the trial directory (new, or existing and empty) and write its
+ * manifest: nothing is made or run when a side is wrong.  0, or -errno with @e filled (EXIT_USAGE: bad
  * side, no job, a directory that holds a trial; EXIT_OUTPUT: cannot write).
  * Release with trial_free() either way.
  */

@@ -1,10 +1,10 @@
 /*
- * trialdir: the manifest of an ab trial beside its results (trialdir.h).
+ * trialdir: a trial directory read back (trialdir.h).
  */
 #include "trialdir.h"
-#include "abrun.h"	/* abrun_side_args: the keys a side sets */
+#include "abrun.h"	/* abrun_side_args: the keys each side sets */
 #include "readfile.h"	/* readfile_all */
-#include "vec.h"	/* vec_grow, vec_free_strings */
+#include "vec.h"	/* vec_free_strings */
 
 #include <errno.h>
 #include <jansson.h>
@@ -13,6 +13,160 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>	/* access */
+
+int trialdir_is(const char *dir)
+{
+	char p[PATH_MAX];
+
+	return snprintf(p, sizeof(p), "%s/manifest.json", dir) < (int)sizeof(p) &&
+	       !access(p, F_OK);
+}
+
+void trialdir_free(struct trialdir *t)
+{
+	vec_free_strings(t->a, t->na);
+	vec_free_strings(t->b, t->nb);
+	vec_free_strings(t->keys, t->nkeys);
+	memset(t, 0, sizeof(*t));
+}
+
+static int push(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(*nv)), *c = strdup(s);
+
+	if (!nv || !c) {
+		free(c);
+		if (nv)
+			*v = nv;
+		return -ENOMEM;
+	}
+	*v = nv;
+	nv[(*n)++] = c;
+	return 0;
+}
+
+/* The keys of both sides' specs; "*" for a side given as a job file (or unreadable now). */
+static int side_keys(struct trialdir *t, const char *spec)
+{
+	char **argv = NULL, **keys = NULL;
+	size_t argc = 0, nk = 0, i, k;
+	struct err e;
+	int ret = 0;
+
+	err_clear(&e);
+	if (!spec || abrun_side_args("--a", spec, &argv, &argc, &keys, &nk, &e) || !nk)
+		return push(&t->keys, &t->nkeys, "*");
+	for (i = 0; i < nk && !ret; i++) {
+		for (k = 0; k < t->nkeys && strcmp(t->keys[k], keys[i]); k++)
+			;
+		if (k == t->nkeys)
+			ret = push(&t->keys, &t->nkeys, keys[i]);
+	}
+	vec_free_strings(argv, argc);
+	vec_free_strings(keys, nk);
+	return ret;
+}
+
+int trialdir_load(const char *dir, struct trialdir *t, struct err *e)
+{
+	char p[PATH_MAX];
+	json_error_t je;
+	json_t *m, *runs, *r;
+	size_t i;
+	int ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(p, sizeof(p), "%s/manifest.json", dir);
+	m = json_load_file(p, 0, &je);
+	runs = m ? json_object_get(m, "runs") : NULL;
+	if (!m || !json_is_array(runs) || !json_is_string(json_object_get(m, "tool"))) {
+		json_decref(m);
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: not a trial's manifest (%s)", p,
+			       m ? "no runs" : je.text);
+	}
+	json_array_foreach(runs, i, r) {
+		const char *side = json_string_value(json_object_get(r, "side"));
+		const char *file = json_string_value(json_object_get(r, "file"));
+		json_t *rc = json_object_get(r, "exit_code");
+
+		/* the runs that completed: a failed one left no result to compare */
+		if (!side || !file || strchr(file, '/') || (rc && json_integer_value(rc) != 0))
+			continue;
+		if (snprintf(p, sizeof(p), "%s/%s", dir, file) >= (int)sizeof(p))
+			continue;
+		if (!ret && (side[0] == 'A' || side[0] == 'B'))
+			ret = side[0] == 'A' ? push(&t->a, &t->na, p) : push(&t->b, &t->nb, p);
+	}
+	if (!ret)
+		ret = side_keys(t, json_string_value(json_object_get(m, "a")));
+	if (!ret)
+		ret = side_keys(t, json_string_value(json_object_get(m, "b")));
+	json_decref(m);
+	if (ret)
+		return err_set(e, ret, EXIT_INTERNAL, "out of memory");
+	if (!t->na || !t->nb)
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: the trial has no completed run of side %s",
+			       dir, t->na ? "B" : "A");
+	return 0;
+}
+
+/* Is @path one of @t's runs? */
+static int listed(const struct trialdir *t, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < t->na; i++)
+		if (!strcmp(t->a[i], path))
+			return 1;
+	for (i = 0; i < t->nb; i++)
+		if (!strcmp(t->b[i], path))
+			return 1;
+	return 0;
+}
+
+int trialdir_of_files(char *const *files, size_t n, struct trialdir *t, struct err *e)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	size_t i, len;
+	struct err ignore;
+
+	memset(t, 0, sizeof(*t));
+	if (!n)
+		return 0;
+	slash = strrchr(files[0], '/');
+	len = slash ? (size_t)(slash - files[0]) : 1;
+	if (len >= sizeof(dir))
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)len, slash ? files[0] : ".");
+	for (i = 0; i < n; i++) {
+		slash = strrchr(files[i], '/');
+		if ((slash ? (size_t)(slash - files[i]) : 1) != len ||
+		    (slash ? strncmp(files[i], dir, len) : strcmp(dir, ".")))
+			return 0;	/* not all in one directory */
+	}
+	if (!trialdir_is(dir))
+		return 0;
+	err_clear(&ignore);
+	if (trialdir_load(dir, t, &ignore)) {
+		trialdir_free(t);
+		return ignore.exit_code == EXIT_INTERNAL ? err_set(e, -ENOMEM, EXIT_INTERNAL,
+								    "out of memory") : 0;
+	}
+	for (i = 0; i < n; i++) {
+		char p[PATH_MAX];
+		const char *base = strrchr(files[i], '/');
+
+		if (snprintf(p, sizeof(p), "%s/%s", dir, base ? base + 1 : files[i]) >= (int)sizeof(p) ||
+		    !listed(t, p)) {
+			trialdir_free(t);
+			return 0;	/* a file of no run of this trial */
+		}
+	}
+	return 1;
+}
+
+/* --- the trial's clock and end, applied to results read from its directory --- */
 
 #define TRIALDIR_MANIFEST_MAX (64u << 20)
 
@@ -143,92 +297,3 @@ int trialdir_apply(struct resultread *const *v, size_t n, char *note, size_t sz,
 	return 0;
 }
 
-static int push(char ***v, size_t *n, size_t *cap, const char *dir, const char *file)
-{
-	char *p;
-
-	if (vec_grow((void **)v, cap, *n + 1, sizeof(**v), 16) || asprintf(&p, "%s/%s", dir, file) < 0)
-		return -ENOMEM;
-	(*v)[(*n)++] = p;
-	return 0;
-}
-
-int trialdir_sides(const char *dir, char ***a, size_t *na, char ***b, size_t *nb,
-		   struct err *e)
-{
-	char path[PATH_MAX + 32];
-	size_t i, cap[2] = { 0, 0 };
-	json_t *m, *r;
-
-	*a = *b = NULL;
-	*na = *nb = 0;
-	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	if (access(path, F_OK))
-		return 0;
-	m = load_manifest(dir);
-	if (!m)
-		return err_set(e, -EINVAL, EXIT_USAGE, "%s: not an ab trial's manifest (no runs)",
-			       path);
-	json_array_foreach(json_object_get(m, "runs"), i, r) {
-		const char *f = json_string_value(json_object_get(r, "file"));
-		const char *s = json_string_value(json_object_get(r, "side"));
-		char p[PATH_MAX + 64];
-
-		snprintf(p, sizeof(p), "%s/%s", dir, f ? f : "");
-		/* a failed or lost run left no result (or a partial one): not a run */
-		if (!f || !s || json_integer_value(json_object_get(r, "exit_code")) || access(p, R_OK))
-			continue;
-		if (push(*s == 'B' ? b : a, *s == 'B' ? nb : na, &cap[*s == 'B'], dir, f)) {
-			json_decref(m);
-			vec_free_strings(*a, *na);
-			vec_free_strings(*b, *nb);
-			*a = *b = NULL;
-			*na = *nb = 0;
-			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-		}
-	}
-	json_decref(m);
-	return 1;
-}
-
-int trialdir_keys(const char *dir, char ***keys, size_t *n)
-{
-	static const char *const sides[] = { "a", "b" };
-	json_t *m = load_manifest(dir);
-	size_t cap = 0, i, j;
-	int s;
-
-	*keys = NULL;
-	*n = 0;
-	for (s = 0; m && s < 2; s++) {
-		const char *spec = json_string_value(json_object_get(m, sides[s]));
-		char **argv = NULL, **kv = NULL, *one = (char *)"*";
-		size_t argc = 0, nk = 0;
-		struct err e;
-
-		err_clear(&e);
-		/* a job file that moved since: any option may differ */
-		if (!spec || abrun_side_args(s ? "--b" : "--a", spec, &argv, &argc, &kv, &nk, &e))
-			nk = 0;
-		for (i = 0; i < (nk ? nk : 1); i++) {
-			const char *key = nk ? kv[i] : one;
-
-			for (j = 0; j < *n && strcmp((*keys)[j], key); j++)
-				;
-			if (j < *n)
-				continue;
-			if (vec_grow((void **)keys, &cap, *n + 1, sizeof(**keys), 8) ||
-			    !((*keys)[*n] = strdup(key))) {
-				vec_free_strings(argv, argc);
-				vec_free_strings(kv, nk);
-				json_decref(m);
-				return -ENOMEM;
-			}
-			(*n)++;
-		}
-		vec_free_strings(argv, argc);
-		vec_free_strings(kv, nk);
-	}
-	json_decref(m);
-	return 0;
-}

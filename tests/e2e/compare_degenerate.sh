@@ -24,7 +24,7 @@ then pass check_zero_io; else fail check_zero_io "$(cat "$T/out")"; fi
 
 "$IOTRIAL" compare --fail-on-regression=1 --alpha=0.1 "$T/a" -- "$T/b" >"$T/out" 2>"$T/err"
 rc=$?
-if [ $rc -eq 0 ] && grep -qE '^read\.iops .* 2 .* 3 ' "$T/out" &&
+if [ $rc -eq 0 ] && grep -qE '^total\.iops .* 2 .* 3 ' "$T/out" &&
    grep -q '\[zero_io\] 1 of 3 runs did no I/O' "$T/out" &&
    grep -qE '^read\.lat_p99_ns .* inconclusive' "$T/out" &&
    grep -q ' 90% CI ' "$T/out" && ! grep -q '95%' "$T/out" &&
@@ -62,7 +62,7 @@ for v in 1003 990 978 970 955 945 931 922 913 899; do
 	ts "$T/blk/$i-$side.json" $v $((1700000000000 + i * 60000))
 done
 "$IOTRIAL" compare "$T"/blk/*-A.json -- "$T"/blk/*-B.json >"$T/out" 2>"$T/err"
-if [ $? -eq 0 ] && grep -qE '^read\.iops .* inconclusive \(side and run order are confounded' "$T/out" &&
+if [ $? -eq 0 ] && grep -qE '^total\.iops .* inconclusive \(side and run order are confounded' "$T/out" &&
    grep -q '\[run_order\] the sides ran in blocks (AAAAABBBBB' "$T/out" &&
    grep -q '^runs in run order (from the result timestamps)' "$T/out"
 then pass compare_blocks_confounded; else fail compare_blocks_confounded "$(cat "$T/out" "$T/err")"; fi

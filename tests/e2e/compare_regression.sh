@@ -5,7 +5,7 @@ D=$(dirname "$0")/../data/results
 
 "$IOTRIAL" compare --fail-on-regression=10 "$D/jp_a" "$D/jp_b" >"$T/out" 2>"$T/err"
 rc=$?
-if [ $rc -eq 6 ] && grep -E '^read\.iops .* -20\.0% .*B is 18\.1\.\.21\.8% slower' "$T/out" >/dev/null &&
+if [ $rc -eq 6 ] && grep -E '^total\.iops .* -20\.0% .*B is 18\.1\.\.21\.8% slower' "$T/out" >/dev/null &&
    grep -q 'REGRESSION' "$T/out"
 then pass regression_exit_6; else fail regression_exit_6 "rc $rc: $(cat "$T/out" "$T/err")"; fi
 

@@ -89,8 +89,19 @@ for t, cells in rows.items():
     assert r["iops"] > 0 and w["iops"] > 0, t
     o = jobs[t + "_read"]["job options"]
     assert o.get("size") == "8M" and o.get("runtime") == "300ms", o
+# no ramp in cdm: the steady-state lines say nothing of one (issue 23 item 8)
+assert "after ramp" not in summary, "a ramp is named"
 ' "$T/cdm.out"; then pass preset_cdm_summary_equals_json
 else fail preset_cdm_summary_equals_json "rc $rc: $(tail -c 600 "$T/err")"; fi
+
+# --output-format=summary: the table alone (one cdm test here, by --section)
+# shellcheck disable=SC2086
+"$IOTRIAL" --preset=cdm --section=SEQ1M_Q1T1_read --directory="$W" --size=8M --runtime=300ms \
+	--startdelay=0 $DIRECT --output-format=summary >"$T/sum.out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c . "$T/sum.out")" -eq 3 ] &&
+   grep -q '^Summary of preset cdm: ' "$T/sum.out" && grep -Eq '^SEQ1M_Q1T1 +[0-9.]+ +- ' "$T/sum.out"
+then pass preset_summary_only; else fail preset_summary_only "rc $rc: $(cat "$T/sum.out" "$T/err")"; fi
 
 # seed, seed-async, oltp: each runs shortened, and its summary has its one test
 for p in seed seed-async oltp; do

@@ -125,7 +125,7 @@ if j:
     st = j["iotrial"]["steady"]
     if st.get("attained") is not False or "read" in st:
         errs.append("steady %s" % st)
-    if "steady state NOT reached" not in text or "2 of 5 rounds" not in text:
+    if "steady state NOT reached" not in text or "2 of the 5 rounds it needs" not in text:
         errs.append("text should say NOT reached with 2 of 5 rounds")
 report("steady_snia_too_short", errs)
 

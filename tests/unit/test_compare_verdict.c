@@ -6,7 +6,9 @@
  * that ran different jobs; the bootstrap-t and the run-order fit themselves.
  * Results are synthetic fio JSON read through resultread_parse.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>	/* floor: fio's bw_bytes is whole */
 #include <stdlib.h>
 #include "trial/abdrift.h"
 #include "trial/abstat_boot.h"
@@ -37,11 +39,12 @@ static struct resultread *synth(const struct spec *s, const char *name)
 		snprintf(p99, sizeof(p99), ", \"percentile\": {\"99.000000\": %.0f}", s->p99);
 	snprintf(job, sizeof(job),
 		 "{\"jobname\": \"s\", \"job options\": {\"rw\": \"%s\", \"ioengine\": \"libaio\"},"
-		 " \"read\": {\"iops\": %.6f, \"total_ios\": %lu, \"runtime\": 60000,"
+		 " \"read\": {\"iops\": %.6f, \"bw_bytes\": %.0f, \"total_ios\": %lu, \"runtime\": 60000,"
 		 "  \"lat_ns\": {\"mean\": 1000, \"N\": %lu%s}},"
 		 " \"write\": {\"iops\": %.6f, \"total_ios\": %lu, \"runtime\": 60000,"
 		 "  \"lat_ns\": {\"mean\": 2000, \"N\": %lu}}}",
-		 s->wiops > 0 ? "randrw" : "randread", s->iops, (unsigned long)(s->iops * 60),
+		 s->wiops > 0 ? "randrw" : "randread", s->iops, floor(s->iops * 4096),
+		 (unsigned long)(s->iops * 60),
 		 (unsigned long)(s->iops * 60), p99, s->wiops, (unsigned long)(s->wiops * 60),
 		 (unsigned long)(s->wiops * 60));
 	off = (size_t)snprintf(buf, sizeof(buf), "{\"fio version\": \"fio-3.33\", %s\"jobs\": [",
@@ -477,8 +480,13 @@ TEST(different_jobs)
 	set_free(&s);
 }
 
-/* 6: the MAD flag names the run; the runs needed to resolve the noise threshold. */
-TEST(outlier_and_runs_for_noise)
+/*
+ * 6: the MAD flag names the run; "runs needed" is one figure, said the same
+ * wherever it is shown (the verdict's note, the run strip, the JSON): two
+ * estimates by two rules (about 370 and ~25 for one metric) told the user
+ * two things.
+ */
+TEST(outlier_and_runs_needed)
 {
 	const double a[] = { 1000, 1004, 998, 1002, 1001, 1003 };
 	struct compare_opts o;
@@ -498,9 +506,71 @@ TEST(outlier_and_runs_for_noise)
 	CHECK(m->runs[6 + 4].outlier && m->runs[6 + 4].side == 'B');
 	CHECK(warning(&r, "outlier") && strstr(warning(&r, "outlier"), "B5.json is an outlier in "
 						   "read.iops"));
-	CHECK(m->runs_for_noise > 6);
+	CHECK(m->verdict == COMPARE_INCONCLUSIVE && m->runs_needed > 6);
 	text = text_of(&r);
 	CHECK(strstr(text, "B-30.1!") != NULL);	/* the strip marks it */
+	{
+		char want[64];
+		const char *p;
+		json_t *j = compare_json(&r), *jm;
+		size_t k, said = 0;
+
+		snprintf(want, sizeof(want), "about %ld runs a side", m->runs_needed);
+		CHECK(strstr(text, want) != NULL);
+		snprintf(want, sizeof(want), "[runs needed: ~%ld a side]", m->runs_needed);
+		CHECK(strstr(text, want) != NULL);
+		/* every runs figure in the text is that one */
+		for (p = text; (p = strstr(p, "runs a side")) != NULL; p++)
+			said++;
+		CHECK(said >= 1);
+		for (p = text; (p = strstr(p, "~")) != NULL; p++)
+			CHECK(strtol(p + 1, NULL, 10) == m->runs_needed || !isdigit((unsigned char)p[1]));
+		json_array_foreach(json_object_get(j, "metrics"), k, jm) {
+			CHECK(!json_object_get(jm, "runs_for_noise"));
+			if (!strcmp(json_string_value(json_object_get(jm, "name")), "read.iops"))
+				CHECK(json_integer_value(json_object_get(jm, "runs_needed")) ==
+				      m->runs_needed);
+		}
+		json_decref(j);
+	}
+	free(text);
+	compare_report_free(&r);
+	set_free(&s);
+}
+
+/*
+ * A job that only reads at one block size: read.iops is total.iops and
+ * read.bw_bytes is total.iops x bs in every run (up to fio's whole-byte
+ * bw_bytes), so they fold into total.iops (same_as) and are not three rows
+ * of one figure; read.lat_mean_ns (constant here) is not folded.
+ */
+TEST(same_figures_folded)
+{
+	const double a[] = { 1000, 1013, 991, 1007, 1002 };
+	struct compare_opts o;
+	struct compare_report r;
+	struct set s = { .na = 0 };
+	char *text, *p;
+	size_t i, rows = 0;
+
+	compare_opts_init(&o);
+	for (i = 0; i < 5; i++) {
+		add(&s, 'A', (struct spec){ a[i], 1000 + 20 * (long long)i, 1, 0, 0 });
+		add(&s, 'B', (struct spec){ a[4 - i] * 1.1, 1010 + 20 * (long long)i, 1, 0, 0 });
+	}
+	CHECK(compare_run(s.a, s.na, s.b, s.nb, &o, &r, NULL) == 0);
+	CHECK(metric(&r, "read.iops") && metric(&r, "read.iops")->same_as &&
+	      !strcmp(metric(&r, "read.iops")->same_as, "total.iops"));
+	CHECK(metric(&r, "read.bw_bytes") && metric(&r, "read.bw_bytes")->same_as &&
+	      !strcmp(metric(&r, "read.bw_bytes")->same_as, "total.iops"));
+	CHECK(metric(&r, "total.iops") && !metric(&r, "total.iops")->same_as);
+	CHECK(metric(&r, "read.lat_mean_ns") && !metric(&r, "read.lat_mean_ns")->same_as);
+	text = text_of(&r);
+	for (p = text; (p = strstr(p, "\ntotal.iops ")) != NULL; p++)
+		rows++;
+	CHECK(rows == 1);
+	CHECK(!strstr(text, "\nread.iops ") && !strstr(text, "\nread.bw_bytes "));
+	CHECK(strstr(text, "read.iops, read.bw_bytes: not shown, a fixed multiple of total.iops"));
 	free(text);
 	compare_report_free(&r);
 	set_free(&s);
@@ -550,7 +620,8 @@ int main(void)
 	RUN(zero_io_run);
 	RUN(no_nan);
 	RUN(different_jobs);
-	RUN(outlier_and_runs_for_noise);
+	RUN(outlier_and_runs_needed);
+	RUN(same_figures_folded);
 	RUN(bootstrap_and_fit);
 	return CHECK_DONE();
 }

@@ -681,7 +681,10 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("direct", NULL, "option 'direct' requires an argument (" W ")"));
 	CHECK(fails_with("size", "", "option 'size' requires an argument (" W ")"));
 	CHECK(fails_with("ioengine", "rados", "unsupported engine 'rados' (" W ")"));
-	CHECK(fails_with("ioengine", "libaio2", "unknown engine 'libaio2' (" W ")"));
+	CHECK(fails_with("ioengine", "libaio2", "unknown engine 'libaio2' (did you mean 'libaio'?) (" W ")"));
+	CHECK(fails_with("ioengine", "uring", "unknown engine 'uring' (did you mean 'io_uring'?) (" W ")"));
+	CHECK(fails_with("ioengine", "psnyc", "unknown engine 'psnyc' (did you mean 'psync'?) (" W ")"));
+	CHECK(fails_with("ioengine", "foo", "unknown engine 'foo' (" W ")"));
 	CHECK(fails_with("ioengine", "external:/x.so", "unsupported engine 'external:/x.so' (" W ")"));
 	CHECK(fails_with("random_distribution", "zoned_abs:60/10g:40/90g",
 			 "unsupported value 'zoned_abs:60/10g:40/90g' for option 'random_distribution': "
@@ -1229,6 +1232,24 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
 	CHECK(strstr(buf, "ioscheduler: a fio option that iotrial does not support (refused): set /sys") != NULL);
 	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
+	free(buf);
+	/* ioengine lists every engine of the registry, from the registry */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CHECK(!opt_cmdhelp(f, "ioengine"));
+	fclose(f);
+	CHECK(strstr(buf, "type:    one of the values below") != NULL);
+	{
+		const struct engine_ops *const *l = engine_list();
+		char want[64];
+
+		CHECK(l[0] != NULL);
+		for (size_t i = 0; l[i]; i++) {
+			snprintf(want, sizeof(want), " %s", l[i]->name);
+			CHECK(strstr(strstr(buf, "values: ") ? strstr(buf, "values: ") : "", want));
+			CHECK_STR(engine_name_at(i), l[i]->name);
+		}
+	}
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "report/report_html.h"
+#include "trial/compare.h"	/* the metrics' units and the methods' words */
 
 static json_t *dir_obj(double iops, double lat)
 {
@@ -198,13 +199,13 @@ TEST(long_run_small)
 	printf("  10-min 4-job synthetic report: %zu bytes\n", len);
 	CHECK(len < 600 * 1024);
 	CHECK(strstr(html, "600 intervals drawn as 300 points") != NULL);
-	p = strstr(html, "points=\"");	/* the first line: at most the cap */
+	p = strstr(html, "points=\"");	/* the first line: at most the cap, two vertices (a step) each */
 	CHECK(p != NULL);
 	if (p) {
 		end = strchr(p + 8, '"');
 		for (pts = 0; p && p < end; p = strchr(p + 1, ','))
 			pts++;
-		CHECK(pts - 1 <= REPORT_HTML_MAX_POINTS);
+		CHECK(pts - 1 <= 2 * REPORT_HTML_MAX_POINTS);
 	}
 	free(html);
 	json_decref(root);
@@ -305,6 +306,77 @@ TEST(compare_ci_spellings)
 	json_decref(cmp);
 }
 
+/*
+ * Every label of the compare page comes from the figure it describes: the
+ * interval's and p's method from each metric's "ci_method" (a page used to
+ * say "Fieller ... Welch" under a "p (Welch)" column whatever the method),
+ * a per-run chart's axis from the metric's unit (device.queue_depth's said
+ * IOPS).  Each method in turn: its words are there, the others' are not.
+ */
+TEST(compare_labels_from_figures)
+{
+	static const char *const methods[] = { "fieller", "run_order", "rank" };
+	static const char *const names[] = { "device.queue_depth", "read.lat_p99_ns" };
+	size_t mi, k, ni;
+
+	for (mi = 0; mi < 3; mi++) {
+		for (ni = 0; ni < 2; ni++) {
+			const char *name = names[ni];
+			json_t *cmp = json_pack("{s:{s:I, s:[s]}, s:{s:I, s:[s]}, s:[{s:s, s:s, s:s, "
+						"s:{s:f, s:f, s:I}, s:{s:f, s:f, s:I}, s:f, s:[f, f], s:f, "
+						"s:s, s:f, s:s, s:s, s:b, s:[{s:s, s:f}, {s:s, s:f}, {s:s, "
+						"s:f}, {s:s, s:f}]}], s:[], s:[], s:{s:f}}",
+						"a", "n", (json_int_t)2, "files", "a1.json", "b", "n",
+						(json_int_t)2, "files", "b1.json", "metrics", "name", name,
+						"unit", compare_metric_unit(name), "label",
+						compare_metric_label(name), "a", "mean", 3.0, "sd",
+						0.1, "n", (json_int_t)2, "b", "mean", 3.6, "sd", 0.1, "n",
+						(json_int_t)2, "diff_pct", 20.0, "ci", 11.5, 28.5,
+						"ci_level", 0.95, "ci_method", methods[mi], "p_value", 0.01,
+						"verdict", "B is 11.5..28.5% worse", "verdict_kind", "worse",
+						"lower_is_better", 0, "runs", "side", "a", "value", 3.1,
+						"side", "b", "value", 3.7, "side", "a", "value", 2.9,
+						"side", "b", "value", 3.5, "env_diff", "warnings", "settings",
+						"noise_pct", 2.0);
+			struct report_html_run runs[2] = { { "a1.json", NULL, NULL, 'A' },
+				{ "b1.json", NULL, NULL, 'B' } };
+			const struct compare_method_desc *own = compare_method_find(methods[mi]);
+			char *buf = NULL, want[160];
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+
+			CHECK(cmp && f && own);
+			if (!cmp || !f || !own)
+				return;
+			runs[0].root = result(1, 3, 0);
+			runs[1].root = result(1, 3, 0);
+			CHECK(report_html_compare(f, cmp, runs, 2, NULL, NULL) == 0);
+			fclose(f);
+			CHECK(strstr(buf, own->interval) && strstr(buf, own->test));
+			CHECK(strstr(buf, own->label) && strstr(buf, own->test_label));
+			for (k = 0; k < 3; k++) {
+				const struct compare_method_desc *o = compare_method_find(methods[k]);
+
+				if (k == mi)
+					continue;
+				CHECK(!strstr(buf, o->interval) && !strstr(buf, o->test));
+				if (strstr(buf, o->interval))
+					printf("  %s page names %s\n", methods[mi], methods[k]);
+			}
+			CHECK(!strstr(buf, "(Welch)"));
+			/* the per-run chart's y axis: the metric's label and unit */
+			snprintf(want, sizeof(want), "%s (%s)</text>", compare_metric_label(name),
+				 ni == 0 ? "I/Os in flight" : "time");
+			CHECK(strstr(buf, want) != NULL);
+			CHECK(!strstr(buf, ">IOPS</text>"));
+			free(buf);
+			json_decref(runs[0].root);
+			json_decref(runs[1].root);
+			json_decref(cmp);
+		}
+	}
+}
+
 int main(void)
 {
 	RUN(run_extras_drawn);
@@ -312,5 +384,6 @@ int main(void)
 	RUN(fio_without_series);
 	RUN(bad_input);
 	RUN(compare_ci_spellings);
+	RUN(compare_labels_from_figures);
 	return check_any_failed;
 }

@@ -378,6 +378,63 @@ TEST(expand_dirs)
 	rmdir(tmpl);
 }
 
+/*
+ * Options are read back as the job ran with them: iotrial records them as
+ * typed ("iodepth": "$ncpus") and resolved (iotrial.job); check read the
+ * typed text, fell back to 1 and called the docs' own example inconsistent.
+ * fio writes its variables substituted, so its typed values are the values.
+ */
+static const char ran_job[] =
+	"{\"fio version\": \"iotrial-0.1.0\", \"global options\": {\"numjobs\": \"$ncpus\"},"
+	" \"jobs\": [{\"jobname\": \"j\", \"job options\": {\"iodepth\": \"$ncpus\","
+	" \"bs\": \"$pagesize\", \"size\": \"(2*$mb_memory)M\", \"ioengine\": \"io_uring\","
+	" \"direct\": \"(1)\"},"
+	" \"read\": {\"iops\": 100, \"total_ios\": 100, \"runtime\": 1000,"
+	"  \"lat_ns\": {\"mean\": 1000, \"N\": 100}}, \"write\": {\"iops\": 0, \"total_ios\": 0},"
+	" \"iotrial\": {\"job\": {\"iodepth\": \"6\", \"numjobs\": \"6\", \"bs\": \"4096\","
+	"  \"size\": \"2097152\", \"ioengine\": \"io_uring\", \"direct\": \"1\", \"rate\": \"0\","
+	"  \"rwmixread\": \"50\", \"rw\": \"read\", \"kb_base\": \"1024\"}}}]}";
+
+static const char fio_job[] =
+	"{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"j\", \"job options\":"
+	" {\"iodepth\": \"6\", \"bs\": \"4096\", \"rate_iops\": \"100\"},"
+	" \"read\": {\"iops\": 100, \"total_ios\": 100, \"runtime\": 1000,"
+	"  \"lat_ns\": {\"mean\": 1000, \"N\": 100}}, \"write\": {\"iops\": 0, \"total_ios\": 0}}]}";
+
+TEST(options_as_run)
+{
+	struct resultread *r = NULL;
+	json_t *root;
+	char buf[64];
+	struct err e;
+
+	err_clear(&e);
+	CHECK(resultread_parse(ran_job, sizeof(ran_job) - 1, "ran.json", &r, &e) == 0);
+	if (!r)
+		printf("  %s\n", e.msg);
+	if (!r)
+		return;
+	CHECK_EQ_U(r->jobs[0].iodepth, 6);
+	CHECK_EQ_U(r->jobs[0].numjobs, 6);
+	CHECK_EQ_U(r->jobs[0].size, 2097152);
+	CHECK_EQ_U(r->jobs[0].direct, 1);
+	CHECK(!r->jobs[0].rate_limited);	/* "rate": "0" in the resolved job is unset */
+	CHECK(r->jobs[0].ioengine_given && !r->jobs[0].rwmix_given);
+	resultread_free(r);
+	root = json_loads(ran_job, 0, NULL);
+	CHECK_STR(resultread_job_option(root, json_array_get(json_object_get(root, "jobs"), 0),
+					"bs", buf, sizeof(buf)), "4096");
+	CHECK_STR(resultread_job_option(root, json_array_get(json_object_get(root, "jobs"), 0),
+					"ioengine", buf, sizeof(buf)), "io_uring");
+	json_decref(root);
+	CHECK(resultread_parse(fio_job, sizeof(fio_job) - 1, "fio.json", &r, &e) == 0);
+	if (!r)
+		return;
+	CHECK_EQ_U(r->jobs[0].iodepth, 6);
+	CHECK(r->jobs[0].rate_limited);
+	resultread_free(r);
+}
+
 int main(void)
 {
 	RUN(seed_totals);
@@ -394,5 +451,6 @@ int main(void)
 	RUN(trailing_data);
 	RUN(sizes);
 	RUN(expand_dirs);
+	RUN(options_as_run);
 	return CHECK_DONE();
 }

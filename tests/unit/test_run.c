@@ -45,6 +45,9 @@ struct seen {
 	int gap;			/* an entry's intervals did not follow on */
 	int order;			/* group 1 reported before group 0's final call */
 	int final0;			/* group 0's final call came */
+	uint64_t ios, bytes;		/* the ETA line's counts at the last call */
+	int went_down;			/* ... and they went down (a negative rate) */
+	int ramp_seen;
 };
 
 static void on_progress(void *arg, const struct run_progress *p)
@@ -53,6 +56,12 @@ static void on_progress(void *arg, const struct run_progress *p)
 	size_t i;
 
 	s->calls++;
+	if (p->ios[DDIR_READ] + p->ios[DDIR_WRITE] < s->ios ||
+	    p->bytes[DDIR_READ] + p->bytes[DDIR_WRITE] < s->bytes)
+		s->went_down = 1;
+	s->ios = p->ios[DDIR_READ] + p->ios[DDIR_WRITE];
+	s->bytes = p->bytes[DDIR_READ] + p->bytes[DDIR_WRITE];
+	s->ramp_seen |= p->ramping;
 	for (i = 0; p->jobs && i < p->nr_jobs; i++) {
 		const struct run_progress_job *e = &p->jobs[i];
 		unsigned g = e->groupid < 4 ? e->groupid : 3;
@@ -187,10 +196,38 @@ TEST(stonewall_and_status)
 	cmdline_free(&cl);
 }
 
+/*
+ * The ETA line's counts over a ramp (the statistics restart at its end) and
+ * a group change (another group's threads): they only go up, so the rate
+ * the CLI takes from two of them is never negative (it printed
+ * 15196579TiB/s).  The counts are I/Os, whatever the clock does.
+ */
+TEST(eta_counts_only_go_up)
+{
+	char *argv[] = { "iotrial", "--ioengine=null", "--time_based", "--runtime=1",
+			 "--ramp_time=1", "--name=a", "--rw=randread", "--name=b", "--stonewall",
+			 "--rw=write", NULL };
+	struct run_result res;
+	struct cmdline cl;
+	struct seen s;
+
+	memset(&s, 0, sizeof(s));
+	CHECK_EQ_U(run_argv(argv, &cl, &res, &s, 100000), 0);
+	CHECK(s.calls > 4);
+	CHECK(s.ramp_seen);
+	CHECK(!s.went_down);
+	/* the last counts hold both groups' I/Os, their ramps too */
+	if (res.nr_jobs == 2)
+		CHECK(s.ios > res.jobs[0].dir[DDIR_READ].total_ios + res.jobs[1].dir[DDIR_WRITE].total_ios);
+	result_free(&res);
+	cmdline_free(&cl);
+}
+
 int main(void)
 {
 	RUN(group_merge);
 	RUN(clones_apart);
 	RUN(stonewall_and_status);
+	RUN(eta_counts_only_go_up);
 	return CHECK_DONE();
 }
