@@ -153,8 +153,9 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 	if (!ca->saw_sep && ca->na == 2) {
 		ca->b[ca->nb++] = ca->a[--ca->na];
 	} else if (!ca->saw_sep) {
-		return err_set(e, -1, EXIT_USAGE, "compare: give two result files, or separate "
-			       "the sides with --: iotrial compare A... -- B...");
+		return err_set(e, -1, EXIT_USAGE, "compare: give two result files, separate the "
+			       "sides with --, or give an ab trial directory (one with manifest.json): "
+			       "iotrial compare A... -- B...");
 	}
 	if (!ca->na || !ca->nb)
 		return err_set(e, -1, EXIT_USAGE, "compare: side %s is empty", ca->na ? "B" : "A");

@@ -132,14 +132,14 @@ want("abmpi_clocks", ok and "\nruns in run order (from the trial'"'"'s manifest:
 # the verdict may be inconclusive, never slower nor negligible.
 rate = {"A": 1000.0, "B": 1180.0}
 kept = all(abs(res[r["index"]]["jobs"][0]["read"]["iops"] / rate[r["side"]] - 1) <= 0.03 for r in runs)
-line = [l for l in out.splitlines() if l.startswith("read.iops ")]
+line = [l for l in out.splitlines() if l.startswith("total.iops ")]
 ci = re.search(r" ([-+][0-9.]+)\.\.([-+][0-9.]+)% ", line[0]) if line else None
 verdict = line[0].split("%  ")[-1] if line else ""
 want("abmpi_verdict", ci is not None and float(ci.group(1)) <= 18.0 <= float(ci.group(2)) + 0.5 and
      (re.search(r"B is [0-9.]+\.\.[0-9.]+% faster", line[0]) if kept else
       not re.search(r"slower|negligible", line[0])) and
      out.startswith("ab: 4 runs of A and 4 of B") and "differences between A and B" in out.split("metric ")[0],
-     "runs kept their rates: %s (IOPS %r); read.iops line: %r" % (kept,
+     "runs kept their rates: %s (IOPS %r); total.iops line: %r" % (kept,
      [(r["side"], round(res[r["index"]]["jobs"][0]["read"]["iops"])) for r in runs], line))
 ' "$T/t1" "$T/t1.out" "$HOST"
 
@@ -155,7 +155,7 @@ for f in glob.glob(sys.argv[1] + "/run-*-B.json"):
 "$IOTRIAL" compare "$T/t1k" >"$T/t1k.out" 2>"$T/t1k.err"
 # a verdict that decides carries the note (one that a held-up run left
 # inconclusive, as abmpi_verdict allows, has none to carry)
-case "$(grep '^read.iops ' "$T/t1k.out")" in
+case "$(grep '^total.iops ' "$T/t1k.out")" in
 *"not the disk alone: kernel also differs)") noted=1 ;;
 *" inconclusive ("*) noted=1 ;;
 *) noted=0 ;;
@@ -166,7 +166,7 @@ if grep -q '^! kernel.release  *A ".*", B "0.0.0-other"' "$T/t1k.out" &&
 	! grep -q 'trial_incomplete' "$T/t1k.out"; then
 	pass abmpi_env_differs_warns
 else
-	fail abmpi_env_differs_warns "$(grep -E 'kernel|env_differs|^read.iops' "$T/t1k.out" | head -c 800) $(head -c 300 "$T/t1k.err")"
+	fail abmpi_env_differs_warns "$(grep -E 'kernel|env_differs|^total.iops' "$T/t1k.out" | head -c 800) $(head -c 300 "$T/t1k.err")"
 fi
 
 # --- trial 5: rank 0 controls alone, A on rank 1, B on ranks 2-3 ------------
