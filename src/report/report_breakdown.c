@@ -165,12 +165,23 @@ static const char *part_colour(int p)
 
 void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char *const *labels, size_t n)
 {
-	const double x0 = 90, w = 520, bar = 22, gap = 10, top = 8;
+	/* w leaves room for the longest bar's "12345.6 us" label inside the 640-wide box */
+	const double x0 = 90, w = 470, bar = 22, gap = 10, top = 8;
 	double max = 0, h = top + (double)n * (bar + gap) + 40;
 
-	for (size_t i = 0; i < n; i++)
-		if (v[i] && v[i]->valid && v[i]->cycle_ns > max)
+	/* the scale: the longest bar, which is the parts' sum when they overlap (overlap_ns) */
+	for (size_t i = 0; i < n; i++) {
+		double sum = 0;
+
+		if (!v[i] || !v[i]->valid)
+			continue;
+		for (int p = 0; p < BD_NR; p++)
+			sum += isnan(v[i]->part[p].ns) ? 0 : v[i]->part[p].ns;
+		if (v[i]->cycle_ns > max)
 			max = v[i]->cycle_ns;
+		if (sum > max)
+			max = sum;
+	}
 	if (!(max > 0))
 		return;
 	fprintf(f, "<svg class=\"breakdown\" viewBox=\"0 0 640 %.0f\" width=\"640\" height=\"%.0f\" "
@@ -212,36 +223,125 @@ void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char 
 	fprintf(f, "</svg>\n");
 }
 
-void report_breakdown_html_job(FILE *f, const json_t *job)
+/*
+ * A breakdown's table: a row per part (us per I/O, share, what it was
+ * measured from, how exact), with the steady tail's figures beside the
+ * whole job's when @tail is valid.
+ */
+static void html_table(FILE *f, const struct breakdown *b, const struct breakdown *tail)
 {
-	const json_t *o = json_object_get(json_object_get(job, "iotrial"), "breakdown");
-	struct breakdown b;
-	const struct breakdown *v[1] = { &b };
-	const char *labels[1] = { "this job" };
+	int t = tail && tail->valid;
 
-	resultread_time_breakdown(o, &b);
-	if (!b.valid)
-		return;
-	fprintf(f, "<h4>Time per I/O</h4>\n");
-	report_breakdown_svg(f, v, labels, 1);
-	fprintf(f, "<table class=\"breakdown\"><tr><th>part</th><th>us per I/O</th><th>share</th>"
-		"<th>measured from</th><th>how exact</th></tr>\n");
+	fprintf(f, "<table class=\"breakdown\"><tr><th>part</th><th>us per I/O</th><th>share</th>%s"
+		"<th>measured from</th><th>how exact</th></tr>\n",
+		t ? "<th>steady tail: us per I/O</th><th>share</th>" : "");
 	for (int p = 0; p < BD_NR; p++) {
-		const struct breakdown_item *it = &b.part[p];
+		const struct breakdown_item *it = &b->part[p];
 
 		fprintf(f, "<tr><td>%s</td>", breakdown_part_label((enum breakdown_part)p));
-		if (isnan(it->ns))
-			fprintf(f, "<td>?</td><td></td>");
-		else
-			fprintf(f, "<td>%.1f</td><td>%.0f%%</td>", it->ns / 1000, 100 * it->share);
+		for (int k = 0; k <= t; k++) {
+			const struct breakdown_item *x = k ? &tail->part[p] : it;
+
+			if (isnan(x->ns))
+				fprintf(f, "<td>?</td><td></td>");
+			else
+				fprintf(f, "<td>%.1f</td><td>%.0f%%</td>", x->ns / 1000, 100 * x->share);
+		}
 		fprintf(f, "<td>");
 		svg_escape(f, it->from);
 		fprintf(f, "</td><td>");
 		svg_escape(f, it->exact);
 		fprintf(f, "</td></tr>\n");
 	}
-	fprintf(f, "<tr><td>cycle</td><td>%.1f</td><td>100%%</td><td>I/Os in flight / IOPS</td>"
-		"<td>exact</td></tr></table>\n", b.cycle_ns / 1000);
+	fprintf(f, "<tr><td>cycle</td><td>%.1f</td><td>100%%</td>", b->cycle_ns / 1000);
+	if (t)
+		fprintf(f, "<td>%.1f</td><td>100%%</td>", tail->cycle_ns / 1000);
+	fprintf(f, "<td>I/Os in flight / IOPS</td><td>exact</td></tr></table>\n");
+	if (t)	/* the tail's own "exact" texts differ only where it borrows the whole run's */
+		fprintf(f, "<p class=\"meta\">Steady tail: its device part from the device's "
+			"per-interval counters over the tail; its tool and CPU-wait parts at the whole "
+			"run's rate per I/O (the tail has no CPU figures of its own).</p>\n");
+}
+
+void report_breakdown_html_job(FILE *f, const json_t *job)
+{
+	const json_t *o = json_object_get(json_object_get(job, "iotrial"), "breakdown");
+	struct breakdown b, t;
+	const struct breakdown *v[2] = { &b, &t };
+	const char *labels[2] = { "whole job", "steady tail" };
+
+	resultread_time_breakdown(o, &b);
+	if (!b.valid)
+		return;
+	resultread_time_breakdown(json_object_get(o, "tail"), &t);
+	fprintf(f, "<h4>Time per I/O</h4>\n");
+	report_breakdown_svg(f, v, labels, t.valid ? 2 : 1);
+	html_table(f, &b, &t);
+}
+
+/* A group's device views: one row per device, over the group's window. */
+static void html_views(FILE *f, const json_t *devs)
+{
+	const json_t *v;
+	size_t i;
+
+	if (!json_array_size(devs))
+		return;
+	fprintf(f, "<table class=\"kv\"><tr><th>device</th><th>window (s)</th><th>IOPS r/w</th>"
+		"<th>latency r/w (us)</th><th>depth r/w (queue)</th><th>util</th></tr>\n");
+	json_array_foreach((json_t *)devs, i, v) {
+		fprintf(f, "<tr><td>");
+		svg_escape(f, json_string_value(json_object_get(v, "name")));
+		fprintf(f, "</td><td>%.2f</td><td>%.0f / %.0f</td><td>%.1f / %.1f</td>"
+			"<td>%.2f / %.2f (%.2f)</td><td>%.1f%%</td></tr>\n",
+			json_number_value(json_object_get(v, "window_s")),
+			json_number_value(json_object_get(v, "read_iops")),
+			json_number_value(json_object_get(v, "write_iops")),
+			json_number_value(json_object_get(v, "read_lat_ns_mean")) / 1000,
+			json_number_value(json_object_get(v, "write_lat_ns_mean")) / 1000,
+			json_number_value(json_object_get(v, "read_queue_depth")),
+			json_number_value(json_object_get(v, "write_queue_depth")),
+			json_number_value(json_object_get(v, "queue_depth")),
+			json_number_value(json_object_get(v, "util")));
+	}
+	fprintf(f, "</table>\n");
+}
+
+void report_breakdown_html_groups(FILE *f, const json_t *root)
+{
+	const json_t *groups = json_object_get(json_object_get(root, "iotrial"), "groups"), *g;
+	size_t i;
+
+	if (!json_array_size(groups))
+		return;
+	fprintf(f, "<h3>Stonewall groups: device views and time per I/O</h3>\n"
+		"<p class=\"meta\">Each group's device view covers that group's own window (its "
+		"longest job's measured time), never another group's; a group of several jobs also "
+		"gets its time per I/O (its jobs, weighted by I/Os; each job's is under the job).</p>\n");
+	json_array_foreach((json_t *)groups, i, g) {
+		const char *jobs = json_string_value(json_object_get(g, "jobs"));
+		struct breakdown b;
+		const struct breakdown *v[1] = { &b };
+		char label[32];
+		const char *labels[1] = { label };
+
+		fprintf(f, "<section class=\"group\"><h4>Group %lld: ",
+			(long long)json_integer_value(json_object_get(g, "groupid")));
+		svg_escape(f, jobs ? jobs : "?");
+		fprintf(f, "</h4>\n");
+		html_views(f, json_object_get(g, "devices"));
+		resultread_time_breakdown(json_object_get(g, "breakdown"), &b);
+		/* one job: the group's breakdown is the job's, already shown under it */
+		if (b.valid && jobs && strstr(jobs, ", ")) {
+			snprintf(label, sizeof(label), "group %lld",
+				 (long long)json_integer_value(json_object_get(g, "groupid")));
+			fprintf(f, "<h4>Time per I/O, group %lld</h4>\n",
+				(long long)json_integer_value(json_object_get(g, "groupid")));
+			report_breakdown_svg(f, v, labels, 1);
+			html_table(f, &b, NULL);
+		}
+		fprintf(f, "</section>\n");
+	}
 }
 
 void report_breakdown_html_compare(FILE *f, const json_t *tb)

@@ -8,8 +8,9 @@
  * iotrial.groups[] (per stonewall group: its jobs, breakdown and device
  * views) and, on each disk_util[].iotrial, which group and job's window it
  * is.  Text: a "time per I/O" line per job after fio's part, the bottleneck
- * line, and a device-view line per group.  HTML: a stacked bar per job, and
- * one per side in comparisons.
+ * line, and a device-view line per group.  HTML: a stacked bar per job (and
+ * its steady tail), the device views and bar per group, and one bar per side
+ * in comparisons.
  */
 #ifndef IOTRIAL_REPORT_BREAKDOWN_H
 #define IOTRIAL_REPORT_BREAKDOWN_H
@@ -40,8 +41,20 @@ void report_breakdown_text_views(FILE *f, const struct run_result *r);
  */
 void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char *const *labels, size_t n);
 
-/* The breakdown of job object @job (from a JSON document) as a bar and a table; nothing without one. */
+/*
+ * The breakdown of job object @job (from a JSON document) as a bar and a
+ * table, with a second bar and columns for its steady tail when it has one;
+ * nothing without one.
+ */
 void report_breakdown_html_job(FILE *f, const json_t *job);
+
+/*
+ * Per stonewall group of document @root (iotrial.groups): its device views,
+ * each naming its window, and, for a group of several jobs, its breakdown
+ * as a bar and a table (the text report's group line).  Nothing without
+ * groups (fio's results).
+ */
+void report_breakdown_html_groups(FILE *f, const json_t *root);
 
 /*
  * The "time_breakdown" object of a comparison (compare_time_json): a stacked

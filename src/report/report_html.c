@@ -813,6 +813,7 @@ static void file_section(FILE *f, const json_t *root, const char *name, size_t f
 	summary_table(f, jobs);
 	json_array_foreach((json_t *)jobs, i, job)
 		job_section(f, root, job, fi, i);
+	report_breakdown_html_groups(f, root);	/* each group's device window and time per I/O */
 	environment(f, root);
 	disks(f, root);
 }

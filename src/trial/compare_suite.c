@@ -5,6 +5,7 @@
  * resultread_from_json(); compare_one() does the statistics.
  */
 #include "compare_suite.h"
+#include "human.h"	/* human_ns */
 #include "readfile.h"	/* readfile_all */
 #include "vec.h"	/* vec_grow, vec_free_strings */
 
@@ -128,6 +129,40 @@ static void suite_metric(struct resultread *const *v, size_t n, struct resultrea
 	snprintf(metric, len, "%s", rd && !wr ? "read.iops" : wr && !rd ? "write.iops" : "total.iops");
 }
 
+/* Does some run of @v have metric @name? */
+static int suite_has(struct resultread *const *v, size_t n, const char *name)
+{
+	double x;
+
+	for (size_t i = 0; i < n; i++)
+		if (!compare_metric_value(v[i], name, &x))
+			return 1;
+	return 0;
+}
+
+/*
+ * The test's device.* rows, from its own jobs' device views (the window
+ * compare_time names): each a row when both sides have it.  They referee
+ * the IOPS row, as in the main table: never a regression.
+ */
+static int suite_device(struct resultread *const *a, size_t na, struct resultread *const *b,
+			size_t nb, const struct compare_opts *o, struct compare_suite_row *row)
+{
+	static const char *const names[COMPARE_SUITE_DEV] = { "device.lat_mean_ns",
+							       "device.queue_depth" };
+	int ret;
+
+	for (size_t k = 0; k < COMPARE_SUITE_DEV; k++) {
+		if (!suite_has(a, na, names[k]) || !suite_has(b, nb, names[k]))
+			continue;
+		ret = compare_one(a, na, b, nb, names[k], o, &row->dev[row->ndev]);
+		if (ret)
+			return ret;
+		row->dev[row->ndev++].regression = 0;
+	}
+	return 0;
+}
+
 static int suite_row(json_t *const *da, struct resultread *const *a, size_t na,
 		     json_t *const *db, struct resultread *const *b, size_t nb, const char *name,
 		     const struct compare_opts *o, struct compare_suite_row *row, struct err *e)
@@ -147,8 +182,12 @@ static int suite_row(json_t *const *da, struct resultread *const *a, size_t na,
 			if (ret)
 				err_set(e, ret, EXIT_INTERNAL, "compare of test '%s' failed", name);
 			row->compared = !ret;
-			if (row->compared)	/* this test's jobs only: their own device windows */
+			if (row->compared) {	/* this test's jobs only: their own device windows */
 				compare_time_build(ra, row->na, rb, row->nb, &row->time);
+				ret = suite_device(ra, row->na, rb, row->nb, o, row);
+				if (ret)
+					err_set(e, ret, EXIT_INTERNAL, "compare of test '%s''s device rows failed", name);
+			}
 		}
 	}
 	if (ra)
@@ -215,6 +254,57 @@ static void suite_num(char *buf, size_t len, double v, const char *fmt)
 		snprintf(buf, len, fmt, v);
 }
 
+/* A device row's value: a latency readable ("212.4us"), a depth to two decimals. */
+static void suite_dev_num(char *buf, size_t len, const char *metric, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (strstr(metric, "_ns"))
+		human_ns(buf, len, v, HUMAN_TABLE);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/* Each test's device.* rows, and under them the window each side's rows cover. */
+static void suite_write_device(const struct compare_suite *s, FILE *f)
+{
+	size_t i, k, w = 4, any = 0;
+	char am[32], bm[32], d[32], ci[48];
+
+	for (i = 0; i < s->nr; i++) {
+		any += s->rows[i].ndev;
+		if (s->rows[i].ndev && strlen(s->rows[i].test) > w)
+			w = strlen(s->rows[i].test);
+	}
+	if (!any)
+		return;
+	fprintf(f, "\ndevice per test (each test's device.* rows from its own jobs' device windows, "
+		"named under it;\nthey referee the IOPS rows and never count as a regression):\n");
+	fprintf(f, "%-*s %-18s %12s %3s %12s %3s %8s  %-18s %s\n", (int)w, "test", "metric",
+		"A mean", "n", "B mean", "n", "B vs A", "95% CI", "verdict");
+	for (i = 0; i < s->nr; i++) {
+		const struct compare_suite_row *r = &s->rows[i];
+
+		for (k = 0; k < r->ndev; k++) {
+			const struct compare_metric *m = &r->dev[k];
+
+			suite_dev_num(am, sizeof(am), m->name, m->a.mean);
+			suite_dev_num(bm, sizeof(bm), m->name, m->b.mean);
+			suite_num(d, sizeof(d), m->diff_pct, "%+.1f%%");
+			if (isnan(m->ci_lo) || isnan(m->ci_hi))
+				snprintf(ci, sizeof(ci), "-");
+			else
+				snprintf(ci, sizeof(ci), "%+.1f..%+.1f%%", m->ci_lo, m->ci_hi);
+			fprintf(f, "%-*s %-18s %12s %3zu %12s %3zu %8s  %-18s %s\n", (int)w, r->test,
+				m->name, am, m->a.n, bm, m->b.n, d, ci, m->verdict_text);
+		}
+		if (r->ndev)
+			fprintf(f, "%-*s   window: A %s; B %s\n", (int)w, "",
+				r->time.window_a[0] ? r->time.window_a : "none",
+				r->time.window_b[0] ? r->time.window_b : "none");
+	}
+}
+
 int compare_suite_write_text(const struct compare_suite *s, FILE *f)
 {
 	size_t i, w = 4;
@@ -259,6 +349,7 @@ int compare_suite_write_text(const struct compare_suite *s, FILE *f)
 			fprintf(f, "\ntime per I/O per test (each test's device figures over its own window):\n");
 		fprintf(f, "  %s: %s\n", r->test, r->time.sentence);
 	}
+	suite_write_device(s, f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -266,6 +357,35 @@ int compare_suite_write_text(const struct compare_suite *s, FILE *f)
 static json_t *suite_real(double v)
 {
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+/* A string, or null when empty. */
+static json_t *suite_str(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+/* {"window_a", "window_b", "metrics": [...]}: the test's device rows and their windows. */
+static json_t *suite_device_json(const struct compare_suite_row *r)
+{
+	json_t *arr = json_array(), *o;
+
+	for (size_t k = 0; arr && k < r->ndev; k++) {
+		const struct compare_metric *m = &r->dev[k];
+
+		o = json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "name", m->name,
+			      "n_a", (json_int_t)m->a.n, "n_b", (json_int_t)m->b.n,
+			      "a_mean", suite_real(m->a.mean), "b_mean", suite_real(m->b.mean),
+			      "diff_pct", suite_real(m->diff_pct), "ci_lo", suite_real(m->ci_lo),
+			      "ci_hi", suite_real(m->ci_hi), "p", suite_real(m->p),
+			      "verdict", m->verdict_text);
+		if (!o || json_array_append_new(arr, o)) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return json_pack("{s:o, s:o, s:o}", "window_a", suite_str(r->time.window_a),
+			 "window_b", suite_str(r->time.window_b), "metrics", arr);
 }
 
 json_t *compare_suite_json(const struct compare_suite *s)
@@ -293,6 +413,8 @@ json_t *compare_suite_json(const struct compare_suite *s)
 			json_object_set_new(o, "regression", json_boolean(r->m.regression));
 			if (r->time.valid)
 				json_object_set_new(o, "time", compare_time_json(&r->time));
+			if (r->ndev)
+				json_object_set_new(o, "device", suite_device_json(r));
 		} else {
 			json_object_set_new(o, "verdict", json_string(r->na ? "only in A" : "only in B"));
 		}

@@ -18,8 +18,11 @@
  * every run of one side gets a row saying so and no verdict.
  *
  * Each compared test also gets its time breakdown side by side
- * (compare_time.h) from that test's jobs alone: their device views cover
- * the test's own window, never another test's.
+ * (compare_time.h) and its own device.* rows (device.lat_mean_ns,
+ * device.queue_depth), both from that test's jobs alone: their device views
+ * cover the test's own window, never another test's, and each side's window
+ * is named (compare_time's window_a/window_b).  Like the main table's, the
+ * device rows referee: they never count as a regression.
  */
 #ifndef IOTRIAL_COMPARE_SUITE_H
 #define IOTRIAL_COMPARE_SUITE_H
@@ -31,13 +34,18 @@
 #include "err.h"
 #include "resultread.h"
 
+#define COMPARE_SUITE_DEV 2	/* device.lat_mean_ns, device.queue_depth */
+
 struct compare_suite_row {
 	char test[128];			/* the job name */
 	char metric[24];		/* "read.iops", "write.iops", "total.iops" */
 	size_t na, nb;			/* runs of each side that hold the test */
 	int compared;			/* both sides have it: @m is filled */
 	struct compare_metric m;
-	struct compare_time time;	/* the test's breakdown per side; .valid 0 when unknown */
+	struct compare_time time;	/* the test's breakdown per side; .valid 0 when unknown;
+					 * its window_a/b name the device rows' windows */
+	struct compare_metric dev[COMPARE_SUITE_DEV];	/* the test's device.* rows */
+	size_t ndev;			/* how many of @dev both sides have (0: none) */
 };
 
 struct compare_suite {
@@ -61,7 +69,9 @@ void compare_suite_free(struct compare_suite *s);
 int compare_suite_write_text(const struct compare_suite *s, FILE *f);
 
 /* [{"test", "metric", "n_a", "n_b", "a_mean", "b_mean", "diff_pct", "ci_lo", "ci_hi",
- *   "p", "verdict", "regression", "time"}]: a new reference, NULL on ENOMEM. */
+ *   "p", "verdict", "regression", "time", "device": {"window_a", "window_b",
+ *   "metrics": [{"name", "n_a", "n_b", "a_mean", "b_mean", "diff_pct", "ci_lo",
+ *   "ci_hi", "p", "verdict"}]}}]: a new reference, NULL on ENOMEM. */
 json_t *compare_suite_json(const struct compare_suite *s);
 
 #endif

@@ -22,10 +22,13 @@
 #    test's own ext4 on a RAM loop device when root, else the machine's disk):
 #    `page_cache`.
 #  - qd1_disk: 4k random reads at QD1 with O_DIRECT on a file there, in a
-#    second stonewall group at QD4: never `tool` while the tool's CPU is under
-#    half of each I/O, and the breakdown's parts add up to its cycle (less any
-#    overlap); each group its own device window, named in the text; the HTML
-#    report has a breakdown per job; compare gives one per test.
+#    second stonewall group of two QD4 jobs: never `tool` while the tool's CPU
+#    is under half of each I/O, and the breakdown's parts add up to its cycle
+#    (less any overlap); each group its own device window, named in the text,
+#    and the group of two its own breakdown; the HTML report has a breakdown
+#    per job with its steady tail's, and per group its device view and (two
+#    jobs) breakdown; compare gives per test a breakdown and device.* rows
+#    from that test's own window, and names the window.
 # Every iotrial result also has the breakdown in JSON and a text line.
 . "$(dirname "$0")/lib.sh"
 
@@ -59,13 +62,15 @@ expect() {
 	if [ "$3" = "$2" ]; then pass "$1"; else fail "$1" "wanted $2, got '$3' ${4:-}"; fi
 }
 
-# run_both NAME JOBFILE: iotrial's JSON in $T/NAME.i, fio's in $T/NAME.f
+# run_both NAME JOBFILE [IOTRIAL-OPTION...]: iotrial's JSON in $T/NAME.i, fio's in $T/NAME.f
 run_both() {
-	"$IOTRIAL" "$2" --output-format=normal,json >"$T/$1.i" 2>"$T/$1.err" ||
-		fail "$1" "iotrial exit $?: $(head -c 300 "$T/$1.err")"
-	python3 "$T/v.py" "$T/$1.i" >"$T/$1.v" 2>>"$T/$1.err"
+	_n=$1 _f=$2
+	shift 2
+	"$IOTRIAL" "$_f" --output-format=normal,json "$@" >"$T/$_n.i" 2>"$T/$_n.err" ||
+		fail "$_n" "iotrial exit $?: $(head -c 300 "$T/$_n.err")"
+	python3 "$T/v.py" "$T/$_n.i" >"$T/$_n.v" 2>>"$T/$_n.err"
 	if [ $HAVE_FIO = 1 ]; then
-		fio "$2" --output-format=json >"$T/$1.f" 2>/dev/null || : >"$T/$1.f"
+		fio "$_f" --output-format=json >"$T/$_n.f" 2>/dev/null || : >"$T/$_n.f"
 	fi
 }
 
@@ -336,7 +341,7 @@ for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
 	D=$(mktemp -d "$cand/iotrial-truth.XXXXXX") && break
 done
 if [ -z "$D" ]; then
-	for n in page_cache page_cache_fio qd1_disk qd1_disk_fio qd1_disk_parts group_views report_html_breakdown compare_per_test_time; do
+	for n in page_cache page_cache_fio qd1_disk qd1_disk_fio qd1_disk_parts group_views report_html_breakdown compare_per_test_time compare_per_test_device; do
 		skip $n "no writable directory on a block device"
 	done
 else
@@ -351,9 +356,11 @@ else
 		skip page_cache_fio "fio is not installed"
 	fi
 
-	# two stonewall groups: each its own device window, named in the text
-	printf '[global]\nfilename=%s\nsize=64m\nrw=randread\nbs=4k\ndirect=1\nioengine=io_uring\nruntime=500ms\ntime_based\n[q1]\niodepth=1\n[q4]\nstonewall\niodepth=4\n' "$D/disk" >"$T/qd1.fio"
-	run_both qd1 "$T/qd1.fio"
+	# two stonewall groups, the second of two jobs: each its own device window,
+	# named in the text; intervals of 25 ms give each job a steady tail (MSER
+	# over 20 intervals) and so a tail breakdown
+	printf '[global]\nfilename=%s\nsize=64m\nrw=randread\nbs=4k\ndirect=1\nioengine=io_uring\nruntime=500ms\ntime_based\n[q1]\niodepth=1\n[q4]\nstonewall\niodepth=4\n[q4b]\niodepth=4\n' "$D/disk" >"$T/qd1.fio"
+	run_both qd1 "$T/qd1.fio" --series_interval=25ms
 	v=$(ours "$T/qd1.v" q1)
 	python3 - "$T/qd1.i" "$v" <<'PY'
 import json, re, sys
@@ -386,31 +393,81 @@ for x in g:
 du = d["disk_util"][0].get("iotrial", {})
 if du.get("groupid") != 0 or du.get("job") != "q1" or not du.get("window_s"):
     why.append("disk_util[0].iotrial names no window: %s" % json.dumps(du)[:200])
-for gid, name in ((0, "q1"), (1, "q4")):
+for gid, name in ((0, "q1"), (1, "q4, q4b")):
     if not re.search(r"^  \S+ device view over [0-9.]+ s \(group %d: %s\)" % (gid, name), t, re.M):
         why.append("no text view for group %d" % gid)
+# the text's time per I/O of the group of two jobs, and of no group of one
+if not re.search(r"^  group 1 \(q4, q4b\) time per I/O \(us\): cycle ", t, re.M) or "group 0 (q1) time per I/O" in t:
+    why.append("the text's group time per I/O lines")
 if d["jobs"][1]["iotrial"].get("device", {}).get("window_s") is None:
     why.append("q4 has no device view of its own")
 print("FAIL group_views: " + "; ".join(why) if why else "PASS group_views")
 PY
-	# the run's HTML report: the breakdown of each job (a stacked bar and its table)
+	# the run's HTML report: the breakdown of each job (a stacked bar and its
+	# table) with its steady tail's beside it, and per group its device view
+	# over its own window and, for the group of two jobs, its breakdown
 	sed -n '/^{/,$p' "$T/qd1.i" >"$T/qd1.json"
 	"$IOTRIAL" report "$T/qd1.json" -o "$T/qd1.html" 2>"$T/qd1.herr"
-	n=$(grep -c '<h4>Time per I/O</h4>' "$T/qd1.html" 2>/dev/null)
-	if [ "${n:-0}" -eq 2 ] && grep -q 'measured from' "$T/qd1.html"; then
-		pass report_html_breakdown
-	else
-		fail report_html_breakdown "$n breakdowns in the page (2 jobs): $(head -c 200 "$T/qd1.herr")"
-	fi
+	python3 - "$T/qd1.json" "$T/qd1.html" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+h = open(sys.argv[2]).read()
+why = []
+n = h.count("<h4>Time per I/O</h4>")
+if n != 3 or "measured from" not in h:
+    why.append("%d job breakdowns in the page (3 jobs)" % n)
+tails = [j["jobname"] for j in d["jobs"] if j["iotrial"].get("breakdown", {}).get("tail")]
+bars = h.count(">steady tail</text>")
+if not tails or bars != len(tails) or h.count("<th>steady tail: us per I/O</th>") != len(tails):
+    why.append("steady tails: %s in the JSON, %d bars in the page" % (tails, bars))
+for g in d["iotrial"]["groups"]:
+    w = "%.2f" % g["devices"][0]["window_s"]
+    sec = h[h.find("<h4>Group %d: %s</h4>" % (g["groupid"], g["jobs"])):]
+    sec = sec[:sec.find("</section>")]
+    if not sec or "<td>%s</td>" % w not in sec:
+        why.append("group %d: no section or no view over its %s s window" % (g["groupid"], w))
+    elif ("Time per I/O, group %d" % g["groupid"] in sec) != (", " in g["jobs"]):
+        why.append("group %d (%s): a group breakdown %s" % (g["groupid"], g["jobs"],
+                   "for a single job" if ", " not in g["jobs"] else "missing"))
+print("FAIL report_html_breakdown: " + "; ".join(why) if why else "PASS report_html_breakdown")
+PY
 	# compare of a two-test result: a time breakdown per test, each from its own jobs
 	"$IOTRIAL" compare "$T/qd1.json" -- "$T/qd1.json" >"$T/qd1.cmp" 2>&1
 	"$IOTRIAL" compare --output-format=json "$T/qd1.json" -- "$T/qd1.json" >"$T/qd1.cmpj" 2>/dev/null
 	if grep -q "^  q1: B's cycle per I/O is 0.0 us" "$T/qd1.cmp" && grep -q "^  q4: B's cycle per I/O is 0.0 us" "$T/qd1.cmp" &&
-		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=[t['time']['a']['cycle_ns'] for t in d['tests']]; sys.exit(not (len(c) == 2 and c[0] != c[1]))" "$T/qd1.cmpj"; then
+		python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=[t['time']['a']['cycle_ns'] for t in d['tests']]; sys.exit(not (len(c) == 3 and c[0] != c[1]))" "$T/qd1.cmpj"; then
 		pass compare_per_test_time
 	else
 		fail compare_per_test_time "$(grep -A3 'time per I/O per test' "$T/qd1.cmp" | head -c 400)"
 	fi
+	# ... and its own device.* rows, from its own window, which the text names
+	python3 - "$T/qd1.json" "$T/qd1.cmpj" "$T/qd1.cmp" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+c = json.load(open(sys.argv[2]))
+t = open(sys.argv[3]).read()
+why = []
+for j, g in zip(d["jobs"], (0, 1, 1)):
+    name, v = j["jobname"], j["iotrial"]["device"]
+    row = [x for x in c["tests"] if x["test"] == name]
+    dev = row[0].get("device") if row else None
+    if not dev:
+        why.append("%s: no device rows" % name)
+        continue
+    m = {x["name"]: x for x in dev["metrics"]}
+    ios = v["read_ios"] + v["write_ios"]
+    lat = (v["read_lat_ns_mean"] * v["read_ios"] + v["write_lat_ns_mean"] * v["write_ios"]) / ios
+    got = (m.get("device.lat_mean_ns") or {}).get("a_mean")
+    if got is None or abs(got - lat) > 1e-6 * lat + 1e-3 or "device.queue_depth" not in m:
+        why.append("%s: device.lat_mean_ns %s, its own window's %s" % (name, got, lat))
+    win = "group %d's window (job '%s', %.2f s)" % (g, name, v["window_s"])
+    if win not in (dev["window_a"] or "") or win not in (dev["window_b"] or ""):
+        why.append("%s: window %s, not %s" % (name, dev["window_a"], win))
+    if not re.search(r"^%s +device\.lat_mean_ns +[0-9.]+ ?[mun]?s " % name, t, re.M) or \
+       not re.search(r"^ +window: A .*%s; B " % re.escape(win), t, re.M):
+        why.append("%s: no text rows or window line" % name)
+print("FAIL compare_per_test_device: " + "; ".join(why) if why else "PASS compare_per_test_device")
+PY
 	if [ $HAVE_FIO = 1 ]; then
 		v=$(fio_verdict "$T/qd1.f" q1)
 		if [ -n "$v" ] && [ "$v" != tool ]; then pass "qd1_disk_fio ($v)"; else fail qd1_disk_fio "verdict '$v'"; fi
