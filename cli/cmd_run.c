@@ -331,6 +331,7 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 	req.globals = cl->globals;
 	req.nr_globals = cl->globals_nr;
 	req.readonly = cl->readonly;
+	req.aux_path = cl->aux_path;
 	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
 	req.error_dump = on_error_dump;

@@ -207,6 +207,8 @@ static const struct cl_popt {
 	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL },
 	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL },
 	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
+	{ "max-jobs", 1, "N", "accepted and ignored: fio 3.33 sizes shared memory with it, no limit", NULL },
+	{ "aux-path", 1, "DIR", "where verify state files and verify_dump files go (default: .)", NULL },
 	{ "version", 0, NULL, "print the fio version iotrial follows, and iotrial's (also -v)", NULL },
 	{ "help", 0, NULL, "this text (also -h)", NULL },
 	{ "client", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
@@ -223,13 +225,11 @@ static const struct cl_popt {
 	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
 	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)" },
 	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported" },
-	{ "max-jobs", 1, NULL, NULL, "not supported: iotrial has no job limit to set" },
 	{ "inflate-log", 1, NULL, NULL, "compressed logs are not supported" },
 	{ "trigger-file", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger-remote", 1, NULL, NULL, "triggers are not supported" },
-	{ "aux-path", 1, NULL, NULL, "not supported: iotrial keeps no state files" },
 };
 
 #define CL_POPTS_NR (sizeof(cl_popts) / sizeof(cl_popts[0]))
@@ -306,6 +306,11 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->history_file = val && *val ? strdup(val) : NULL;
 		return !val || !*val || cl->history_file ? 0 : cl_nomem(e);
 	}
+	if (!strcmp(name, "aux-path")) {
+		free(cl->aux_path);
+		cl->aux_path = strdup(val);
+		return cl->aux_path ? 0 : cl_nomem(e);
+	}
 	if (!strcmp(name, "preset")) {
 		free(cl->preset);
 		cl->preset = strdup(val);
@@ -354,7 +359,23 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 			return cl_nomem(e);
 		return CL_STOP;
 	}
-	/* warnings-fatal, alloc-size: nothing to do */
+	/*
+	 * max-jobs: fio 3.33 sizes its shared memory segments with it and grows
+	 * them past it (measured: --max-jobs=2 runs 3 jobs), so it limits
+	 * nothing; fio's own test runner passes it to every job.  A number is
+	 * still required, so that a typo is not silently taken.
+	 */
+	if (!strcmp(name, "max-jobs")) {
+		const char *c = val;
+
+		while (*c >= '0' && *c <= '9')
+			c++;
+		if (*c || c == val)
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "invalid value '%s' for option 'max-jobs': not a number (" CL_WHERE ")",
+				       val);
+	}
+	/* warnings-fatal, alloc-size, max-jobs: nothing to do */
 	return 0;
 }
 
@@ -645,6 +666,7 @@ void cmdline_free(struct cmdline *cl)
 	free(cl->status_output);
 	free(cl->cmdhelp_opt);
 	free(cl->preset);
+	free(cl->aux_path);
 	free(cl->preset_text);
 	free(cl->history_file);
 	memset(cl, 0, sizeof(*cl));

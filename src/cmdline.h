@@ -53,6 +53,7 @@ struct cmdline {
 	int parse_only;			/* --parse-only: validate and stop */
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */
+	char *aux_path;			/* --aux-path=DIR: verify state and dump files go there */
 	int allow_output_device;	/* --allow-output-device: --output, --status-output
 					 * and logs may name a block device */
 	uint64_t status_interval_us;	/* --status-interval (bare: seconds, >= 1ms); 0 = off */

@@ -59,6 +59,7 @@ void job_init(struct job *j)
 	j->scramble_buffers = 1;
 	j->buffer_compress_chunk = 512;
 	j->do_verify = 1;
+	j->verify_state_save = 1;	/* fio's default */
 	j->thinktime_blocks = 1;
 	j->rate_cycle_ms = 1000;
 	j->lat_target.percentile = 100;

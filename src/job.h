@@ -208,6 +208,10 @@ struct job {
 	uint64_t verify_backlog_batch;		/* blocks checked each time (0 = verify_backlog) */
 	int verify_dump;			/* a bad interval: .received/.expected files */
 	uint32_t verify_async;			/* fio's offload threads: accepted, checks stay inline */
+	uint32_t verify_offset;			/* the header moved this far into each interval */
+	int experimental_verify;		/* fio regenerates offsets: the same blocks checked */
+	int verify_state_save;			/* default 1: a writing job leaves its state file */
+	int verify_state_load;			/* check only what the saved run wrote */
 	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
 	uint64_t thinktime_us, thinktime_spin_us;
 	uint32_t thinktime_blocks;		/* default 1 */

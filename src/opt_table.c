@@ -91,7 +91,6 @@ static const struct opt_choice dedupe_mode_choices[] = {
 static const struct opt_choice submit_choices[] = {
 	{ "inline", 0 }, { "offload", 1 }, { NULL, 0 },
 };
-static const struct opt_choice zero_only[] = { { "0", 0 }, { NULL, 0 } };
 static const struct opt_choice window_choices[] = {
 	{ "avg", 0 }, { "max", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
 	{ NULL, 0 },
@@ -382,6 +381,17 @@ static const struct opt_def opt_defs[] = {
 		  "own thread (the same results, the checking CPU counted in the job's)" },
 	{ .name = "verify_fatal", .type = OPT_BOOL, F(verify_fatal),
 	  .help = "a verify failure also stops the other jobs of the group" },
+	{ .name = "verify_offset", .type = OPT_INT, F(verify_offset), .max = 1u << 30,
+	  .help = "write each verify header this many bytes into its interval (swapped with "
+		  "the data there, swapped back to check)" },
+	{ .name = "experimental_verify", .type = OPT_BOOL, F(experimental_verify),
+	  .help = "fio regenerates the offsets to verify instead of logging the writes; "
+		  "iotrial checks the same blocks from its log" },
+	{ .name = "verify_state_save", .type = OPT_BOOL, F(verify_state_save),
+	  .help = "a writing verify job leaves local-JOB-N-verify.state (in --aux-path): "
+		  "which blocks it wrote (default 1)" },
+	{ .name = "verify_state_load", .type = OPT_BOOL, F(verify_state_load),
+	  .help = "check only the blocks the state file of an earlier verify_state_save run names" },
 	{ .name = "gtod_reduce", .type = OPT_FUNC, F(gtod_reduce), .parse = opt_parse_gtod_reduce,
 	  .show = opt_show_gtod_reduce,
 	  .help = "1 sets disable_lat, disable_clat, disable_slat, disable_bw (iotrial still "
@@ -443,8 +453,6 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
 	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
 		  "schedule, not after a completion (io_uring, libaio, null)" },
-	{ .name = "verify_state_save", DEFAULT_ONLY, .choices = zero_only,
-	  .help = "0: no verify state file is written (iotrial never writes one)" },
 
 	/* latency_target.h (fio: bare times are microseconds) */
 	{ .name = "latency_target", .type = OPT_TIME, F(lat_target.target_us), .unit_us = 1,
@@ -498,7 +506,7 @@ static const struct opt_def opt_defs[] = {
 	U("conf"), U("cont"),
 	U("create_fsync"), U("create_only"), U("cuda_io"),
 	U("dataplacement"), U("exec_postrun"),
-	U("exec_prerun"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"),
+	U("exec_prerun"), 
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 	UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
 	U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
@@ -533,8 +541,7 @@ static const struct opt_def opt_defs[] = {
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
-	UH("verify_offset", "not supported (verify= checks every block after the writes)"),
-	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
+UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
 	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
 	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"),

@@ -24,6 +24,7 @@
  */
 #include "worker.h"
 #include "worker_compat.h"
+#include "worker_verify.h"
 #include "worker_int.h"
 #include "ioerr.h"
 #include "steady/job_steady.h"
@@ -139,9 +140,9 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
 	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
-		worker_compat_verify_written(w, io);
+		worker_verify_written(w, io);
 	else if (unlikely(w->verify_reads) && io->ddir == DDIR_READ)
-		worker_compat_verify_read(w, io);
+		worker_verify_read(w, io);
 	if (unlikely(io->untimed))
 		return;		/* counted, not timed (engine.h) */
 	if (unlikely(w->cprio != NULL))
@@ -787,11 +788,6 @@ void *worker_main(void *arg)
 	if (now > w->mark_interval.ticks)
 		worker_interval(w, now, 0);
 	devwatch_end(&w->dw, clock_now_ns(w->clk));
-	getrusage(RUSAGE_THREAD, &w->ru_end);
-	if (schedstat_thread_wait(&w->rq_wait_end))
-		w->rq_wait_ok = 0;
-	if (getloadavg(&w->load1, 1) != 1)
-		w->load1 = -1;
 	w->measure_ns = clock_ticks_to_ns(w->clk, now - w->t_measure);
 	w->elapsed_ns = clock_ticks_to_ns(w->clk, now - w->t_begin);
 	w->interrupted = atomic_load(&w->stop) == WORKER_STOP_SIGNAL;
@@ -802,8 +798,21 @@ void *worker_main(void *arg)
 			if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
 				worker_fail(w, errno, NULL);
 	}
-	if (w->verify.method && j->do_verify && !w->error && !atomic_load(&w->stop))
-		worker_compat_verify_pass(w);
+	if (w->verify.method && j->do_verify && !w->error && !atomic_load(&w->stop)) {
+		uint64_t t0 = clock_ticks(w->clk);
+
+		worker_verify_pass(w);
+		if (w->vpass_ios)	/* fio adds its verify phase to read's runtime */
+			w->verify_ns = clock_ticks_to_ns(w->clk, clock_ticks(w->clk) - t0);
+	}
+	if (w->verify.method)
+		worker_verify_save(w);
+	/* the thread's CPU, its verify phase included (as fio's) */
+	getrusage(RUSAGE_THREAD, &w->ru_end);
+	if (schedstat_thread_wait(&w->rq_wait_end))
+		w->rq_wait_ok = 0;
+	if (getloadavg(&w->load1, 1) != 1)
+		w->load1 = -1;
 	if (w->log_on) {
 		struct err e;
 

@@ -6,7 +6,9 @@
  */
 #include "worker.h"
 #include "worker_compat.h"
+#include "worker_verify.h"
 #include "worker_int.h"
+#include "file.h"
 #include "ioerr.h"
 #include "steady/job_steady.h"
 #include "schedstat.h"
@@ -115,7 +117,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (j->dedupe_global)
 		buffer_dedupe_global(&w->bufgen, w->thread_index, w->nr_threads);
 	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
-	r = worker_compat_verify_init(w, e);
+	r = worker_verify_init(w, e);
 	if (r)
 		return r;
 	w->ctx.buf_len = blen;
@@ -157,9 +159,15 @@ int worker_prepare(struct worker *w, struct err *e)
 		sizes[i] = w->files[i].size;
 	}
 	if (!w->nr_files) {
-		/* no file (null engine): a virtual one as large as the job says */
+		/*
+		 * no file (null engine): a virtual one as large as the job says:
+		 * size=, else filesize= times nrfiles (fio's size when only the
+		 * files' size is given), else io_size, else 1 GiB
+		 */
 		starts[0] = j->offset + j->offset_increment * w->jobnum;
-		sizes[0] = j->size ? j->size : (j->io_size ? j->io_size : 1ull << 30);
+		sizes[0] = j->size ? j->size :
+			   j->filesize_max ? file_pick_size(j, w->jobnum, 0) * (j->nrfiles ? j->nrfiles : 1) :
+			   j->io_size ? j->io_size : 1ull << 30;
 	}
 	r = iogen_init_regions(&w->gen, j, w->thread_index, sizes, starts,
 			       w->nr_files ? w->nr_files : 1, e);
@@ -232,7 +240,7 @@ int worker_prepare(struct worker *w, struct err *e)
 void worker_result(const struct worker *w, struct job_result *r)
 {
 	const struct job *j = w->job;
-	double rt_ms = (double)w->measure_ns / 1e6;
+	double rt_ms = (double)(w->measure_ns + w->verify_ns) / 1e6;
 	uint64_t usr, sys;
 	int d;
 
@@ -247,8 +255,9 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->coe = j->ioerr.coe != 0;
 	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
 	r->verify = w->vres;
-	r->elapsed_s = (w->elapsed_ns + 500000000ull) / 1000000000ull;
-	r->job_runtime_ms = w->measure_ns / 1000000;
+	/* fio's job runtime and elapsed time include its verify phase */
+	r->elapsed_s = (w->elapsed_ns + w->verify_ns + 500000000ull) / 1000000000ull;
+	r->job_runtime_ms = (w->measure_ns + w->verify_ns) / 1000000;
 	usr = (uint64_t)(w->ru_end.ru_utime.tv_sec - w->ru_start.ru_utime.tv_sec) * 1000000 +
 	      (uint64_t)(w->ru_end.ru_utime.tv_usec - w->ru_start.ru_utime.tv_usec);
 	sys = (uint64_t)(w->ru_end.ru_stime.tv_sec - w->ru_start.ru_stime.tv_sec) * 1000000 +
@@ -273,7 +282,15 @@ void worker_result(const struct worker *w, struct job_result *r)
 		dr->io_bytes = wd->bytes;
 		dr->total_ios = wd->ios + wd->err_ios;
 		dr->short_ios = wd->short_ios;
-		dr->runtime_ms = wd->ios ? r->job_runtime_ms : 0;
+		/*
+		 * fio: a direction's runtime is the I/O phase's when the job does
+		 * that direction (a write job's verify_backlog reads add none),
+		 * and read's gets the end pass's time too
+		 */
+		dr->runtime_ms = wd->ios && (d != DDIR_READ || (j->rw & RW_READ) || !w->verify.method) ?
+				 w->measure_ns / 1000000 : 0;
+		if (d == DDIR_READ && w->vpass_ios)
+			dr->runtime_ms += w->verify_ns / 1000000;
 		lat_acc_moments(&wd->slat, &dr->slat);
 		lat_acc_moments(&wd->clat, &dr->clat);
 		lat_acc_moments(&wd->lat, &dr->lat);
@@ -304,7 +321,7 @@ void worker_release(struct worker *w)
 		w->ops->exit(&w->ctx);
 	w->ctx_ready = 0;
 	iogen_free(&w->gen);
-	worker_compat_verify_free(w);
+	worker_verify_free(w);
 	free(w->cprio);
 	w->cprio = NULL;
 	series_free(&w->series);
