@@ -218,6 +218,9 @@ struct job {
 	uint64_t number_ios;			/* 0 = no cap */
 	int exit_what;				/* exitall stops: 0 group, 1 stonewall, 2 all */
 	char *wait_for;				/* start when the job of this name is done */
+	char *write_iolog;			/* iolog.h: record the I/Os issued here */
+	char *read_iolog;			/* replay this log instead of generating I/O */
+	int replay_no_stall;			/* replay as fast as possible, not at the logged times */
 	uint64_t rate_min[DDIR_NR];		/* bytes/s a direction must keep up (0 = none) */
 	uint64_t rate_iops_min[DDIR_NR];
 	uint32_t rate_cycle_ms;			/* window of the check (default 1000) */

@@ -376,6 +376,22 @@ static int worker_flow_wait(struct worker *w)
 }
 
 /*
+ * read_iolog: the log's next I/O; with the log's times (and not
+ * replay_no_stall) it waits for its time as a rated I/O waits for its slot.
+ * 1 when the log is done.
+ */
+static int worker_replay_next(struct worker *w, struct io_u *io)
+{
+	uint64_t t_us;
+
+	if (iolog_next(&w->replay, io, &t_us))
+		return 1;
+	if (t_us != UINT64_MAX && !w->job->replay_no_stall)
+		io->t_issue = w->t_begin + clock_ns_to_ticks(w->clk, t_us * 1000);
+	return 0;
+}
+
+/*
  * Get the next io_u to issue: a pending one (held back by the rate limiter or
  * a busy engine), an fsync when fsync=N writes were issued, or a new one from
  * the generator.  Returns NULL when the generator is exhausted or no io_u is
@@ -412,7 +428,7 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 	}
 	/* number_ios: the job ends after that many I/Os, if nothing ends it first */
 	if ((unlikely(j->number_ios) && w->nr_ios_issued >= j->number_ios) ||
-	    iogen_next(&w->gen, io)) {
+	    (unlikely(w->replay_on) ? worker_replay_next(w, io) : iogen_next(&w->gen, io))) {
 		*gen_done = 1;
 		w->free_list[w->nr_free++] = io;
 		return NULL;
@@ -494,6 +510,8 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		io->t_start = *now;
 		io->t_issue = *now;
 		io->untimed = 0;
+		if (unlikely(w->iolw_on))	/* write_iolog: as issued */
+			iolog_record(&w->iolw, clock_ticks_to_ns(w->clk, *now - w->t_begin) / 1000, io);
 		r = ops->queue(&w->ctx, io);
 		if (likely(r == ENGINE_Q_QUEUED)) {
 			queued[nq++] = io;
@@ -813,6 +831,22 @@ void *worker_main(void *arg)
 		w->rq_wait_ok = 0;
 	if (getloadavg(&w->load1, 1) != 1)
 		w->load1 = -1;
+	if (w->iolw_on) {
+		struct err e;
+		char **paths = calloc(w->nr_files + 1, sizeof(*paths));
+		unsigned i;
+
+		err_clear(&e);
+		for (i = 0; paths && i < w->nr_files; i++)
+			paths[i] = w->files[i].path;
+		if (paths && iolog_write(&w->iolw, j->write_iolog, paths, w->nr_files,
+					 clock_ticks_to_ns(w->clk, clock_ticks(w->clk) - w->t_begin) / 1000,
+					 &e) && !w->error) {
+			w->error = -e.code;
+			snprintf(w->first_error, sizeof(w->first_error), "%.255s", e.msg);
+		}
+		free(paths);
+	}
 	if (w->log_on) {
 		struct err e;
 

@@ -27,6 +27,7 @@
 #include "buffer.h"
 #include "verify.h"
 #include "verify_log.h"
+#include "iolog.h"
 #include "iogen.h"
 #include "job.h"
 #include "rate.h"
@@ -194,6 +195,9 @@ struct worker {
 	int sink_on;
 
 	struct fiolog log;		/* fio's log files (inert unless asked for) */
+	struct iolog_writer iolw;	/* write_iolog: the I/Os issued */
+	struct iolog_replay replay;	/* read_iolog: the I/Os to issue */
+	int iolw_on, replay_on;
 	int log_on;			/* logging and past the ramp */
 	struct steady_cfg ss_cfg;	/* stop rule (fio ss=, or SNIA with snia_stop) */
 	struct steady ss;

@@ -209,6 +209,21 @@ int worker_prepare(struct worker *w, struct err *e)
 	r = fiolog_open(&w->log, j, w->thread_index + 1, e);
 	if (r)
 		return r;
+	w->iolw_on = j->write_iolog != NULL;
+	if (j->read_iolog) {
+		char **paths = calloc(w->nr_files + 1, sizeof(*paths));
+		unsigned k;
+
+		if (!paths)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
+		for (k = 0; k < w->nr_files; k++)
+			paths[k] = w->files[k].path;
+		r = iolog_load(&w->replay, j->read_iolog, paths, w->nr_files, 0, e);
+		free(paths);
+		if (r)
+			return r;
+		w->replay_on = 1;
+	}
 	r = w->ops->init(&w->ctx, e);
 	if (r)
 		return r;
@@ -329,6 +344,9 @@ void worker_release(struct worker *w)
 	w->sink_on = 0;
 	steady_free(&w->ss);
 	fiolog_free(&w->log);
+	iolog_writer_free(&w->iolw);
+	iolog_replay_free(&w->replay);
+	w->iolw_on = w->replay_on = 0;
 	devwatch_free(&w->dw);
 	free(w->ctx.buf_base);
 	free(w->ctx.ios);
