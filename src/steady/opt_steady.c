@@ -53,6 +53,23 @@ int opt_parse_steadystate(struct job *j, const struct opt_def *o, const char *va
 	return 0;
 }
 
+int opt_debug_steadystate(const char *val, char *buf, size_t len)
+{
+	struct num_ctx c = { .kb_base = 1024, .opt = "steadystate", .where = NULL };
+	struct job j;
+	struct err e;
+
+	memset(&j, 0, sizeof(j));
+	if (opt_parse_steadystate(&j, NULL, val, &c, &e))
+		return snprintf(buf, len, "%s", e.msg);
+	if (j.ss_pct)
+		return snprintf(buf, len, "set steady state threshold to %f%%", j.ss_limit);
+	if (j.ss_metric == SS_IOPS || j.ss_metric == SS_IOPS_SLOPE)
+		return snprintf(buf, len, "set steady state IOPS threshold to %f", j.ss_limit);
+	return snprintf(buf, len, "set steady state BW threshold to %llu",
+			(unsigned long long)j.ss_limit);
+}
+
 int opt_show_steadystate(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	if (j->ss_metric == SS_NONE || (unsigned)j->ss_metric > SS_BW_SLOPE)
