@@ -179,6 +179,13 @@ void result_job_init(struct job_result *r);
 void result_job_merge(struct job_result *dst, const struct job_result *src);
 
 /*
+ * unified_rw_reporting=mixed|both: the job's directions summed into @out
+ * (fio's "mixed"): counts and bytes added, latencies and histograms merged,
+ * bw/iops samples pooled, runtime the longest direction's.
+ */
+void result_dir_mixed(const struct job_result *jr, struct dir_result *out);
+
+/*
  * Fill each entry's dir[].bw_agg_pct as fio does: the entry's mean sampled
  * bandwidth as a percentage of its group's aggregate bandwidth (the group's
  * bytes over its longest runtime, per direction).

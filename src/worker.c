@@ -145,8 +145,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		worker_verify_read(w, io);
 	if (unlikely(io->untimed))
 		return;		/* counted, not timed (engine.h) */
-	if (unlikely(w->cprio != NULL))
-		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, clat);
+	if (unlikely(w->cprio != NULL))	/* fio: total latency per priority with lat_percentiles */
+		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, w->job->lat_percentiles ? lat : clat);
 	hist_add(&d->clat_hist, clat);
 	lat_acc_add(&d->clat, clat);
 	hist_add(&d->lat_hist, lat);

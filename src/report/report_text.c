@@ -180,9 +180,9 @@ static void text_samples(FILE *f, const struct dir_result *d)
 			(unsigned long long)io->n);
 }
 
-static void text_dir(FILE *f, const struct job_result *jr, unsigned d)
+static void text_dir(FILE *f, const struct job_result *jr, const struct dir_result *dr,
+		     const char *name)
 {
-	const struct dir_result *dr = &jr->dir[d];
 	struct report_pct_on on;
 	struct report_rates rt;
 	char iops[32], bw[32], bwd[32], io[32];
@@ -193,7 +193,7 @@ static void text_dir(FILE *f, const struct job_result *jr, unsigned d)
 	fmt_bin(bw, sizeof(bw), (double)rt.bw_bytes, "/s");
 	fmt_dec(bwd, sizeof(bwd), (double)rt.bw_bytes, "/s");
 	fmt_bin(io, sizeof(io), (double)dr->io_bytes, "");
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", ddir_name(d), iops, bw,
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", name, iops, bw,
 		bwd, io, (unsigned long long)dr->runtime_ms);
 	if (dr->slat.n)
 		text_lat_line(f, "slat", &dr->slat);
@@ -322,6 +322,7 @@ static void text_time(char *buf, size_t n, time_t t)
 
 static void text_job(FILE *f, const struct job_result *jr, time_t when)
 {
+	int per_dir = !jr->job || jr->job->unified_rw_reporting != 1;	/* mixed: only the sum */
 	char date[64];
 
 	text_time(date, sizeof(date), when);
@@ -332,9 +333,18 @@ static void text_job(FILE *f, const struct job_result *jr, time_t when)
 	else if (result_job_error(jr))	/* continue_on_error: fio's empty "()" */
 		fprintf(f, " ()");
 	fprintf(f, ": %s%s\n", date, jr->partial ? " [PARTIAL: stopped early]" : "");
-	for (unsigned d = 0; d < DDIR_NR; d++)
+	for (unsigned d = 0; per_dir && d < DDIR_NR; d++)
 		if (jr->dir[d].total_ios || jr->dir[d].io_bytes)
-			text_dir(f, jr, d);
+			text_dir(f, jr, &jr->dir[d], ddir_name(d));
+	if (jr->job && jr->job->unified_rw_reporting) {	/* fio's "mixed": the directions summed */
+		struct dir_result *m = malloc(sizeof(*m));
+
+		if (m) {
+			result_dir_mixed(jr, m);
+			text_dir(f, jr, m, "mixed");
+			free(m);
+		}
+	}
 	text_lat_dist(f, jr);
 	text_sync(f, jr);
 	text_job_tail(f, jr);

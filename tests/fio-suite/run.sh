@@ -32,7 +32,8 @@ if [ ! -f "$FIO_T/t/run-fio-tests.py" ]; then
 	exit 77
 fi
 IOT=$(readlink -f "$IOT")
-T=$FIO_T/t PY=${PYTHON:-python3}
+# fio's scripts need scipy and statsmodels: the system python has them here
+T=$FIO_T/t PY=${PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)}
 
 run_side() {	# NAME BIN: every part, one folder and log each
 	local side=$1 bin=$2 p start
