@@ -220,7 +220,7 @@ static const struct cl_popt {
 	  "time series)" },
 	{ "idle-prof", 1, NULL, NULL,
 	  "idleness profiling is not supported (the JSON reports each job's CPU usage)" },
-	{ "debug", 1, "parse", "fio's trace of each option parsed and its value (only 'parse')",
+	{ "debug", 1, "parse,random", "fio's traces: each option parsed, each job's random seeds",
 	  NULL },
 	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)" },
 	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
@@ -343,9 +343,11 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		return 0;
 	}
 	/*
-	 * debug: fio has about twenty trace classes; of them only 'parse' (each
+	 * debug: fio has about twenty trace classes; of them 'parse' (each
 	 * option as it is handled, and steady state's parsed threshold, which
-	 * fio's steadystate tests read) says something iotrial can say truly.
+	 * fio's steadystate tests read) and 'random' (each job's seeds, as
+	 * newer fio prints them; fio's random_seed test reads them) say
+	 * something iotrial can say truly without tracing every I/O.
 	 */
 	if (!strcmp(name, "debug")) {
 		char *buf = strdup(val), *tok, *save = NULL;
@@ -354,14 +356,17 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		if (!buf)
 			return cl_nomem(e);
 		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (strcmp(tok, "parse")) {
+			if (!strcmp(tok, "parse")) {
+				cl->debug_parse = 1;
+			} else if (!strcmp(tok, "random")) {
+				cl->debug_random = 1;
+			} else {
 				ret = err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%s' for option "
-					      "'debug': only fio's 'parse' trace is supported (" CL_WHERE ")",
-					      tok);
+					      "'debug': only fio's 'parse' and 'random' traces are supported ("
+					      CL_WHERE ")", tok);
 				free(buf);
 				return ret;
 			}
-			cl->debug_parse = 1;
 		}
 		free(buf);
 		return 0;

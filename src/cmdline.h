@@ -52,6 +52,7 @@ struct cmdline {
 	int terse_version;		/* --terse-version=2..5 (default 3) */
 	int parse_only;			/* --parse-only: validate and stop (no job: no error) */
 	int debug_parse;		/* --debug=parse: trace the options (opt_debug_parse) */
+	int debug_random;		/* --debug=random: each job's random seeds */
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */
 	char *aux_path;			/* --aux-path=DIR: verify state and dump files go there */

@@ -327,10 +327,21 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		if ((g->dirs & (1u << d)) && g->bs_min[d] < bs_all_min)
 			bs_all_min = g->bs_min[d];
 	seed = rand_mix(rand_base_seed(j->randrepeat, j->randseed_set, j->randseed), thread_index);
-	rand_seed(&g->rs_off, rand_mix(seed, RAND_STREAM_OFFSET));
-	rand_seed(&g->rs_ddir, rand_mix(seed, RAND_STREAM_DDIR));
-	rand_seed(&g->rs_bs, rand_mix(seed, RAND_STREAM_BS));
-	rand_seed(&layout, rand_mix(seed, RAND_STREAM_LAYOUT));
+	if (j->allrandrepeat == 1 && !j->randseed_set)	/* everything repeats */
+		seed = rand_mix(rand_base_seed(1, 0, 0), thread_index);
+	g->rand_seeds[0] = rand_mix(seed, RAND_STREAM_OFFSET);
+	/* allrandrepeat=0 given: only the offsets repeat (fio's split), the rest is fresh */
+	if (j->allrandrepeat == 0 && !j->randseed_set)
+		seed = rand_mix(rand_base_seed(0, 0, 0), thread_index);
+	else if (j->allrandrepeat == 1 && !j->randseed_set)
+		seed = rand_mix(rand_base_seed(1, 0, 0), thread_index);
+	g->rand_seeds[1] = rand_mix(seed, RAND_STREAM_DDIR);
+	g->rand_seeds[2] = rand_mix(seed, RAND_STREAM_BS);
+	g->rand_seeds[3] = rand_mix(seed, RAND_STREAM_LAYOUT);
+	rand_seed(&g->rs_off, g->rand_seeds[0]);
+	rand_seed(&g->rs_ddir, g->rand_seeds[1]);
+	rand_seed(&g->rs_bs, g->rand_seeds[2]);
+	rand_seed(&layout, g->rand_seeds[3]);
 	g->seed_off = g->rs_off;
 	g->seed_ddir = g->rs_ddir;
 	g->seed_bs = g->rs_bs;
@@ -622,8 +633,21 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 		off = rand_offset(g, f, d, &len);
 	} else {
 		off = f->pos[d];
-		if (off + g->bs_min[d] > f->end)
+		if (off + g->bs_min[d] > f->end) {
+			/*
+			 * fio wraps to the region's start only from its very end
+			 * (or when it must: time_based, io_size past the region);
+			 * a pass whose holes (rw=read:N) leave a block that does
+			 * not fit ends the loop there, as fio's file is done.
+			 */
+			f->pos[d] = f->start;
+			if (off < f->end && g->nr_files == 1 && g->loops_left != UINT64_MAX &&
+			    g->io_limit <= f->end - f->start) {
+				g->loop_left = 0;
+				return iogen_next(g, io);
+			}
 			off = f->start;	/* wrap: the next pass over the region */
+		}
 	}
 	len = fit_len(g, f, d, off, len);
 	if (__builtin_expect(g->seq_back, 0)) {

@@ -56,6 +56,9 @@ struct iogen_file {
 };
 
 struct iogen {
+	/* the seeds of the offset, direction, block size and layout streams
+	 * (--debug=random shows them; fio numbers its seeds the same way) */
+	uint64_t rand_seeds[4];
 	/* hot fields first */
 	int fast;			/* IOGEN_FAST_* */
 	uint8_t ddir0;			/* the direction when fast */

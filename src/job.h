@@ -108,6 +108,7 @@ struct job {
 	uint64_t blockalign[DDIR_NR];	/* 0 = min block size */
 	int bs_unaligned;
 	int randrepeat;
+	int allrandrepeat;		/* -1 unset (every stream follows randrepeat), 0 or 1 */
 	uint64_t randseed;
 	int randseed_set;
 	int norandommap;

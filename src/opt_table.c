@@ -165,6 +165,9 @@ static const struct opt_def opt_defs[] = {
 	  F(bs_unaligned), .help = "block sizes from bsrange need not be multiples of the minimum" },
 	{ .name = "randrepeat", .type = OPT_BOOL, F(randrepeat),
 	  .help = "same random sequence on every run" },
+	{ .name = "allrandrepeat", .type = OPT_FUNC, .parse = opt_parse_allrandrepeat,
+	  .show = opt_show_allrandrepeat, .flags = OPT_F_OPTVAL,
+	  .help = "1: every random stream repeats; 0: only offsets follow randrepeat (fio's split)" },
 	{ .name = "randseed", .type = OPT_FUNC, .parse = opt_parse_randseed, .show = opt_show_randseed,
 	  .help = "seed of the random generators" },
 	{ .name = "norandommap", .type = OPT_FLAG, F(norandommap),
@@ -506,7 +509,7 @@ static const struct opt_def opt_defs[] = {
 		  "spread evenly among them" },
 
 	/* fio options iotrial does not implement: refused by name */
-	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("atomic"),
+	U("apptag"), U("apptag_mask"), U("atomic"),
 	U("bindname"), U("block_error_percentiles"), U("brick"), U("bwavgtime"),
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("cmd_type"), 

@@ -87,6 +87,7 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 	int d, i;
 
 	if (!dst->nr_threads) {
+		memcpy(dst->rand_seeds, src->rand_seeds, sizeof(dst->rand_seeds));
 		dst->job = src->job;
 		memcpy(dst->name, src->name, sizeof(dst->name));
 		dst->groupid = src->groupid;

@@ -114,6 +114,7 @@ struct job_result {
 	unsigned lat_depth;		/* latency_target: the depth its search ended at (0: off) */
 	struct verify_result verify;	/* verify=: what the read-back pass found */
 	struct cmdprio_result *prio;	/* cmdprio: clat per priority (owned), or NULL */
+	uint64_t rand_seeds[4];		/* the first thread's random stream seeds (iogen.h) */
 };
 
 struct disk_util {

@@ -325,6 +325,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->total_complete = w->st.total_complete;
 	r->partial = w->interrupted || w->error;
 	r->lat_depth = w->lt_on ? (w->lt_started ? w->lt.depth : 1) : 0;
+	memcpy(r->rand_seeds, w->gen.rand_seeds, sizeof(r->rand_seeds));
 	r->prio = NULL;
 	if (w->cprio && (r->prio = malloc(sizeof(*r->prio))))	/* no memory: no "prios" */
 		cmdprio_acc_result(w->cprio, r->prio);

@@ -35,7 +35,7 @@ else fail debug_parse_options "no handle_option lines: $(head -c 300 "$T/o")"; f
 if pyjson "import json; json.load(open('$T/j'))" 2>/dev/null && grep -q handle_option "$T/e"; then
 	pass debug_parse_json_alone
 else fail debug_parse_json_alone "stdout not JSON alone or no trace on stderr"; fi
-expect_exit debug_other_refused 2 "'debug': only fio's 'parse' trace" "$IOTRIAL" --debug=io --parse-only
+expect_exit debug_other_refused 2 "'debug': only fio's 'parse' and 'random' traces" "$IOTRIAL" --debug=io --parse-only
 check parse_only_no_job "$IOTRIAL" --parse-only
 # the window never fills (ramp past the run): ss_dur zeros, criterion 0
 G="--thread --ioengine=null --size=1G --rw=randread --time_based --output-format=json --ss=iops_slope:0.1%"

@@ -183,6 +183,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "write_iolog", "w.log", "write_iolog", "w.log" },
 	{ "read_iolog", "r.log", "read_iolog", "r.log" },
 	{ "replay_no_stall", "1", "replay_no_stall", "1" },
+	{ "allrandrepeat", "0", "allrandrepeat", "0" },
 	{ "verify_pattern", "0xdeadbeef", "verify_pattern", "0xdeadbeef" },
 	{ "verify_only", NULL, "verify_only", "1" },
 	{ "verify_fatal", "1", "verify_fatal", "1" },
@@ -1175,8 +1176,8 @@ TEST(resolved_list)
 	 * verify_pattern, wait_for, program, arguments, donorname, ignore_error,
 	 * cmdprio_bssplit, prio, prioclass, filename_format, numa_cpu_nodes,
 	 * numa_mem_policy, rbd's clustername, rbdname, pool, clientname, write_iolog,
-	 * read_iolog */
-	CHECK_EQ_U(nr, listed - 33);
+	 * read_iolog, allrandrepeat */
+	CHECK_EQ_U(nr, listed - 34);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
