@@ -327,14 +327,12 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		if ((g->dirs & (1u << d)) && g->bs_min[d] < bs_all_min)
 			bs_all_min = g->bs_min[d];
 	seed = rand_mix(rand_base_seed(j->randrepeat, j->randseed_set, j->randseed), thread_index);
-	if (j->allrandrepeat == 1 && !j->randseed_set)	/* everything repeats */
+	if (j->allrandrepeat_set && j->allrandrepeat && !j->randseed_set)	/* everything repeats */
 		seed = rand_mix(rand_base_seed(1, 0, 0), thread_index);
 	g->rand_seeds[0] = rand_mix(seed, RAND_STREAM_OFFSET);
 	/* allrandrepeat=0 given: only the offsets repeat (fio's split), the rest is fresh */
-	if (j->allrandrepeat == 0 && !j->randseed_set)
+	if (j->allrandrepeat_set && !j->allrandrepeat && !j->randseed_set)
 		seed = rand_mix(rand_base_seed(0, 0, 0), thread_index);
-	else if (j->allrandrepeat == 1 && !j->randseed_set)
-		seed = rand_mix(rand_base_seed(1, 0, 0), thread_index);
 	g->rand_seeds[1] = rand_mix(seed, RAND_STREAM_DDIR);
 	g->rand_seeds[2] = rand_mix(seed, RAND_STREAM_BS);
 	g->rand_seeds[3] = rand_mix(seed, RAND_STREAM_LAYOUT);

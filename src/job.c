@@ -37,7 +37,6 @@ void job_init(struct job *j)
 		j->percentage_random[d] = 100;
 	}
 	j->randrepeat = 1;
-	j->allrandrepeat = -1;
 	j->random_distribution = RAND_DIST_RANDOM;
 	j->iodepth = 1;
 	j->iodepth_batch_submit = 1;

@@ -108,7 +108,8 @@ struct job {
 	uint64_t blockalign[DDIR_NR];	/* 0 = min block size */
 	int bs_unaligned;
 	int randrepeat;
-	int allrandrepeat;		/* -1 unset (every stream follows randrepeat), 0 or 1 */
+	int allrandrepeat;		/* 0 or 1, when allrandrepeat_set */
+	int allrandrepeat_set;		/* unset: every stream follows randrepeat */
 	uint64_t randseed;
 	int randseed_set;
 	int norandommap;

@@ -281,12 +281,13 @@ int opt_parse_allrandrepeat(struct job *j, const struct opt_def *o, const char *
 	if (val && strcmp(val, "0") && strcmp(val, "1"))
 		return num_error(e, c, -EINVAL, val, "a boolean is 0 or 1");
 	j->allrandrepeat = !val || val[0] == '1';
+	j->allrandrepeat_set = 1;
 	return 0;
 }
 
 int opt_show_allrandrepeat(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
-	if (j->allrandrepeat < 0)
+	if (!j->allrandrepeat_set)
 		return 1;
 	snprintf(buf, len, "%d", j->allrandrepeat);
 	return 0;
