@@ -352,6 +352,7 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		g->zcfg.range = j->zonerange ? j->zonerange : j->zonesize;
 		g->zcfg.skip = j->zoneskip;
 		g->zone_min_bs = bs_all_min;
+		g->zone_map = !j->norandommap || j->random_generator == 1;
 	}
 	/* lfsr: a full-period sequence instead of the random map (uniform offsets only) */
 	g->fullperiod = j->random_generator == 1 && g->skew == IOGEN_SKEW_NONE;
@@ -580,7 +581,21 @@ static void iogen_zoned(struct iogen *g, struct iogen_file *f, int d, uint64_t *
 	uint64_t lo, hi, o, room;
 
 	zone_bounds(&g->zcfg, &f->zone, f->end, &lo, &hi);
-	if (want_random(g, d) && hi - lo >= g->bs_min[d]) {
+	if (want_random(g, d) && hi - lo >= g->bs_min[d] && g->zone_map) {
+		/*
+		 * fio keeps its random map (or walks its LFSR) per zone: every
+		 * block of the zone once, then the next pass (zonesize above
+		 * zonerange) or zone starts over
+		 */
+		uint64_t n = (hi - lo - g->bs_min[d]) / g->ba[d] + 1;
+
+		if (!f->zfp_left) {
+			rand_fullperiod_init(&f->zfp, n, rand_u64(&g->rs_off));
+			f->zfp_left = n;
+		}
+		o = lo + rand_fullperiod_next(&f->zfp) * g->ba[d];
+		f->zfp_left--;
+	} else if (want_random(g, d) && hi - lo >= g->bs_min[d]) {
 		o = lo + rand_below(&g->rs_off, (hi - lo - g->bs_min[d]) / g->ba[d] + 1) * g->ba[d];
 	} else {
 		o = f->pos[d];
@@ -592,7 +607,8 @@ static void iogen_zoned(struct iogen *g, struct iogen_file *f, int d, uint64_t *
 		*len = room - room % g->bs_min[d];
 	*off = o;
 	/* a sequential position left outside the new zone restarts at its start (above) */
-	zone_advance(&g->zcfg, &f->zone, f->start, f->end, *len, g->zone_min_bs);
+	if (zone_advance(&g->zcfg, &f->zone, f->start, f->end, *len, g->zone_min_bs))
+		f->zfp_left = 0;	/* a new zone: a new pass */
 }
 
 int iogen_next_slow(struct iogen *g, struct io_u *io)

@@ -53,12 +53,11 @@ struct iogen_file {
 	uint64_t scatter_add[DDIR_NR];
 	struct zone_pos zone;		/* zonemode=strided: the current zone */
 	struct rand_fullperiod fp[DDIR_NR];	/* random_generator=lfsr */
+	struct rand_fullperiod zfp;	/* zone_map: the current zone pass's order */
+	uint64_t zfp_left;		/* its blocks not yet issued (0: start a pass) */
 };
 
 struct iogen {
-	/* the seeds of the offset, direction, block size and layout streams
-	 * (--debug=random shows them; fio numbers its seeds the same way) */
-	uint64_t rand_seeds[4];
 	/* hot fields first */
 	int fast;			/* IOGEN_FAST_* */
 	uint8_t ddir0;			/* the direction when fast */
@@ -115,6 +114,10 @@ struct iogen {
 	uint64_t zone_min_bs;
 	int pend;			/* trimwrite: a write of the block just trimmed */
 	struct io_u pend_io;
+	int zone_map;			/* strided random I/O: each block of a zone once per pass */
+	/* the seeds of the offset, direction, block size and layout streams
+	 * (--debug=random shows them; fio numbers its seeds the same way) */
+	uint64_t rand_seeds[4];
 };
 
 /*

@@ -164,10 +164,13 @@ int worker_prepare(struct worker *w, struct err *e)
 		 * size=, else filesize= times nrfiles (fio's size when only the
 		 * files' size is given), else io_size, else 1 GiB
 		 */
+		uint64_t fs = j->filesize_max ? file_pick_size(j, w->jobnum, 0) * (j->nrfiles ? j->nrfiles : 1) : 0;
+
 		starts[0] = j->offset + j->offset_increment * w->jobnum;
-		sizes[0] = j->size ? j->size :
-			   j->filesize_max ? file_pick_size(j, w->jobnum, 0) * (j->nrfiles ? j->nrfiles : 1) :
-			   j->io_size ? j->io_size : 1ull << 30;
+		sizes[0] = j->size ? j->size : fs ? fs : j->io_size ? j->io_size : 1ull << 30;
+		/* size= and filesize=: the region ends at the virtual file's end, as fio's */
+		if (j->size && fs && starts[0] < fs && sizes[0] > fs - starts[0])
+			sizes[0] = fs - starts[0];
 	}
 	r = iogen_init_regions(&w->gen, j, w->thread_index, sizes, starts,
 			       w->nr_files ? w->nr_files : 1, e);
