@@ -36,3 +36,29 @@ both holes_loops "1168 292" $S --rw=read:3k --loops=2
 both holes_io_size_wraps "2048 512" $S --rw=read:3k --io_size=2m
 # shellcheck disable=SC2086
 both holes_exact_end "1024 256" $S --rw=read:4k
+
+# t0028 and verify.py's pattern: fio's decimal pattern items (32-bit signed,
+# little endian, as few bytes as needed, a negative one in four; digits end
+# where "0x" starts), mixed with strings and hex: the bytes written are fio's
+pat() {	# TOOL PATTERN: the first 32 bytes written, as hex
+	rm -f "$T/pf"
+	if [ "$1" = fio ]; then set -- "$2" timeout -s KILL 20 fio; else set -- "$2" "$IOTRIAL"; fi
+	_p=$1; shift
+	"$@" --name=p --filename="$T/pf" --size=32 --bs=32 --rw=write --buffer_pattern="$_p" \
+		--scramble_buffers=0 --output=/dev/null >/dev/null 2>&1
+	od -An -tx1 -N32 "$T/pf" 2>/dev/null | tr -d ' \n'
+}
+bad=""
+for p in '-12|f4ffffff' '"abcd"-120xdeadface|61626364f4ffffffdeadface' '258|0201' '65536|000001' \
+	 '120xde|0cde' '"a"0|6100' '2147483647|ffffff7f' '-2147483648|00000080'; do
+	want=${p#*|} p=${p%|*}
+	got=$(pat iotrial "$p")
+	case $got in "$want"*) ;; *) bad="$bad [$p: $got]" ;; esac
+	if [ "$HAVE_FIO" = 1 ]; then
+		f=$(pat fio "$p")
+		[ "$f" = "$got" ] || bad="$bad [$p: fio $f]"
+	fi
+done
+if [ -z "$bad" ]; then pass "pattern_decimal_mixed (8 patterns)"; else fail pattern_decimal_mixed "$bad"; fi
+expect_exit pattern_decimal_range 2 "buffer_pattern.*outside 32-bit signed range" \
+	"$IOTRIAL" --name=p --ioengine=null --size=4k --buffer_pattern=4294967296
