@@ -432,6 +432,48 @@ static int iogen_pass_complete(const struct iogen *g)
 }
 
 /* The next of `loops`: positions and maps carry on (they wrap by themselves). */
+void iogen_set_openfiles(struct iogen *g, unsigned n)
+{
+	g->open_max = n && n < g->nr_files ? n : 0;
+	for (unsigned i = 0; i < g->nr_files; i++) {
+		g->files[i].win = g->open_max ? i < n : 1;
+		g->files[i].win_done = 0;
+	}
+}
+
+/* openfiles: the next open file round-robin; every file done: the window starts over. */
+static unsigned iogen_window_file(struct iogen *g)
+{
+	unsigned k, fi;
+
+	for (k = 0; k < g->nr_files; k++) {
+		fi = g->cur_file;
+		if (++g->cur_file == g->nr_files)
+			g->cur_file = 0;
+		if (g->files[fi].win == 1)
+			return fi;
+	}
+	iogen_set_openfiles(g, g->open_max);
+	g->cur_file = 1 % g->nr_files;
+	return 0;
+}
+
+/* openfiles: @len more bytes on file @fi; a file done closes and admits the next. */
+static void iogen_window_account(struct iogen *g, unsigned fi, uint64_t len)
+{
+	struct iogen_file *f = &g->files[fi];
+
+	f->win_done += len;
+	if (f->win_done < f->end - f->start)
+		return;
+	f->win = 2;
+	for (unsigned k = 0; k < g->nr_files; k++)
+		if (!g->files[k].win) {
+			g->files[k].win = 1;
+			return;
+		}
+}
+
 static void iogen_new_loop(struct iogen *g)
 {
 	/* randrepeat=0 draws on across loops, as fio does */
@@ -448,6 +490,8 @@ static void iogen_new_loop(struct iogen *g)
 		}
 	}
 	g->loop_left = (int64_t)g->io_limit;
+	if (g->open_max)	/* fio opens the files again, from the first */
+		iogen_set_openfiles(g, g->open_max);
 }
 
 static int pick_ddir(struct iogen *g)
@@ -635,9 +679,13 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 		if (g->fast != IOGEN_SLOW)
 			return iogen_next(g, io);
 	}
-	fi = g->cur_file;
-	if (++g->cur_file == g->nr_files)
-		g->cur_file = 0;
+	if (__builtin_expect(g->open_max != 0, 0)) {
+		fi = iogen_window_file(g);
+	} else {
+		fi = g->cur_file;
+		if (++g->cur_file == g->nr_files)
+			g->cur_file = 0;
+	}
 	f = &g->files[fi];
 	d = pick_ddir(g);
 	len = pick_len(g, d);
@@ -678,6 +726,8 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 	io->len = (uint32_t)len;
 	io->ddir = (uint8_t)d;
 	g->loop_left -= (int64_t)len;
+	if (__builtin_expect(g->open_max != 0, 0))
+		iogen_window_account(g, fi, len);
 	if (g->trimwrite) {
 		g->pend = 1;
 		g->pend_io = *io;

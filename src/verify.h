@@ -128,7 +128,7 @@ uint32_t verify_iv_len(const struct verify_ctx *v, uint32_t len);
  * verify_offset: the header (with its checksum) is written @off bytes into
  * each interval, the data that was there at the start (as fio swaps them).
  * @min_len: the smallest block.  -EINVAL (+ @e) when it does not fit or
- * overlaps the header's own place.
+ * overlaps the header's own place; 0 and nothing to move with verify=pattern (fio).
  */
 int verify_set_offset(struct verify_ctx *v, uint32_t off, uint32_t min_len, struct err *e);
 

@@ -62,3 +62,24 @@ done
 if [ -z "$bad" ]; then pass "pattern_decimal_mixed (8 patterns)"; else fail pattern_decimal_mixed "$bad"; fi
 expect_exit pattern_decimal_range 2 "buffer_pattern.*outside 32-bit signed range" \
 	"$IOTRIAL" --name=p --ioengine=null --size=4k --buffer_pattern=4294967296
+
+# verify.py's multi-file runs: openfiles=2 of nrfiles=3 keeps two files in
+# use, round-robin, and the third starts when one is done (fio's order,
+# from both tools' write_iolog); verify_offset with verify=pattern has no
+# header to move and is taken, as fio takes it
+order() {	# TOOL PREFIX: "file offset" of each write in the iolog
+	if [ "$1" = fio ]; then set -- "$2" timeout -s KILL 20 fio; else set -- "$2" "$IOTRIAL"; fi
+	_pre=$1; shift
+	(cd "$T" && "$@" --name=of --filename_format="$_pre.\$filenum" --nrfiles=3 --openfiles=2 \
+		--filesize=16k --bs=4k --rw=write --ioengine=psync --write_iolog="$_pre.log" \
+		--output=/dev/null >/dev/null 2>&1)
+	awk '$3 == "write" { sub(/.*\./, "", $2); printf "%s:%s ", $2, $4 }' "$T/$_pre.log"
+}
+want="0:0 1:0 0:4096 1:4096 0:8192 1:8192 0:12288 1:12288 2:0 2:4096 2:8192 2:12288 "
+i=$(order iotrial io) f=""
+[ "$HAVE_FIO" = 1 ] && f=$(order fio fo)
+if [ "$i" = "$want" ] && { [ "$HAVE_FIO" = 0 ] || [ "$f" = "$want" ]; }; then pass openfiles_window
+else fail openfiles_window "iotrial '$i', fio '$f'"; fi
+check verify_offset_pattern "$IOTRIAL" --name=v --filename="$T/vp" --size=64k --bs=4k --rw=write \
+	--verify=pattern --verify_pattern='"abcd"-120xdeadface' --verify_interval=2048 \
+	--verify_offset=1024 --output=/dev/null

@@ -67,16 +67,20 @@ def results(side, part):
     p = os.path.join(out, side, part, 'log.txt')
     if not os.path.exists(p):
         return {}
-    r, n, pending = {}, 0, []
+    r, n, pending, sect = {}, 0, [], ''
     for line in open(p, errors='replace'):
         line = line.rstrip('\n')
+        m = re.match(r'(ddir|mangle block size|mode): (.*)', line)       # verify.py's groups
+        if m:
+            sect = re.sub(r'[^a-z0-9]+', '_', m.group(2).replace('checksum: ', '').replace('sequence: ', '')) + ':'
+            pending = []; continue
         m = re.match(r'\*+Test (\S+) (PASSED|FAILED|SKIPPED)\**', line)          # latency
         if m:
-            r[m.group(1)] = (m.group(2), '; '.join(pending)[-160:]); pending = []; continue
+            r[sect + m.group(1)] = (m.group(2), '; '.join(pending)[-160:]); pending = []; continue
         m = re.match(r'Test (\d+) (PASSED|SKIPPED|FAILED)(:?\s*(.*))?$', line)
         if m:
             why = (m.group(4) or '').strip()
-            r[m.group(1)] = (m.group(2), why[:160] if why else '; '.join(pending)[-160:]); pending = []; continue
+            r[sect + m.group(1)] = (m.group(2), why[:160] if why else '; '.join(pending)[-160:]); pending = []; continue
         m = re.match(r'Test with (\S+) (PASSED|FAILED)', line)                     # log_compression
         if m:
             r[m.group(1)] = (m.group(2), '; '.join(pending)[-160:]); pending = []; continue
