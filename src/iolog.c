@@ -121,7 +121,7 @@ static int iolog_open(const char *path, FILE **fp, struct err *e)
 	return line[12] - '0';
 }
 
-int iolog_scan(const char *path, unsigned *dirs, struct err *e)
+int iolog_scan(const char *path, unsigned *dirs, uint32_t *max_len, struct err *e)
 {
 	char line[4200];
 	unsigned lineno = 1;
@@ -132,6 +132,7 @@ int iolog_scan(const char *path, unsigned *dirs, struct err *e)
 	if (ver < 0)
 		return ver;
 	*dirs = 0;
+	*max_len = 0;
 	while (fgets(line, sizeof(line), fp)) {
 		lineno++;
 		if (line[0] == '\n')
@@ -141,8 +142,11 @@ int iolog_scan(const char *path, unsigned *dirs, struct err *e)
 			return err_set(e, -EINVAL, EXIT_USAGE, "read_iolog %s:%u: not an iolog line", path,
 				       lineno);
 		}
-		if (l.act >= 0 && l.act < DDIR_NR)
+		if (l.act >= 0 && l.act < DDIR_NR) {
 			*dirs |= 1u << l.act;
+			if (l.len > *max_len)
+				*max_len = (uint32_t)l.len;
+		}
 	}
 	fclose(fp);
 	return 0;

@@ -68,10 +68,11 @@ void iolog_writer_free(struct iolog_writer *w);
 
 /*
  * Which directions the log at @path issues (bit 1 << ddir for read, write,
- * trim; syncs do not count), to set a replaying job's rw.  0 or -errno
- * with @e naming the file and line.
+ * trim; syncs do not count), to set a replaying job's rw, and its largest
+ * I/O in @max_len (the buffers must hold it).  0 or -errno with @e naming
+ * the file and line.
  */
-int iolog_scan(const char *path, unsigned *dirs, struct err *e);
+int iolog_scan(const char *path, unsigned *dirs, uint32_t *max_len, struct err *e);
 
 /*
  * Load @path for replay on the job's @nr_files files named @paths (a log's

@@ -223,6 +223,7 @@ struct job {
 	char *write_iolog;			/* iolog.h: record the I/Os issued here */
 	char *read_iolog;			/* replay this log instead of generating I/O */
 	int replay_no_stall;			/* replay as fast as possible, not at the logged times */
+	uint32_t read_iolog_max_len;		/* its largest I/O (set when validated): buffers fit it */
 	uint64_t rate_min[DDIR_NR];		/* bytes/s a direction must keep up (0 = none) */
 	uint64_t rate_iops_min[DDIR_NR];
 	uint32_t rate_cycle_ms;			/* window of the check (default 1000) */

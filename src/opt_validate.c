@@ -189,7 +189,7 @@ int opt_job_validate(struct job *j, struct err *e)
 	if (!ret && j->read_iolog) {
 		unsigned dirs;
 
-		ret = iolog_scan(j->read_iolog, &dirs, e);
+		ret = iolog_scan(j->read_iolog, &dirs, &j->read_iolog_max_len, e);
 		if (!ret && dirs)
 			j->rw = (dirs & (1u << DDIR_READ) ? RW_READ : 0) |
 				(dirs & (1u << DDIR_WRITE) ? RW_WRITE : 0) |

@@ -59,7 +59,7 @@ void worker_fail(struct worker *w, int err, const struct io_u *io)
 
 static uint64_t worker_max_bs(const struct job *j)
 {
-	uint64_t m = 0;
+	uint64_t m = j->read_iolog_max_len;	/* a replayed log's largest I/O */
 	unsigned d, i;
 
 	for (d = 0; d < DDIR_NR; d++) {
