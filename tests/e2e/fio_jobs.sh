@@ -83,3 +83,18 @@ else fail openfiles_window "iotrial '$i', fio '$f'"; fi
 check verify_offset_pattern "$IOTRIAL" --name=v --filename="$T/vp" --size=64k --bs=4k --rw=write \
 	--verify=pattern --verify_pattern='"abcd"-120xdeadface' --verify_interval=2048 \
 	--verify_offset=1024 --output=/dev/null
+
+# verify_state_save.py: a verify_only run reports the writes it stands in for
+# in write's total_ios (fio completes them without doing them) and reads back
+# each saved block once
+V="--name=vs --filename=$T/vsf --filesize=256k --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync"
+# shellcheck disable=SC2086
+(cd "$T" && "$IOTRIAL" $V --verify_state_save=1 --output-format=json --output="$T/vs1.json" >/dev/null 2>&1 &&
+	"$IOTRIAL" $V --verify_state_load=1 --verify_only=1 --output-format=json --output="$T/vs2.json" \
+		>/dev/null 2>"$T/vs2.err")
+got=$(pyjson "
+import json
+j = json.load(open('$T/vs2.json'))['jobs'][0]
+print(j['write']['total_ios'], j['write']['io_bytes'], j['read']['total_ios'])" 2>/dev/null)
+if [ "$got" = "64 262144 64" ]; then pass "verify_only_counts_writes ($got)"
+else fail verify_only_counts_writes "write ios/bytes, read ios '$got', wanted '64 262144 64': $(head -c 200 "$T/vs2.err")"; fi
