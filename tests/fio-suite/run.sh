@@ -7,21 +7,22 @@
 # (it takes 15-25 minutes and needs fio's scripts, which are not in this tree);
 # the checks derived from it are tests/e2e/fio_*.sh.
 #
-#   tests/fio-suite/run.sh [-o OUT] [-f FIO] [-i IOTRIAL] [-t FIO_T] [-k] [PART...]
+#   tests/fio-suite/run.sh [-o OUT] [-f FIO] [-i IOTRIAL] [-t FIO_T] [-k] [-r] [PART...]
 #
 # FIO_T is a folder holding fio's t/ (default /work/fio-t; absent: exit 77,
 # nothing run).  PARTS: jobs readonly steadystate strided latency jsonplus
 # logcomp randomseed verify vss (default all).  -k keeps the fio run found in
-# OUT/fio (only the iotrial side runs again).  Tests that need NVMe, zoned or
+# OUT/fio (only the iotrial side runs again); -r runs nothing and prints the
+# table of the logs already in OUT.  Tests that need NVMe, zoned or
 # SCSI devices, 4+ CPUs or fio newer than 3.33 are left out, as fio's runner
 # leaves them out by its requirements or as listed in PARTS' arguments below.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=/tmp/iotrial-fio-suite FIO=$(command -v fio || true) IOT=$here/../../build/iotrial
-FIO_T=${FIO_T:-/work/fio-t} KEEP=0
-while getopts o:f:i:t:k c; do
+FIO_T=${FIO_T:-/work/fio-t} KEEP=0 REPORT=0
+while getopts o:f:i:t:kr c; do
 	case $c in
-	o) OUT=$OPTARG ;; f) FIO=$OPTARG ;; i) IOT=$OPTARG ;; t) FIO_T=$OPTARG ;; k) KEEP=1 ;;
+	o) OUT=$OPTARG ;; f) FIO=$OPTARG ;; i) IOT=$OPTARG ;; t) FIO_T=$OPTARG ;; k) KEEP=1 ;; r) REPORT=1 ;;
 	*) echo "usage: $0 [-o OUT] [-f FIO] [-i IOTRIAL] [-t FIO_T] [-k] [PART...]" >&2; exit 2 ;;
 	esac
 done
@@ -56,8 +57,10 @@ run_side() {	# NAME BIN: every part, one folder and log each
 		echo "$side $p: $(($(date +%s) - start)) s, $(tail -1 "$OUT/$side/$p/log.txt")" >&2
 	done
 }
-[ "$KEEP" = 1 ] && [ -d "$OUT/fio" ] || { [ -n "$FIO" ] && run_side fio "$FIO"; }
-run_side iotrial "$IOT"
+if [ "$REPORT" = 0 ]; then
+	[ "$KEEP" = 1 ] && [ -d "$OUT/fio" ] || { [ -n "$FIO" ] && run_side fio "$FIO"; }
+	run_side iotrial "$IOT"
+fi
 
 # One result per test from each script's own log lines.
 $PY - "$OUT" $PARTS <<'PYEOF'
@@ -70,7 +73,10 @@ def results(side, part):
     r, n, pending, sect = {}, 0, [], ''
     for line in open(p, errors='replace'):
         line = line.rstrip('\n')
-        m = re.match(r'(ddir|mangle block size|mode): (.*)', line)       # verify.py's groups
+        m = re.match(r'(ddir|mangle block size|mode): (.*)|Running (.*) tests with ioengine=(.*)', line)
+        if m and m.group(3):                                               # verify_state_save's groups
+            sect = re.sub(r'[^a-z0-9]+', '_', m.group(4) + ' ' + m.group(3)) + ':'
+            pending = []; continue
         if m:
             sect = re.sub(r'[^a-z0-9]+', '_', m.group(2).replace('checksum: ', '').replace('sequence: ', '')) + ':'
             pending = []; continue
