@@ -45,8 +45,8 @@ for o in allow_mounted_write allow_signature_write series_interval clocksource t
 		fail "option_$o" "$(head -c 200 "$T/out")"
 	fi
 done
-"$IOTRIAL" --cmdhelp=verify_offset >"$T/out" 2>&1
-grep -q "not support" "$T/out" && pass option_verify_offset_refused || fail option_verify_offset_refused "$(cat "$T/out")"
+"$IOTRIAL" --cmdhelp=replay_redirect >"$T/out" 2>&1
+grep -q "not support" "$T/out" && pass option_replay_redirect_refused || fail option_replay_redirect_refused "$(cat "$T/out")"
 
 # --- README's exit-code table matches iotrial --help --------------------------
 readme=$(sed -n 's/^| \([0-9][0-9]*\) | .*/\1/p' "$SRC/README.md" | tr '\n' ' ')
