@@ -1,6 +1,7 @@
 # iotrial: plain Makefile.
 #   make                  build build/iotrial
 #   make check            build and run every test (unit + end-to-end)
+#   make check-loaded     the same with two CPU hogs and a disk writer beside it
 #   make SANITIZE=1 check the same under ASan + UBSan (objects in build/san)
 #   make install PREFIX=/usr/local
 #   make V=1              show full command lines
@@ -136,10 +137,18 @@ units: $(UNIT_BIN)
 # per fio version, shared by the plain and the sanitizer suites.
 FIOREF := $(abspath build/fioref)
 
+CHECK_ENV = IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF)
+
 check: $(BUILD)/iotrial $(UNIT_BIN)
 	@sh tests/fioref.sh $(FIOREF)
-	@IOTRIAL=$(abspath $(BUILD)/iotrial) BUILD=$(abspath $(BUILD)) SHARED=$(abspath ../shared) FIOREF=$(FIOREF) \
-		sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
+	@$(CHECK_ENV) sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
+
+# The same suite with load beside it (tests/load.sh: two CPU hogs and an
+# O_DIRECT writer on a scratch file, started and stopped there): no test may
+# depend on an idle machine.
+check-loaded: $(BUILD)/iotrial $(UNIT_BIN)
+	@sh tests/fioref.sh $(FIOREF)
+	@$(CHECK_ENV) sh tests/load.sh sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
 # The folders' dependency rules and "no circles" (docs/design.md, the map);
 # make check runs the same script as the test tests/e2e/layers.sh.
@@ -183,17 +192,24 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	@sh tests/fuzz/run.sh run "$(FUZZ_CC)" $(FUZZ_BUILD) 15 $(FUZZ_NAMES)
 
+# The man page names the documentation directory: installed beside it, with
+# the page's default path rewritten to this PREFIX's.
+DOCDIR = $(PREFIX)/share/doc/iotrial
+
 install: $(BUILD)/iotrial
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BUILD)/iotrial $(DESTDIR)$(PREFIX)/bin/iotrial
-	install -m 644 docs/iotrial.1 $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	sed 's|/usr/local/share/doc/iotrial|$(DOCDIR)|g' docs/iotrial.1 >$(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	chmod 644 $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iotrial $(DESTDIR)$(PREFIX)/share/man/man1/iotrial.1
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build
 
-.PHONY: all units check check-layers install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
+.PHONY: all units check check-loaded check-layers install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
 # the tests' .d files too: editing fake_clock.h or engine_harness.h rebuilds them
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

@@ -19,6 +19,14 @@ struct run_result;
 /* Run the jobs described by a parsed command line (the fio-compatible mode). */
 int cmd_run(struct cmdline *cl);
 
+/*
+ * ab across hosts (abmpi.h): one run of fio's @argv in this process, as one
+ * of @side's ranks (MPI already started; its side's first rank writes the
+ * result).  Returns its exit code; *@sig the signal that stopped it, or 0.
+ */
+struct mpirank;
+int cmd_run_rank(int argc, char **argv, struct mpirank *side, int *sig);
+
 /* iotrial compare A... [-- B...] */
 int cmd_compare(int argc, char **argv);
 

@@ -13,13 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>	/* pthread_sigmask: before MPI_Init, as cmd_run */
 #include <signal.h>	/* sigprocmask, sigtimedwait: Ctrl-C ends the trial with a report */
 #include <sys/random.h>	/* getrandom: the default seed */
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "mpirank.h"	/* ab is not run under a launcher */
+#include "abmpi.h"	/* ab across hosts: sides on MPI ranks */
+#include "mpirank.h"
 #include "trial/abrun.h"
 #include "trial/trial.h"
 #include "cmd.h"
@@ -66,13 +68,22 @@ static const char usage[] =
 	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
 	"                       run is one MPI job, docs/mpi.md); e.g.\n"
 	"                       --runner=fio runs the trial with fio itself\n"
+	"  --a-ranks=LIST, --b-ranks=LIST  under mpirun: side A runs on these MPI ranks\n"
+	"                       (0, 1-3, 0,2), B on those (mpirun -H puts ranks on hosts);\n"
+	"                       rank 0 controls the trial, one side runs at a time\n"
+	"                       (docs/mpi.md, \"A/B trials across hosts\")\n"
+	"  --run-timeout=T      across hosts: a run whose ranks do not answer within T\n"
+	"                       ends the trial, naming them (default auto: 10 min, or\n"
+	"                       3 x the longest run + 1 min)\n"
 	"At the end, and after SIGINT/SIGTERM from the runs completed, report.html (charts,\n"
 	"self-contained) is written into the trial directory.\n"
 	"compare options:\n";
 
 static const char exits[] =
-	"exit codes: 0 done, 2 bad option, 6 regression (--fail-on-regression),\n"
-	"7 output not written, or a failed run's own exit code.\n";
+	"exit codes: 0 done, 2 bad option, 5 interrupted (across hosts also: mpirun\n"
+	"ended the job, as it does when a rank dies), 6 regression\n"
+	"(--fail-on-regression), 7 output not written, 70 a rank did not answer in\n"
+	"time (--run-timeout), or a failed run's own exit code.\n";
 
 struct ab_args {
 	const char *a_spec, *b_spec;
@@ -85,6 +96,8 @@ struct ab_args {
 	int seed_given;
 	const char *dir;
 	const char *runner;		/* NULL: /proc/self/exe */
+	const char *a_ranks, *b_ranks;	/* under mpirun: each side's ranks (abmpi.h) */
+	double run_timeout_s;		/* across hosts; 0: auto */
 	double pause_s;
 	const char *metric;
 	int json;
@@ -151,6 +164,21 @@ static int ab_option(struct ab_args *ab, const char *name, const char *v, struct
 		*(name[0] == 'd' ? &ab->dir : &ab->runner) = v;
 		return 0;
 	}
+	if (!strcmp(name, "a-ranks") || !strcmp(name, "b-ranks")) {
+		if (!v || !*v)
+			return err_set(e, -EINVAL, EXIT_USAGE, "--%s needs a value (MPI ranks: 0, "
+				       "1-3, 0,2)", name);
+		*(name[0] == 'a' ? &ab->a_ranks : &ab->b_ranks) = v;
+		return 0;
+	}
+	if (!strcmp(name, "run-timeout")) {
+		if (parse_time(name, v, &ab->run_timeout_s, e))
+			return -EINVAL;
+		if (ab->run_timeout_s <= 0)
+			return err_set(e, -EINVAL, EXIT_USAGE, "--run-timeout=%s: expected a "
+				       "duration above 0 (30, 500ms, 2m, 1h)", v);
+		return 0;
+	}
 	if (!strcmp(name, "pause"))
 		return parse_time(name, v, &ab->pause_s, e);
 	if (!strcmp(name, "window"))
@@ -180,6 +208,7 @@ static int is_ab_option(const char *name)
 {
 	static const char *const names[] = { "a", "b", "runs", "max-runs", "order", "seed",
 		"dir", "runner", "pause", "max-time", "metric", "until-ci", "noise", "cv-limit", "alpha",
+		"a-ranks", "b-ranks", "run-timeout", "trial-of",
 		"fail-on-regression", "bootstrap-seed", "output-format", "window", NULL };
 	size_t i;
 
@@ -456,79 +485,201 @@ static int write_html(struct trial *t, const char *note, struct err *e)
 	return ret;
 }
 
+/*
+ * The trial on this process, as the controller: a local trial (@x NULL:
+ * each run a child process) or one across hosts (@x: runs on the sides'
+ * MPI ranks, abmpi.h).  Prints the report; returns the exit code.
+ */
+static int ab_trial(struct ab_args *ab, struct cmd_history_ab *hist, struct abmpi *x)
+{
+	struct trial_cfg cfg;
+	struct trial t;
+	enum abrun_reason why;
+	json_t *extra = x ? abmpi_manifest(x) : NULL;
+	struct err e;
+	int ret;
+
+	err_clear(&e);
+	if (x && !ab->copts.trial_of)
+		ab->copts.trial_of = "disk";	/* across hosts: the disks are on trial */
+	if (extra && ab->copts.trial_of)	/* so that compare reads the trial the same way */
+		json_object_set_new(json_object_get(extra, "mpi"), "trial_of",
+				    json_string(ab->copts.trial_of));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.a_spec = ab->a_spec;
+	cfg.b_spec = ab->b_spec;
+	cfg.common = ab->common;
+	cfg.ncommon = ab->ncommon;
+	cfg.stop = ab->stop;
+	cfg.order = ab->order;
+	cfg.seed = ab->seed;
+	cfg.dir = ab->dir;
+	cfg.pause_s = ab->pause_s;
+	cfg.metric = ab->metric;
+	cfg.copts = ab->copts;
+	cfg.window = ab->window;
+	cfg.handle_signals = 1;
+	cfg.spawn = x ? abmpi_spawn : spawn_run;
+	cfg.spawn_arg = x ? (void *)x : (void *)ab;
+	cfg.say = say_stderr;
+	cfg.manifest_extra = extra;
+	if (trial_prepare(&t, &cfg, &e))
+		goto fail;
+	why = trial_run(&t, &e);
+	if (t.sig || (x && why == ABRUN_CONTINUE)) {
+		char note[ERR_MSG_MAX + 160];
+
+		if (t.sig)
+			snprintf(note, sizeof(note), "Interrupted by signal %d: %zu run(s) of A and %zu "
+				 "of B completed; the trial did not reach its stop rule.", t.sig,
+				 t.nres[0], t.nres[1]);
+		else	/* across hosts a failed or lost host keeps what was collected */
+			snprintf(note, sizeof(note), "The trial ended early: %s. %zu run(s) of A and "
+				 "%zu of B completed.", e.msg, t.nres[0], t.nres[1]);
+		write_html(&t, note, &e);
+	}
+	if (why == ABRUN_CONTINUE || (ret = print_final(&t, ab->json, why, &e)) < 0 ||
+	    write_html(&t, NULL, &e))
+		goto fail;
+	cmd_history_after_ab(hist, t.dir, t.manifest, &ab->copts, t.keys, t.nkeys);
+	trial_free(&t);
+	json_decref(extra);
+	return ret ? EXIT_REGRESSION : EXIT_OK;
+fail:
+	fprintf(stderr, "iotrial: error: %s\n", e.msg);
+	if (x && t.sig)
+		fprintf(stderr, "iotrial: mpirun sends SIGTERM to every rank when one dies or when "
+			"it is interrupted: its own message names the rank; the completed runs and "
+			"manifest.json are in %s\n", t.dir);
+	trial_free(&t);
+	json_decref(extra);
+	return e.exit_code ? e.exit_code : EXIT_INTERNAL;
+}
+
+/* abmpi.run: one run in this process, on this rank's side (cmd_run.c). */
+static int run_rank(void *arg, int argc, char **argv, struct mpirank *side, int *sig)
+{
+	(void)arg;
+	return cmd_run_rank(argc, argv, side, sig);
+}
+
+/* A message of the MPI ranks' set-up: rank 0 says it, the others keep quiet. */
+static int mpi_fail(unsigned rank, const char *msg, int code)
+{
+	if (!rank)
+		fprintf(stderr, "iotrial: error: %s\n", msg);
+	return code;
+}
+
+/*
+ * ab under an MPI launcher: rank 0 controls the trial, the ranks of
+ * --a-ranks and --b-ranks run their side when told (abmpi.h).  Every rank
+ * parses the same arguments, so a bad one stops them all before MPI starts.
+ */
+static int ab_mpi(struct ab_args *ab, struct cmd_history_ab *hist)
+{
+	unsigned rank, nranks, *ranks[2] = { NULL, NULL };
+	size_t nr[2] = { 0, 0 };
+	struct mpirank world;
+	struct abmpi x;
+	sigset_t sigs;
+	struct err e;
+	int ret, code = EXIT_OK;
+
+	err_clear(&e);
+	memset(&x, 0, sizeof(x));
+	mpirank_env(&rank, &nranks);
+	if (!ab->a_ranks || !ab->b_ranks)
+		/* every rank would run its own trial */
+		return mpi_fail(rank, "ab under an MPI launcher: give each side its ranks "
+				"(--a-ranks=0 --b-ranks=1: A on rank 0's host, B on rank 1's), or run "
+				"ab once with --runner=\"mpirun -n N ... iotrial\" (docs/mpi.md)",
+				EXIT_USAGE);
+	if (ab->runner)
+		return mpi_fail(rank, "ab: --runner and --a-ranks/--b-ranks: across hosts the "
+				"ranks run the runs themselves", EXIT_USAGE);
+	if (abmpi_parse_ranks("a-ranks", ab->a_ranks, nranks, &ranks[0], &nr[0], &e) ||
+	    abmpi_parse_ranks("b-ranks", ab->b_ranks, nranks, &ranks[1], &nr[1], &e) ||
+	    abmpi_check_sides(ranks, nr, nranks, &e)) {
+		free(ranks[0]);
+		free(ranks[1]);
+		return mpi_fail(rank, e.msg, e.exit_code);
+	}
+	/* before MPI_Init: its threads inherit the mask (mpirank.h) */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	ret = mpirank_init(&world, &e);
+	if (!ret) {
+		x.timeout_s = ab->run_timeout_s;
+		x.run = run_rank;
+		ret = abmpi_init(&x, &world, ranks, nr, &e);
+		/* a rank that could not set up (its scratch directory) stops all */
+		ret = mpirank_agree(&world, ret, &e);
+	}
+	free(ranks[0]);
+	free(ranks[1]);
+	if (ret) {
+		code = mpi_fail(world.rank, e.msg, e.exit_code ? e.exit_code : EXIT_INTERNAL);
+	} else if (world.rank == 0) {
+		code = ab_trial(ab, hist, &x);
+		if (x.lost || code == EXIT_INTERRUPTED) {
+			/* a rank is hung or gone (mpirun ends the job when one dies):
+			 * the others cannot finalize with it; all was written */
+			fflush(stdout);
+			fflush(stderr);
+			abmpi_scratch_remove(&x);
+			mpirank_abort(&world, x.lost ? EXIT_INTERNAL : code);
+		}
+		abmpi_quit(&x);
+	} else if (abmpi_serve(&x, &e)) {
+		fprintf(stderr, "iotrial: error: rank %u (%s): %s\n", world.rank, world.host, e.msg);
+		code = EXIT_INTERNAL;
+	}
+	abmpi_free(&x);
+	code = mpirank_exit_code(&world, code);
+	mpirank_finalize(&world);
+	return code;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_args ab;
-	struct trial_cfg cfg;
-	struct trial t;
 	struct cmd_history_ab hist;
-	enum abrun_reason why;
 	struct err e;
-	int ret, prepared = 0;
+	int code;
 
 	err_clear(&e);
 	cmd_history_ab_take(&argc, argv, &hist);	/* --history: the trial stores its runs */
 	ab_defaults(&ab);
-	memset(&t, 0, sizeof(t));
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("%s%s%s", usage, compare_options_help, exits);
 		return EXIT_OK;
 	}
-	if (mpirank_launched()) {
-		/* every rank would run its own trial, forking MPI processes:
-		 * the trial runs once, each run is the MPI job (docs/mpi.md) */
+	ab.common = calloc((size_t)argc, sizeof(*ab.common));
+	if (!ab.common) {
+		fprintf(stderr, "iotrial: error: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	if (parse_args(argc, argv, &ab, &e)) {
 		unsigned rank, nranks;
 
-		mpirank_env(&rank, &nranks);
-		if (!rank)
-			fprintf(stderr, "iotrial: error: ab under an MPI launcher: run ab once, with "
-					"--runner=\"mpirun -n N ... iotrial\" (docs/mpi.md)\n");
-		return EXIT_USAGE;
+		mpirank_env(&rank, &nranks);	/* under mpirun: said once, by rank 0 */
+		free(ab.common);
+		return mpi_fail(rank, e.msg, e.exit_code ? e.exit_code : EXIT_INTERNAL);
 	}
-	ab.common = calloc((size_t)argc, sizeof(*ab.common));
-	if (!ab.common || parse_args(argc, argv, &ab, &e))
-		goto fail;
 	ab_finish_defaults(&ab);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.a_spec = ab.a_spec;
-	cfg.b_spec = ab.b_spec;
-	cfg.common = ab.common;
-	cfg.ncommon = ab.ncommon;
-	cfg.stop = ab.stop;
-	cfg.order = ab.order;
-	cfg.seed = ab.seed;
-	cfg.dir = ab.dir;
-	cfg.pause_s = ab.pause_s;
-	cfg.metric = ab.metric;
-	cfg.copts = ab.copts;
-	cfg.window = ab.window;
-	cfg.handle_signals = 1;
-	cfg.spawn = spawn_run;
-	cfg.spawn_arg = &ab;
-	cfg.say = say_stderr;
-	prepared = 1;
-	if (trial_prepare(&t, &cfg, &e))
-		goto fail;
-	why = trial_run(&t, &e);
-	if (t.sig) {
-		char note[128];
-
-		snprintf(note, sizeof(note), "Interrupted by signal %d: %zu run(s) of A and %zu of B "
-			 "completed; the trial did not reach its stop rule.", t.sig, t.nres[0],
-			 t.nres[1]);
-		write_html(&t, note, &e);
+	if (mpirank_launched()) {
+		code = ab_mpi(&ab, &hist);
+	} else if (ab.a_ranks || ab.b_ranks) {
+		fprintf(stderr, "iotrial: error: ab: --a-ranks/--b-ranks need an MPI launcher: "
+			"mpirun -H hostA,hostB -n 2 iotrial ab --a-ranks=0 --b-ranks=1 ... "
+			"(docs/mpi.md)\n");
+		code = EXIT_USAGE;
+	} else {
+		code = ab_trial(&ab, &hist, NULL);
 	}
-	if (why == ABRUN_CONTINUE || (ret = print_final(&t, ab.json, why, &e)) < 0 ||
-	    write_html(&t, NULL, &e))
-		goto fail;
-	cmd_history_after_ab(&hist, t.dir, t.manifest, &ab.copts, t.keys, t.nkeys);
-	trial_free(&t);
 	free(ab.common);
-	return ret ? EXIT_REGRESSION : EXIT_OK;
-fail:
-	fprintf(stderr, "iotrial: error: %s\n", ab.common ? e.msg : "out of memory");
-	if (prepared)
-		trial_free(&t);
-	free(ab.common);
-	return e.exit_code ? e.exit_code : EXIT_INTERNAL;
+	return code;
 }

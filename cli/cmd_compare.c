@@ -13,10 +13,13 @@
 #include "outfile.h"
 #include "report/report_html.h"
 #include "trial/resultwindow.h"
+#include "trial/trialdir.h"	/* an ab trial's directory: its sides, order, end */
+#include "vec.h"	/* vec_free_strings */
 
 static const char usage[] =
 	"usage: iotrial compare [options] A.json B.json\n"
 	"       iotrial compare [options] A... -- B...\n"
+	"       iotrial compare [options] TRIALDIR      (an iotrial ab trial's runs)\n"
 	"Compare result files (iotrial's JSON, or fio 3.x --output-format=json/json+).\n"
 	"Each side is one or more files or directories of *.json files, one file per run;\n"
 	"with exactly two files the first is A and the second B.  For every metric it\n"
@@ -55,6 +58,11 @@ struct compare_args {
 	enum resultwindow window;
 	struct resultwindow_note wn;	/* which figures were compared (resultwindow.h) */
 	struct cmd_history_sides hist;	/* --baseline=history:LABEL ... (cmd_history.c) */
+	const char *trial;		/* one argument: an ab trial directory, its A and B */
+	char **ta, **tb;		/* ... its runs (owned) */
+	char **keys;			/* ... the option keys its sides set (owned) */
+	size_t nkeys;
+	char note[1024], trial_of[64];	/* trialdir_apply: why it ended early, what it is about */
 };
 
 /* "--name=value" or "--name value"; returns argv entries used, 0 if not ours, -1 on error. */
@@ -138,6 +146,10 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 			       "files are the other side: no -- between them");
 	if (ca->hist.used)	/* the files are the side not given (cmd_history.c) */
 		return 0;
+	if (!ca->saw_sep && ca->na == 1) {
+		ca->trial = ca->a[0];	/* an ab trial directory: cmd_compare splits it */
+		return 0;
+	}
 	if (!ca->saw_sep && ca->na == 2) {
 		ca->b[ca->nb++] = ca->a[--ca->na];
 	} else if (!ca->saw_sep) {
@@ -218,6 +230,67 @@ static int write_report(const struct compare_args *ca, const struct compare_repo
 	return outfile_commit(&of, e);
 }
 
+/* One argument: an ab trial directory gives both sides (its completed runs). */
+static int trial_sides(struct compare_args *ca, struct err *e)
+{
+	size_t i;
+	int r;
+
+	if (!ca->trial)
+		return 0;
+	r = trialdir_sides(ca->trial, &ca->ta, &ca->na, &ca->tb, &ca->nb, e);
+	if (r < 0)
+		return -1;
+	if (!r) {
+		ca->trial = NULL;
+		ca->na = 1;
+		return err_set(e, -1, EXIT_USAGE, "compare: give two result files, separate the "
+			       "sides with --, or give an ab trial directory (one with manifest.json)");
+	}
+	if (!ca->na || !ca->nb)
+		return err_set(e, -1, EXIT_USAGE, "compare: the trial in %s has no completed run of "
+			       "%s", ca->trial, ca->na ? "B" : "A");
+	free(ca->a);	/* ca->a and ->b borrow: ta and tb own */
+	free(ca->b);
+	ca->a = malloc(ca->na * sizeof(*ca->a));
+	ca->b = malloc(ca->nb * sizeof(*ca->b));
+	if (!ca->a || !ca->b)
+		return err_set(e, -1, EXIT_INTERNAL, "out of memory");
+	for (i = 0; i < ca->na; i++)
+		ca->a[i] = ca->ta[i];
+	/* what the trial meant to differ, as ab itself compares it */
+	if (trialdir_keys(ca->trial, &ca->keys, &ca->nkeys))
+		return err_set(e, -1, EXIT_INTERNAL, "out of memory");
+	ca->opts.expected = (const char *const *)ca->keys;
+	ca->opts.nr_expected = ca->nkeys;
+	for (i = 0; i < ca->nb; i++)
+		ca->b[i] = ca->tb[i];
+	return 0;
+}
+
+/*
+ * Results in an ab trial directory: ordered by the trial's clock; a trial
+ * that ended early is said (trial_incomplete); a trial across hosts brings
+ * what it is about (--trial-of) unless given.  Always 0.
+ */
+static int trial_apply(struct compare_args *ca, struct resultread **a, size_t na,
+		       struct resultread **b, size_t nb)
+{
+	char note[sizeof(ca->note)], of[sizeof(ca->trial_of)];
+
+	trialdir_apply(a, na, ca->note, sizeof(ca->note), ca->trial_of, sizeof(ca->trial_of));
+	trialdir_apply(b, nb, note, sizeof(note), of, sizeof(of));
+	if (!ca->note[0])
+		memcpy(ca->note, note, sizeof(note));
+	if (!ca->trial_of[0])
+		memcpy(ca->trial_of, of, sizeof(of));
+	if (ca->note[0])
+		ca->opts.incomplete = ca->note;
+	if (ca->trial_of[0] && !ca->opts.trial_of)
+		ca->opts.trial_of = ca->trial_of;
+	return 0;
+}
+
 static int wants_help(int argc, char **argv)
 {
 	int i;
@@ -245,11 +318,12 @@ int cmd_compare(int argc, char **argv)
 		fputs(exits, stdout);
 		return EXIT_OK;
 	}
-	if (parse_args(argc, argv, &ca, &e) ||
+	if (parse_args(argc, argv, &ca, &e) || trial_sides(&ca, &e) ||
 	    (ca.hist.used ? cmd_history_compare_load(&ca.hist, ca.a, ca.na, &ca.opts, &a, &na, &b,
 						     &nb, &e) :
 	     resultread_load_set(ca.a, ca.na, &a, &na, &e) ||
 	     resultread_load_set(ca.b, ca.nb, &b, &nb, &e)) ||
+	    trial_apply(&ca, a, na, b, nb) ||
 	    resultwindow_apply(ca.window, a, na, b, nb, &ca.wn, &e) ||
 	    compare_run(a, na, b, nb, &ca.opts, &rep, &e)) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
@@ -275,6 +349,11 @@ int cmd_compare(int argc, char **argv)
 out:
 	resultread_set_free(a, na);
 	resultread_set_free(b, nb);
+	if (ca.trial) {
+		vec_free_strings(ca.ta, ca.na);
+		vec_free_strings(ca.tb, ca.nb);
+		vec_free_strings(ca.keys, ca.nkeys);
+	}
 	free(ca.a);
 	free(ca.b);
 	return rc;

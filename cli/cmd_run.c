@@ -304,8 +304,11 @@ static int check_outputs(const struct cmdline *cl, struct err *e)
 	return r;
 }
 
-/* One run; under MPI (@mpi active) one rank of it: only rank 0 reports. */
-static int run_once(struct cmdline *cl, struct mpirank *mpi)
+/*
+ * One run; under MPI (@mpi active) one rank of it: only rank 0 reports.
+ * *@sig (when not NULL): the signal that stopped it, 0 if none.
+ */
+static int run_once(struct cmdline *cl, struct mpirank *mpi, int *sig_out)
 {
 	struct progress_state ps;
 	struct run_req req;
@@ -419,6 +422,8 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi)
 	/* --history: stored after the results, never changing the run's outcome */
 	cmd_history_after_run(cl, &res, r ? EXIT_OUTPUT : res.signal ? EXIT_INTERRUPTED : code);
 	sig = res.signal;
+	if (sig_out)
+		*sig_out = sig;
 	result_free(&res);
 	if (r) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
@@ -449,7 +454,7 @@ int cmd_run(struct cmdline *cl)
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		code = e.exit_code ? e.exit_code : EXIT_INTERNAL;
 	} else {
-		code = run_once(cl, &mpi);
+		code = run_once(cl, &mpi, NULL);
 	}
 	if (mpi.active && !mpi.agreed) {
 		/* it failed before the start barrier: the other ranks wait there */
@@ -460,5 +465,30 @@ int cmd_run(struct cmdline *cl)
 	}
 	code = mpirank_exit_code(&mpi, code);
 	mpirank_finalize(&mpi);
+	return code;
+}
+
+int cmd_run_rank(int argc, char **argv, struct mpirank *side, int *sig)
+{
+	struct cmdline cl;
+	struct err e;
+	int code;
+
+	err_clear(&e);
+	*sig = 0;
+	if (cmdline_parse(argc, argv, &cl, &e)) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		code = e.exit_code ? e.exit_code : EXIT_INTERNAL;
+	} else {
+		code = run_once(&cl, side, sig);
+	}
+	cmdline_free(&cl);
+	if (side->active && !side->agreed) {
+		/* it failed before the start barrier: the side's other ranks wait there */
+		err_clear(&e);
+		err_set(&e, -ECANCELED, code ? code : EXIT_INTERNAL,
+			"failed before the run (its own message above)");
+		mpirank_agree(side, -ECANCELED, &e);
+	}
 	return code;
 }

@@ -192,6 +192,10 @@ int mpimerge_pack(const struct run_result *res, const struct job *jobs, size_t n
 		jr.series = NULL;
 		jr.steady = NULL;
 		jr.prio = NULL;		/* per-priority stats do not cross ranks */
+		jr.dev = NULL;		/* nor the device view: rank 0's is kept (merge) */
+		jr.nr_dev = 0;
+		jr.dev_iv = NULL;
+		jr.nr_dev_iv = 0;
 		mb_put(&raw, &jh, sizeof(jh));
 		mb_put(&raw, &jr, sizeof(jr));
 		if (s) {
@@ -302,6 +306,10 @@ int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t 
 		jr->series = NULL;
 		jr->steady = NULL;
 		jr->prio = NULL;
+		jr->dev = NULL;
+		jr->nr_dev = 0;
+		jr->dev_iv = NULL;
+		jr->nr_dev_iv = 0;
 		if (jh.has_series && (r = unpack_series(&raw, &off, &jh, &jr->series)))
 			goto fail;
 	}
@@ -442,22 +450,24 @@ static int merge_entry(const struct result_ranks *set, const struct job *job, si
 
 int mpimerge_merge(struct run_result *res, struct result_ranks *set, struct err *e)
 {
-	struct job_result *jobs;
-	size_t n = 0, cap = 0, i, j;
+	struct job_result *jobs, *own = res->jobs;
+	size_t n = 0, cap = 0, i, j, nown = res->nr_jobs;
 	uint64_t lo = UINT64_MAX, hi = 0;
 	int r = 0;
 
-	for (i = 0; i < res->nr_jobs; i++)
-		result_job_clear(&res->jobs[i]);
-	free(res->jobs);
+	/* rank 0's own entries go; their device view stays (below), as its
+	 * disk_util and environment do: the devices are each host's own */
 	res->jobs = NULL;
 	res->nr_jobs = 0;
 	res->ranks = set;
 	for (i = 0; i < set->nr; i++)
 		cap += set->ranks[i].nr_jobs;
 	jobs = calloc(cap ? cap : 1, sizeof(*jobs));
-	if (!jobs)
+	if (!jobs) {
+		res->jobs = own;	/* freed with @res */
+		res->nr_jobs = nown;
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory merging the ranks");
+	}
 	res->jobs = jobs;
 	/* the entries in the order of the first rank that has them */
 	for (i = 0; i < set->nr && !r; i++) {
@@ -480,6 +490,20 @@ int mpimerge_merge(struct run_result *res, struct result_ranks *set, struct err 
 			res->nr_jobs = n;
 		}
 	}
+	for (i = 0; i < n && i < nown; i++) {
+		if (own[i].job != jobs[i].job)
+			continue;
+		jobs[i].dev = own[i].dev;
+		jobs[i].nr_dev = own[i].nr_dev;
+		jobs[i].dev_iv = own[i].dev_iv;
+		jobs[i].nr_dev_iv = own[i].nr_dev_iv;
+		own[i].dev = NULL;
+		own[i].dev_iv = NULL;
+		own[i].nr_dev = own[i].nr_dev_iv = 0;
+	}
+	for (i = 0; i < nown; i++)
+		result_job_clear(&own[i]);
+	free(own);
 	if (r)
 		return err_set(e, r, EXIT_INTERNAL, "merging the ranks' results failed: %s", strerror(-r));
 	result_bw_agg(res);

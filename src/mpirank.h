@@ -45,6 +45,7 @@ struct mpirank {
 	int started;			/* mpirank_agree let I/O start */
 	char host[256];
 	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME: I/O start, run end */
+	uint64_t deadline_ns;		/* CLOCK_MONOTONIC; 0: none (mpirank_rearm) */
 	struct run_sync sync;		/* hooks for run_req.sync */
 	void *st;			/* MPI requests and counters (mpirank.c) */
 };
@@ -88,5 +89,58 @@ int mpirank_exit_code(struct mpirank *m, int code);
 
 /* MPI_Finalize when active; @m is then inactive. */
 void mpirank_finalize(struct mpirank *m);
+
+/*
+ * ab across hosts (docs/mpi.md, "A/B trials across hosts"): rank 0 is the
+ * trial's controller, the other ranks' sides are sub-communicators, and the
+ * controller talks to each rank with messages of bytes (what they mean is
+ * abmpi.c's; this file only carries them).  Waiting here never spins on a
+ * side that is meant to be idle: receives probe and then sleep or call the
+ * caller's idle function.
+ */
+
+/*
+ * Collective over @m: @sub becomes the ranks that passed the same @color
+ * (>= 0), ranked by their rank in @m; a negative @color joins none (@sub
+ * stays inactive).  Each run on @sub starts with mpirank_rearm and uses
+ * @sub as cmd_run uses the world (agree, gather).  0 or -errno (@e).
+ */
+int mpirank_split(struct mpirank *m, int color, struct mpirank *sub, struct err *e);
+
+/*
+ * Ready @m for its next run: per-run state cleared, a stop receive posted.
+ * @deadline_ns (CLOCK_MONOTONIC, 0 none): mpirank_agree and mpirank_gather
+ * give up with -ETIMEDOUT when the run's other ranks have not come by then
+ * (the communicator is then unusable: the job must end, mpirank_abort).
+ */
+void mpirank_rearm(struct mpirank *m, uint64_t deadline_ns);
+
+/* Release a split communicator (every member calls it, before finalize). */
+void mpirank_split_free(struct mpirank *sub);
+
+/* Collective: every rank's host name into @hosts, @each bytes per rank (nranks of them). */
+int mpirank_hosts(struct mpirank *m, char *hosts, size_t each, struct err *e);
+
+/*
+ * Send @len bytes to rank @to of @m; returns once they are on their way or
+ * taken (polling each millisecond), -ETIMEDOUT at @deadline_ns (0: none).
+ */
+int mpirank_msg_send(struct mpirank *m, unsigned to, const void *buf, size_t len,
+		     uint64_t deadline_ns, struct err *e);
+
+/*
+ * The next message from rank @from (< 0: any) into *@buf (malloc'd,
+ * NUL-terminated beyond *@len), its sender in *@src.  Between probes it
+ * calls @idle(@arg), which paces the wait (sleeps) and returns nonzero to
+ * give up (-EINTR); NULL sleeps 20 ms.  -ETIMEDOUT at @deadline_ns (0: none).
+ */
+int mpirank_msg_recv(struct mpirank *m, int from, uint64_t deadline_ns, int (*idle)(void *),
+		     void *arg, char **buf, size_t *len, unsigned *src, struct err *e);
+
+/*
+ * End the whole MPI job with @code (MPI_Abort): when a rank is hung or lost,
+ * the others cannot finalize with it.  Does not return.
+ */
+void mpirank_abort(struct mpirank *m, int code) __attribute__((noreturn));
 
 #endif

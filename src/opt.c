@@ -586,8 +586,17 @@ static const char *opt_type_text(const struct opt_def *o)
 	case OPT_INT_DDIR:
 		return "integer per direction read,write,trim (units k/m/g/t/p allowed)";
 	case OPT_TIME:
-		return o->bare_us == 1000 ? "time (bare number: milliseconds; us/ms/s/m/h/d)"
-					  : "time (bare number: seconds; us/ms/s/m/h/d)";
+		/* from bare_us, the unit the parser applies: never a fixed word
+		 * (fio's thinktime and latency_* take microseconds, runtime seconds) */
+		switch (o->bare_us) {
+		case 1:
+			return "time (bare number: microseconds; us/ms/s/m/h/d)";
+		case 1000:
+			return "time (bare number: milliseconds; us/ms/s/m/h/d)";
+		case 1000000:
+			return "time (bare number: seconds; us/ms/s/m/h/d)";
+		}
+		return "time (us/ms/s/m/h/d)";
 	case OPT_CHOICE:
 		return "one of the values below";
 	case OPT_FUNC:
@@ -602,6 +611,7 @@ static void opt_help_one(FILE *f, const struct opt_def *o)
 {
 	char buf[OPT_VAL_MAX];
 	struct job def;
+	const char *sfx;
 	size_t i;
 
 	if (o->type == OPT_UNSUPPORTED) {
@@ -616,14 +626,17 @@ static void opt_help_one(FILE *f, const struct opt_def *o)
 		fprintf(f, "  alias:   %s%s%s\n", o->alias[0], o->alias[1] ? ", " : "",
 			o->alias[1] ? o->alias[1] : "");
 	fprintf(f, "  type:    %s\n", opt_type_text(o));
+	/* a time is stored in unit_us: written bare only when that is also the
+	 * unit a bare number is read in (as --showcmd does) */
+	sfx = o->type == OPT_TIME && o->unit_us != o->bare_us ? "us" : "";
 	job_init(&def);
 	if (!(o->flags & OPT_F_NOSHOW) && !opt_show(&def, o, buf, sizeof(buf)))
-		fprintf(f, "  default: %s\n", buf);
+		fprintf(f, "  default: %s%s\n", buf, strcmp(buf, "0") ? sfx : "");
 	job_free(&def);
 	if ((o->type == OPT_INT || o->type == OPT_INT_DDIR || o->type == OPT_TIME) &&
 	    (o->min || o->max))
-		fprintf(f, "  range:   %llu..%llu\n", (unsigned long long)o->min,
-			(unsigned long long)(o->max ? o->max : opt_width_max(o->width)));
+		fprintf(f, "  range:   %llu%s..%llu%s\n", (unsigned long long)o->min, sfx,
+			(unsigned long long)(o->max ? o->max : opt_width_max(o->width)), sfx);
 	if (o->type == OPT_CHOICE) {
 		fprintf(f, "  values: ");
 		for (i = 0; o->choices[i].name; i++)
@@ -638,6 +651,17 @@ int opt_cmdhelp(FILE *f, const char *name)
 	const struct opt_def *t = opt_table(&nr);
 	const struct opt_def *o;
 
+	if (name && !strcmp(name, "all")) {
+		/* fio's --cmdhelp=all: every option described in full, so a
+		 * script reads all of them from one run */
+		for (i = 0; i < nr; i++) {
+			if (t[i].type == OPT_UNSUPPORTED)
+				continue;
+			opt_help_one(f, &t[i]);
+			fprintf(f, "\n");
+		}
+		return 0;
+	}
 	if (name) {
 		o = opt_find(name);
 		if (!o)
@@ -653,6 +677,6 @@ int opt_cmdhelp(FILE *f, const char *name)
 		fprintf(f, "%-28s %s\n", t[i].name, t[i].help ? t[i].help : "");
 	}
 	fprintf(f, "\n%zu further fio options are recognised and refused as unsupported.\n"
-		"--cmdhelp=NAME describes one option.\n", unsup);
+		"--cmdhelp=NAME describes one option, --cmdhelp=all every one.\n", unsup);
 	return 0;
 }

@@ -216,6 +216,11 @@ void result_free(struct run_result *r)
 	r->warnings = NULL;
 	result_ranks_free(r->ranks);
 	r->ranks = NULL;
+	for (i = 0; i < r->nr_groups; i++)
+		free(r->groups[i].dev);
+	free(r->groups);
+	r->groups = NULL;
+	r->nr_groups = 0;
 	free(r->jobs);
 	free(r->du);
 	r->jobs = NULL;

@@ -16,6 +16,7 @@
 #include "verify.h"
 #include "job.h"
 #include "stat.h"
+#include "breakdown.h"	/* struct breakdown: where each I/O's time goes */
 
 struct series;		/* series.h: per-interval time series (docs/time-series.md) */
 struct steady;		/* steady.h: steady-state outcome (docs/time-series.md) */
@@ -67,7 +68,7 @@ struct disk_view_iv {
 /* A job's bottleneck verdict (bottleneck.h). */
 struct bottleneck_verdict {
 	char verdict[16];		/* "" when not judged */
-	char evidence[560];		/* one line of the figures that decided it */
+	char evidence[900];		/* one line of the figures that decided it */
 	double cpu_pct;			/* per thread, % of one CPU */
 	double req_depth, dev_depth;	/* requested, seen at the device (-1 unknown) */
 	double dev_io_share;		/* device bytes / job bytes (-1 unknown) */
@@ -109,6 +110,8 @@ struct job_result {
 	struct disk_view_iv *dev_iv;	/* per series interval, first device */
 	size_t nr_dev_iv;
 	struct bottleneck_verdict bottleneck;
+	struct breakdown bd;		/* each I/O's cycle split (breakdown.h), over the measured time */
+	struct breakdown bd_tail;	/* the same over the steady tail (valid 0: none) */
 	struct steady *steady;		/* NULL when no criterion */
 	int partial;			/* ended early (signal or error) */
 	unsigned lat_depth;		/* latency_target: the depth its search ended at (0: off) */
@@ -126,6 +129,19 @@ struct disk_util {
 	uint64_t io_ticks;			/* ms busy */
 	double util;				/* % of the run's wall time */
 	struct disk_view view;			/* over the jobs' measured time; dur_ns 0: none */
+};
+
+/*
+ * One stonewall group (docs/breakdown.md): its jobs' breakdown, I/O-weighted,
+ * and what each device under them saw over the group's window (the view of
+ * the group's job with the longest measured time on that device).
+ */
+struct result_group {
+	unsigned groupid;
+	char jobs[256];			/* its job names, ", "-separated (cut to fit) */
+	struct breakdown bd;
+	struct disk_view *dev;		/* malloc'ed, nr_dev entries, or NULL */
+	size_t nr_dev;
 };
 
 /* MPI mode (docs/mpi.md): every rank's part, packed and merged by mpimerge.h. */
@@ -171,6 +187,8 @@ struct run_result {
 	void *env;			/* json_t * from env.c, or NULL */
 	void *warnings;			/* json_t * array from result_check, or NULL */
 	struct result_ranks *ranks;	/* MPI mode: every rank's part (jobs are their merge) */
+	struct result_group *groups;	/* per stonewall group (bottleneck_run), or NULL */
+	size_t nr_groups;
 };
 
 /* Zero a job_result and initialise its accumulators. */

@@ -23,7 +23,8 @@ int result_check(struct run_result *r, struct err *e)
 	json_t *doc, *arr;
 	int ret;
 
-	bottleneck_run(r);	/* who limited each job: in the JSON read back below */
+	/* who limited each job: in the JSON read back below (without the groups if memory ran out) */
+	(void)bottleneck_run(r);
 	doc = report_json_build(r, 0, e);
 	if (!doc)
 		return e && e->code ? e->code : -ENOMEM;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_html.h"
+#include "report/report_breakdown.h"
 #include "ddir.h"
 #include "report_html_page.h"
 #include "svg.h"
@@ -668,6 +669,7 @@ static void job_section(FILE *f, const json_t *root, const json_t *job, size_t f
 		fputs("<p class=\"warn\">This job ended early (signal or error): its figures "
 		      "cover only what it ran.</p>\n", f);
 	findings(f, job);
+	report_breakdown_html_job(f, job);	/* where each I/O's time went */
 	sr = series_load(json_object_get(it, "intervals"), &j.s);
 	if (j.s.k > 1)
 		snprintf(j.caption, sizeof(j.caption), "%zu intervals drawn as %zu points: each "

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/report_breakdown.h"
 #include "trial/compare.h"
 #include "ddir.h"
 #include "report_html.h"
@@ -612,6 +613,7 @@ int report_html_compare(FILE *f, const json_t *cmp, const struct report_html_run
 	metrics_table(f, m, nm);
 	fputs("<p class=\"meta\">B vs A = (B - A) / A. CI: Fieller's interval for the ratio of "
 	      "means (Welch df); p: Welch's t-test, two-sided.</p>\n", f);
+	report_breakdown_html_compare(f, json_object_get(cmp, "time_breakdown"));	/* a bar per side */
 	fputs("<h2>Every run, in run order</h2>\n<div class=\"charts\">\n", f);
 	for (i = 0; i < nm; i++)
 		run_chart(f, &m[i], runs, order, n, i);

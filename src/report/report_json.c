@@ -21,6 +21,7 @@
 #include "mpimerge.h"	/* client_stats */
 #include "report_calc.h"
 #include "report_ranks.h"
+#include "report/report_breakdown.h"
 #include "steady/steady_out.h"
 
 #ifndef IOTRIAL_VERSION
@@ -421,6 +422,7 @@ static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int
 			json_intervals_device(v, jr, bad);
 	}
 	json_bottleneck(iot, jr, bad);
+	report_breakdown_job_json(iot, jr, bad);	/* breakdown.h */
 	if (jr->steady) {
 		v = NULL;
 		if (steady_to_json(jr->steady, &v) || json_object_set_new(iot, "steady", v))
@@ -646,6 +648,8 @@ json_t *report_json_build(const struct run_result *r, int plus, struct err *e)
 		jset(o, "disk_util", du, &bad);
 	}
 	jset(o, "iotrial", json_run_iotrial(r), &bad);
+	if (!bad && report_breakdown_run_json(o, r))	/* groups, device-view windows */
+		bad = 1;
 	if (bad) {
 		json_decref(o);
 		err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory building the JSON report");

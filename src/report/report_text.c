@@ -13,6 +13,7 @@
  * Figures come from report_calc, as the JSON ones do, so the two agree.
  */
 #include "report_text.h"
+#include "report/report_breakdown.h"
 #include "report_ranks.h"	/* MPI per-host table */
 #include "steady/steady.h"
 
@@ -349,8 +350,7 @@ static void text_job(FILE *f, const struct job_result *jr, time_t when)
 	text_sync(f, jr);
 	text_job_tail(f, jr);
 	text_job_steady(f, jr);
-	if (jr->bottleneck.verdict[0])	/* who limited the job (bottleneck.h) */
-		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
+	report_breakdown_text_job(f, jr);	/* time per I/O and the bottleneck (docs/breakdown.md) */
 	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
 		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
 			verify_method_name((enum verify_method)jr->verify.method),
@@ -464,17 +464,8 @@ static void text_disks(FILE *f, const struct run_result *r)
 			(unsigned long long)d->read_ticks, (unsigned long long)d->write_ticks,
 			(unsigned long long)d->in_queue, d->util);
 	}
-	/* what each device saw over the jobs' measured time (docs/json.md, the device view) */
-	for (size_t i = 0; i < r->nr_du; i++) {
-		const struct disk_view *v = &r->du[i].view;
-
-		if (!v->dur_ns)
-			continue;
-		fprintf(f, "  %s device view over %.2f s: iops=%.0f/%.0f, lat=%.1f/%.1f us, "
-			"depth=%.2f/%.2f (queue %.2f), util=%.2f%%\n", v->name, (double)v->dur_ns / 1e9,
-			v->read_iops, v->write_iops, v->read_lat_ns_mean / 1000, v->write_lat_ns_mean / 1000,
-			v->read_queue_depth, v->write_queue_depth, v->queue_depth, v->util);
-	}
+	/* what each device saw over each group's window (docs/json.md, the device view) */
+	report_breakdown_text_views(f, r);
 }
 
 /* The first line of a run that did not finish. */

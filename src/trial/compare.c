@@ -12,9 +12,10 @@
 #include "bottleneck.h"	/* device figures and the bottleneck_differs warning */
 #include "compare_stats.h"
 #include "compare_warn.h"
+#include "trial/compare_time.h"
 #include "utf8.h"
 
-enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD };
+enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME };
 
 struct mdef {
 	const char *name;
@@ -41,6 +42,13 @@ static const struct mdef mdefs[] = {
 	/* the device's own view beside the tool's (docs/json.md, the device view; bottleneck.h) */
 	{ "device.lat_mean_ns", MK_DEV_LAT, -1, 1 },
 	{ "device.queue_depth", MK_DEV_QD, -1, 0 },
+	/* where each I/O's time went (compare_time.h; dir: the part, -1 the cycle) */
+	{ "time.cycle_ns", MK_TIME, -1, 1 },
+	{ "time.device_ns", MK_TIME, BD_DEVICE, 1 },
+	{ "time.io_path_ns", MK_TIME, BD_IO_PATH, 1 },
+	{ "time.tool_user_ns", MK_TIME, BD_TOOL_USER, 1 },
+	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, 1 },
+	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, 1 },
 };
 
 #define NR_MDEFS (sizeof(mdefs) / sizeof(mdefs[0]))
@@ -66,7 +74,12 @@ const char compare_options_help[] =
 	"  --alpha=P                  the interval's level is 1 - P (default 0.05: 95%)\n"
 	"  --fail-on-regression=PCT   exit 6 when a metric is worse and its whole interval\n"
 	"                             lies beyond PCT% in the bad direction\n"
-	"  --bootstrap-seed=N         seed of the bootstrap-t interval (default 1)\n";
+	"  --bootstrap-seed=N         seed of the bootstrap-t interval (default 1)\n"
+	"  --trial-of=LIST            the environment entries the trial is about (disk,\n"
+	"                             kernel, cpu, memory, hypervisor, ...): any other that\n"
+	"                             differs is a warning in the verdicts, and the\n"
+	"                             differences come first (default for ab across hosts:\n"
+	"                             disk)\n";
 
 /*
  * Is @s a plain decimal number ("2", "0.05", ".5", "1e-3"), optionally with
@@ -149,6 +162,12 @@ int compare_parse_option(const char *name, const char *value, struct compare_opt
 		o->boot_seed = v;
 		return 1;
 	}
+	if (!strcmp(name, "trial-of")) {
+		if (compare_trial_of_valid(value, e))
+			return -EINVAL;
+		o->trial_of = value;
+		return 1;
+	}
 	if (!strcmp(name, "output-format")) {
 		if (value && !strcmp(value, "json"))
 			*json_output = 1;
@@ -188,7 +207,8 @@ int compare_metric_known(const char *name)
 
 static int value_of(const struct resultread *r, const struct mdef *d, double *out)
 {
-	const struct resultread_dir *x = d->dir >= 0 ? &r->dir[d->dir] : NULL;
+	/* MK_TIME's dir is a breakdown part, not a direction */
+	const struct resultread_dir *x = d->dir >= 0 && d->kind != MK_TIME ? &r->dir[d->dir] : NULL;
 	double v;
 
 	switch (d->kind) {
@@ -211,9 +231,12 @@ static int value_of(const struct resultread *r, const struct mdef *d, double *ou
 	case MK_DEV_QD: {
 		double lat, qd;
 
-		v = bottleneck_device_figures(r, &lat, &qd) ? NAN : d->kind == MK_DEV_LAT ? lat : qd;
+		v = bottleneck_device_figures(r, &lat, &qd, NULL, 0) ? NAN : d->kind == MK_DEV_LAT ? lat : qd;
 		break;
 	}
+	case MK_TIME:
+		compare_time_value(r, d->dir, &v);
+		break;
 	default:
 		v = r->cpu_per_io_ns;
 		break;
@@ -407,7 +430,7 @@ static int compare_metrics(struct compare_report *out, const struct seq *s,
 		if (compare_def(s, &mdefs[i], o, block, &out->m[out->nm]))
 			return -ENOMEM;
 		/* the device's figures referee, they never count as a regression */
-		if (mdefs[i].kind == MK_DEV_LAT || mdefs[i].kind == MK_DEV_QD)
+		if (mdefs[i].kind == MK_DEV_LAT || mdefs[i].kind == MK_DEV_QD || mdefs[i].kind == MK_TIME)
 			out->m[out->nm].regression = 0;
 		out->regressed |= out->m[out->nm++].regression;
 	}
@@ -422,7 +445,7 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 	struct resultread **a = NULL, **b = NULL;
 	const char *block = NULL;
 	struct seq s = { 0 };
-	size_t na = 0, nb = 0;
+	size_t na = 0, nb = 0, i;
 	int ret, mixed;
 
 	memset(out, 0, sizeof(*out));
@@ -455,11 +478,17 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 		goto fail;
 	}
 	out->order_known = s.known;
+	out->order_by_trial = s.known;
+	for (i = 0; i < na; i++)
+		out->order_by_trial &= a[i]->order_by_trial;
+	for (i = 0; i < nb; i++)
+		out->order_by_trial &= b[i]->order_by_trial;
 	ret = compare_warn_build_diff(out, a, b, e);
 	if (ret)
 		goto fail;
 	compare_warn_runs(a, na, b, nb, out->warnings);
 	compare_warn_bottleneck(a, b, out->warnings);
+	compare_time_build(a, na, b, nb, &out->time);	/* where each I/O's time went, A and B */
 	compare_warn_diff(out->env_diff, o, out->warnings);
 	compare_warn_order(&s, o, out->warnings);
 	mixed = compare_warn_side_mixed(a, na, "a", out->warnings);
@@ -469,7 +498,12 @@ int compare_run(struct resultread *const *a0, size_t na0, struct resultread *con
 	else if (compare_warn_jobs_differ(a[0], b[0], out->env_diff, out->warnings))
 		block = "the sides ran different job sets under the same options (warning "
 			"jobs_differ)";
+	compare_warn_env(out, o);
+	if (o->incomplete)
+		compare_warn(out->warnings, "trial_incomplete", "warning", NULL, "%s", o->incomplete);
 	ret = compare_metrics(out, &s, o, block);
+	if (!ret)
+		compare_warn_env_verdicts(out, o);
 	if (!ret)
 		ret = compare_warn_side_checks(a, na, "a", out->warnings);
 	if (!ret)

@@ -36,7 +36,11 @@
  * environment as flattened keys), repeats each file's plausibility checks
  * (grouped per side and id), and adds its own: single_run, few_runs,
  * job_differs, many_differences, side_mixed, env_missing, zero_io,
- * jobs_differ, partial_direction, run_order, outlier.
+ * jobs_differ, partial_direction, run_order, outlier; with --trial-of
+ * (the environment entries a trial is about; ab across hosts: the disk)
+ * env_differs for each other entry that differs (kernel, cpu, ...), noted
+ * in every verdict too; trial_incomplete for runs of a trial that ended
+ * early.
  * The library never prints: the caller picks text (compare_write_text) or
  * JSON (compare_json).
  */
@@ -49,6 +53,7 @@
 #include "abstat.h"
 #include "err.h"
 #include "resultread.h"
+#include "trial/compare_time.h"
 
 struct compare_opts {
 	double noise_pct;		/* "negligible" threshold, default 2 */
@@ -59,6 +64,11 @@ struct compare_opts {
 	uint64_t boot_seed;		/* default 1: same input, same output */
 	const char *const *expected;	/* job option keys meant to differ (ab); "*": any */
 	size_t nr_expected;
+	const char *trial_of;		/* --trial-of: the environment entries under trial
+					 * ("disk", "kernel,cpu"; compare_trial_of_valid);
+					 * NULL: not said, no env_differs judgement */
+	const char *incomplete;		/* the trial the runs come from ended early: why
+					 * (trialdir.h); NULL: it did not, or no trial */
 	int sides_apart;		/* A was measured before B by design (a baseline from
 					 * the history): blocks are expected, so the run-order
 					 * fit gives the interval instead of "confounded"
@@ -130,13 +140,20 @@ struct compare_report {
 	size_t nm;
 	size_t na, nb;
 	json_t *side_a, *side_b;	/* {"n", "files", "version", "job", "environment"} */
-	json_t *env_diff;		/* [{"key", "a", "b"}] */
+	json_t *env_diff;		/* [{"key", "a", "b"}], with --trial-of also
+					 * "under_trial": false for an environment entry
+					 * outside it (warning env_differs) */
+	int diff_first;			/* --trial-of: the text shows the differences first */
+	char not_under_trial[256];	/* "kernel, cpu": what differs besides the trial */
 	json_t *warnings;		/* [{"id", "severity", "message", "side"}] */
 	int regressed;			/* some metric is a regression */
 	double noise_pct, fail_regression_pct;
 	double ci_level;		/* 1 - alpha */
 	int order_known;		/* every run has a distinct timestamp */
+	int order_by_trial;		/* ... each its trial's start of it (the manifest's
+					 * clock), not the result's own */
 	size_t failed_a, failed_b;	/* runs dropped for having no I/O */
+	struct compare_time time;	/* time per I/O side by side (compare_time.h) */
 };
 
 void compare_opts_init(struct compare_opts *o);
@@ -162,6 +179,14 @@ int compare_write_text(const struct compare_report *r, FILE *f);
  */
 int compare_parse_option(const char *name, const char *value, struct compare_opts *o,
 			 int *json_output, struct err *e);
+
+/*
+ * Is @list a valid --trial-of value: comma-separated names of environment
+ * entries ("disk": the targets' devices and filesystems; "kernel", "cpu",
+ * "memory", "hypervisor", "clock_source", "iommu_groups",
+ * "iotrial_version", "host")?  0, or -EINVAL with @e filled.
+ */
+int compare_trial_of_valid(const char *list, struct err *e);
 
 /* The --help lines for those options (for the CLI to print). */
 extern const char compare_options_help[];

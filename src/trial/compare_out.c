@@ -106,11 +106,13 @@ json_t *compare_json(const struct compare_report *r)
 		      "metrics", metrics, "env_diff", r->env_diff, "warnings", r->warnings,
 		      "regression", r->regressed);
 	if (o)
-		json_object_set_new(o, "settings", json_pack("{s:f, s:o, s:f, s:b, s:I, s:I}",
+		json_object_set_new(o, "time_breakdown", compare_time_json(&r->time));
+	if (o)
+		json_object_set_new(o, "settings", json_pack("{s:f, s:o, s:f, s:b, s:b, s:I, s:I}",
 				    "noise_pct", r->noise_pct, "fail_on_regression_pct",
 				    r->fail_regression_pct < 0 ? json_null() :
 				    json_real(r->fail_regression_pct), "ci_level", r->ci_level,
-				    "order_known", r->order_known,
+				    "order_known", r->order_known, "order_by_trial", r->order_by_trial,
 				    "failed_runs_a", (json_int_t)r->failed_a,
 				    "failed_runs_b", (json_int_t)r->failed_b));
 	return o;
@@ -226,8 +228,9 @@ static void write_strips(FILE *f, const struct compare_report *r)
 	size_t i;
 
 	fprintf(f, "\nruns %s, each as %% from A's mean (! outlier; [the runs a side at which the "
-		"interval's half-width would reach the noise threshold]):\n", r->order_known ?
-		"in run order (from the result timestamps)" :
+		"interval's half-width would reach the noise threshold]):\n", r->order_by_trial ?
+		"in run order (from the trial's manifest: when it started each run, in one clock)" :
+		r->order_known ? "in run order (from the result timestamps)" :
 		"of A then B (run order unknown: timestamps missing or equal)");
 	for (i = 0; i < r->nm; i++)
 		write_strip(f, &r->m[i], r->noise_pct);
@@ -238,7 +241,8 @@ static void write_diff(FILE *f, const struct compare_report *r)
 	size_t i;
 	json_t *it;
 
-	fprintf(f, "\ndifferences between A and B (job options, environment):\n");
+	fprintf(f, "%sdifferences between A and B (job options, environment):\n",
+		r->diff_first ? "" : "\n");
 	if (!json_array_size(r->env_diff))
 		fprintf(f, "  none recorded%s\n",
 			json_is_null(json_object_get(r->side_a, "environment")) ||
@@ -249,11 +253,15 @@ static void write_diff(FILE *f, const struct compare_report *r)
 		char *a = json_dumps(json_object_get(it, "a"), JSON_ENCODE_ANY);
 		char *b = json_dumps(json_object_get(it, "b"), JSON_ENCODE_ANY);
 
-		fprintf(f, "  %-36s A %s, B %s\n", json_string_value(json_object_get(it, "key")),
-			a ? a : "?", b ? b : "?");
+		fprintf(f, "%c %-36s A %s, B %s\n",
+			json_is_false(json_object_get(it, "under_trial")) ? '!' : ' ',
+			json_string_value(json_object_get(it, "key")), a ? a : "?", b ? b : "?");
 		free(a);
 		free(b);
 	}
+	if (r->not_under_trial[0])
+		fprintf(f, "! not under trial: %s (warning env_differs; the verdicts note it)\n",
+			r->not_under_trial);
 }
 
 static void write_warnings(FILE *f, const struct compare_report *r)
@@ -280,6 +288,10 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 	char level[32];
 	size_t i;
 
+	if (r->diff_first) {	/* --trial-of: what differs comes before the figures */
+		write_diff(f, r);
+		fputc('\n', f);
+	}
 	write_side(f, "A", r->side_a);
 	write_side(f, "B", r->side_b);
 	snprintf(level, sizeof(level), "%g%% CI", 100 * r->ci_level);
@@ -300,8 +312,10 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 			r->regressed ? "REGRESSION (a metric is worse and its whole interval lies "
 			"beyond it)" :
 			"no regression");
+	compare_time_write_text(&r->time, f);	/* where each I/O's time went, A and B */
 	write_strips(f, r);
-	write_diff(f, r);
+	if (!r->diff_first)
+		write_diff(f, r);
 	write_warnings(f, r);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;

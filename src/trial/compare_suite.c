@@ -147,6 +147,8 @@ static int suite_row(json_t *const *da, struct resultread *const *a, size_t na,
 			if (ret)
 				err_set(e, ret, EXIT_INTERNAL, "compare of test '%s' failed", name);
 			row->compared = !ret;
+			if (row->compared)	/* this test's jobs only: their own device windows */
+				compare_time_build(ra, row->na, rb, row->nb, &row->time);
 		}
 	}
 	if (ra)
@@ -248,6 +250,15 @@ int compare_suite_write_text(const struct compare_suite *s, FILE *f)
 			r->metric, am, r->m.a.n, bm, r->m.b.n, d, ci, p, r->m.verdict_text,
 			r->m.regression ? " (REGRESSION)" : "");
 	}
+	for (i = 0, w = 0; i < s->nr; i++) {
+		const struct compare_suite_row *r = &s->rows[i];
+
+		if (!r->time.valid)
+			continue;
+		if (!w++)
+			fprintf(f, "\ntime per I/O per test (each test's device figures over its own window):\n");
+		fprintf(f, "  %s: %s\n", r->test, r->time.sentence);
+	}
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -280,6 +291,8 @@ json_t *compare_suite_json(const struct compare_suite *s)
 			json_object_set_new(o, "p", suite_real(r->m.p));
 			json_object_set_new(o, "verdict", json_string(r->m.verdict_text));
 			json_object_set_new(o, "regression", json_boolean(r->m.regression));
+			if (r->time.valid)
+				json_object_set_new(o, "time", compare_time_json(&r->time));
 		} else {
 			json_object_set_new(o, "verdict", json_string(r->na ? "only in A" : "only in B"));
 		}

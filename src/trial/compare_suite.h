@@ -16,6 +16,10 @@
  * no file of either side does, there are no rows.  Tests are listed in the
  * order of their first appearance (A's files first).  A test missing from
  * every run of one side gets a row saying so and no verdict.
+ *
+ * Each compared test also gets its time breakdown side by side
+ * (compare_time.h) from that test's jobs alone: their device views cover
+ * the test's own window, never another test's.
  */
 #ifndef IOTRIAL_COMPARE_SUITE_H
 #define IOTRIAL_COMPARE_SUITE_H
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <jansson.h>	/* json_t */
 #include "compare.h"
+#include "compare_time.h"
 #include "err.h"
 #include "resultread.h"
 
@@ -32,6 +37,7 @@ struct compare_suite_row {
 	size_t na, nb;			/* runs of each side that hold the test */
 	int compared;			/* both sides have it: @m is filled */
 	struct compare_metric m;
+	struct compare_time time;	/* the test's breakdown per side; .valid 0 when unknown */
 };
 
 struct compare_suite {
@@ -55,7 +61,7 @@ void compare_suite_free(struct compare_suite *s);
 int compare_suite_write_text(const struct compare_suite *s, FILE *f);
 
 /* [{"test", "metric", "n_a", "n_b", "a_mean", "b_mean", "diff_pct", "ci_lo", "ci_hi",
- *   "p", "verdict", "regression"}]: a new reference, NULL on ENOMEM. */
+ *   "p", "verdict", "regression", "time"}]: a new reference, NULL on ENOMEM. */
 json_t *compare_suite_json(const struct compare_suite *s);
 
 #endif

@@ -102,6 +102,9 @@ void compare_warn_diff(const json_t *diff, const struct compare_opts *o, json_t 
 	json_array_foreach((json_t *)diff, i, it) {
 		const char *key = json_string_value(json_object_get(it, "key"));
 
+		/* --trial-of: env_differs judges the environment (compare_warn_env) */
+		if (o->trial_of && strncmp(key, "job.", 4))
+			continue;
 		if (!strncmp(key, "job.", 4) && !is_expected(o, key + 4) && joff < sizeof(jobs)) {
 			char *va = json_dumps(json_object_get(it, "a"), JSON_ENCODE_ANY);
 			char *vb = json_dumps(json_object_get(it, "b"), JSON_ENCODE_ANY);
@@ -129,6 +132,126 @@ void compare_warn_diff(const json_t *diff, const struct compare_opts *o, json_t 
 	compare_warn(warnings, "many_differences", "warning", NULL,
 	     "more than one thing differs between A and B (%s): a difference cannot be "
 	     "attributed to one of them", list);
+}
+
+/* The environment entries --trial-of names; "memory" is memory_bytes. */
+static const char *const trial_names[] = { "disk", "kernel", "cpu", "memory", "memory_bytes",
+	"hypervisor", "clock_source", "iommu_groups", "iotrial_version", "host", NULL };
+
+int compare_trial_of_valid(const char *list, struct err *e)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ","), k;
+
+		for (k = 0; trial_names[k]; k++)
+			if (strlen(trial_names[k]) == n && !strncmp(trial_names[k], p, n))
+				break;
+		if (!trial_names[k])
+			break;
+		p += n;
+		if (!*p)
+			return 0;
+		p++;
+	}
+	return err_set(e, -EINVAL, EXIT_USAGE, "--trial-of=%s: expected environment entries, "
+		       "comma-separated: disk, kernel, cpu, memory, hypervisor, clock_source, "
+		       "iommu_groups, iotrial_version, host", list ? list : "");
+}
+
+/* The --trial-of name an environment diff key belongs to ("targets.0..." -> "disk"). */
+static void entry_of(const char *key, char *out, size_t sz)
+{
+	size_t n = strcspn(key, ".");
+
+	if (!strncmp(key, "targets.", 8) || !strcmp(key, "disk_util"))
+		snprintf(out, sz, "disk");
+	else if (!strcmp(key, "memory_bytes"))
+		snprintf(out, sz, "memory");
+	else
+		snprintf(out, sz, "%.*s", (int)n, key);
+}
+
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		size_t k = strcspn(p, ",");
+
+		if ((k == n && !strncmp(p, name, n)) ||
+		    (!strcmp(name, "memory") && k == 12 && !strncmp(p, "memory_bytes", 12)))
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
+}
+
+void compare_warn_env(struct compare_report *r, const struct compare_opts *o)
+{
+	char list[600] = "", entry[64], seen[256] = ",";
+	size_t i, off = 0, soff = 0, n = 0;
+	json_t *it;
+
+	if (!o->trial_of)
+		return;
+	r->diff_first = 1;
+	json_array_foreach(r->env_diff, i, it) {
+		const char *key = json_string_value(json_object_get(it, "key"));
+		char *va, *vb, tag[72];
+
+		if (!strncmp(key, "job.", 4))
+			continue;	/* the options: job_differs and the expected keys */
+		entry_of(key, entry, sizeof(entry));
+		/* the host's name alone changes no I/O: its hardware shows in the others */
+		if (!strcmp(entry, "host") || in_list(o->trial_of, entry)) {
+			json_object_set_new(it, "under_trial", json_true());
+			continue;
+		}
+		json_object_set_new(it, "under_trial", json_false());
+		va = json_dumps(json_object_get(it, "a"), JSON_ENCODE_ANY);
+		vb = json_dumps(json_object_get(it, "b"), JSON_ENCODE_ANY);
+		if (off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s (%s vs %s)",
+						n ? ", " : "", key, va ? va : "?", vb ? vb : "?");
+		free(va);
+		free(vb);
+		n++;
+		/* each entry named once in the verdicts' note */
+		snprintf(tag, sizeof(tag), ",%s,", entry);
+		if (!strstr(seen, tag) && strlen(seen) + strlen(tag) < sizeof(seen)) {
+			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s,", entry);
+			soff = strlen(r->not_under_trial);
+			snprintf(r->not_under_trial + soff, sizeof(r->not_under_trial) - soff,
+				 "%s%s", soff ? ", " : "", entry);
+		}
+	}
+	if (n)
+		compare_warn(r->warnings, "env_differs", "warning", NULL,
+		     "A and B also differ in %s: not what is under trial (--trial-of=%s), so the "
+		     "comparison cannot attribute a difference to %s alone", list, o->trial_of,
+		     !strcmp(o->trial_of, "disk") ? "the disk" : o->trial_of);
+}
+
+void compare_warn_env_verdicts(struct compare_report *r, const struct compare_opts *o)
+{
+	size_t i, len;
+
+	if (!r->not_under_trial[0])
+		return;
+	for (i = 0; i < r->nm; i++) {
+		struct compare_metric *m = &r->m[i];
+
+		if (m->verdict != COMPARE_BETTER && m->verdict != COMPARE_WORSE &&
+		    m->verdict != COMPARE_NEGLIGIBLE)
+			continue;
+		len = strlen(m->note);
+		snprintf(m->note + len, sizeof(m->note) - len, "%snot %s alone: %s also differ%s",
+			 len ? "; " : "", !strcmp(o->trial_of, "disk") ? "the disk" : o->trial_of,
+			 r->not_under_trial, strchr(r->not_under_trial, ',') ? "" : "s");
+	}
 }
 
 /* Directions with I/O in @r, as a bit mask (1 read, 2 write, 4 trim). */

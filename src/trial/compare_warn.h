@@ -32,6 +32,16 @@ void compare_warn(json_t *arr, const char *id, const char *sev, const char *side
 /* What the option and environment differences mean for the verdicts (target_* warnings). */
 void compare_warn_diff(const json_t *diff, const struct compare_opts *o, json_t *warnings);
 
+/*
+ * --trial-of: mark each environment difference in r->env_diff as under
+ * trial or not, warn env_differs about those that are not (the host name
+ * alone is never a cause), fill r->not_under_trial and r->diff_first.
+ */
+void compare_warn_env(struct compare_report *r, const struct compare_opts *o);
+
+/* --trial-of: every faster/slower/negligible verdict's note names what else differs. */
+void compare_warn_env_verdicts(struct compare_report *r, const struct compare_opts *o);
+
 /* Does a side mix different jobs or directions?  Warns and returns 1 when it does. */
 int compare_warn_side_mixed(struct resultread *const *v, size_t n, const char *side,
 			    json_t *warnings);

@@ -209,6 +209,10 @@ static void resolve_options(const json_t *o, struct resultread_job *j)
 		if (json_object_get(o, limits[i]))
 			j->rate_limited = 1;
 	j->has_filename = json_object_get(o, "filename") != NULL;
+	/* a job on one block device: its disk_util entry is named after it */
+	s = opt_text(o, "filename", buf, sizeof(buf));
+	if (s && !strncmp(s, "/dev/", 5) && s[5] && !strpbrk(s + 5, "/:"))
+		copy_str(j->target_dev, sizeof(j->target_dev), s + 5);
 	j->size = resultread_size(opt_text(o, "size", buf, sizeof(buf)),
 				  (unsigned)opt_long(o, "kb_base", 1024));
 }
@@ -505,6 +509,7 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 	if (!opts)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	resolve_options(opts, j);
+	resultread_time_job(job, opts, j->rw, j->ioengine, j->direct, j->numjobs, &j->time);
 	if (idx == 0)
 		r->options = opts;
 	else

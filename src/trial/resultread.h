@@ -38,6 +38,7 @@
 #include <jansson.h>	/* json_t: options and environment objects */
 #include "ddir.h"	/* DDIR_NR */
 #include "err.h"
+#include "trial/resultread_time.h"	/* where each I/O's time went */
 
 #define RESULTREAD_NDIR DDIR_NR	/* read, write, trim: enum ddir order */
 
@@ -71,6 +72,7 @@ struct resultread_job {
 	int ioengine_given;	/* else fio's default, psync */
 	int rate_limited;	/* rate, rate_iops, thinktime or latency_target set */
 	int has_filename;	/* filename= given: clones share one target */
+	char target_dev[32];	/* "sdb" for filename=/dev/sdb (one plain device), else "" */
 	uint64_t size;		/* bytes per job, 0 when unknown or a percentage */
 	uint64_t ios[RESULTREAD_NDIR];
 	double iops[RESULTREAD_NDIR];
@@ -86,6 +88,7 @@ struct resultread_job {
 	int steady_held;	/* -1 unknown, 0 lost after the window, 1 held */
 	uint64_t steady_lost_ms;	/* when lost: start of the first round outside */
 	double steady_lost_pct;	/* the level after the loss vs the window, % */
+	struct resultread_time time;	/* breakdown, device view, fio's raw figures (resultread_time.h) */
 };
 
 /*
@@ -118,6 +121,8 @@ struct resultread {
 	struct resultread_disk *du;	/* disk_util entries, nr_du of them */
 	size_t nr_du;
 	int64_t timestamp_ms;	/* run start ("timestamp_ms", else "timestamp" x 1000); -1 unknown */
+	int order_by_trial;	/* timestamp_ms is when its ab trial started the run (the
+				 * manifest, the controller's clock: trial.c, trialdir.c) */
 	/*
 	 * iotrial's steady tails (jobs[i].iotrial.steady.tail), summed over jobs
 	 * as dir[] is; interval_cv and samples are the whole run's.  whole[] keeps

@@ -162,7 +162,8 @@ int trial_prepare(struct trial *t, const struct trial_cfg *c, struct err *e)
 		return -EINVAL;
 	t->manifest = abrun_manifest_new(c->order, c->seed, c->a_spec, c->b_spec, c->common,
 					 c->ncommon, c->metric, st);
-	if (!t->manifest)
+	if (!t->manifest || (c->manifest_extra && json_object_update(t->manifest,
+								       (json_t *)c->manifest_extra)))
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	if (write_manifest(t, NULL, e))
 		return err_set(e, -EIO, EXIT_OUTPUT, "ab: cannot write %s/manifest.json", t->dir);
@@ -185,12 +186,14 @@ static void log_tail(const char *log, char *buf, size_t sz)
 		fclose(f);
 }
 
-static int keep_result(struct trial *t, int s, const char *path, struct err *e)
+static int keep_result(struct trial *t, int s, const char *path, int64_t start, struct err *e)
 {
 	struct resultread *r;
 
 	if (resultread_load(path, &r, e))
 		return -EINVAL;
+	r->timestamp_ms = start;	/* the run order in one clock (trial_run) */
+	r->order_by_trial = 1;
 	if (vec_grow((void **)&t->res[s], &t->res_cap[s], t->nres[s] + 1, sizeof(*t->res[s]), 8)) {
 		resultread_free(r);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
@@ -226,7 +229,7 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 {
 	const struct trial_cfg *c = t->cfg;
 	char side = abrun_side(c->order, c->seed, i), name[32], out[PATH_MAX + 64];
-	char log[PATH_MAX + 64], tail[512], **args, *o = NULL;
+	char log[PATH_MAX + 64], tail[512], **args, *o = NULL, what[300];
 	int s = side == 'B', rc;
 	int64_t start = epoch_ms();
 	struct stat st;
@@ -241,27 +244,38 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	else
 		say(t, "ab: run %zu of %u: %c -> %s", i + 1, 2 * c->stop.runs, side, out);
 	args = run_args(t, s, out, &nargs, &o);
+	t->where[0] = 0;
+	json_decref(t->run_note);
+	t->run_note = NULL;
 	rc = args ? c->spawn(c->spawn_arg, t, s, args, nargs, log) : EXIT_INTERNAL;
 	free(args);
 	free(o);
 	abrun_manifest_add(t->manifest, (unsigned)i + 1, side, name, start, epoch_ms() - start, rc);
+	if (t->run_note) {	/* where it ran: the spawn's own words */
+		json_t *runs = json_object_get(t->manifest, "runs");
+
+		json_object_update(json_array_get(runs, json_array_size(runs) - 1), t->run_note);
+		json_decref(t->run_note);
+		t->run_note = NULL;
+	}
 	if (write_manifest(t, NULL, e))
 		return -EIO;
+	snprintf(what, sizeof(what), "%c%s%s", side, t->where[0] ? " on " : "", t->where);
 	if (trial_signalled(t, 0))
 		return err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d during "
-			       "run %zu (%c); report.html covers the runs completed before it",
-			       t->sig, i + 1, side);
+			       "run %zu (%s); report.html covers the runs completed before it",
+			       t->sig, i + 1, what);
 	if (rc) {
 		log_tail(log, tail, sizeof(tail));
 		/* 127: the runner could not be started (a bad --runner) */
 		err_set(e, -EIO, rc == 127 ? EXIT_USAGE : rc > 0 && rc < 128 ? rc : EXIT_INTERNAL,
-			"ab: run %zu (%c) exited with %d: %s (log %s)", i + 1, side, rc,
+			"ab: run %zu (%s) exited with %d: %s (log %s)", i + 1, what, rc,
 			tail[0] ? tail : "no output", log);
 		return -EIO;
 	}
 	if (!stat(log, &st) && st.st_size == 0)
 		unlink(log);
-	return keep_result(t, s, out, e);
+	return keep_result(t, s, out, start, e);
 }
 
 /* The metric's difference and CI so far, said; returns the CI half-width. */
@@ -347,5 +361,6 @@ void trial_free(struct trial *t)
 	}
 	free(t->keys);
 	json_decref(t->manifest);
+	json_decref(t->run_note);
 	memset(t, 0, sizeof(*t));
 }

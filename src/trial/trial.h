@@ -53,6 +53,8 @@ struct trial_cfg {
 	void *spawn_arg;
 	void (*say)(void *arg, const char *line);	/* one line, no newline; NULL: quiet */
 	void *say_arg;
+	const json_t *manifest_extra;	/* members added to the manifest (ab across hosts:
+					 * the ranks and hosts of each side); NULL: none */
 };
 
 struct trial {
@@ -70,6 +72,14 @@ struct trial {
 	struct timespec t0;
 	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM: held while runs run */
 	int sig;			/* the signal that stopped the trial, 0 if none */
+	/*
+	 * Set by spawn for the run it starts (ab across hosts): where it ran
+	 * ("rank 1 (vmB)"), named in the run's messages, and members added to
+	 * the run's manifest entry (hosts, the host's clock).  The trial
+	 * clears both before each run and takes @run_note's reference.
+	 */
+	char where[256];
+	json_t *run_note;
 };
 
 /*
@@ -86,6 +96,9 @@ int trial_prepare(struct trial *t, const struct trial_cfg *c, struct err *e);
  * EXIT_USAGE when it could not be started), a signal came (EXIT_INTERRUPTED,
  * t->sig set), a result could not be read, or the manifest not written.
  * The manifest records every run as it ends, and how the trial stopped.
+ * Each run's result is ordered by when the trial started it (its
+ * timestamp_ms is the start in the trial's clock: runs on other hosts are
+ * timed by their own clocks, which may disagree).
  */
 enum abrun_reason trial_run(struct trial *t, struct err *e);
 

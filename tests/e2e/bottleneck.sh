@@ -5,16 +5,18 @@
 #    disk_util[].iotrial and every interval's "device" carry the issue's keys;
 #    the text has a device-view line and a bottleneck line; and the depth:
 #    the device kept >= 0.95 x 8 in flight, or -- on a machine too loaded for
-#    that (2 shared CPUs) -- the verdict says "tool" with evidence whose depth
-#    is the device view's own figure and below 0.9 x 8.  A shortfall is thus
-#    never silent: it is accepted only when the result itself names the tool.
+#    that (2 shared CPUs) -- the evidence gives the depth as the device view's
+#    own figure, below 0.9 x 8, and the verdict names the layer from the time
+#    breakdown (docs/breakdown.md; the known-truth cases are breakdown_truth.sh).
+#    The text has a "time per I/O" line.
 #    With group_reporting and a ramp, every interval still has its device.
 #    With series_max merging intervals, every element keeps its (merged) view.
 #  - fio_check: `iotrial check` on fio's JSON (fio run here on the same
 #    device) draws the verdict from fio's disk_util: its depth figure is
 #    fio's read ticks over its job runtime.
-#  - rate_limit (the null engine under rate_iops), page_cache (a buffered re-read of a cached file on a real
-#    disk), tool (the null engine): the verdicts.
+#  - rate_limit (the null engine under rate_iops), page_cache (a buffered
+#    re-read of a cached file on ext4 over a loop device of its own), tool
+#    (the null engine): the verdicts.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$T/ram.py" <<'PY'
@@ -52,15 +54,18 @@ ratio = v["read_queue_depth"] / 8
 m = re.search(r"device depth ([0-9.]+) of 8 requested", b["evidence"])
 if ratio >= 0.95:
     print("PASS ramloop_depth (device kept %.2f of 8, ratio %.2f; verdict %s)" % (v["read_queue_depth"], ratio, b["verdict"]))
-elif ratio < 0.9 and b["verdict"] in ("tool", "cpu_contention") and m and abs(float(m.group(1)) - v["read_queue_depth"]) <= 0.051:
+elif ratio < 0.9 and b["verdict"] in ("io_path", "cpu_contention", "device", "unknown") and m and abs(float(m.group(1)) - v["read_queue_depth"]) <= 0.051:
     print("PASS ramloop_depth (ratio %.2f < 0.95 on this machine, and the result says so: %s: %s)" % (ratio, b["verdict"], b["evidence"]))
 elif 0.9 <= ratio < 0.95 and b["verdict"] == "device":
     print("PASS ramloop_depth (ratio %.2f: within the verdict's 0.9 margin, verdict device)" % ratio)
 else:
     print("FAIL ramloop_depth: ratio %.2f, verdict %s: %s" % (ratio, b["verdict"], b["evidence"]))
-if not re.search(r"^  %s device view over [0-9.]+ s: iops=" % dev, txt, re.M):
+if not re.search(r"^  %s device view over [0-9.]+ s \(group 0: q8\): iops=" % dev, txt, re.M):
     print("FAIL ramloop_text: no device-view line")
-elif not re.search(r"^  bottleneck: (device|tool|cpu_contention) \(", txt, re.M):
+elif not re.search(r"^  bottleneck: (device|io_path|tool|cpu_contention|unknown) \(", txt, re.M):
+    print("FAIL ramloop_text: no bottleneck line")
+elif not re.search(r"^  time per I/O \(us\): cycle [0-9.]+ us = device [0-9.]+ \([0-9]+%\) \+ I/O path", txt, re.M):
+    print("FAIL ramloop_text: no time-per-I/O line")
     print("FAIL ramloop_text: no bottleneck line")
 else:
     print("PASS ramloop_text")
@@ -75,16 +80,14 @@ verdict() {
 	esac
 }
 
-if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1 || [ ! -e /dev/loop-control ] ||
-	[ ! -d /dev/shm ]; then
+if ! own_loop 64; then
 	for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals ramloop_bounded fio_check; do
-		skip $n "needs root, losetup and /dev/shm"
+		skip $n "$OWN_LOOP_WHY"
 	done
 else
-	IMG=/dev/shm/iotrial-e2e-bneck.$$.img
-	dd if=/dev/zero of="$IMG" bs=1M count=64 status=none
-	if LOOP=$(losetup --find --show --direct-io=on "$IMG" 2>/dev/null); then
-		trap 'losetup -d "$LOOP" 2>/dev/null; rm -f "$IMG"; rm -rf "$T"' EXIT INT TERM
+	LOOP=$OWN_LOOP
+	dd if=/dev/zero of="$LOOP" bs=1M count=64 oflag=direct status=none
+	{
 		"$IOTRIAL" --name=q8 --filename="$LOOP" --rw=randread --bs=4k --ioengine=io_uring \
 			--iodepth=8 --direct=1 --runtime=2 --time_based --series_interval=500ms \
 			--output-format=normal,json >"$T/ram.out" 2>"$T/err" ||
@@ -127,19 +130,15 @@ if not m:
     print("FAIL fio_check: no bottleneck line in: %s" % out[:600])
 elif abs(float(m.group(2)) - want) > 0.051:
     print("FAIL fio_check: depth %s, fio's disk_util says %.2f" % (m.group(2), want))
-elif (m.group(1) == "tool") != (want < 0.9 * 8 or j["usr_cpu"] + j["sys_cpu"] >= 90):
-    print("FAIL fio_check: verdict %s with depth %.2f of 8" % (m.group(1), want))
+elif (m.group(1) == "tool") != (j["usr_cpu"] + j["sys_cpu"] >= 90):
+    print("FAIL fio_check: verdict %s with the thread at %.0f%% of a CPU" % (m.group(1), j["usr_cpu"] + j["sys_cpu"]))
 else:
     print("PASS fio_check (fio kept %.2f of 8: %s)" % (want, m.group(1)))
 PY
 		else
 			skip fio_check "fio is not installed"
 		fi
-	else
-		for n in ramloop_reads ramloop_keys ramloop_depth ramloop_text ramloop_group_intervals ramloop_bounded fio_check; do
-			skip $n "losetup could not attach a loop device"
-		done
-	fi
+	}
 fi
 
 # A rate limit far below what anything here can do (the null engine: no device
@@ -154,23 +153,15 @@ fi
 	--output-format=json >"$T/null.json" 2>"$T/err" &&
 	verdict tool tool "$T/null.json" || fail tool "exit: $(head -c 300 "$T/err")"
 
-# A buffered re-read of a cached file, on a filesystem that has a block device
-D=""
-for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
-	[ -d "$cand" ] && [ -w "$cand" ] || continue
-	# a block device behind it: its st_dev in /sys/dev/block (no mount table
-	# needed, which a chroot may not show)
-	dev=$(stat -c '%d' "$cand" 2>/dev/null) || continue
-	[ -e "/sys/dev/block/$((dev >> 8 & 0xfff)):$(( (dev & 0xff) | (dev >> 12 & 0xfff00) ))" ] || continue
-	D=$(mktemp -d "$cand/iotrial-bneck.XXXXXX") && break
-done
-if [ -z "$D" ]; then
-	skip page_cache "no writable directory on a block device"
+# A buffered re-read of a cached file, on a file system with a block device
+# under it that only this test uses (on the root disk, other processes' reads
+# made the device's share of the job's bytes anything)
+if ! own_fs 64; then
+	skip page_cache "$OWN_LOOP_WHY"
 else
-	dd if=/dev/zero of="$D/cached" bs=1M count=32 status=none
-	cat "$D/cached" >/dev/null	# now in the page cache
-	"$IOTRIAL" --name=c --filename="$D/cached" --size=32m --rw=read --bs=4k --direct=0 \
-		--runtime=1 --time_based --output-format=json >"$T/cache.json" 2>"$T/err" &&
+	dd if=/dev/zero of="$OWN_FS/cached" bs=1M count=32 status=none
+	cat "$OWN_FS/cached" >/dev/null	# now in the page cache
+	"$IOTRIAL" --name=c --filename="$OWN_FS/cached" --size=32m --rw=read --bs=4k --direct=0 \
+		--invalidate=0 --runtime=1 --time_based --output-format=json >"$T/cache.json" 2>"$T/err" &&
 		verdict page_cache page_cache "$T/cache.json" || fail page_cache "exit: $(head -c 300 "$T/err")"
-	rm -rf "$D"
 fi

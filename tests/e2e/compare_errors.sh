@@ -23,7 +23,7 @@ expect_exit missing_file 2 'nope\.json: No such file or directory' \
 mkdir "$T/empty"
 expect_exit empty_dir 2 'empty: directory has no \*\.json result files' \
 	"$IOTRIAL" compare "$good" "$T/empty"
-expect_exit one_file 2 'give two result files, or separate the sides with --' \
+expect_exit one_file 2 'give two result files, separate the sides with --, or give an ab trial directory' \
 	"$IOTRIAL" compare "$good"
 expect_exit three_files 2 'separate the sides with --' \
 	"$IOTRIAL" compare "$good" "$good" "$good"

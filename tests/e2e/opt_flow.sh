@@ -28,14 +28,27 @@ for spec in "8 1|--norandommap --name=job1 --rw=randread --flow=8 --name=job2 --
 	if close "$i" "$want"; then pass "flow_ratio_$(echo "$want" | tr ' .' '_-') ($i)"
 	else fail "flow_ratio $want" "iotrial $i"; fi
 	if command -v fio >/dev/null 2>&1; then
-		# shellcheck disable=SC2086
-		f=$(ratios fio $G $args)
-		if close "$f" "$want"; then pass "flow_ratio_fio_$(echo "$want" | tr ' .' '_-') ($f)"
-		else fail "flow_ratio_fio $want" "fio $f"; fi
+		# fio is the reference, not the subject: on a loaded machine fio 3.33
+		# now and then lets one job run far past its weight (under
+		# tests/load.sh, 2 of 10 runs of the 3:2:1 jobs gave 17.43:2:1 and
+		# 3:25.51:1; iotrial kept within 2% in all 10).  fio's semantics are
+		# shown by one of up to 3 runs; the ones that missed are printed.
+		fs=""
+		for try in 1 2 3; do
+			# shellcheck disable=SC2086
+			f=$(ratios fio $G $args)
+			close "$f" "$want" && break
+			fs="$fs [$f]"
+		done
+		if close "$f" "$want"; then pass "flow_ratio_fio_$(echo "$want" | tr ' .' '_-') ($f${fs:+; missed first:$fs})"
+		else fail "flow_ratio_fio $want" "fio, 3 runs:$fs"; fi
 	fi
 done
-# a job in another flow_id runs free: far more than its weight says
+# a job in another flow_id is not held to the weights: both jobs at the same
+# rate limit (far below what the null engine does, so a loaded machine does
+# not move it; free-running, their ratio was whatever CPU each got, 0.40 once
+# under tests/load.sh) do about the same I/O, where one flow would give 8:1
 # shellcheck disable=SC2086
-i=$(ratios iotrial $G --name=a --rw=read --flow=8 --name=b --rw=read --flow=1 --flow_id=2)
-if pyjson "assert 0.3 < float('${i%% *}') < 3"; then pass "flow_id_separate ($i)"
+i=$(ratios iotrial $G --rate_iops=2000 --name=a --rw=read --flow=8 --name=b --rw=read --flow=1 --flow_id=2)
+if pyjson "assert 0.5 < float('${i%% *}') < 2"; then pass "flow_id_separate ($i)"
 else fail flow_id_separate "$i"; fi

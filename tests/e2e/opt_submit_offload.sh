@@ -9,13 +9,19 @@
 F="$T/f"
 dd if=/dev/zero of="$F" bs=1M count=16 2>/dev/null
 iops() { pyjson "import json; print(round(json.load(open('$1'))['jobs'][0]['read']['iops']))"; }
+# At rate_iops=1000 a job can never do more than the rate (+1%), but a loaded
+# machine delays the submitting thread and the run ends behind its schedule:
+# 964 IOPS under tests/load.sh (3.6% short).  The lower bound is 900: that
+# shortfall 2.5 times over, while a rate applied twice (500) or not at all
+# still fails.
+near_rate() { [ "$1" -ge 900 ] && [ "$1" -le 1010 ]; }
 
 for eng in libaio io_uring; do
 	"$IOTRIAL" --name=fixed --filename="$F" --size=16m --rw=read --ioengine=$eng --iodepth=32 \
 		--io_submit_mode=offload --rate_iops=1000 --runtime=2 --time_based \
 		--output-format=json >"$T/i.json" 2>"$T/err"
 	rc=$?
-	if [ $rc -eq 0 ] && got=$(iops "$T/i.json") && [ "$got" -ge 980 ] && [ "$got" -le 1010 ]; then
+	if [ $rc -eq 0 ] && got=$(iops "$T/i.json") && near_rate "$got"; then
 		pass "offload_fixed_rate_$eng"
 	else
 		fail "offload_fixed_rate_$eng" "exit $rc, iops ${got:-?}: $(head -c 200 "$T/err")"
@@ -39,7 +45,9 @@ if command -v fio >/dev/null 2>&1; then
 			--output-format=json --output="$T/$tool.json" >/dev/null 2>&1
 	done
 	a=$(iops "$T/fio.json" 2>/dev/null) b=$(iops "$T/iotrial.json" 2>/dev/null)
-	if [ -n "$a" ] && [ -n "$b" ] && [ $((a - b)) -le 20 ] && [ $((b - a)) -le 20 ]; then
+	# each at the rate, as above (two runs, one after the other: compared
+	# with each other, the load of each moment would be)
+	if [ -n "$a" ] && [ -n "$b" ] && near_rate "$a" && near_rate "$b"; then
 		pass "offload_psync_vs_fio ($b vs fio $a)"
 	else fail offload_psync_vs_fio "iotrial ${b:-?}, fio ${a:-?}"; fi
 else

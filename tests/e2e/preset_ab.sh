@@ -14,7 +14,7 @@ mkdir -p "$W"
 # load out of it: the rate limit alone sets each side's IOPS.
 "$IOTRIAL" ab --preset=cdm --section=SEQ1M_Q1T1_read,RND4K_Q1T1_write --directory="$W" \
 	--size=4M --runtime=400ms --startdelay=0 --ioengine=null --runs=5 --dir="$T/ab" \
-	--a rate_iops=50 --b rate_iops=100 --output-format=json >"$T/ab.json" 2>"$T/err"
+	--a rate_iops=500 --b rate_iops=1000 --output-format=json >"$T/ab.json" 2>"$T/err"
 rc=$?
 if [ $rc -eq 0 ] && pyjson '
 import json, sys
@@ -24,7 +24,12 @@ assert [r["test"] for r in t] == ["SEQ1M_Q1T1_read", "RND4K_Q1T1_write"], t
 assert [r["metric"] for r in t] == ["read.iops", "write.iops"], t
 for r in t:
     assert r["n_a"] == 5 and r["n_b"] == 5, r
-    assert 80 < r["diff_pct"] < 120, r
+    # the limits are ceilings: a loaded machine can hold a run below its
+    # limit (one A run at a fifth of it was seen under make check-loaded),
+    # never above it, so each side mean is checked against its own limit
+    # and the lead of B only as clearly positive
+    assert r["a_mean"] <= 500 * 1.02 and r["b_mean"] <= 1000 * 1.02, r
+    assert r["b_mean"] > 1000 * 0.5 and r["diff_pct"] > 30, r
     assert r["ci_lo"] is not None and r["ci_lo"] > 0, r
     assert r["verdict"].startswith("B is") and "faster" in r["verdict"], r
 ' "$T/ab.json"; then pass preset_ab_rows_per_test

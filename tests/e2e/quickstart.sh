@@ -46,10 +46,10 @@ for j in jobs:
         assert abs(x['iops'] * x['runtime'] / 1000 - x['total_ios']) <= 0.02 * x['total_ios'] + 2, x
 assert d['iotrial']['partial'] is False, d['iotrial']
 assert d['iotrial']['version'], d['iotrial']
-"; then
+" 2>"$T/py.err"; then
 	pass quickstart_json
 else
-	fail quickstart_json "stdout is not the expected JSON: $(head -c 200 "$T/qs.json")"
+	fail quickstart_json "stdout is not the expected JSON: $(tail -n 1 "$T/py.err" | head -c 300) (stdout begins $(head -c 60 "$T/qs.json" | tr '\n' ' '))"
 fi
 scratch=$(sed -n 's/^scratch files in //p' "$T/qs.err")
 case "$scratch" in

@@ -101,12 +101,19 @@ done
 if [ -z "$bad" ]; then pass signal_end_of_run; else fail signal_end_of_run "$bad"; fi
 
 # --- while the report is being written: a FIFO nobody reads yet holds the
-# writer in open(); the signal waits and the reader still gets a whole document
+# writer in open(); the signal waits and the reader still gets a whole document.
+# The signal goes once the kernel shows the process waiting in that open
+# (wchan wait_for_partner), not after a fixed sleep that a loaded machine's
+# slow start-up could outlast
 mkfifo f.json
 "$IOTRIAL" --name=w --rw=read --size=64k --ioengine=null --output-format=json --output=f.json \
 	2>err &
 pid=$!
-sleep 1
+n=0
+while ! grep -q '^wait_for_partner' "/proc/$pid/wchan" 2>/dev/null && [ $n -lt 300 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+[ $n -lt 300 ] || sleep 1	# no wchan here (or another name): as before
 kill -INT $pid
 sleep 0.3
 cat f.json >got.json

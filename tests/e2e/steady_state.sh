@@ -67,7 +67,9 @@ if j:
         errs.append("ran %d ms (%d s wall): ss= should stop it after ~3 s" % (j["job_runtime"], stop_s))
     if not ss or ss["attained"] != 1 or ss["duration"] != 3 or ss["ss"] != "iops:5.000000%":
         errs.append("fio steadystate %s" % ss)
-    elif len(ss["data"]["iops"]) != 3 or any(abs(v - 2000) > 40 for v in ss["data"]["iops"]):
+    # each 1 s sample within 5%: what the stop rule itself accepts around the
+    # mean (a loaded machine moved one to 1940, 3% short, the next caught up)
+    elif len(ss["data"]["iops"]) != 3 or any(abs(v - 2000) > 100 for v in ss["data"]["iops"]):
         errs.append("steadystate data.iops %s, wanted 3 x ~2000" % ss["data"]["iops"])
     if st.get("criterion") != "fio" or st.get("attained") is not True:
         errs.append("iotrial.steady %s" % {k: st.get(k) for k in ("criterion", "attained")})

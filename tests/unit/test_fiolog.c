@@ -572,8 +572,12 @@ TEST(live_fio_averaged)
 	no = stamps(q, to, 16);
 	CHECK_EQ_U(nf, 2);
 	CHECK_EQ_U(no, nf);
-	for (int i = 0; i < nf && i < no; i++)	/* fio's helper thread may tick late */
-		CHECK_NEAR((double)to[i], (double)tf[i], 20);
+	/* fio's helper thread stamps a window when it gets to it: never before
+	 * its end (5 ms for the two clocks' start), and 0-45 ms after it under
+	 * tests/load.sh; any stamp short of the next window's end is the same
+	 * window, which is what is compared */
+	for (int i = 0; i < nf && i < no; i++)
+		CHECK(tf[i] + 5 >= to[i] && tf[i] < to[i] + 500);
 	CHECK_EQ_U(lines_matching(p, RE_AVG), 2);
 	CHECK_EQ_U(lines_matching(q, RE_AVG), 2);
 	snprintf(p, sizeof(p), "%s/fa_clat.1.log", dir);
@@ -582,8 +586,8 @@ TEST(live_fio_averaged)
 	no = stamps(q, to, 16);
 	CHECK_EQ_U(nf, 3);
 	CHECK_EQ_U(no, nf);
-	for (int i = 0; i < nf && i < no; i++)	/* fio stamps the end as it saw it */
-		CHECK_NEAR((double)to[i], (double)tf[i], 20);
+	for (int i = 0; i < nf && i < no; i++)	/* the end as fio saw it: the same rule */
+		CHECK(tf[i] + 5 >= to[i] && tf[i] < to[i] + 500);
 	CHECK_EQ_U(lines_matching(q, RE_AVG), 3);
 }
 

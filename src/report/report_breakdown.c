@@ -1,0 +1,273 @@
+/*
+ * report_breakdown: the time breakdown and the per-group device views in
+ * JSON, text and HTML (see report_breakdown.h).  Renders what bottleneck_run
+ * computed; computes nothing of its own but sums for display.
+ */
+#include "report/report_breakdown.h"
+#include "report/svg.h"
+#include "breakdown_out.h"
+#include "trial/resultread_time.h"	/* a breakdown read back from a job object */
+#include "utf8.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+static void jset(json_t *o, const char *k, json_t *v, int *bad)
+{
+	if (json_object_set_new(o, k, v))
+		*bad = 1;
+}
+
+/* The keys of disk_util[].iotrial, plus the window and its request counts. */
+static json_t *view_json(const struct disk_view *v)
+{
+	json_t *o = json_object();
+	int bad = 0;
+
+	jset(o, "name", utf8_json(v->name), &bad);
+	jset(o, "window_s", json_real((double)v->dur_ns / 1e9), &bad);
+	jset(o, "read_ios", json_integer((json_int_t)v->read_ios), &bad);
+	jset(o, "write_ios", json_integer((json_int_t)v->write_ios), &bad);
+	jset(o, "read_iops", json_real(v->read_iops), &bad);
+	jset(o, "write_iops", json_real(v->write_iops), &bad);
+	jset(o, "read_lat_ns_mean", json_real(v->read_lat_ns_mean), &bad);
+	jset(o, "write_lat_ns_mean", json_real(v->write_lat_ns_mean), &bad);
+	jset(o, "read_queue_depth", json_real(v->read_queue_depth), &bad);
+	jset(o, "write_queue_depth", json_real(v->write_queue_depth), &bad);
+	jset(o, "queue_depth", json_real(v->queue_depth), &bad);
+	jset(o, "util", json_real(v->util), &bad);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *bad)
+{
+	json_t *b;
+
+	if (jr->bd.valid) {
+		b = breakdown_json(&jr->bd);
+		if (b && jr->bd_tail.valid)
+			jset(b, "tail", breakdown_json(&jr->bd_tail), bad);
+		jset(iot, "breakdown", b, bad);
+	}
+	if (jr->nr_dev && jr->dev[0].dur_ns)
+		jset(iot, "device", view_json(&jr->dev[0]), bad);
+}
+
+/* The group and job whose window disk_util[@name].iotrial shows: the first job on it. */
+static const struct job_result *view_owner(const struct run_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		for (size_t k = 0; k < r->jobs[i].nr_dev; k++)
+			if (r->jobs[i].dev[k].dur_ns && !strcmp(r->jobs[i].dev[k].name, name))
+				return &r->jobs[i];
+	return NULL;
+}
+
+int report_breakdown_run_json(json_t *root, const struct run_result *r)
+{
+	json_t *du = json_object_get(root, "disk_util"), *e, *groups, *iot;
+	size_t k;
+	int bad = 0;
+
+	json_array_foreach(du, k, e) {
+		json_t *v = json_object_get(e, "iotrial");
+		const struct job_result *o = view_owner(r, json_string_value(json_object_get(e, "name")));
+
+		if (!v || !o)
+			continue;
+		/* which window this is: compare and people must not take it for the whole run's */
+		jset(v, "groupid", json_integer(o->groupid), &bad);
+		jset(v, "job", utf8_json(o->name), &bad);
+		jset(v, "window_s", json_real((double)o->dev[0].dur_ns / 1e9), &bad);
+	}
+	iot = json_object_get(root, "iotrial");
+	if (!iot || !r->nr_groups)
+		return bad ? -ENOMEM : 0;
+	groups = json_array();
+	for (size_t g = 0; g < r->nr_groups; g++) {
+		const struct result_group *gr = &r->groups[g];
+		json_t *o = json_object(), *devs = json_array();
+
+		jset(o, "groupid", json_integer(gr->groupid), &bad);
+		jset(o, "jobs", utf8_json(gr->jobs), &bad);
+		if (gr->bd.valid)
+			jset(o, "breakdown", breakdown_json(&gr->bd), &bad);
+		for (size_t d = 0; d < gr->nr_dev; d++)
+			if (gr->dev[d].dur_ns && json_array_append_new(devs, view_json(&gr->dev[d])))
+				bad = 1;
+		jset(o, "devices", devs, &bad);
+		if (json_array_append_new(groups, o))
+			bad = 1;
+	}
+	jset(iot, "groups", groups, &bad);
+	return bad ? -ENOMEM : 0;
+}
+
+void report_breakdown_text_job(FILE *f, const struct job_result *jr)
+{
+	breakdown_text(f, "  ", "time per I/O (us)", &jr->bd);
+	breakdown_text(f, "  ", "time per I/O, steady tail (us)", &jr->bd_tail);
+	if (jr->bottleneck.verdict[0])	/* who limited the job (bottleneck.h) */
+		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
+}
+
+static void view_line(FILE *f, const struct disk_view *v, const char *window)
+{
+	fprintf(f, "  %s device view over %.2f s (%s): iops=%.0f/%.0f, lat=%.1f/%.1f us, "
+		"depth=%.2f/%.2f (queue %.2f), util=%.2f%%\n", v->name, (double)v->dur_ns / 1e9, window,
+		v->read_iops, v->write_iops, v->read_lat_ns_mean / 1000, v->write_lat_ns_mean / 1000,
+		v->read_queue_depth, v->write_queue_depth, v->queue_depth, v->util);
+}
+
+void report_breakdown_text_views(FILE *f, const struct run_result *r)
+{
+	char window[320];
+
+	if (r->nr_groups) {
+		for (size_t g = 0; g < r->nr_groups; g++)
+			for (size_t d = 0; d < r->groups[g].nr_dev; d++) {
+				if (!r->groups[g].dev[d].dur_ns)
+					continue;
+				snprintf(window, sizeof(window), "group %u: %.280s", r->groups[g].groupid,
+					 r->groups[g].jobs);
+				view_line(f, &r->groups[g].dev[d], window);
+			}
+		/* a group of several jobs: its own time per I/O (each job's is under the job) */
+		for (size_t g = 0; g < r->nr_groups; g++) {
+			if (!strstr(r->groups[g].jobs, ", "))
+				continue;
+			snprintf(window, sizeof(window), "group %u (%.200s) time per I/O (us)",
+				 r->groups[g].groupid, r->groups[g].jobs);
+			breakdown_text(f, "  ", window, &r->groups[g].bd);
+		}
+		return;
+	}
+	for (size_t i = 0; i < r->nr_du; i++) {
+		const struct job_result *o = view_owner(r, r->du[i].name);
+
+		if (!r->du[i].view.dur_ns)
+			continue;
+		snprintf(window, sizeof(window), "job %.280s", o ? o->name : "?");
+		view_line(f, &r->du[i].view, window);
+	}
+}
+
+/* Bar colours: one per part, in the palette's order (greyscale-safe). */
+static const char *part_colour(int p)
+{
+	return svg_style_colour((unsigned)p);
+}
+
+void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char *const *labels, size_t n)
+{
+	const double x0 = 90, w = 520, bar = 22, gap = 10, top = 8;
+	double max = 0, h = top + (double)n * (bar + gap) + 40;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] && v[i]->valid && v[i]->cycle_ns > max)
+			max = v[i]->cycle_ns;
+	if (!(max > 0))
+		return;
+	fprintf(f, "<svg class=\"breakdown\" viewBox=\"0 0 640 %.0f\" width=\"640\" height=\"%.0f\" "
+		"role=\"img\"><title>Time per I/O: where each I/O's cycle went</title>\n"
+		"<desc>A stacked bar per side: device, I/O path, tool (user), tool (system), CPU wait, "
+		"in microseconds per I/O</desc>\n", h, h);
+	for (size_t i = 0; i < n; i++) {
+		double x = x0, y = top + (double)i * (bar + gap);
+
+		if (!v[i] || !v[i]->valid)
+			continue;
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">", x0 - 6,
+			y + bar * 0.7);
+		svg_escape(f, labels[i]);
+		fprintf(f, "</text>\n");
+		for (int p = 0; p < BD_NR; p++) {
+			const struct breakdown_item *it = &v[i]->part[p];
+			double bw = isnan(it->ns) ? 0 : it->ns / max * w;
+
+			if (bw <= 0)
+				continue;
+			fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\">"
+				"<title>", x, y, bw, bar, part_colour(p));
+			svg_escape(f, labels[i]);
+			fprintf(f, " %s: %.1f us (%.0f%%)</title></rect>\n",
+				breakdown_part_label((enum breakdown_part)p), it->ns / 1000, 100 * it->share);
+			x += bw;
+		}
+		fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"11\">%.1f us</text>\n", x + 4,
+			y + bar * 0.7, v[i]->cycle_ns / 1000);
+	}
+	for (int p = 0; p < BD_NR; p++) {
+		double lx = 10 + p * 125, ly = top + (double)n * (bar + gap) + 12;
+
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			"<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">%s</text>\n", lx, ly, part_colour(p),
+			lx + 16, ly + 10, breakdown_part_label((enum breakdown_part)p));
+	}
+	fprintf(f, "</svg>\n");
+}
+
+void report_breakdown_html_job(FILE *f, const json_t *job)
+{
+	const json_t *o = json_object_get(json_object_get(job, "iotrial"), "breakdown");
+	struct breakdown b;
+	const struct breakdown *v[1] = { &b };
+	const char *labels[1] = { "this job" };
+
+	resultread_time_breakdown(o, &b);
+	if (!b.valid)
+		return;
+	fprintf(f, "<h4>Time per I/O</h4>\n");
+	report_breakdown_svg(f, v, labels, 1);
+	fprintf(f, "<table class=\"breakdown\"><tr><th>part</th><th>us per I/O</th><th>share</th>"
+		"<th>measured from</th><th>how exact</th></tr>\n");
+	for (int p = 0; p < BD_NR; p++) {
+		const struct breakdown_item *it = &b.part[p];
+
+		fprintf(f, "<tr><td>%s</td>", breakdown_part_label((enum breakdown_part)p));
+		if (isnan(it->ns))
+			fprintf(f, "<td>?</td><td></td>");
+		else
+			fprintf(f, "<td>%.1f</td><td>%.0f%%</td>", it->ns / 1000, 100 * it->share);
+		fprintf(f, "<td>");
+		svg_escape(f, it->from);
+		fprintf(f, "</td><td>");
+		svg_escape(f, it->exact);
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "<tr><td>cycle</td><td>%.1f</td><td>100%%</td><td>I/Os in flight / IOPS</td>"
+		"<td>exact</td></tr></table>\n", b.cycle_ns / 1000);
+}
+
+void report_breakdown_html_compare(FILE *f, const json_t *tb)
+{
+	struct breakdown a, b;
+	const struct breakdown *v[2] = { &a, &b };
+	const char *labels[2] = { "A", "B" };
+	const char *wa = json_string_value(json_object_get(tb, "device_window_a"));
+	const char *wb = json_string_value(json_object_get(tb, "device_window_b"));
+
+	if (!json_is_object(tb))
+		return;
+	resultread_time_breakdown(json_object_get(tb, "a"), &a);
+	resultread_time_breakdown(json_object_get(tb, "b"), &b);
+	if (a.valid && b.valid) {
+		fprintf(f, "<h2>Time per I/O, A and B</h2>\n");
+		report_breakdown_svg(f, v, labels, 2);
+		fprintf(f, "<p>");
+		svg_escape(f, json_string_value(json_object_get(tb, "sentence")));
+		fprintf(f, ".</p>\n");
+	}
+	if (wa || wb) {
+		fprintf(f, "<p class=\"meta\">device rows: A ");
+		svg_escape(f, wa ? wa : "none");
+		fprintf(f, "; B ");
+		svg_escape(f, wb ? wb : "none");
+		fprintf(f, ".</p>\n");
+	}
+}

@@ -1,0 +1,53 @@
+/*
+ * report_breakdown: where each I/O's time went (breakdown.h, docs/breakdown.md)
+ * in the JSON document, the text report and the HTML pages, and the device
+ * view per stonewall group with the window each view covers.
+ *
+ * JSON: jobs[].iotrial.breakdown (with "tail" over the steady tail),
+ * jobs[].iotrial.device (the job's own device view over its window),
+ * iotrial.groups[] (per stonewall group: its jobs, breakdown and device
+ * views) and, on each disk_util[].iotrial, which group and job's window it
+ * is.  Text: a "time per I/O" line per job after fio's part, the bottleneck
+ * line, and a device-view line per group.  HTML: a stacked bar per job, and
+ * one per side in comparisons.
+ */
+#ifndef IOTRIAL_REPORT_BREAKDOWN_H
+#define IOTRIAL_REPORT_BREAKDOWN_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "breakdown.h"
+#include "result.h"
+
+/* Add "breakdown" and "device" to a job's "iotrial" object @iot; sets *@bad on failure. */
+void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *bad);
+
+/*
+ * Add iotrial.groups and each disk_util[].iotrial's window to the finished
+ * document @root of @r.  Returns 0 or -ENOMEM.
+ */
+int report_breakdown_run_json(json_t *root, const struct run_result *r);
+
+/* The lines after fio's part of a job: its time per I/O (and tail's), the bottleneck. */
+void report_breakdown_text_job(FILE *f, const struct job_result *jr);
+
+/* The device view lines: one per device and stonewall group, naming its window. */
+void report_breakdown_text_views(FILE *f, const struct run_result *r);
+
+/*
+ * A horizontal stacked bar per labelled breakdown (@n of them, same scale),
+ * as inline SVG with a legend: @labels[i] names bar i ("A", "B", a job).
+ */
+void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char *const *labels, size_t n);
+
+/* The breakdown of job object @job (from a JSON document) as a bar and a table; nothing without one. */
+void report_breakdown_html_job(FILE *f, const json_t *job);
+
+/*
+ * The "time_breakdown" object of a comparison (compare_time_json): a stacked
+ * bar per side, the sentence naming the part that moved most, and the window
+ * each side's device rows cover.  Nothing without one.
+ */
+void report_breakdown_html_compare(FILE *f, const json_t *tb);
+
+#endif

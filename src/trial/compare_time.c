@@ -1,0 +1,110 @@
+/*
+ * compare_time: the time breakdown side by side (see compare_time.h).
+ */
+#include "trial/compare_time.h"
+#include "bottleneck.h"		/* bottleneck_result_breakdown, bottleneck_device_figures */
+#include "breakdown_out.h"	/* the JSON and the text line of a breakdown */
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int compare_time_value(const struct resultread *r, int part, double *out)
+{
+	struct breakdown b;
+
+	*out = NAN;
+	if (bottleneck_result_breakdown(r, 0, &b))
+		return -ENOENT;
+	*out = part < 0 ? b.cycle_ns : part < BD_NR ? b.part[part].ns : NAN;
+	return isnan(*out) ? -ENOENT : 0;
+}
+
+static void side(struct resultread *const *v, size_t n, struct breakdown *out, char *win, size_t wsz)
+{
+	struct breakdown *bv = calloc(n ? n : 1, sizeof(*bv));
+	double *w = calloc(n ? n : 1, sizeof(*w)), lat, qd;
+
+	memset(out, 0, sizeof(*out));
+	win[0] = '\0';
+	if (n)
+		bottleneck_device_figures(v[0], &lat, &qd, win, wsz);
+	if (!bv || !w) {
+		free(bv);
+		free(w);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* each run counts once: a mean over runs, as the other metrics */
+		w[i] = bottleneck_result_breakdown(v[i], 0, &bv[i]) ? 0 : 1;
+	}
+	breakdown_mean(bv, w, n, out);
+	free(bv);
+	free(w);
+}
+
+void compare_time_build(struct resultread *const *a, size_t na, struct resultread *const *b,
+			size_t nb, struct compare_time *out)
+{
+	double best = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->most = BD_NR;
+	side(a, na, &out->a, out->window_a, sizeof(out->window_a));
+	side(b, nb, &out->b, out->window_b, sizeof(out->window_b));
+	out->valid = out->a.valid && out->b.valid;
+	if (!out->valid)
+		return;
+	for (int p = 0; p < BD_NR; p++) {
+		double d = out->b.part[p].ns - out->a.part[p].ns;
+
+		if (!isnan(d) && (out->most == BD_NR || fabs(d) > fabs(best))) {
+			best = d;
+			out->most = (enum breakdown_part)p;
+		}
+	}
+	if (out->most == BD_NR) {
+		snprintf(out->sentence, sizeof(out->sentence), "no part of the time per I/O is known on both sides");
+		return;
+	}
+	snprintf(out->sentence, sizeof(out->sentence),
+		 "B's cycle per I/O is %.1f us %s (A %.1f, B %.1f us); the difference is most in the %s: "
+		 "%.1f us %s per I/O (A %.1f, B %.1f us)",
+		 fabs(out->b.cycle_ns - out->a.cycle_ns) / 1000,
+		 out->b.cycle_ns <= out->a.cycle_ns ? "shorter" : "longer", out->a.cycle_ns / 1000,
+		 out->b.cycle_ns / 1000, breakdown_part_label(out->most), fabs(best) / 1000,
+		 best < 0 ? "less" : "more", out->a.part[out->most].ns / 1000,
+		 out->b.part[out->most].ns / 1000);
+}
+
+json_t *compare_time_json(const struct compare_time *t)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	if (t->valid) {
+		json_object_set_new(o, "a", breakdown_json(&t->a));
+		json_object_set_new(o, "b", breakdown_json(&t->b));
+		json_object_set_new(o, "most", t->most < BD_NR ?
+				    json_string(breakdown_part_name(t->most)) : json_null());
+		json_object_set_new(o, "sentence", json_string(t->sentence));
+	}
+	json_object_set_new(o, "device_window_a", t->window_a[0] ? json_string(t->window_a) : json_null());
+	json_object_set_new(o, "device_window_b", t->window_b[0] ? json_string(t->window_b) : json_null());
+	return o;
+}
+
+void compare_time_write_text(const struct compare_time *t, FILE *f)
+{
+	if (t->window_a[0] || t->window_b[0])
+		fprintf(f, "\ndevice.* rows: A %s; B %s\n", t->window_a[0] ? t->window_a : "none",
+			t->window_b[0] ? t->window_b : "none");
+	if (!t->valid)
+		return;
+	fprintf(f, "\ntime per I/O (us, mean over runs; docs/breakdown.md):\n");
+	breakdown_text(f, "  ", "A", &t->a);
+	breakdown_text(f, "  ", "B", &t->b);
+	fprintf(f, "  %s\n", t->sentence);
+}
