@@ -10,7 +10,7 @@
 #include <signal.h>	/* sigset_t */
 #include <stdio.h>	/* fprintf */
 #include <string.h>	/* memset, strerror */
-#include <unistd.h>	/* isatty */
+#include <unistd.h>	/* isatty, getpid */
 
 #include "cmd.h"
 #include "human.h"	/* status lines: rates, counts, latencies */
@@ -233,6 +233,17 @@ static enum clock_mode clock_mode(const struct cmdline *cl)
 	return CLOCK_MODE_AUTO;
 }
 
+/* --debug=random: each job's random seeds, "random   PID rand_seeds[i]=V" (newer fio's line). */
+static void debug_random(FILE *f, const struct run_result *res)
+{
+	long pid = (long)getpid();
+
+	for (size_t i = 0; i < res->nr_jobs; i++)
+		for (unsigned k = 0; k < 4; k++)
+			fprintf(f, "random   %ld rand_seeds[%u]=%llu\n", pid, k,
+				(unsigned long long)res->jobs[i].rand_seeds[k]);
+}
+
 /* Write every requested format, in fio's order, to one output, whole. */
 static int write_results(const struct cmdline *cl, const struct run_result *res, struct err *e)
 {
@@ -242,6 +253,8 @@ static int write_results(const struct cmdline *cl, const struct run_result *res,
 	r = outfile_open(&of, cl->output, e);
 	if (r)
 		return r;
+	if (cl->debug_random)	/* into the text output as fio; JSON stays alone */
+		debug_random(cl->formats & (CMDLINE_FMT_JSON | CMDLINE_FMT_JSONPLUS) ? stderr : of.f, res);
 	if (cl->formats & CMDLINE_FMT_NORMAL)
 		r = report_text_write(of.f, res, e);
 	/*
@@ -345,6 +358,7 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi, int *sig_out)
 	req.globals = cl->globals;
 	req.nr_globals = cl->globals_nr;
 	req.readonly = cl->readonly;
+	req.aux_path = cl->aux_path;
 	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
 	req.error_dump = on_error_dump;

@@ -13,7 +13,8 @@
 #include <signal.h>	/* sigprocmask */
 #include <stdio.h>	/* printf, fprintf */
 #include <stdlib.h>	/* free */
-#include <string.h>	/* strcmp, strerror */
+#include <string.h>	/* strcmp, strerror, strtok_r */
+#include <unistd.h>	/* getpid */
 #include "cmd.h"
 #include "version.h"
 #include "cmdline.h"
@@ -78,6 +79,32 @@ static int showcmd(const struct cmdline *cl)
 	return EXIT_OK;
 }
 
+/*
+ * --debug=parse: fio's trace of each option handled, global ones first, then
+ * each job's own, "parse    PID line".  On stdout as fio (stderr when JSON
+ * goes to stdout: JSON there stays alone).
+ */
+static void debug_parse(const struct cmdline *cl)
+{
+	FILE *f = !cl->output && (cl->formats & (CMDLINE_FMT_JSON | CMDLINE_FMT_JSONPLUS)) ? stderr : stdout;
+	char buf[512], *line, *save = NULL;
+	long pid = (long)getpid();
+	size_t i, k;
+
+	fprintf(f, "fio: set debug option parse\n");
+	for (i = 0; i <= cl->jobs_nr; i++) {
+		const struct job_kv *kv = i ? cl->jobs[i - 1].opts : cl->globals;
+		size_t nr = i ? cl->jobs[i - 1].opts_nr : cl->globals_nr;
+
+		for (k = 0; k < nr; k++) {
+			opt_debug_parse(kv[k].key, kv[k].val, buf, sizeof(buf));
+			for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+				fprintf(f, "parse    %ld %s\n", pid, line);
+		}
+	}
+	fflush(f);
+}
+
 /* Answer what does not run jobs; returns -1 when cmd_run() should go on. */
 static int answer(struct cmdline *cl)
 {
@@ -102,6 +129,8 @@ static int answer(struct cmdline *cl)
 		}
 		return EXIT_OK;
 	}
+	if (cl->debug_parse)
+		debug_parse(cl);
 	if (cl->showcmd)
 		return showcmd(cl);
 	if (cl->parse_only)

@@ -103,10 +103,47 @@ int buffer_pattern_parse(const char *val, uint8_t *out, unsigned *len, const cha
 			n += (unsigned)(q - p - 1);
 			p = q + 1;
 		} else if (*p == '\'') {
-			*why = "a pattern read from a file is not supported (use 0x bytes or \"text\")";
+			*why = "a pattern read from a file is not supported (use 0x bytes, \"text\" or "
+			       "decimal)";
 			return -EINVAL;
+		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+			/*
+			 * fio's decimal: a 32-bit signed number, written little
+			 * endian in as few bytes as it needs (a negative one in
+			 * four); its digits end where "0x" starts ("-120xff" is
+			 * -12 then 0xff), as fio reads them
+			 */
+			int neg = *p == '-';
+			uint64_t v = 0;
+			uint32_t u;
+			unsigned k, nb;
+
+			if (neg)
+				p++;
+			if (*p < '0' || *p > '9') {
+				*why = "'-' without digits";
+				return -EINVAL;
+			}
+			while (*p >= '0' && *p <= '9' && !(p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+							   p > val && p[-1] >= '0' && p[-1] <= '9')) {
+				v = v * 10 + (uint64_t)(*p++ - '0');
+				if (v > 2147483648ull) {
+					*why = "a decimal number outside 32-bit signed range";
+					return -EINVAL;
+				}
+			}
+			if (!neg && v > 2147483647ull) {
+				*why = "a decimal number outside 32-bit signed range";
+				return -EINVAL;
+			}
+			u = neg ? (uint32_t)(0u - (uint32_t)v) : (uint32_t)v;
+			nb = neg ? 4 : u > 0xffffff ? 4 : u > 0xffff ? 3 : u > 0xff ? 2 : 1;
+			if (n + nb > BUFFER_PATTERN_MAX)
+				goto too_long;
+			for (k = 0; k < nb; k++)
+				out[n++] = (uint8_t)(u >> (8 * k));
 		} else {
-			*why = "not 0x hex bytes or a \"quoted string\" (decimal patterns are not supported)";
+			*why = "not 0x hex bytes, a \"quoted string\" or a decimal number";
 			return -EINVAL;
 		}
 	}

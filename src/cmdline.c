@@ -208,6 +208,8 @@ static const struct cl_popt {
 	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL },
 	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL },
 	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
+	{ "max-jobs", 1, "N", "accepted and ignored: fio 3.33 sizes shared memory with it, no limit", NULL },
+	{ "aux-path", 1, "DIR", "where verify state files and verify_dump files go (default: .)", NULL },
 	{ "version", 0, NULL, "print the fio version iotrial follows, and iotrial's (also -v)", NULL },
 	{ "help", 0, NULL, "this text (also -h)", NULL },
 	{ "client", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
@@ -219,18 +221,17 @@ static const struct cl_popt {
 	  "time series)" },
 	{ "idle-prof", 1, NULL, NULL,
 	  "idleness profiling is not supported (the JSON reports each job's CPU usage)" },
-	{ "debug", 1, NULL, NULL, "fio's debug logging is not supported" },
+	{ "debug", 1, "parse,random", "fio's traces: each option parsed, each job's random seeds",
+	  NULL },
 	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)" },
 	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
 	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)" },
 	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported" },
-	{ "max-jobs", 1, NULL, NULL, "not supported: iotrial has no job limit to set" },
 	{ "inflate-log", 1, NULL, NULL, "compressed logs are not supported" },
 	{ "trigger-file", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger-remote", 1, NULL, NULL, "triggers are not supported" },
-	{ "aux-path", 1, NULL, NULL, "not supported: iotrial keeps no state files" },
 };
 
 #define CL_POPTS_NR (sizeof(cl_popts) / sizeof(cl_popts[0]))
@@ -307,6 +308,11 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->history_file = val && *val ? strdup(val) : NULL;
 		return !val || !*val || cl->history_file ? 0 : cl_nomem(e);
 	}
+	if (!strcmp(name, "aux-path")) {
+		free(cl->aux_path);
+		cl->aux_path = strdup(val);
+		return cl->aux_path ? 0 : cl_nomem(e);
+	}
 	if (!strcmp(name, "preset")) {
 		free(cl->preset);
 		cl->preset = strdup(val);
@@ -337,6 +343,35 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->formats = CMDLINE_FMT_TERSE;
 		return 0;
 	}
+	/*
+	 * debug: fio has about twenty trace classes; of them 'parse' (each
+	 * option as it is handled, and steady state's parsed threshold, which
+	 * fio's steadystate tests read) and 'random' (each job's seeds, as
+	 * newer fio prints them; fio's random_seed test reads them) say
+	 * something iotrial can say truly without tracing every I/O.
+	 */
+	if (!strcmp(name, "debug")) {
+		char *buf = strdup(val), *tok, *save = NULL;
+		int ret;
+
+		if (!buf)
+			return cl_nomem(e);
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (!strcmp(tok, "parse")) {
+				cl->debug_parse = 1;
+			} else if (!strcmp(tok, "random")) {
+				cl->debug_random = 1;
+			} else {
+				ret = err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%s' for option "
+					      "'debug': only fio's 'parse' and 'random' traces are supported ("
+					      CL_WHERE ")", tok);
+				free(buf);
+				return ret;
+			}
+		}
+		free(buf);
+		return 0;
+	}
 	if (!strcmp(name, "parse-only"))
 		cl->parse_only = 1;
 	else if (!strcmp(name, "showcmd"))
@@ -355,7 +390,23 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 			return cl_nomem(e);
 		return CL_STOP;
 	}
-	/* warnings-fatal, alloc-size: nothing to do */
+	/*
+	 * max-jobs: fio 3.33 sizes its shared memory segments with it and grows
+	 * them past it (measured: --max-jobs=2 runs 3 jobs), so it limits
+	 * nothing; fio's own test runner passes it to every job.  A number is
+	 * still required, so that a typo is not silently taken.
+	 */
+	if (!strcmp(name, "max-jobs")) {
+		const char *c = val;
+
+		while (*c >= '0' && *c <= '9')
+			c++;
+		if (*c || c == val)
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "invalid value '%s' for option 'max-jobs': not a number (" CL_WHERE ")",
+				       val);
+	}
+	/* warnings-fatal, alloc-size, max-jobs: nothing to do */
 	return 0;
 }
 
@@ -557,6 +608,8 @@ static int cl_files_and_validate(struct cl_state *s)
 	if (!cl->jobs_nr && cl->sections_nr)
 		return err_set(s->e, -EINVAL, EXIT_USAGE, "no job section matches --section=%s%s",
 			       cl->sections[0], cl->sections_nr > 1 ? ",..." : "");
+	if (!cl->jobs_nr && cl->parse_only)	/* fio: nothing to check is no error */
+		return 0;
 	if (!cl->jobs_nr)
 		return err_set(s->e, -EINVAL, EXIT_USAGE,
 			       "no job given (use --name=NAME or a job file; --help for usage)");
@@ -646,6 +699,7 @@ void cmdline_free(struct cmdline *cl)
 	free(cl->status_output);
 	free(cl->cmdhelp_opt);
 	free(cl->preset);
+	free(cl->aux_path);
 	free(cl->preset_text);
 	free(cl->history_file);
 	memset(cl, 0, sizeof(*cl));

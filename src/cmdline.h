@@ -51,9 +51,12 @@ struct cmdline {
 	char *output;			/* --output=FILE; NULL = stdout */
 	unsigned formats;		/* CMDLINE_FMT_*; NORMAL when not given */
 	int terse_version;		/* --terse-version=2..5 (default 3) */
-	int parse_only;			/* --parse-only: validate and stop */
+	int parse_only;			/* --parse-only: validate and stop (no job: no error) */
+	int debug_parse;		/* --debug=parse: trace the options (opt_debug_parse) */
+	int debug_random;		/* --debug=random: each job's random seeds */
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */
+	char *aux_path;			/* --aux-path=DIR: verify state and dump files go there */
 	int allow_output_device;	/* --allow-output-device: --output, --status-output
 					 * and logs may name a block device */
 	uint64_t status_interval_us;	/* --status-interval (bare: seconds, >= 1ms); 0 = off */

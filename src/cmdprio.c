@@ -90,6 +90,29 @@ void cmdprio_acc_result(const struct cmdprio_acc *a, struct cmdprio_result *r)
 		}
 }
 
+void cmdprio_result_mixed(const struct cmdprio_result *src, struct cmdprio_result *dst)
+{
+	unsigned d, i, k;
+
+	memset(dst->nr, 0, sizeof(dst->nr));
+	for (d = 0; d < 3; d++)
+		for (i = 0; i < src->nr[d]; i++) {
+			const struct cmdprio_stat *s = &src->s[d][i];
+
+			for (k = 0; k < dst->nr[0] && dst->s[0][k].ioprio != s->ioprio; k++)
+				;
+			if (k == dst->nr[0]) {
+				if (k == CMDPRIO_STATS_MAX)
+					continue;
+				dst->s[0][k] = *s;
+				dst->nr[0]++;
+				continue;
+			}
+			moments_merge(&dst->s[0][k].clat, &s->clat);
+			hist_merge(&dst->s[0][k].hist, &s->hist);
+		}
+}
+
 void cmdprio_result_merge(struct cmdprio_result *dst, const struct cmdprio_result *src)
 {
 	unsigned d, i, k;

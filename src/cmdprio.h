@@ -12,10 +12,11 @@
  * every other I/O gets the job's priority (prioclass/prio, or 0: none).
  * io_uring passes it in sqe->ioprio, libaio in iocb aio_reqprio with
  * IOCB_FLAG_IOPRIO; the device may ignore it.  With any cmdprio option,
- * the completion latency of each I/O is also accounted under its priority
+ * the completion latency of each I/O (its total latency with
+ * lat_percentiles=1, as fio 3.33) is also accounted under its priority
  * (at most CMDPRIO_STATS_MAX distinct values per direction), which the JSON
- * writes as fio 3.33 does: "prios": [{prioclass, prio, clat_ns}] sorted by
- * priority.
+ * writes as fio 3.33 does: "prios": [{prioclass, prio, clat_ns or lat_ns}]
+ * sorted by priority.
  */
 #ifndef IOTRIAL_CMDPRIO_H
 #define IOTRIAL_CMDPRIO_H
@@ -90,6 +91,10 @@ void cmdprio_acc_add(struct cmdprio_acc *a, unsigned ddir, uint16_t ioprio, uint
 
 /* @a as a result (fresh: @r is overwritten). */
 void cmdprio_acc_result(const struct cmdprio_acc *a, struct cmdprio_result *r);
+
+/* unified_rw_reporting: every direction's priorities merged into @dst's read slot
+ * (@dst's other slots are left empty; it is big: heap, not stack). */
+void cmdprio_result_mixed(const struct cmdprio_result *src, struct cmdprio_result *dst);
 
 /* dst (+)= src, by priority. */
 void cmdprio_result_merge(struct cmdprio_result *dst, const struct cmdprio_result *src);

@@ -187,7 +187,7 @@ static uint64_t file_min_bs(const struct job *j)
 }
 
 /* A size in [lo, hi], fixed for a given job, clone and file (filesize=lo-hi). */
-static uint64_t file_pick_size(const struct job *j, unsigned jobnum, unsigned idx)
+uint64_t file_pick_size(const struct job *j, unsigned jobnum, unsigned idx)
 {
 	uint64_t lo = j->filesize_min, hi = j->filesize_max, x;
 

@@ -64,6 +64,12 @@ int file_plan_only(const struct job *j, unsigned jobnum, uint64_t real,
  * Close the files (fsync first when fsync_on_close=1 and the job writes),
  * unlink regular files when unlink=1, and free the array.  Accepts NULL.
  */
+/*
+ * filesize=: the size of file @idx of clone @jobnum, in filesize's range
+ * (fixed for a given job, clone and file).  0 when filesize= is not set.
+ */
+uint64_t file_pick_size(const struct job *j, unsigned jobnum, unsigned idx);
+
 void file_teardown(const struct job *j, struct engine_file *files, unsigned nr);
 
 /*

@@ -327,10 +327,19 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		if ((g->dirs & (1u << d)) && g->bs_min[d] < bs_all_min)
 			bs_all_min = g->bs_min[d];
 	seed = rand_mix(rand_base_seed(j->randrepeat, j->randseed_set, j->randseed), thread_index);
-	rand_seed(&g->rs_off, rand_mix(seed, RAND_STREAM_OFFSET));
-	rand_seed(&g->rs_ddir, rand_mix(seed, RAND_STREAM_DDIR));
-	rand_seed(&g->rs_bs, rand_mix(seed, RAND_STREAM_BS));
-	rand_seed(&layout, rand_mix(seed, RAND_STREAM_LAYOUT));
+	if (j->allrandrepeat_set && j->allrandrepeat && !j->randseed_set)	/* everything repeats */
+		seed = rand_mix(rand_base_seed(1, 0, 0), thread_index);
+	g->rand_seeds[0] = rand_mix(seed, RAND_STREAM_OFFSET);
+	/* allrandrepeat=0 given: only the offsets repeat (fio's split), the rest is fresh */
+	if (j->allrandrepeat_set && !j->allrandrepeat && !j->randseed_set)
+		seed = rand_mix(rand_base_seed(0, 0, 0), thread_index);
+	g->rand_seeds[1] = rand_mix(seed, RAND_STREAM_DDIR);
+	g->rand_seeds[2] = rand_mix(seed, RAND_STREAM_BS);
+	g->rand_seeds[3] = rand_mix(seed, RAND_STREAM_LAYOUT);
+	rand_seed(&g->rs_off, g->rand_seeds[0]);
+	rand_seed(&g->rs_ddir, g->rand_seeds[1]);
+	rand_seed(&g->rs_bs, g->rand_seeds[2]);
+	rand_seed(&layout, g->rand_seeds[3]);
 	g->seed_off = g->rs_off;
 	g->seed_ddir = g->rs_ddir;
 	g->seed_bs = g->rs_bs;
@@ -343,6 +352,7 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 		g->zcfg.range = j->zonerange ? j->zonerange : j->zonesize;
 		g->zcfg.skip = j->zoneskip;
 		g->zone_min_bs = bs_all_min;
+		g->zone_map = !j->norandommap || j->random_generator == 1;
 	}
 	/* lfsr: a full-period sequence instead of the random map (uniform offsets only) */
 	g->fullperiod = j->random_generator == 1 && g->skew == IOGEN_SKEW_NONE;
@@ -422,6 +432,48 @@ static int iogen_pass_complete(const struct iogen *g)
 }
 
 /* The next of `loops`: positions and maps carry on (they wrap by themselves). */
+void iogen_set_openfiles(struct iogen *g, unsigned n)
+{
+	g->open_max = n && n < g->nr_files ? n : 0;
+	for (unsigned i = 0; i < g->nr_files; i++) {
+		g->files[i].win = g->open_max ? i < n : 1;
+		g->files[i].win_done = 0;
+	}
+}
+
+/* openfiles: the next open file round-robin; every file done: the window starts over. */
+static unsigned iogen_window_file(struct iogen *g)
+{
+	unsigned k, fi;
+
+	for (k = 0; k < g->nr_files; k++) {
+		fi = g->cur_file;
+		if (++g->cur_file == g->nr_files)
+			g->cur_file = 0;
+		if (g->files[fi].win == 1)
+			return fi;
+	}
+	iogen_set_openfiles(g, g->open_max);
+	g->cur_file = 1 % g->nr_files;
+	return 0;
+}
+
+/* openfiles: @len more bytes on file @fi; a file done closes and admits the next. */
+static void iogen_window_account(struct iogen *g, unsigned fi, uint64_t len)
+{
+	struct iogen_file *f = &g->files[fi];
+
+	f->win_done += len;
+	if (f->win_done < f->end - f->start)
+		return;
+	f->win = 2;
+	for (unsigned k = 0; k < g->nr_files; k++)
+		if (!g->files[k].win) {
+			g->files[k].win = 1;
+			return;
+		}
+}
+
 static void iogen_new_loop(struct iogen *g)
 {
 	/* randrepeat=0 draws on across loops, as fio does */
@@ -438,6 +490,8 @@ static void iogen_new_loop(struct iogen *g)
 		}
 	}
 	g->loop_left = (int64_t)g->io_limit;
+	if (g->open_max)	/* fio opens the files again, from the first */
+		iogen_set_openfiles(g, g->open_max);
 }
 
 static int pick_ddir(struct iogen *g)
@@ -571,7 +625,21 @@ static void iogen_zoned(struct iogen *g, struct iogen_file *f, int d, uint64_t *
 	uint64_t lo, hi, o, room;
 
 	zone_bounds(&g->zcfg, &f->zone, f->end, &lo, &hi);
-	if (want_random(g, d) && hi - lo >= g->bs_min[d]) {
+	if (want_random(g, d) && hi - lo >= g->bs_min[d] && g->zone_map) {
+		/*
+		 * fio keeps its random map (or walks its LFSR) per zone: every
+		 * block of the zone once, then the next pass (zonesize above
+		 * zonerange) or zone starts over
+		 */
+		uint64_t n = (hi - lo - g->bs_min[d]) / g->ba[d] + 1;
+
+		if (!f->zfp_left) {
+			rand_fullperiod_init(&f->zfp, n, rand_u64(&g->rs_off));
+			f->zfp_left = n;
+		}
+		o = lo + rand_fullperiod_next(&f->zfp) * g->ba[d];
+		f->zfp_left--;
+	} else if (want_random(g, d) && hi - lo >= g->bs_min[d]) {
 		o = lo + rand_below(&g->rs_off, (hi - lo - g->bs_min[d]) / g->ba[d] + 1) * g->ba[d];
 	} else {
 		o = f->pos[d];
@@ -583,7 +651,8 @@ static void iogen_zoned(struct iogen *g, struct iogen_file *f, int d, uint64_t *
 		*len = room - room % g->bs_min[d];
 	*off = o;
 	/* a sequential position left outside the new zone restarts at its start (above) */
-	zone_advance(&g->zcfg, &f->zone, f->start, f->end, *len, g->zone_min_bs);
+	if (zone_advance(&g->zcfg, &f->zone, f->start, f->end, *len, g->zone_min_bs))
+		f->zfp_left = 0;	/* a new zone: a new pass */
 }
 
 int iogen_next_slow(struct iogen *g, struct io_u *io)
@@ -610,9 +679,13 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 		if (g->fast != IOGEN_SLOW)
 			return iogen_next(g, io);
 	}
-	fi = g->cur_file;
-	if (++g->cur_file == g->nr_files)
-		g->cur_file = 0;
+	if (__builtin_expect(g->open_max != 0, 0)) {
+		fi = iogen_window_file(g);
+	} else {
+		fi = g->cur_file;
+		if (++g->cur_file == g->nr_files)
+			g->cur_file = 0;
+	}
 	f = &g->files[fi];
 	d = pick_ddir(g);
 	len = pick_len(g, d);
@@ -622,8 +695,21 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 		off = rand_offset(g, f, d, &len);
 	} else {
 		off = f->pos[d];
-		if (off + g->bs_min[d] > f->end)
+		if (off + g->bs_min[d] > f->end) {
+			/*
+			 * fio wraps to the region's start only from its very end
+			 * (or when it must: time_based, io_size past the region);
+			 * a pass whose holes (rw=read:N) leave a block that does
+			 * not fit ends the loop there, as fio's file is done.
+			 */
+			f->pos[d] = f->start;
+			if (off < f->end && g->nr_files == 1 && g->loops_left != UINT64_MAX &&
+			    g->io_limit <= f->end - f->start) {
+				g->loop_left = 0;
+				return iogen_next(g, io);
+			}
 			off = f->start;	/* wrap: the next pass over the region */
+		}
 	}
 	len = fit_len(g, f, d, off, len);
 	if (__builtin_expect(g->seq_back, 0)) {
@@ -640,6 +726,8 @@ int iogen_next_slow(struct iogen *g, struct io_u *io)
 	io->len = (uint32_t)len;
 	io->ddir = (uint8_t)d;
 	g->loop_left -= (int64_t)len;
+	if (__builtin_expect(g->open_max != 0, 0))
+		iogen_window_account(g, fi, len);
 	if (g->trimwrite) {
 		g->pend = 1;
 		g->pend_io = *io;

@@ -53,6 +53,10 @@ struct iogen_file {
 	uint64_t scatter_add[DDIR_NR];
 	struct zone_pos zone;		/* zonemode=strided: the current zone */
 	struct rand_fullperiod fp[DDIR_NR];	/* random_generator=lfsr */
+	uint64_t win_done;		/* openfiles window: bytes done in it this pass */
+	int win;			/* openfiles window: 0 waiting, 1 open, 2 done */
+	struct rand_fullperiod zfp;	/* zone_map: the current zone pass's order */
+	uint64_t zfp_left;		/* its blocks not yet issued (0: start a pass) */
 };
 
 struct iogen {
@@ -112,6 +116,11 @@ struct iogen {
 	uint64_t zone_min_bs;
 	int pend;			/* trimwrite: a write of the block just trimmed */
 	struct io_u pend_io;
+	int zone_map;			/* strided random I/O: each block of a zone once per pass */
+	unsigned open_max;		/* openfiles below nrfiles: files in use at once (0: all) */
+	/* the seeds of the offset, direction, block size and layout streams
+	 * (--debug=random shows them; fio numbers its seeds the same way) */
+	uint64_t rand_seeds[4];
 };
 
 /*
@@ -121,6 +130,14 @@ struct iogen {
  */
 int iogen_init(struct iogen *g, const struct job *j, unsigned thread_index,
 	       const uint64_t *file_sizes, unsigned nr_files, struct err *e);
+
+/*
+ * openfiles=@n below the file count: at most @n files are in use at once, as
+ * fio keeps at most n open: I/O goes round-robin over the first n, and a file
+ * whose region was done makes room for the next one (the window starts over
+ * when every file was done).  Call after iogen_init*; 0 or >= nr_files: off.
+ */
+void iogen_set_openfiles(struct iogen *g, unsigned n);
 
 /*
  * The same, for regions already worked out by file_setup(): file i's I/O

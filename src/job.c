@@ -59,6 +59,7 @@ void job_init(struct job *j)
 	j->scramble_buffers = 1;
 	j->buffer_compress_chunk = 512;
 	j->do_verify = 1;
+	j->verify_state_save = 1;	/* fio's default */
 	j->thinktime_blocks = 1;
 	j->rate_cycle_ms = 1000;
 	j->lat_target.percentile = 100;
@@ -103,6 +104,8 @@ void job_free(struct job *j)
 	free(j->buffer_pattern);
 	free(j->verify_pattern);
 	free(j->wait_for);
+	free(j->write_iolog);
+	free(j->read_iolog);
 	free(j->filename);
 	free(j->directory);
 	free(j->filename_format);
@@ -138,6 +141,8 @@ int job_copy(struct job *dst, const struct job *src)
 	dst->buffer_pattern = job_dup(src->buffer_pattern, &fail);
 	dst->verify_pattern = job_dup(src->verify_pattern, &fail);
 	dst->wait_for = job_dup(src->wait_for, &fail);
+	dst->write_iolog = job_dup(src->write_iolog, &fail);
+	dst->read_iolog = job_dup(src->read_iolog, &fail);
 	dst->filename = job_dup(src->filename, &fail);
 	dst->directory = job_dup(src->directory, &fail);
 	dst->filename_format = job_dup(src->filename_format, &fail);

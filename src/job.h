@@ -108,6 +108,8 @@ struct job {
 	uint64_t blockalign[DDIR_NR];	/* 0 = min block size */
 	int bs_unaligned;
 	int randrepeat;
+	int allrandrepeat;		/* 0 or 1, when allrandrepeat_set */
+	int allrandrepeat_set;		/* unset: every stream follows randrepeat */
 	uint64_t randseed;
 	int randseed_set;
 	int norandommap;
@@ -208,12 +210,20 @@ struct job {
 	uint64_t verify_backlog_batch;		/* blocks checked each time (0 = verify_backlog) */
 	int verify_dump;			/* a bad interval: .received/.expected files */
 	uint32_t verify_async;			/* fio's offload threads: accepted, checks stay inline */
+	uint32_t verify_offset;			/* the header moved this far into each interval */
+	int experimental_verify;		/* fio regenerates offsets: the same blocks checked */
+	int verify_state_save;			/* default 1: a writing job leaves its state file */
+	int verify_state_load;			/* check only what the saved run wrote */
 	/* thinktime: a pause after every thinktime_blocks I/Os (once they completed) */
 	uint64_t thinktime_us, thinktime_spin_us;
 	uint32_t thinktime_blocks;		/* default 1 */
 	uint64_t number_ios;			/* 0 = no cap */
 	int exit_what;				/* exitall stops: 0 group, 1 stonewall, 2 all */
 	char *wait_for;				/* start when the job of this name is done */
+	char *write_iolog;			/* iolog.h: record the I/Os issued here */
+	char *read_iolog;			/* replay this log instead of generating I/O */
+	int replay_no_stall;			/* replay as fast as possible, not at the logged times */
+	uint32_t read_iolog_max_len;		/* its largest I/O (set when validated): buffers fit it */
 	uint64_t rate_min[DDIR_NR];		/* bytes/s a direction must keep up (0 = none) */
 	uint64_t rate_iops_min[DDIR_NR];
 	uint32_t rate_cycle_ms;			/* window of the check (default 1000) */

@@ -11,6 +11,8 @@
 #include <stdlib.h>	/* malloc, realloc, free */
 #include <string.h>	/* strcmp, strlen, memcpy, strdup */
 #include <strings.h>	/* strcasecmp */
+#include <stdio.h>	/* snprintf */
+#include "steady/opt_steady.h"	/* opt_debug_steadystate */
 
 #define OPT_VAL_MAX 2048	/* a resolved value as text */
 
@@ -276,6 +278,19 @@ int opt_set(struct job *j, const char *name, const char *val, const char *where,
 	if (job_kv_add(j, o->name, val))
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	return 0;
+}
+
+int opt_debug_parse(const char *name, const char *val, char *buf, size_t len)
+{
+	const struct opt_def *o = opt_find(name);
+	int n;
+
+	n = snprintf(buf, len, "handle_option=%s, ptr=%s", o ? o->name : name, val ? val : "(null)");
+	if (o && !strcmp(o->name, "steadystate") && val && n >= 0 && (size_t)n + 1 < len) {
+		buf[n++] = '\n';
+		n += opt_debug_steadystate(val, buf + n, len - (size_t)n);
+	}
+	return n;
 }
 
 /* ---- showing values -------------------------------------------------- */

@@ -152,6 +152,14 @@ void opt_kv_free(struct job_kv *kv, size_t nr);
 int opt_job_cmdline(const struct job *j, char **line);
 
 /*
+ * fio's --debug=parse trace of option @name=@val (@val NULL: bare), as set on
+ * a job: "handle_option=NAME, ptr=VAL" (the canonical name), and for
+ * steadystate the threshold parsed, one line each ('\n'-separated, no final
+ * newline) in @buf.  Returns snprintf's count.
+ */
+int opt_debug_parse(const char *name, const char *val, char *buf, size_t len);
+
+/*
  * Print help: @name NULL lists every supported option with its help line;
  * otherwise the option's name, aliases, type, default, range and values.
  * Returns 0, or -ENOENT when @name is not an option (nothing printed).

@@ -91,6 +91,33 @@ int opt_think_validate(struct job *j, struct err *e)
 	return 0;
 }
 
+/*
+ * verify_interval against the sizes of direction @d: an interval at or above
+ * a block size is that block (fio clamps it), below it must divide it.
+ */
+static int verify_interval_fits(const struct job *j, int d)
+{
+	uint64_t vi = j->verify_interval;
+	unsigned i;
+
+	if (!vi)
+		return 1;
+	if (j->bs[d] > UINT32_MAX || j->bs_max[d] > UINT32_MAX)
+		return 0;
+	for (i = 0; i < j->bssplit_nr[d]; i++)
+		if (vi < j->bssplit[d][i].bs && j->bssplit[d][i].bs % vi)
+			return 0;
+	if (j->bs_min[d] && j->bs_min[d] != j->bs_max[d])	/* bsrange: multiples of the smallest */
+		return vi >= j->bs_max[d] || j->bs_min[d] % vi == 0;
+	return j->bssplit_nr[d] || vi >= j->bs[d] || j->bs[d] % vi == 0;
+}
+
+/* Blocks of several sizes (bsrange, bssplit) in direction @d. */
+static int verify_sizes_vary(const struct job *j, int d)
+{
+	return j->bssplit_nr[d] || (j->bs_min[d] && (j->bs_min[d] != j->bs_max[d] || j->bs_min[d] != j->bs[d]));
+}
+
 int opt_verify_validate(const struct job *j, struct err *e)
 {
 	const char *why = NULL;
@@ -98,39 +125,25 @@ int opt_verify_validate(const struct job *j, struct err *e)
 
 	if (!j->verify_method)
 		return j->verify_only ? job_err(e, j, "verify_only needs verify=METHOD") : 0;
-	if ((j->rw & ~RW_RAND) == RW_READ) {
-		/* a read job checks each block it reads (what an earlier job wrote) */
-		d = DDIR_READ;
-		if (j->bssplit_nr[d] || (j->bs_min[d] && j->bs_min[d] != j->bs_max[d]))
-			why = "verify needs one block size (no bsrange or bssplit)";
-		else if (j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
-			why = "verify=pattern needs verify_pattern";
-		else if (j->bs[d] > UINT32_MAX || (j->verify_interval && (j->verify_interval > j->bs[d] ||
-								      j->bs[d] % j->verify_interval)))
-			why = "verify_interval must divide bs";
-		return why ? job_err(e, j, "%s", why) : 0;
-	}
-	if ((j->rw & ~RW_RAND) != RW_WRITE && !mixed)
+	if ((j->rw & ~RW_RAND) == RW_READ)
+		d = DDIR_READ;	/* a read job checks each block it reads (what an earlier job wrote) */
+	else if ((j->rw & ~RW_RAND) != RW_WRITE && !mixed)
 		why = "verify needs rw=read, randread, write, randwrite, rw or randrw";
-	else if ((j->rw & RW_RAND) && j->norandommap)
-		/* fio 3.33 fails its own check there ("bad header rand_seed") */
-		why = "verify with norandommap is not supported (blocks may be rewritten partially)";
-	else if (j->bssplit_nr[d] || (j->bs_min[d] && j->bs_min[d] != j->bs_max[d]) ||
-		 (j->bs_min[d] && j->bs_min[d] != j->bs[d]))
-		why = "verify needs one block size (no bsrange or bssplit)";
-	else if (mixed && (j->bssplit_nr[DDIR_READ] || j->bs[DDIR_READ] != j->bs[d] ||
-			   (j->bs_min[DDIR_READ] && j->bs_min[DDIR_READ] != j->bs_max[DDIR_READ])))
-		why = "verify on a mixed job needs reads and writes of one block size";
-	else if (mixed && j->verify_only)
-		why = "verify_only on a mixed job is not supported (which blocks it wrote is not known)";
-	else if (!mixed && !j->time_based && j->io_size && (j->size_pct || j->io_size < j->size) &&
-		 !j->verify_backlog)
-		why = "verify needs the whole region written (io_size below size)";
-	else if (j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
+	if (!why && (j->rw & RW_RAND) && j->norandommap && d == DDIR_WRITE &&
+	    (verify_sizes_vary(j, d) || (j->blockalign[d] && j->blockalign[d] % j->bs[d])))
+		/*
+		 * rewrites of one block size at block boundaries replace the
+		 * block whole; other rewrites would overlap a logged block partly
+		 */
+		why = "verify with norandommap needs one block size and blocks aligned to it "
+		      "(no bsrange, bssplit or smaller blockalign)";
+	if (!why && j->verify_method == VERIFY_PATTERN && !j->verify_pattern)
 		why = "verify=pattern needs verify_pattern";
-	else if (j->bs[d] > UINT32_MAX || (j->verify_interval && (j->verify_interval > j->bs[d] ||
-							      j->bs[d] % j->verify_interval)))
-		why = "verify_interval must divide bs";
+	if (!why && !verify_interval_fits(j, d))
+		why = "verify_interval must divide each block size (or be at least as large)";
+	if (!why && j->verify_state_load && !j->verify_only && d == DDIR_WRITE)
+		why = "verify_state_load is for a job that checks without writing (rw=read, "
+		      "randread or verify_only)";
 	if (why)
 		return job_err(e, j, "%s", why);
 	return 0;

@@ -270,6 +270,30 @@ int opt_show_randseed(const struct job *j, const struct opt_def *o, char *buf, s
 	return 0;
 }
 
+/*
+ * allrandrepeat: fio 3.33 repeats only the offsets with randrepeat=1, and the
+ * other streams (directions, sizes) too with allrandrepeat=1.  iotrial's
+ * randrepeat repeats them all; given explicitly, allrandrepeat=0 restores
+ * fio's split (iogen.c), allrandrepeat=1 repeats everything.
+ */
+int opt_parse_allrandrepeat(struct job *j, const struct opt_def *o, const char *val,
+			    const struct num_ctx *c, struct err *e)
+{
+	if (val && strcmp(val, "0") && strcmp(val, "1"))
+		return num_error(e, c, -EINVAL, val, "a boolean is 0 or 1");
+	j->allrandrepeat = !val || val[0] == '1';
+	j->allrandrepeat_set = 1;
+	return 0;
+}
+
+int opt_show_allrandrepeat(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	if (!j->allrandrepeat_set)
+		return 1;
+	snprintf(buf, len, "%d", j->allrandrepeat);
+	return 0;
+}
+
 static const char *const rand_dist_names[] = { "random", "zipf", "pareto", "normal" };
 
 int opt_parse_random_distribution(struct job *j, const struct opt_def *o, const char *val,

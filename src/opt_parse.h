@@ -36,6 +36,9 @@ int opt_show_bsrange(const struct job *j, const struct opt_def *o, char *buf, si
 int opt_parse_bssplit(struct job *j, const struct opt_def *o, const char *val,
 		      const struct num_ctx *c, struct err *e);
 int opt_show_bssplit(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+int opt_parse_allrandrepeat(struct job *j, const struct opt_def *o, const char *val,
+			    const struct num_ctx *c, struct err *e);
+int opt_show_allrandrepeat(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_parse_randseed(struct job *j, const struct opt_def *o, const char *val,
 		       const struct num_ctx *c, struct err *e);
 int opt_show_randseed(const struct job *j, const struct opt_def *o, char *buf, size_t len);

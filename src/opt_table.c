@@ -91,7 +91,6 @@ static const struct opt_choice dedupe_mode_choices[] = {
 static const struct opt_choice submit_choices[] = {
 	{ "inline", 0 }, { "offload", 1 }, { NULL, 0 },
 };
-static const struct opt_choice zero_only[] = { { "0", 0 }, { NULL, 0 } };
 static const struct opt_choice window_choices[] = {
 	{ "avg", 0 }, { "max", 1 }, { "both", 2 }, { "0", 0 }, { "1", 1 }, { "2", 2 },
 	{ NULL, 0 },
@@ -166,6 +165,9 @@ static const struct opt_def opt_defs[] = {
 	  F(bs_unaligned), .help = "block sizes from bsrange need not be multiples of the minimum" },
 	{ .name = "randrepeat", .type = OPT_BOOL, F(randrepeat),
 	  .help = "same random sequence on every run" },
+	{ .name = "allrandrepeat", .type = OPT_FUNC, .parse = opt_parse_allrandrepeat,
+	  .show = opt_show_allrandrepeat, .flags = OPT_F_OPTVAL,
+	  .help = "1: every random stream repeats; 0: only offsets follow randrepeat (fio's split)" },
 	{ .name = "randseed", .type = OPT_FUNC, .parse = opt_parse_randseed, .show = opt_show_randseed,
 	  .help = "seed of the random generators" },
 	{ .name = "norandommap", .type = OPT_FLAG, F(norandommap),
@@ -382,6 +384,17 @@ static const struct opt_def opt_defs[] = {
 		  "own thread (the same results, the checking CPU counted in the job's)" },
 	{ .name = "verify_fatal", .type = OPT_BOOL, F(verify_fatal),
 	  .help = "a verify failure also stops the other jobs of the group" },
+	{ .name = "verify_offset", .type = OPT_INT, F(verify_offset), .max = 1u << 30,
+	  .help = "write each verify header this many bytes into its interval (swapped with "
+		  "the data there, swapped back to check)" },
+	{ .name = "experimental_verify", .type = OPT_BOOL, F(experimental_verify),
+	  .help = "fio regenerates the offsets to verify instead of logging the writes; "
+		  "iotrial checks the same blocks from its log" },
+	{ .name = "verify_state_save", .type = OPT_BOOL, F(verify_state_save),
+	  .help = "a writing verify job leaves local-JOB-N-verify.state (in --aux-path): "
+		  "which blocks it wrote (default 1)" },
+	{ .name = "verify_state_load", .type = OPT_BOOL, F(verify_state_load),
+	  .help = "check only the blocks the state file of an earlier verify_state_save run names" },
 	{ .name = "gtod_reduce", .type = OPT_FUNC, F(gtod_reduce), .parse = opt_parse_gtod_reduce,
 	  .show = opt_show_gtod_reduce,
 	  .help = "1 sets disable_lat, disable_clat, disable_slat, disable_bw (iotrial still "
@@ -410,6 +423,13 @@ static const struct opt_def opt_defs[] = {
 		  "job), all (every job, later ones too)" },
 	{ .name = "wait_for", .type = OPT_STR, F(wait_for),
 	  .help = "start when every thread of the job of this name (defined earlier) is done" },
+	{ .name = "write_iolog", .type = OPT_STR, F(write_iolog),
+	  .help = "record every I/O the job issues in this file (fio's iolog version 3)" },
+	{ .name = "read_iolog", .type = OPT_STR, F(read_iolog),
+	  .help = "replay the I/Os of this fio iolog (version 2 or 3) instead of generating "
+		  "them; the directions are the log's" },
+	{ .name = "replay_no_stall", .type = OPT_BOOL, F(replay_no_stall),
+	  .help = "read_iolog: issue as fast as possible, not at the logged times" },
 	{ .name = "number_ios", .type = OPT_INT, F(number_ios),
 	  .help = "end the job after this many I/Os (0 = no limit)" },
 	{ .name = "zonemode", .type = OPT_FUNC, .parse = opt_parse_zonemode, .show = opt_show_zonemode,
@@ -443,8 +463,6 @@ static const struct opt_def opt_defs[] = {
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
 	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
 		  "schedule, not after a completion (io_uring, libaio, null)" },
-	{ .name = "verify_state_save", DEFAULT_ONLY, .choices = zero_only,
-	  .help = "0: no verify state file is written (iotrial never writes one)" },
 
 	/* latency_target.h (fio: bare times are microseconds) */
 	{ .name = "latency_target", .type = OPT_TIME, F(lat_target.target_us), .unit_us = 1,
@@ -491,14 +509,14 @@ static const struct opt_def opt_defs[] = {
 		  "spread evenly among them" },
 
 	/* fio options iotrial does not implement: refused by name */
-	U("allrandrepeat"), U("apptag"), U("apptag_mask"), U("atomic"),
+	U("apptag"), U("apptag_mask"), U("atomic"),
 	U("bindname"), U("block_error_percentiles"), U("brick"), U("bwavgtime"),
 	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
 	U("cmd_type"), 
 	U("conf"), U("cont"),
 	U("create_fsync"), U("create_only"), U("cuda_io"),
 	U("dataplacement"), U("exec_postrun"),
-	U("exec_prerun"), UH("experimental_verify", "not supported (verify= checks every block after the writes)"),
+	U("exec_prerun"), 
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
 	UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
 	U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
@@ -522,7 +540,7 @@ static const struct opt_def opt_defs[] = {
 	U("profile"), U("protocol"), 
 	U("random_sequence_stride"), U("rate_ignore_thinktime"),
 	U("read_beyond_wp"),
-	U("read_iolog"), U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_no_stall"), U("replay_redirect"), U("replay_scale"),
+	U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_redirect"), U("replay_scale"),
 	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
 	U("serialize_overlap"), U("sg_write_mode"),
 	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
@@ -533,9 +551,8 @@ static const struct opt_def opt_defs[] = {
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
 	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
-	UH("verify_offset", "not supported (verify= checks every block after the writes)"),
-	UH("verify_state_load", "not supported (verify= checks every block after the writes)"), UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
-	U("write_barrier"), U("write_hint"), U("write_iolog"), U("write_mode"), U("writefua"),
+UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
+	U("write_barrier"), U("write_hint"), U("write_mode"), U("writefua"),
 	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
 	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"),
 };

@@ -5,6 +5,7 @@
  * (bsrange defaults to bs, batch sizes clamp to iodepth, ...).
  */
 #include "opt.h"
+#include "iolog.h"	/* iolog_scan */
 #include "opt_compat.h"	/* opt_verify_validate */
 #include "latency_target.h"	/* lat_target_validate */
 
@@ -184,6 +185,16 @@ int opt_job_validate(struct job *j, struct err *e)
 	 */
 	if (j->time_based && !j->runtime_us)
 		j->time_based = 0;
+	/* read_iolog: the log's directions are the job's, as fio takes them */
+	if (!ret && j->read_iolog) {
+		unsigned dirs;
+
+		ret = iolog_scan(j->read_iolog, &dirs, &j->read_iolog_max_len, e);
+		if (!ret && dirs)
+			j->rw = (dirs & (1u << DDIR_READ) ? RW_READ : 0) |
+				(dirs & (1u << DDIR_WRITE) ? RW_WRITE : 0) |
+				(dirs & (1u << DDIR_TRIM) ? RW_TRIM : 0);
+	}
 	if (!ret)
 		ret = opt_verify_validate(j, e);
 	if (!ret)

@@ -73,12 +73,21 @@ static void dir_result_merge(struct dir_result *dst, const struct dir_result *sr
 	dst->bw_agg_pct += src->bw_agg_pct;
 }
 
+void result_dir_mixed(const struct job_result *jr, struct dir_result *out)
+{
+	dir_result_init(out);
+	for (int d = 0; d < DDIR_NR; d++)
+		dir_result_merge(out, &jr->dir[d]);
+	out->bw_agg_pct = 0;	/* a share of the group's per-direction bandwidth: none here */
+}
+
 void result_job_merge(struct job_result *dst, const struct job_result *src)
 {
 	double rt_us;
 	int d, i;
 
 	if (!dst->nr_threads) {
+		memcpy(dst->rand_seeds, src->rand_seeds, sizeof(dst->rand_seeds));
 		dst->job = src->job;
 		memcpy(dst->name, src->name, sizeof(dst->name));
 		dst->groupid = src->groupid;

@@ -120,6 +120,7 @@ struct job_result {
 	unsigned lat_depth;		/* latency_target: the depth its search ended at (0: off) */
 	struct verify_result verify;	/* verify=: what the read-back pass found */
 	struct cmdprio_result *prio;	/* cmdprio: clat per priority (owned), or NULL */
+	uint64_t rand_seeds[4];		/* the first thread's random stream seeds (iogen.h) */
 };
 
 struct disk_util {
@@ -198,6 +199,13 @@ void result_job_init(struct job_result *r);
 
 /* Merge @src into @dst (group_reporting): sums, histograms, moments. */
 void result_job_merge(struct job_result *dst, const struct job_result *src);
+
+/*
+ * unified_rw_reporting=mixed|both: the job's directions summed into @out
+ * (fio's "mixed"): counts and bytes added, latencies and histograms merged,
+ * bw/iops samples pooled, runtime the longest direction's.
+ */
+void result_dir_mixed(const struct job_result *jr, struct dir_result *out);
 
 /*
  * Fill each entry's dir[].bw_agg_pct as fio does: the entry's mean sampled

@@ -87,6 +87,7 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			/* error_dump=1 (I/O errors let pass), and every verify failure let pass */
 			w->error_dump = req->error_dump;
 			w->error_dump_arg = req->error_dump_arg;
+			w->aux_path = req->aux_path;
 		}
 	}
 	return 0;

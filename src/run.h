@@ -131,6 +131,7 @@ struct run_req {
 	 */
 	ioerr_dump_fn error_dump;
 	void *error_dump_arg;
+	const char *aux_path;		/* --aux-path: verify state and dump files (NULL: the cwd) */
 	const struct run_sync *sync;	/* NULL: this process runs alone */
 };
 

@@ -214,13 +214,21 @@ static void csum(enum verify_method m, const uint8_t *iv, uint32_t len, uint8_t 
 	put32(out, v);
 }
 
+uint32_t verify_iv_len(const struct verify_ctx *v, uint32_t len)
+{
+	uint32_t iv = v->interval ? v->interval : v->bs;	/* 0: the block, whatever its size */
+
+	return iv && iv < len ? iv : len;
+}
+
 int verify_init(struct verify_ctx *v, enum verify_method method, uint32_t bs, uint32_t interval,
 		const uint8_t *pattern, unsigned pattern_len, uint64_t seed, struct err *e)
 {
 	memset(v, 0, sizeof(*v));
 	v->method = method;
 	v->bs = bs;
-	v->interval = interval ? interval : bs;
+	/* an interval past the block is the block, as fio clamps it */
+	v->interval = bs && interval > bs ? 0 : interval;
 	v->seed = seed;
 	if (pattern_len > VERIFY_PATTERN_MAX)
 		pattern_len = VERIFY_PATTERN_MAX;
@@ -230,14 +238,45 @@ int verify_init(struct verify_ctx *v, enum verify_method method, uint32_t bs, ui
 	}
 	if (method == VERIFY_PATTERN && !v->pattern_len)
 		return err_set(e, -EINVAL, EXIT_USAGE, "verify=pattern needs verify_pattern");
-	if (!bs || v->interval > bs || bs % v->interval)
+	if (bs && v->interval && bs % v->interval)
 		return err_set(e, -EINVAL, EXIT_USAGE, "verify_interval %u does not divide bs %u",
 			       v->interval, bs);
-	if (method != VERIFY_PATTERN && v->interval < VERIFY_HDR_SIZE + verify_csum_size(method))
+	if (method != VERIFY_PATTERN && (v->interval || bs) &&
+	    verify_iv_len(v, bs ? bs : UINT32_MAX) < VERIFY_HDR_SIZE + verify_csum_size(method))
 		return err_set(e, -EINVAL, EXIT_USAGE,
-			       "verify_interval %u cannot hold a %zu-byte %s header", v->interval,
+			       "verify_interval %u cannot hold a %zu-byte %s header",
+			       verify_iv_len(v, bs ? bs : UINT32_MAX),
 			       VERIFY_HDR_SIZE + verify_csum_size(method), verify_method_name(method));
 	return 0;
+}
+
+int verify_set_offset(struct verify_ctx *v, uint32_t off, uint32_t min_len, struct err *e)
+{
+	size_t hdr = VERIFY_HDR_SIZE + verify_csum_size(v->method);
+
+	if (!off)
+		return 0;
+	if (v->method == VERIFY_PATTERN)	/* no header to move: the pattern fills the block (fio) */
+		return 0;
+	if ((uint64_t)off + hdr > verify_iv_len(v, min_len))
+		return err_set(e, -EINVAL, EXIT_USAGE, "verify_offset %u: the %zu-byte header does not fit "
+			       "before the end of a %u-byte interval", off, hdr, verify_iv_len(v, min_len));
+	if (off < hdr)	/* the two ranges would overlap: fio refuses this too */
+		return err_set(e, -EINVAL, EXIT_USAGE, "verify_offset %u is inside the %zu-byte header", off,
+			       hdr);
+	v->hdr_off = off;
+	return 0;
+}
+
+/* verify_offset: exchange the header (and checksum) with the bytes at hdr_off. */
+static void hdr_swap(const struct verify_ctx *v, uint8_t *iv)
+{
+	uint8_t tmp[VERIFY_HDR_SIZE + 64];
+	size_t n = VERIFY_HDR_SIZE + verify_csum_size(v->method);
+
+	memcpy(tmp, iv, n);
+	memcpy(iv, iv + v->hdr_off, n);
+	memcpy(iv + v->hdr_off, tmp, n);
 }
 
 static void fill_pattern(const struct verify_ctx *v, uint8_t *p, uint32_t len)
@@ -270,13 +309,14 @@ static void fill_regen(const struct verify_ctx *v, uint8_t *p, uint32_t len, uin
  * verify_check rebuilds it and compares all VERIFY_HDR_SIZE bytes, so no
  * header byte, reserved ones included, can be left out of the check.
  */
-static void header_make(const struct verify_ctx *v, uint64_t off, uint64_t seed, uint8_t *h)
+static void header_make(const struct verify_ctx *v, uint64_t off, uint32_t iv_len, uint64_t seed,
+			uint8_t *h)
 {
 	memset(h, 0, VERIFY_HDR_SIZE);
 	h[0] = VERIFY_MAGIC & 0xff;
 	h[1] = VERIFY_MAGIC >> 8;
 	h[2] = (uint8_t)v->method;
-	put32(h + 4, v->interval);
+	put32(h + 4, iv_len);
 	put64(h + 8, off);
 	put64(h + 16, seed);
 	put32(h + 24, verify_crc32c(0, h, 24));
@@ -285,21 +325,23 @@ static void header_make(const struct verify_ctx *v, uint64_t off, uint64_t seed,
 void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset)
 {
 	uint8_t *p = buf;
-	uint32_t i;
+	uint32_t i, n = verify_iv_len(v, len);
 
 	if (v->method == VERIFY_PATTERN) {
 		fill_pattern(v, p, len);
 		return;
 	}
-	for (i = 0; i + v->interval <= len; i += v->interval) {
+	for (i = 0; i + n <= len; i += n) {
 		uint8_t *iv = p + i;
 
 		if (v->pattern_len)
-			fill_pattern(v, iv, v->interval);
+			fill_pattern(v, iv, n);
 		else if (v->dump)
-			fill_regen(v, iv, v->interval, offset + i);
-		header_make(v, offset + i, v->seed, iv);
-		csum(v->method, iv, v->interval, iv + VERIFY_HDR_SIZE);
+			fill_regen(v, iv, n, offset + i);
+		header_make(v, offset + i, n, v->seed, iv);
+		csum(v->method, iv, n, iv + VERIFY_HDR_SIZE);
+		if (v->hdr_off)
+			hdr_swap(v, iv);
 	}
 }
 
@@ -336,23 +378,27 @@ static int dump_file(const char *name, const void *data, uint32_t len)
 }
 
 int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
-			 const char *path, struct verify_result *r)
+			 uint32_t iv_len, const char *path, struct verify_result *r)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char rname[300], ename[300];
 	size_t used = strlen(r->fail_msg);
-	uint8_t *want = malloc(v->interval);	/* once, on the failure path */
+	uint8_t *want = malloc(iv_len);	/* once, on the failure path */
 	int ret;
 
 	if (!want)
 		return -ENOMEM;
 	/* the interval as it was written: verify_fill is a function of (seed, offset) */
-	verify_fill(v, want, v->interval, iv_off);
-	snprintf(rname, sizeof(rname), "%.250s.%llu.received", base, (unsigned long long)iv_off);
-	snprintf(ename, sizeof(ename), "%.250s.%llu.expected", base, (unsigned long long)iv_off);
-	ret = dump_file(rname, got, v->interval);
+	verify_fill(v, want, iv_len, iv_off);
+	if (v->hdr_off)	/* compared as checked: the header back in its place */
+		hdr_swap(v, want);
+	snprintf(rname, sizeof(rname), "%.250s%s%.250s.%llu.received", v->dump_dir ? v->dump_dir : "",
+		 v->dump_dir ? "/" : "", base, (unsigned long long)iv_off);
+	snprintf(ename, sizeof(ename), "%.250s%s%.250s.%llu.expected", v->dump_dir ? v->dump_dir : "",
+		 v->dump_dir ? "/" : "", base, (unsigned long long)iv_off);
+	ret = dump_file(rname, got, iv_len);
 	if (!ret)
-		ret = dump_file(ename, want, v->interval);
+		ret = dump_file(ename, want, iv_len);
 	free(want);
 	if (ret)
 		snprintf(r->fail_msg + used, sizeof(r->fail_msg) - used, "; dump failed: %s",
@@ -368,14 +414,14 @@ int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t i
  * @off): dumped with verify_dump, counted, the first kept in @r, handed to
  * on_fail.  -EILSEQ, or 0 when keep_going lets the check go on.
  */
-static int failed(const struct verify_ctx *v, const uint8_t *iv, uint64_t iv_off, uint64_t off,
-		  const char *path, struct verify_result *r, const char *msg)
+static int failed(const struct verify_ctx *v, const uint8_t *iv, uint64_t iv_off, uint32_t iv_len,
+		  uint64_t off, const char *path, struct verify_result *r, const char *msg)
 {
 	struct verify_result one = { .method = v->method };
 
 	snprintf(one.fail_msg, sizeof(one.fail_msg), "%s", msg);
 	if (v->dump)
-		verify_dump_interval(v, iv, iv_off, path, &one);	/* its error is in the message */
+		verify_dump_interval(v, iv, iv_off, iv_len, path, &one);	/* its error is in the message */
 	if (!r->failures++) {
 		r->fail_offset = off;
 		memcpy(r->fail_msg, one.fail_msg, sizeof(r->fail_msg));
@@ -390,8 +436,8 @@ static int failed(const struct verify_ctx *v, const uint8_t *iv, uint64_t iv_off
  * when it is the header verify_fill wrote.  The checks that name a cause come
  * first; the last compares every byte with the rebuilt header.
  */
-static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t off, const char *path,
-		      char *msg, size_t n)
+static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t off, uint32_t iv_len,
+		      const char *path, char *msg, size_t n)
 {
 	uint8_t want[VERIFY_HDR_SIZE];
 	char a[140], b[140];
@@ -408,9 +454,9 @@ static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t of
 		fail_text(msg, n, off, path, "header crc32c mismatch", a, b);
 		return 1;
 	}
-	if (get64(iv + 8) != off || get32(iv + 4) != v->interval || iv[2] != v->method) {
+	if (get64(iv + 8) != off || get32(iv + 4) != iv_len || iv[2] != v->method) {
 		snprintf(a, sizeof(a), "offset %llu, length %u, %s", (unsigned long long)off,
-			 v->interval, verify_method_name(v->method));
+			 iv_len, verify_method_name(v->method));
 		snprintf(b, sizeof(b), "offset %llu, length %u, %s",
 			 (unsigned long long)get64(iv + 8), get32(iv + 4),
 			 verify_method_name((enum verify_method)iv[2]));
@@ -418,7 +464,7 @@ static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t of
 		return 1;
 	}
 	/* the seed is the writer's: taken as found, it is covered by the header crc */
-	header_make(v, off, get64(iv + 16), want);
+	header_make(v, off, iv_len, get64(iv + 16), want);
 	for (k = 0; k < VERIFY_HDR_SIZE; k++)
 		if (iv[k] != want[k]) {
 			snprintf(a, sizeof(a), "0x%02x at header byte %u", want[k], k);
@@ -429,42 +475,44 @@ static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t of
 	return 0;
 }
 
-int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
+int verify_check(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset,
 		 const char *path, struct verify_result *r)
 {
-	const uint8_t *p = buf;
+	uint8_t *p = buf;
 	uint8_t want[64];
 	char a[140], b[140], msg[sizeof(r->fail_msg)];
-	uint32_t i, k;
+	uint32_t i, k, n = verify_iv_len(v, len);
 	int ret;
 
-	for (i = 0; i + v->interval <= len; i += v->interval) {
-		const uint8_t *iv = p + i;
+	for (i = 0; i + n <= len; i += n) {
+		uint8_t *iv = p + i;
 		uint64_t off = offset + i, bad = UINT64_MAX;
 		size_t cs = verify_csum_size(v->method);
 
+		if (v->hdr_off)	/* verify_offset: the header back in its place (undone below) */
+			hdr_swap(v, iv);
 		if (v->method == VERIFY_PATTERN || (v->method == VERIFY_META && v->pattern_len)) {
 			/*
 			 * pattern: every byte, the pattern running on from the block's
-			 * start (verify_fill fills whole blocks); meta: the header, then
-			 * the pattern starting again after it (filled per interval)
+			 * start (verify_fill fills whole blocks; @buf starts one);
+			 * meta: the header, then the pattern again after it (per interval)
 			 */
-			uint32_t at = v->method == VERIFY_META ? 0 : i % v->bs;
+			uint32_t at = v->method == VERIFY_META ? 0 : i;
 
 			k = v->method == VERIFY_META ? VERIFY_HDR_SIZE : 0;
-			if (k && header_bad(v, iv, off, path, msg, sizeof(msg)))
+			if (k && header_bad(v, iv, off, n, path, msg, sizeof(msg)))
 				bad = off;
-			for (; bad == UINT64_MAX && k < v->interval; k++)
+			for (; bad == UINT64_MAX && k < n; k++)
 				if (iv[k] != v->pattern[(at + k) % v->pattern_len]) {
 					snprintf(a, sizeof(a), "0x%02x", v->pattern[(at + k) % v->pattern_len]);
 					snprintf(b, sizeof(b), "0x%02x", iv[k]);
 					fail_text(msg, sizeof(msg), off + k, path, "pattern mismatch", a, b);
 					bad = off + k;
 				}
-		} else if (header_bad(v, iv, off, path, msg, sizeof(msg))) {
+		} else if (header_bad(v, iv, off, n, path, msg, sizeof(msg))) {
 			bad = off;
 		} else if (v->method != VERIFY_META) {	/* meta alone: the header only, as fio */
-			csum(v->method, iv, v->interval, want);
+			csum(v->method, iv, n, want);
 			if (memcmp(want, iv + VERIFY_HDR_SIZE, cs)) {
 				char what[32];
 
@@ -476,12 +524,12 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 			}
 		}
 		r->blocks++;		/* checked, good or bad */
-		r->bytes += v->interval;
-		if (bad != UINT64_MAX) {
-			ret = failed(v, iv, off, bad, path, r, msg);
-			if (ret)
-				return ret;
-		}
+		r->bytes += n;
+		ret = bad != UINT64_MAX ? failed(v, iv, off, n, bad, path, r, msg) : 0;
+		if (v->hdr_off)
+			hdr_swap(v, iv);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -490,37 +538,42 @@ int verify_pass(const struct verify_ctx *v, verify_read_fn rd, void *rd_arg, con
 		uint64_t start, uint64_t end, void *buf, uint64_t buf_len,
 		struct verify_result *r)
 {
-	uint64_t chunk = buf_len / v->bs * v->bs, off, n;
+	uint64_t chunk = v->bs && buf_len >= v->bs ? v->bs : 0, off;
 	int64_t got;
 	int ret;
 
 	if (!chunk)
 		return -EINVAL;
-	for (off = start; off + v->bs <= end; off += n) {
-		n = end - off < chunk ? (end - off) / v->bs * v->bs : chunk;
-		got = rd(rd_arg, buf, n, off);
-		if (got < 0) {
-			r->failures++;
-			r->fail_offset = off;
-			snprintf(r->fail_msg, sizeof(r->fail_msg), "read at offset %llu in %.200s failed: %s",
-				 (unsigned long long)off, path, strerror((int)-got));
-			return (int)got;
-		}
-		if ((uint64_t)got < n) {	/* the file ends early: the rest cannot be checked */
-			char a[32], b[32];
-
-			snprintf(a, sizeof(a), "%llu bytes", (unsigned long long)n);
-			snprintf(b, sizeof(b), "%lld", (long long)got);
-			if (!r->failures++) {
-				r->fail_offset = off + (uint64_t)got;
-				fail_text(r->fail_msg, sizeof(r->fail_msg), r->fail_offset, path,
-					  "short read", a, b);
-			}
-			return -EILSEQ;
-		}
-		ret = verify_check(v, buf, (uint32_t)n, off, path, r);
+	/* one read per block, as fio reads back each block it wrote */
+	for (off = start; off + chunk <= end; off += chunk) {
+		got = rd(rd_arg, buf, chunk, off);
+		ret = verify_block(v, got, buf, chunk, off, path, r);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+int verify_block(const struct verify_ctx *v, int64_t got, void *buf, uint32_t len, uint64_t off,
+		 const char *path, struct verify_result *r)
+{
+	if (got < 0) {
+		r->failures++;
+		r->fail_offset = off;
+		snprintf(r->fail_msg, sizeof(r->fail_msg), "read at offset %llu in %.200s failed: %s",
+			 (unsigned long long)off, path, strerror((int)-got));
+		return (int)got;
+	}
+	if ((uint64_t)got < len) {	/* the file ends early: the rest cannot be checked */
+		char a[32], b[32];
+
+		snprintf(a, sizeof(a), "%u bytes", len);
+		snprintf(b, sizeof(b), "%lld", (long long)got);
+		if (!r->failures++) {
+			r->fail_offset = off + (uint64_t)got;
+			fail_text(r->fail_msg, sizeof(r->fail_msg), r->fail_offset, path, "short read", a, b);
+		}
+		return -EILSEQ;
+	}
+	return verify_check(v, buf, len, off, path, r);
 }

@@ -71,8 +71,10 @@ struct verify_result {
 
 struct verify_ctx {
 	enum verify_method method;
-	uint32_t interval;		/* bytes per header (the block size by default) */
-	uint32_t bs;
+	uint32_t interval;		/* bytes per header; 0: the block (verify_iv_len) */
+	uint32_t bs;			/* the job's one block size; 0: sizes vary (bsrange, bssplit) */
+	uint32_t hdr_off;		/* verify_offset: where the header is moved to (0: not moved) */
+	const char *dump_dir;		/* verify_dump's directory (--aux-path); NULL: the current one */
 	uint8_t pattern[VERIFY_PATTERN_MAX];
 	unsigned pattern_len;		/* 0: the data is what buffer.c put there */
 	uint64_t seed;
@@ -111,11 +113,24 @@ uint64_t verify_crc64(uint64_t crc, const void *buf, size_t len);
 uint32_t verify_crc32c(uint32_t crc, const void *buf, size_t len);
 
 /*
- * Set up @v: @method, @interval (0 = @bs), @pattern (may be NULL).  -EINVAL
- * with @e filled when the interval does not divide bs or cannot hold a header.
+ * Set up @v: @method, @bs (0: blocks of several sizes), @interval (0, or
+ * above @bs: each block is one interval, as fio clamps it), @pattern (may be
+ * NULL).  -EINVAL with @e filled when the interval does not divide bs or
+ * cannot hold a header.
  */
 int verify_init(struct verify_ctx *v, enum verify_method method, uint32_t bs, uint32_t interval,
 		const uint8_t *pattern, unsigned pattern_len, uint64_t seed, struct err *e);
+
+/* The interval length in @len bytes: verify_interval, else the job's one bs, else @len (one block). */
+uint32_t verify_iv_len(const struct verify_ctx *v, uint32_t len);
+
+/*
+ * verify_offset: the header (with its checksum) is written @off bytes into
+ * each interval, the data that was there at the start (as fio swaps them).
+ * @min_len: the smallest block.  -EINVAL (+ @e) when it does not fit or
+ * overlaps the header's own place; 0 and nothing to move with verify=pattern (fio).
+ */
+int verify_set_offset(struct verify_ctx *v, uint32_t off, uint32_t min_len, struct err *e);
 
 /*
  * Stamp the @len bytes at @buf, about to be written at @offset: headers and
@@ -129,7 +144,7 @@ void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t o
  * in the current directory.  Appends what it did to @r->fail_msg.  0 or -errno.
  */
 int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
-			 const char *path, struct verify_result *r);
+			 uint32_t iv_len, const char *path, struct verify_result *r);
 
 /*
  * Check the @len bytes at @buf read from @offset of @path.  0, or -EILSEQ
@@ -138,7 +153,15 @@ int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t i
  * checked, good or bad, into @r->blocks and @r->bytes.  With @v->keep_going a
  * bad interval is counted and reported and the check goes on (returns 0).
  */
-int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint64_t offset,
+int verify_check(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset,
+		 const char *path, struct verify_result *r);
+
+/*
+ * One block read back: @got bytes (or -errno) of the @len asked for at @off,
+ * in @buf.  A failed or short read is a failure (counted in @r); otherwise
+ * verify_check.  0, -EILSEQ or the read's -errno.
+ */
+int verify_block(const struct verify_ctx *v, int64_t got, void *buf, uint32_t len, uint64_t off,
 		 const char *path, struct verify_result *r);
 
 /*
@@ -148,9 +171,9 @@ int verify_check(const struct verify_ctx *v, const void *buf, uint32_t len, uint
 typedef int64_t (*verify_read_fn)(void *arg, void *buf, uint64_t n, uint64_t off);
 
 /*
- * Read [@start, @end) back through @rd (given @rd_arg) in chunks of at
- * most @buf_len bytes (a multiple of bs, aligned for O_DIRECT) into @buf
- * and check every interval.  0, -EILSEQ at the first bad interval, or
+ * Read [@start, @end) back through @rd (given @rd_arg), one block of bs per
+ * read (@buf holds @buf_len >= bs bytes, aligned for O_DIRECT), and check
+ * every interval.  0, -EILSEQ at the first bad interval, or
  * -errno from the read (message in @r).
  */
 int verify_pass(const struct verify_ctx *v, verify_read_fn rd, void *rd_arg, const char *path,

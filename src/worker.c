@@ -24,6 +24,7 @@
  */
 #include "worker.h"
 #include "worker_compat.h"
+#include "worker_verify.h"
 #include "worker_int.h"
 #include "ioerr.h"
 #include "steady/job_steady.h"
@@ -139,13 +140,13 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
 	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
-		worker_compat_verify_written(w, io);
+		worker_verify_written(w, io);
 	else if (unlikely(w->verify_reads) && io->ddir == DDIR_READ)
-		worker_compat_verify_read(w, io);
+		worker_verify_read(w, io);
 	if (unlikely(io->untimed))
 		return;		/* counted, not timed (engine.h) */
-	if (unlikely(w->cprio != NULL))
-		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, clat);
+	if (unlikely(w->cprio != NULL))	/* fio: total latency per priority with lat_percentiles */
+		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, w->job->lat_percentiles ? lat : clat);
 	hist_add(&d->clat_hist, clat);
 	lat_acc_add(&d->clat, clat);
 	hist_add(&d->lat_hist, lat);
@@ -375,6 +376,22 @@ static int worker_flow_wait(struct worker *w)
 }
 
 /*
+ * read_iolog: the log's next I/O; with the log's times (and not
+ * replay_no_stall) it waits for its time as a rated I/O waits for its slot.
+ * 1 when the log is done.
+ */
+static int worker_replay_next(struct worker *w, struct io_u *io)
+{
+	uint64_t t_us;
+
+	if (iolog_next(&w->replay, io, &t_us))
+		return 1;
+	if (t_us != UINT64_MAX && !w->job->replay_no_stall)
+		io->t_issue = w->t_begin + clock_ns_to_ticks(w->clk, t_us * 1000);
+	return 0;
+}
+
+/*
  * Get the next io_u to issue: a pending one (held back by the rate limiter or
  * a busy engine), an fsync when fsync=N writes were issued, or a new one from
  * the generator.  Returns NULL when the generator is exhausted or no io_u is
@@ -411,7 +428,7 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 	}
 	/* number_ios: the job ends after that many I/Os, if nothing ends it first */
 	if ((unlikely(j->number_ios) && w->nr_ios_issued >= j->number_ios) ||
-	    iogen_next(&w->gen, io)) {
+	    (unlikely(w->replay_on) ? worker_replay_next(w, io) : iogen_next(&w->gen, io))) {
 		*gen_done = 1;
 		w->free_list[w->nr_free++] = io;
 		return NULL;
@@ -493,6 +510,8 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		io->t_start = *now;
 		io->t_issue = *now;
 		io->untimed = 0;
+		if (unlikely(w->iolw_on))	/* write_iolog: as issued */
+			iolog_record(&w->iolw, clock_ticks_to_ns(w->clk, *now - w->t_begin) / 1000, io);
 		r = ops->queue(&w->ctx, io);
 		if (likely(r == ENGINE_Q_QUEUED)) {
 			queued[nq++] = io;
@@ -789,12 +808,6 @@ void *worker_main(void *arg)
 	if (now > w->mark_interval.ticks)
 		worker_interval(w, now, 0);
 	devwatch_end(&w->dw, clock_now_ns(w->clk));
-	getrusage(RUSAGE_THREAD, &w->ru_end);
-	if (schedstat_thread_wait(&w->rq_wait_end))
-		w->rq_wait_ok = 0;
-	w->end_time = time(NULL);
-	if (getloadavg(&w->load1, 1) != 1)
-		w->load1 = -1;
 	w->measure_ns = clock_ticks_to_ns(w->clk, now - w->t_measure);
 	w->elapsed_ns = clock_ticks_to_ns(w->clk, now - w->t_begin);
 	w->interrupted = atomic_load(&w->stop) == WORKER_STOP_SIGNAL;
@@ -805,8 +818,38 @@ void *worker_main(void *arg)
 			if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
 				worker_fail(w, errno, NULL);
 	}
-	if (w->verify.method && j->do_verify && !w->error && !atomic_load(&w->stop))
-		worker_compat_verify_pass(w);
+	if (w->verify.method && j->do_verify && !w->error && !atomic_load(&w->stop)) {
+		uint64_t t0 = clock_ticks(w->clk);
+
+		worker_verify_pass(w);
+		if (w->vpass_ios)	/* fio adds its verify phase to read's runtime */
+			w->verify_ns = clock_ticks_to_ns(w->clk, clock_ticks(w->clk) - t0);
+	}
+	if (w->verify.method)
+		worker_verify_save(w);
+	/* the thread's CPU, its verify phase included (as fio's) */
+	getrusage(RUSAGE_THREAD, &w->ru_end);
+	if (schedstat_thread_wait(&w->rq_wait_end))
+		w->rq_wait_ok = 0;
+	w->end_time = time(NULL);
+	if (getloadavg(&w->load1, 1) != 1)
+		w->load1 = -1;
+	if (w->iolw_on) {
+		struct err e;
+		char **paths = calloc(w->nr_files + 1, sizeof(*paths));
+		unsigned i;
+
+		err_clear(&e);
+		for (i = 0; paths && i < w->nr_files; i++)
+			paths[i] = w->files[i].path;
+		if (paths && iolog_write(&w->iolw, j->write_iolog, paths, w->nr_files,
+					 clock_ticks_to_ns(w->clk, clock_ticks(w->clk) - w->t_begin) / 1000,
+					 &e) && !w->error) {
+			w->error = -e.code;
+			snprintf(w->first_error, sizeof(w->first_error), "%.255s", e.msg);
+		}
+		free(paths);
+	}
 	if (w->log_on) {
 		struct err e;
 

@@ -26,6 +26,8 @@
 #include "hist.h"
 #include "buffer.h"
 #include "verify.h"
+#include "verify_log.h"
+#include "iolog.h"
 #include "iogen.h"
 #include "job.h"
 #include "rate.h"
@@ -109,14 +111,20 @@ struct worker {
 	/* cmdprio: each I/O's priority, drawn here, and per-priority clat (NULL: off) */
 	struct cmdprio_acc *cprio;
 	struct rand_state cprio_rs;
-	/* verify_backlog: written blocks not checked yet, oldest first, a ring (worker_compat.c) */
+	/* verify_backlog: written blocks not checked yet, oldest first, a ring (worker_verify.c) */
 	uint64_t *vbl_off;
+	uint32_t *vbl_len;
 	uint16_t *vbl_file;
 	unsigned vbl_cap, vbl_head, vbl_nr;
 	uint64_t vbl_since;		/* checks still due from the last batch */
 	void *vbl_buf;
-	uint64_t **vmap;		/* mixed jobs: per file, one bit per written block */
-	int vtrack;			/* completed writes go to worker_compat_verify_written */
+	struct verify_log vlog;		/* the blocks written: the end pass reads them back */
+	struct verify_log vstate;	/* verify_state_load: the blocks a saved run wrote */
+	int vlog_on, vstate_on;
+	int vtrack;			/* completed writes go to worker_verify_written */
+	uint64_t vpass_ios;		/* reads of the end pass (read's runtime gets its time) */
+	uint64_t verify_ns;		/* the end pass's time */
+	const char *aux_path;		/* --aux-path: state and dump files go there (NULL: here) */
 	struct rate rate;
 	struct worker_stats st;
 	struct io_u **free_list;
@@ -194,6 +202,9 @@ struct worker {
 	int sink_on;
 
 	struct fiolog log;		/* fio's log files (inert unless asked for) */
+	struct iolog_writer iolw;	/* write_iolog: the I/Os issued */
+	struct iolog_replay replay;	/* read_iolog: the I/Os to issue */
+	int iolw_on, replay_on;
 	int log_on;			/* logging and past the ramp */
 	struct steady_cfg ss_cfg;	/* stop rule (fio ss=, or SNIA with snia_stop) */
 	struct steady ss;

@@ -6,7 +6,9 @@
  */
 #include "worker.h"
 #include "worker_compat.h"
+#include "worker_verify.h"
 #include "worker_int.h"
+#include "file.h"
 #include "ioerr.h"
 #include "steady/job_steady.h"
 #include "schedstat.h"
@@ -57,7 +59,7 @@ void worker_fail(struct worker *w, int err, const struct io_u *io)
 
 static uint64_t worker_max_bs(const struct job *j)
 {
-	uint64_t m = 0;
+	uint64_t m = j->read_iolog_max_len;	/* a replayed log's largest I/O */
 	unsigned d, i;
 
 	for (d = 0; d < DDIR_NR; d++) {
@@ -115,7 +117,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (j->dedupe_global)
 		buffer_dedupe_global(&w->bufgen, w->thread_index, w->nr_threads);
 	buffer_fill_initial(&w->bufgen, w->ctx.buf_base, blen);
-	r = worker_compat_verify_init(w, e);
+	r = worker_verify_init(w, e);
 	if (r)
 		return r;
 	w->ctx.buf_len = blen;
@@ -157,13 +159,25 @@ int worker_prepare(struct worker *w, struct err *e)
 		sizes[i] = w->files[i].size;
 	}
 	if (!w->nr_files) {
-		/* no file (null engine): a virtual one as large as the job says */
+		/*
+		 * no file (null engine): a virtual one as large as the job says:
+		 * size=, else filesize= times nrfiles (fio's size when only the
+		 * files' size is given), else io_size, else 1 GiB
+		 */
+		uint64_t fs = j->filesize_max ? file_pick_size(j, w->jobnum, 0) * (j->nrfiles ? j->nrfiles : 1) : 0;
+
 		starts[0] = j->offset + j->offset_increment * w->jobnum;
-		sizes[0] = j->size ? j->size : (j->io_size ? j->io_size : 1ull << 30);
+		sizes[0] = j->size ? j->size : fs ? fs : j->io_size ? j->io_size : 1ull << 30;
+		/* size= and filesize=: the region ends at the virtual file's end, as fio's */
+		if (j->size && fs && starts[0] < fs && sizes[0] > fs - starts[0])
+			sizes[0] = fs - starts[0];
 	}
 	r = iogen_init_regions(&w->gen, j, w->thread_index, sizes, starts,
 			       w->nr_files ? w->nr_files : 1, e);
 	w->gen.loop_restart = !(w->ops->flags & (ENGINE_F_SYNC | ENGINE_F_NOFILES));
+	/* openfiles: the file-operation engines close each file at once (engine_fileop.c) */
+	if (!r && !(w->ops->flags & (ENGINE_F_NOFILES | ENGINE_F_NODEVICE)))
+		iogen_set_openfiles(&w->gen, j->eng.openfiles);
 	free(sizes);
 	free(starts);
 	if (r)
@@ -201,6 +215,21 @@ int worker_prepare(struct worker *w, struct err *e)
 	r = fiolog_open(&w->log, j, w->thread_index + 1, e);
 	if (r)
 		return r;
+	w->iolw_on = j->write_iolog != NULL;
+	if (j->read_iolog) {
+		char **paths = calloc(w->nr_files + 1, sizeof(*paths));
+		unsigned k;
+
+		if (!paths)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
+		for (k = 0; k < w->nr_files; k++)
+			paths[k] = w->files[k].path;
+		r = iolog_load(&w->replay, j->read_iolog, paths, w->nr_files, 0, e);
+		free(paths);
+		if (r)
+			return r;
+		w->replay_on = 1;
+	}
 	r = w->ops->init(&w->ctx, e);
 	if (r)
 		return r;
@@ -232,7 +261,7 @@ int worker_prepare(struct worker *w, struct err *e)
 void worker_result(const struct worker *w, struct job_result *r)
 {
 	const struct job *j = w->job;
-	double rt_ms = (double)w->measure_ns / 1e6;
+	double rt_ms = (double)(w->measure_ns + w->verify_ns) / 1e6;
 	uint64_t usr, sys;
 	int d;
 
@@ -248,10 +277,11 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->coe = j->ioerr.coe != 0;
 	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
 	r->verify = w->vres;
-	r->elapsed_s = (w->elapsed_ns + 500000000ull) / 1000000000ull;
+	/* fio's job runtime and elapsed time include its verify phase */
+	r->elapsed_s = (w->elapsed_ns + w->verify_ns + 500000000ull) / 1000000000ull;
 	r->pid = w->os_tid;
 	r->end_time = w->end_time;
-	r->job_runtime_ms = w->measure_ns / 1000000;
+	r->job_runtime_ms = (w->measure_ns + w->verify_ns) / 1000000;
 	usr = (uint64_t)(w->ru_end.ru_utime.tv_sec - w->ru_start.ru_utime.tv_sec) * 1000000 +
 	      (uint64_t)(w->ru_end.ru_utime.tv_usec - w->ru_start.ru_utime.tv_usec);
 	sys = (uint64_t)(w->ru_end.ru_stime.tv_sec - w->ru_start.ru_stime.tv_sec) * 1000000 +
@@ -276,9 +306,20 @@ void worker_result(const struct worker *w, struct job_result *r)
 		dr->io_bytes = wd->bytes;
 		dr->total_ios = wd->ios + wd->err_ios;
 		dr->short_ios = wd->short_ios;
+		/*
+		 * fio: a direction's runtime is the I/O phase's when the job does
+		 * that direction (a write job's verify_backlog reads add none),
+		 * and read's gets the end pass's time too
+		 */
+		dr->runtime_ms = wd->ios && (d != DDIR_READ || (j->rw & RW_READ) || !w->verify.method) ?
+				 w->measure_ns / 1000000 : 0;
+		if (d == DDIR_READ && w->vpass_ios)
+			dr->runtime_ms += w->verify_ns / 1000000;
 		/* a direction with I/O ran at least 1 ms, as fio reports it (never
 		 * 0: its IOPS and bandwidth divide by it, and fio's text prints none) */
-		dr->runtime_ms = wd->ios ? (r->job_runtime_ms ? r->job_runtime_ms : 1) : 0;
+		if (wd->ios && !dr->runtime_ms && (d != DDIR_READ || (j->rw & RW_READ) ||
+						   !w->verify.method || w->vpass_ios))
+			dr->runtime_ms = 1;
 		lat_acc_moments(&wd->slat, &dr->slat);
 		lat_acc_moments(&wd->clat, &dr->clat);
 		lat_acc_moments(&wd->lat, &dr->lat);
@@ -298,6 +339,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->total_complete = w->st.total_complete;
 	r->partial = w->interrupted || w->error;
 	r->lat_depth = w->lt_on ? (w->lt_started ? w->lt.depth : 1) : 0;
+	memcpy(r->rand_seeds, w->gen.rand_seeds, sizeof(r->rand_seeds));
 	r->prio = NULL;
 	if (w->cprio && (r->prio = malloc(sizeof(*r->prio))))	/* no memory: no "prios" */
 		cmdprio_acc_result(w->cprio, r->prio);
@@ -309,7 +351,7 @@ void worker_release(struct worker *w)
 		w->ops->exit(&w->ctx);
 	w->ctx_ready = 0;
 	iogen_free(&w->gen);
-	worker_compat_verify_free(w);
+	worker_verify_free(w);
 	free(w->cprio);
 	w->cprio = NULL;
 	series_free(&w->series);
@@ -317,6 +359,9 @@ void worker_release(struct worker *w)
 	w->sink_on = 0;
 	steady_free(&w->ss);
 	fiolog_free(&w->log);
+	iolog_writer_free(&w->iolw);
+	iolog_replay_free(&w->replay);
+	w->iolw_on = w->replay_on = 0;
 	devwatch_free(&w->dw);
 	free(w->ctx.buf_base);
 	free(w->ctx.ios);

@@ -8,8 +8,9 @@
  * above zonerange reads the zone several times), then moves to the next zone,
  * `range + skip` bytes further.  A zone whose first block does not fit in the
  * region sends I/O back to the region's start.  Checked against fio 3.33's
- * write_iolog offsets (tests/e2e/opt_zonemode.sh).  Random I/O picks a block
- * uniformly inside the current zone (fio's random map is not kept per zone).
+ * write_iolog offsets (tests/e2e/opt_zonemode.sh).  Random I/O with the
+ * random map (or lfsr) takes every block of the zone once per pass, as fio's
+ * per-zone map (iogen.c); with norandommap a uniform block of the zone.
  *
  * Pure functions on two small structs: the generator (iogen.c) keeps one
  * zone_pos per file and calls these only when zonemode=strided.

@@ -19,8 +19,9 @@ extern const struct opt_choice engine_fileop_stat_types[];
 	{ .name = "stat_type", .engines = "filestat dirstat", .type = OPT_CHOICE, \
 	  F(eng.stat_type), .choices = engine_fileop_stat_types, \
 	  .help = "filestat/dirstat: the call that is timed: stat, lstat or statx" }, \
-	{ .name = "openfiles", .engines = ENGINE_FILEOP_NAMES, .type = OPT_INT, \
-	  F(eng.openfiles), .help = "file-operation engines: files open at once (each is " \
-	  "closed right after its operation, so any value acts as 1)" },
+	{ .name = "openfiles", .type = OPT_INT, F(eng.openfiles), \
+	  .help = "files in use at once (default nrfiles): round-robin over the first N, a " \
+	  "file done makes room for the next; the file-operation engines close each file " \
+	  "right after its operation" },
 
 #endif

@@ -185,7 +185,9 @@ static json_t *json_prios(const struct cmdprio_result *pr, unsigned d, const str
 
 		jset(o, "prioclass", jint(st->ioprio >> 13), &bad);
 		jset(o, "prio", jint(st->ioprio & 0x1fff), &bad);
-		jset(o, "clat_ns", json_lat(&st->clat, &st->hist, pct, job, plus), &bad);
+		/* with lat_percentiles=1 the figures are total latency (fio's key says so) */
+		jset(o, job && job->lat_percentiles ? "lat_ns" : "clat_ns",
+		     json_lat(&st->clat, &st->hist, pct, job, plus), &bad);
 		if (!o || json_array_append_new(arr, o))
 			bad = 1;
 	}
@@ -220,7 +222,8 @@ static json_t *json_dir(const struct dir_result *d, const struct job *job, int p
 	jset(o, "lat_ns", json_lat(&d->lat, &d->lat_hist, on.lat, job, plus), &bad);
 	/* fio 3.33: only for a direction whose I/Os had more than one priority */
 	if (pr && pr->nr[dd] > 1)
-		jset(o, "prios", json_prios(pr, dd, job, on.clat, plus), &bad);
+		jset(o, "prios", json_prios(pr, dd, job, job && job->lat_percentiles ? on.lat : on.clat,
+					    plus), &bad);
 	jset(o, "bw_min", jround(d->bw_kib.n ? d->bw_kib.min : 0), &bad);
 	jset(o, "bw_max", jround(d->bw_kib.n ? d->bw_kib.max : 0), &bad);
 	jset(o, "bw_agg", jreal(d->bw_agg_pct), &bad);
@@ -456,6 +459,24 @@ static json_t *json_job_iotrial(const struct job_result *jr, int plus)
 	return o;
 }
 
+/* unified_rw_reporting: the directions summed, priorities merged. */
+static json_t *json_mixed(const struct job_result *jr, int plus)
+{
+	struct dir_result *m = malloc(sizeof(*m));
+	struct cmdprio_result *pr = jr->prio ? malloc(sizeof(*pr)) : NULL;
+	json_t *o = NULL;
+
+	if (m && (pr || !jr->prio)) {
+		result_dir_mixed(jr, m);
+		if (pr)
+			cmdprio_result_mixed(jr->prio, pr);
+		o = json_dir(m, jr->job, plus, pr, DDIR_READ);
+	}
+	free(m);
+	free(pr);
+	return o;
+}
+
 static json_t *json_job(const struct job_result *jr, int plus)
 {
 	const struct job *job = jr->job;
@@ -468,8 +489,12 @@ static json_t *json_job(const struct job_result *jr, int plus)
 	jset(o, "eta", jint(0), &bad);
 	jset(o, "elapsed", jint(jr->elapsed_s), &bad);
 	jset(o, "job options", json_opts(job ? job->opts : NULL, job ? job->opts_nr : 0), &bad);
-	for (unsigned d = 0; d < DDIR_NR; d++)
-		jset(o, ddir_name(d), json_dir(&jr->dir[d], job, plus, jr->prio, d), &bad);
+	/* unified_rw_reporting: mixed writes only the sum ("mixed"), both adds it */
+	if (!job || job->unified_rw_reporting != 1)
+		for (unsigned d = 0; d < DDIR_NR; d++)
+			jset(o, ddir_name(d), json_dir(&jr->dir[d], job, plus, jr->prio, d), &bad);
+	if (job && job->unified_rw_reporting)
+		jset(o, "mixed", json_mixed(jr, plus), &bad);
 	jset(o, "sync", json_sync(jr, plus), &bad);
 	jset(o, "job_runtime", jint(jr->job_runtime_ms), &bad);
 	jset(o, "usr_cpu", jreal(jr->usr_cpu), &bad);

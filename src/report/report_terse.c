@@ -121,10 +121,15 @@ static void terse_job(FILE *f, const json_t *doc, const json_t *job, int version
 		fprintf(f, "%d;%s", version, json_string_value(json_object_get(doc, "fio version")));
 	fprintf(f, ";%s;%llu;%llu", json_string_value(json_object_get(job, "jobname")),
 		unum(job, "groupid"), unum(job, "error"));
-	terse_dir(f, json_object_get(job, ddir_name(DDIR_READ)), version);
-	terse_dir(f, json_object_get(job, ddir_name(DDIR_WRITE)), version);
-	if (version != 3)
-		terse_dir(f, json_object_get(job, ddir_name(DDIR_TRIM)), version);
+	if (!json_object_get(job, ddir_name(DDIR_READ)) && json_object_get(job, "mixed")) {
+		/* unified_rw_reporting=mixed: fio writes the one summed block */
+		terse_dir(f, json_object_get(job, "mixed"), version);
+	} else {
+		terse_dir(f, json_object_get(job, ddir_name(DDIR_READ)), version);
+		terse_dir(f, json_object_get(job, ddir_name(DDIR_WRITE)), version);
+		if (version != 3)
+			terse_dir(f, json_object_get(job, ddir_name(DDIR_TRIM)), version);
+	}
 	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu", num(job, "usr_cpu"), num(job, "sys_cpu"),
 		unum(job, "ctx"), unum(job, "majf"), unum(job, "minf"));
 	terse_levels(f, json_object_get(job, "iodepth_level"), depth_keys, "%3.1f%%");

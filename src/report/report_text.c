@@ -181,9 +181,9 @@ static void text_samples(FILE *f, const struct dir_result *d)
 }
 
 /* "  read: IOPS=4193, BW=16.4MiB/s (17.2MB/s)(164MiB/10001msec)", fio's integers. */
-static void text_dir(FILE *f, const struct job_result *jr, unsigned d)
+static void text_dir(FILE *f, const struct job_result *jr, const struct dir_result *dr,
+		     const char *name)
 {
-	const struct dir_result *dr = &jr->dir[d];
 	struct report_pct_on on;
 	uint64_t bw, iops;
 	char ip[32], bp[32], bd[32], io[32];
@@ -198,8 +198,8 @@ static void text_dir(FILE *f, const struct job_result *jr, unsigned d)
 	report_fionum(bd, sizeof(bd), bw, 4, 0, "B/s");
 	report_fionum(io, sizeof(io), dr->io_bytes, 4, 1, "B");
 	/* fio 3.33 counts zone resets on writes (0 off zoned devices) */
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", ddir_name(d), ip, bp, bd, io,
-		(unsigned long long)dr->runtime_ms, d == DDIR_WRITE ? "; 0 zone resets" : "");
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", name, ip, bp, bd, io,
+		(unsigned long long)dr->runtime_ms, dr == &jr->dir[DDIR_WRITE] ? "; 0 zone resets" : "");
 	if (dr->slat.n)
 		text_lat_line(f, "slat", &dr->slat);
 	if (dr->clat.n)
@@ -336,6 +336,7 @@ static int job_did_io(const struct job_result *jr)
 /* One job's block, as fio prints it (nothing of iotrial's: that comes after). */
 static void text_job(FILE *f, const struct job_result *jr, time_t when)
 {
+	int per_dir = !jr->job || jr->job->unified_rw_reporting != 1;	/* mixed: only the sum */
 	char date[64];
 
 	if (!job_did_io(jr))
@@ -351,9 +352,18 @@ static void text_job(FILE *f, const struct job_result *jr, time_t when)
 	fprintf(f, ": pid=%d: %s\n", jr->pid, date);
 	if (jr->job && jr->job->description && jr->job->description[0])
 		fprintf(f, "  Description  : [%s]\n", jr->job->description);
-	for (unsigned d = 0; d < DDIR_NR; d++)
+	for (unsigned d = 0; per_dir && d < DDIR_NR; d++)
 		if (jr->dir[d].io_bytes)
-			text_dir(f, jr, d);
+			text_dir(f, jr, &jr->dir[d], ddir_name(d));
+	if (jr->job && jr->job->unified_rw_reporting) {	/* fio's "mixed": the directions summed */
+		struct dir_result *m = malloc(sizeof(*m));
+
+		if (m) {
+			result_dir_mixed(jr, m);
+			text_dir(f, jr, m, "mixed");
+			free(m);
+		}
+	}
 	text_lat_dist(f, jr);
 	text_sync(f, jr);
 	text_job_tail(f, jr);

@@ -53,6 +53,23 @@ int opt_parse_steadystate(struct job *j, const struct opt_def *o, const char *va
 	return 0;
 }
 
+int opt_debug_steadystate(const char *val, char *buf, size_t len)
+{
+	struct num_ctx c = { .kb_base = 1024, .opt = "steadystate", .where = NULL };
+	struct job j;
+	struct err e;
+
+	memset(&j, 0, sizeof(j));
+	if (opt_parse_steadystate(&j, NULL, val, &c, &e))
+		return snprintf(buf, len, "%s", e.msg);
+	if (j.ss_pct)
+		return snprintf(buf, len, "set steady state threshold to %f%%", j.ss_limit);
+	if (j.ss_metric == SS_IOPS || j.ss_metric == SS_IOPS_SLOPE)
+		return snprintf(buf, len, "set steady state IOPS threshold to %f", j.ss_limit);
+	return snprintf(buf, len, "set steady state BW threshold to %llu",
+			(unsigned long long)j.ss_limit);
+}
+
 int opt_show_steadystate(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	if (j->ss_metric == SS_NONE || (unsigned)j->ss_metric > SS_BW_SLOPE)
@@ -62,20 +79,19 @@ int opt_show_steadystate(const struct job *j, const struct opt_def *o, char *buf
 }
 
 /*
- * unified_rw_reporting: the writers report per direction only.  fio's mixed
- * and both (1, 2) sum the directions; refused by name rather than ignored.
+ * unified_rw_reporting: none (0) reports per direction, mixed (1) only the
+ * directions summed (fio's "mixed"), both (2) the two.
  */
 int opt_parse_unified_rw(struct job *j, const struct opt_def *o, const char *val,
 			    const struct num_ctx *c, struct err *e)
 {
-	if (!strcasecmp(val, "none") || !strcmp(val, "0")) {
-		j->unified_rw_reporting = 0;
-		return 0;
-	}
-	if (!strcasecmp(val, "mixed") || !strcasecmp(val, "both") || !strcmp(val, "1") ||
-	    !strcmp(val, "2"))
-		return num_unsupported(e, c, val, "results summed over directions (mixed, both) "
-				       "are not written; use none");
+	static const char *const names[] = { "none", "mixed", "both" };
+
+	for (int k = 0; k < 3; k++)
+		if (!strcasecmp(val, names[k]) || (val[0] == '0' + k && !val[1])) {
+			j->unified_rw_reporting = k;
+			return 0;
+		}
 	return num_error(e, c, -EINVAL, val, "not one of none, 0, mixed, 1, both, 2");
 }
 

@@ -11,6 +11,13 @@
 #include "num.h"
 #include "opt.h"
 
+/*
+ * fio's --debug=parse line for steadystate=@val: the threshold it parsed
+ * ("set steady state IOPS threshold to 10.000000", "... threshold to
+ * 0.100000%"), or the parse error, in @buf.  Returns snprintf's count.
+ */
+int opt_debug_steadystate(const char *val, char *buf, size_t len);
+
 int opt_parse_steadystate(struct job *j, const struct opt_def *o, const char *val,
 		const struct num_ctx *c, struct err *e);
 int opt_show_steadystate(const struct job *j, const struct opt_def *o, char *buf, size_t len);

@@ -8,8 +8,8 @@
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <math.h>	/* fabs */
 #include <stdio.h>	/* snprintf, fprintf */
-#include <stdlib.h>	/* free */
-#include <string.h>	/* strlen */
+#include <stdlib.h>	/* calloc, free */
+#include <string.h>	/* strlen, memcpy */
 
 static const char *const steady_metric_name[] = { "iops", "bw", "lat" };
 
@@ -251,16 +251,44 @@ int steady_fio_json(const struct steady *st, json_t **out)
 	steady_spec(c, ss, sizeof(ss));
 	/* fio narrows the criterion to float before printing it: so do we */
 	snprintf(crit, sizeof(crit), "%f%s", (double)(float)st->criterion, c->fio_pct ? "%" : "");
-	data = json_pack("{s:I, s:I, s:o, s:o}",
-			 "bw_mean", (json_int_t)mean_of(st->bw, st->nr),
-			 "iops_mean", (json_int_t)mean_of(st->iops, st->nr),
-			 "iops", values_json(st->iops, st->nr, 1),
-			 "bw", values_json(st->bw, st->nr, 1));
+	/*
+	 * fio's arrays are always the window long: before the window filled,
+	 * the rounds not measured yet are zeros (and count in the means), and
+	 * the criterion, slope and deviation stay 0 (fio computes none yet).
+	 */
+	if (st->nr < c->window) {
+		double *iops = calloc(c->window, sizeof(*iops)), *bw = calloc(c->window, sizeof(*bw));
+
+		if (!iops || !bw) {
+			free(iops);
+			free(bw);
+			return -ENOMEM;
+		}
+		if (st->nr) {
+			memcpy(iops, st->iops, st->nr * sizeof(*iops));
+			memcpy(bw, st->bw, st->nr * sizeof(*bw));
+		}
+		snprintf(crit, sizeof(crit), "%f%s", 0.0, c->fio_pct ? "%" : "");
+		data = json_pack("{s:I, s:I, s:o, s:o}",
+				 "bw_mean", (json_int_t)mean_of(bw, c->window),
+				 "iops_mean", (json_int_t)mean_of(iops, c->window),
+				 "iops", values_json(iops, c->window, 1),
+				 "bw", values_json(bw, c->window, 1));
+		free(iops);
+		free(bw);
+		slope_s = 0;
+	} else {
+		data = json_pack("{s:I, s:I, s:o, s:o}",
+				 "bw_mean", (json_int_t)mean_of(st->bw, st->nr),
+				 "iops_mean", (json_int_t)mean_of(st->iops, st->nr),
+				 "iops", values_json(st->iops, st->nr, 1),
+				 "bw", values_json(st->bw, st->nr, 1));
+	}
 	/* fio fills only the active criterion's figure, the other stays 0 */
 	o = json_pack("{s:s, s:I, s:i, s:s, s:f, s:f, s:o}", "ss", ss,
 		      "duration", (json_int_t)((uint64_t)c->window * c->round_us / 1000000),
 		      "attained", st->attained, "criterion", crit,
-		      "max_deviation", c->fio_slope ? 0.0 : st->max_deviation,
+		      "max_deviation", c->fio_slope || st->nr < c->window ? 0.0 : st->max_deviation,
 		      "slope", c->fio_slope ? slope_s : 0.0, "data", data);
 	if (!o)
 		return -ENOMEM;

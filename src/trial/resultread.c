@@ -374,6 +374,16 @@ static int read_dir(struct load_ctx *c, struct resultread *r, struct resultread_
 	double cv, iops_mean;
 	int ret;
 
+	/*
+	 * unified_rw_reporting=mixed: only the directions' sum was written; it
+	 * reads as the first direction, the others as idle (so two such results
+	 * compare sum with sum).
+	 */
+	if (!d && json_object_get(job, "mixed") && !json_object_get(job, ddir_name(0))) {
+		if (k)
+			return 0;
+		d = json_object_get(job, "mixed");
+	}
 	if (!d) {
 		if (k == 2)	/* trim is optional in older outputs */
 			return 0;
@@ -515,8 +525,6 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 
 	if (!json_is_object(job))
 		return bad(c, "%s", "not an object", idx);
-	if (json_object_get(job, "mixed") && !json_object_get(job, "read"))
-		return bad(c, "%s", "unified_rw_reporting (\"mixed\") results are not supported", idx);
 	copy_str(j->name, sizeof(j->name), json_string_value(json_object_get(job, "jobname")));
 	ret = jrange(c, job, "groupid", NULL, 0, UINT_MAX, &x, idx);
 	if (ret)

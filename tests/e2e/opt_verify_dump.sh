@@ -10,7 +10,8 @@
 SHIM_SRC=$(cd "$(dirname "$0")/../data" && pwd)/pread_corrupt.c
 cd "$T" || exit 1
 F="$T/vf"
-JOB="--name=v --filename=$F --size=64k --bs=4k --ioengine=psync --rw=write --verify=crc32c"
+# no verify state file (fio's default writes local-v-0-verify.state): the dump files alone
+JOB="--name=v --filename=$F --size=64k --bs=4k --ioengine=psync --rw=write --verify=crc32c --verify_state_save=0"
 if ! command -v cc >/dev/null 2>&1 ||
    ! cc -shared -fPIC -o "$T/shim.so" "$SHIM_SRC" -ldl 2>"$T/cc"; then
 	skip verify_dump "cannot build the pread shim: $(cat "$T/cc" 2>/dev/null)"

@@ -30,7 +30,7 @@ expect_exit empty_value 2 "option 'size' requires an argument" $P $N --size=
 expect_exit bad_rw 2 "invalid value 'readonly' for option 'rw'" $P $N --rw=readonly
 expect_exit cross_field 2 "job 'x' \(command line\): rate and rate_iops are both set" $P $N --rate=1m --rate_iops=100
 expect_exit terse_version_refused 2 "for option 'terse-version': fio writes 2, 3, 4 or 5" $P $N --terse-version=9
-expect_exit no_job 2 "no job given" $P --bs=4k
+expect_exit no_job 2 "no job given" "$IOTRIAL" --bs=4k
 expect_exit bad_format 2 "unknown output format 'xml'" $P $N --output-format=xml
 expect_exit short_option 2 "unknown option '-q'" $P -q
 
@@ -45,7 +45,7 @@ expect_exit file_globals_only 2 "globals-only.fio' defines no job$" $P "$D/globa
 expect_exit file_binary 2 "binary data \(a NUL byte\) in job file \(.*binary.fio:4\)$" $P "$D/binary.fio"
 expect_exit file_bad_utf8 2 "invalid UTF-8 byte 0xff\) in job file \(.*badutf8.fio:3\)$" $P "$D/badutf8.fio"
 expect_exit file_bare_boolean 2 "option 'direct' requires an argument \(.*bare-bool.fio:3\)$" $P "$D/bare-bool.fio"
-expect_exit file_unsupported 2 "unsupported option 'verify_offset'.*\(.*unsupported.fio:3\)$" $P "$D/unsupported.fio"
+expect_exit file_unsupported 2 "unsupported option 'replay_redirect'.*\(.*unsupported.fio:3\)$" $P "$D/unsupported.fio"
 expect_exit file_unknown 2 "unknown option 'xyz' \(.*unknown.fio:3\)$" $P "$D/unknown.fio"
 expect_exit file_is_directory 2 "cannot read job file '$D'" $P "$D"
 printf '[x]\nioengine=null\nbs=0\n' >"$T/zero.fio"
@@ -63,7 +63,6 @@ expect_exit exec_no_runtime 2 "ioengine exec runs its program for the job's runt
 expect_exit grace_time_bad 2 "invalid value '1x' for option 'grace_time'" $P --name=x --ioengine=exec --program=true --runtime=1 --grace_time=1x
 expect_exit stat_type_bad 2 "invalid value 'fstat' for option 'stat_type': not one of stat, lstat, statx" $P --name=x --ioengine=filestat --stat_type=fstat
 expect_exit cpuload_other_engine 2 "option 'cpuload' belongs to ioengine cpuio, not psync" $P --name=x --ioengine=psync --cpuload=50
-expect_exit openfiles_other_engine 2 "option 'openfiles' belongs to ioengine filecreate .*, not null" $P $N --openfiles=1
 expect_exit ftruncate_reads 2 "ioengine ftruncate does only writes" $P --name=x --ioengine=ftruncate --rw=randrw
 expect_exit e4defrag_no_donor 2 "ioengine e4defrag needs donorname=" $P --name=x --ioengine=e4defrag --rw=write
 expect_exit inplace_range 2 "invalid value '2' for option 'inplace': above the maximum 1" $P --name=x --ioengine=e4defrag --donorname=d --inplace=2

@@ -25,7 +25,13 @@ TEST(pattern_parse)
 	CHECK(strstr(why, "file") != NULL);
 	CHECK(buffer_pattern_parse("\"open", out, &n, &why) == -EINVAL);
 	CHECK(buffer_pattern_parse("0x", out, &n, &why) == -EINVAL);
-	CHECK(buffer_pattern_parse("12", out, &n, &why) == -EINVAL);
+	/* fio's decimal items: 32-bit, little endian, as few bytes as needed */
+	CHECK(buffer_pattern_parse("12", out, &n, &why) == 0);
+	CHECK(n == 1 && out[0] == 12);
+	CHECK(buffer_pattern_parse("-12", out, &n, &why) == 0);
+	CHECK(n == 4 && out[0] == 0xf4 && out[3] == 0xff);
+	CHECK(buffer_pattern_parse("1,2", out, &n, &why) == -EINVAL);
+	CHECK(buffer_pattern_parse("2147483648", out, &n, &why) == -EINVAL);
 	CHECK(buffer_pattern_parse("\"\"", out, &n, &why) == -EINVAL);
 }
 

@@ -315,13 +315,24 @@ static int fails_v(int code, int exitc, const char *part, const char *const *arg
 
 #define FAILS(code, exitc, part, ...) fails_v(code, exitc, part, (const char *const[]){ __VA_ARGS__, NULL })
 
+/* fio: --parse-only with nothing to check is no error; --debug=parse is taken. */
+TEST(parse_only_no_job)
+{
+	struct cmdline cl;
+	struct err e;
+
+	CHECK(parse_v(&cl, &e, (const char *const[]){ "--parse-only", "--debug=parse", "--bs=4k", NULL }) == 0);
+	CHECK(cl.jobs_nr == 0 && cl.parse_only && cl.debug_parse);
+	cmdline_free(&cl);
+}
+
 TEST(errors)
 {
 	char missing[400];
 
 	snprintf(missing, sizeof(missing), "%s/missing.fio", dir);
-	CHECK(FAILS(-EINVAL, EXIT_USAGE, "no job given", "--parse-only"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "no job given", "--bs=4k"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "only fio's 'parse' and 'random' traces", "--debug=parse,io", "--name=x"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unknown output format 'xml'", "--output-format=json,xml",
 		    "--name=x"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "invalid value 'sometimes' for option 'eta'", "--eta=sometimes"));
@@ -465,6 +476,7 @@ int main(void)
 	RUN(separate_values_and_flags);
 	RUN(job_files_inherit);
 	RUN(process_flags);
+	RUN(parse_only_no_job);
 	RUN(errors);
 	RUN(readonly_allows_reads);
 	RUN(showcmd_round_trip);

@@ -177,6 +177,13 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "verify", "sha256", "verify", "sha256" },
 	{ "do_verify", "0", "do_verify", "0" },
 	{ "verify_interval", "512", "verify_interval", "512" },
+	{ "verify_offset", "512", "verify_offset", "512" },
+	{ "experimental_verify", "1", "experimental_verify", "1" },
+	{ "verify_state_load", "1", "verify_state_load", "1" },
+	{ "write_iolog", "w.log", "write_iolog", "w.log" },
+	{ "read_iolog", "r.log", "read_iolog", "r.log" },
+	{ "replay_no_stall", "1", "replay_no_stall", "1" },
+	{ "allrandrepeat", "0", "allrandrepeat", "0" },
 	{ "verify_pattern", "0xdeadbeef", "verify_pattern", "0xdeadbeef" },
 	{ "verify_only", NULL, "verify_only", "1" },
 	{ "verify_fatal", "1", "verify_fatal", "1" },
@@ -266,9 +273,11 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
  * Options whose only accepted values are the default (fio's other values are
  * refused as unsupported, see unknown_and_unsupported): set, they resolve to @want.
  */
-static const struct { const char *name, *val, *want; } default_only[] = {
+static const struct { const char *name, *val, *want; } default_only[] = {	/* and a few more */
 	{ "unified_rw_reporting", "none", "none" },
 	{ "unified_rw_reporting", "0", "none" },
+	{ "unified_rw_reporting", "1", "mixed" },
+	{ "unified_rw_reporting", "both", "both" },
 	{ "continue_on_error", "none", "none" },
 	{ "continue_on_error", "0", "none" },
 	{ "io_submit_mode", "inline", "inline" },
@@ -660,8 +669,8 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("iodpeth", "1", "unknown option 'iodpeth' (did you mean 'iodepth'?) (" W ")"));
 	CHECK(fails_with("verify", "crc7", "unsupported value 'crc7' for option 'verify': supported: md5, "
 			 "crc32c, crc32, crc64, sha1, sha256, sha512, xxhash, meta, pattern, 0/none (" W ")"));
-	CHECK(fails_with("verify_offset", "1", "unsupported option 'verify_offset': not supported "
-			 "(verify= checks every block after the writes) (" W ")"));
+	CHECK(fails_with("verify_write_sequence", "0", "unsupported option 'verify_write_sequence': "
+			 "not supported (verify= checks every block after the writes) (" W ")"));
 	CHECK(fails_with("ioscheduler", "deadline", "unsupported option 'ioscheduler': set "
 			 "/sys/block/DEV/queue/scheduler before the run (the JSON records it) (" W ")"));
 	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
@@ -696,15 +705,8 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("steadystate", "lat:5%", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2:0.25", "unsupported value"));
 	CHECK(fails_like("random_distribution", "zipf:1.2,pareto:0.5", "unsupported value"));
-	/* the writers report per direction only: fio's summed forms are refused, not ignored */
-	CHECK(fails_with("unified_rw_reporting", "mixed",
-			 "unsupported value 'mixed' for option 'unified_rw_reporting': results summed "
-			 "over directions (mixed, both) are not written; use none (" W ")"));
-	CHECK(fails_like("unified_rw_reporting", "both", "unsupported value"));
-	CHECK(fails_like("unified_rw_reporting", "1", "unsupported value"));
-	CHECK(fails_like("unified_rw_reporting", "2", "unsupported value"));
 	/* every fio option that is not supported is refused, not unknown */
-	CHECK(opt_find("verify_offset") && opt_find("verify_offset")->type == OPT_UNSUPPORTED);
+	CHECK(opt_find("replay_redirect") && opt_find("replay_redirect")->type == OPT_UNSUPPORTED);
 	CHECK(opt_find("iomem") && opt_find("iomem")->type == OPT_UNSUPPORTED);
 	CHECK(opt_find("readwrite") == opt_find("rw"));
 	CHECK(opt_find("nope") == NULL);
@@ -1176,8 +1178,9 @@ TEST(resolved_list)
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
 	 * verify_pattern, wait_for, program, arguments, donorname, ignore_error,
 	 * cmdprio_bssplit, prio, prioclass, filename_format, numa_cpu_nodes,
-	 * numa_mem_policy, rbd's clustername, rbdname, pool, clientname */
-	CHECK_EQ_U(nr, listed - 31);
+	 * numa_mem_policy, rbd's clustername, rbdname, pool, clientname, write_iolog,
+	 * read_iolog, allrandrepeat */
+	CHECK_EQ_U(nr, listed - 34);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
