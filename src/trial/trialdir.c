@@ -70,22 +70,41 @@ static int side_keys(struct trialdir *t, const char *spec)
 	return ret;
 }
 
+#define TRIALDIR_MANIFEST_MAX (64u << 20)
+
+/* @dir/manifest.json parsed, or NULL when there is none or it is not one. */
+static json_t *load_manifest(const char *dir)
+{
+	char path[PATH_MAX + 32], *buf;
+	size_t len;
+	json_t *m;
+
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	if (readfile_all(path, TRIALDIR_MANIFEST_MAX, &buf, &len))
+		return NULL;
+	m = json_loadb(buf, len, 0, NULL);
+	free(buf);
+	if (m && !json_is_array(json_object_get(m, "runs"))) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
+}
+
 int trialdir_load(const char *dir, struct trialdir *t, struct err *e)
 {
 	char p[PATH_MAX];
-	json_error_t je;
 	json_t *m, *runs, *r;
 	size_t i;
 	int ret = 0;
 
 	memset(t, 0, sizeof(*t));
-	snprintf(p, sizeof(p), "%s/manifest.json", dir);
-	m = json_load_file(p, 0, &je);
+	m = load_manifest(dir);
 	runs = m ? json_object_get(m, "runs") : NULL;
-	if (!m || !json_is_array(runs) || !json_is_string(json_object_get(m, "tool"))) {
+	if (!m || !json_is_string(json_object_get(m, "tool"))) {
 		json_decref(m);
-		return err_set(e, -EINVAL, EXIT_USAGE, "%s: not a trial's manifest (%s)", p,
-			       m ? "no runs" : je.text);
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s/manifest.json: not a trial's manifest "
+			       "(unreadable, not JSON, or no runs or tool)", dir);
 	}
 	json_array_foreach(runs, i, r) {
 		const char *side = json_string_value(json_object_get(r, "side"));
@@ -171,8 +190,6 @@ int trialdir_of_files(char *const *files, size_t n, struct trialdir *t, struct e
 
 /* --- the trial's clock and end, applied to results read from its directory --- */
 
-#define TRIALDIR_MANIFEST_MAX (64u << 20)
-
 /* @path's directory ("." when it has none) into @out. */
 static void dir_of(const char *path, char *out, size_t sz)
 {
@@ -184,25 +201,6 @@ static void dir_of(const char *path, char *out, size_t sz)
 		snprintf(out, sz, "/");
 	else
 		snprintf(out, sz, "%.*s", (int)(slash - path), path);
-}
-
-/* @dir/manifest.json parsed, or NULL when there is none or it is not one. */
-static json_t *load_manifest(const char *dir)
-{
-	char path[PATH_MAX + 32], *buf;
-	size_t len;
-	json_t *m;
-
-	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	if (readfile_all(path, TRIALDIR_MANIFEST_MAX, &buf, &len))
-		return NULL;
-	m = json_loadb(buf, len, 0, NULL);
-	free(buf);
-	if (m && !json_is_array(json_object_get(m, "runs"))) {
-		json_decref(m);
-		return NULL;
-	}
-	return m;
 }
 
 /* Did the trial reach its stop rule (abrun_reason_name's names)? */
