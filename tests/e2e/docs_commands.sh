@@ -22,22 +22,29 @@ fi
 IOTRIAL=$(cd "$(dirname "$IOTRIAL")" && pwd)/$(basename "$IOTRIAL")
 
 # --- the result files the examples read ----------------------------------------
+# The examples that gate on a regression (--fail-on-regression, exit 6) must
+# have a known answer on any machine under any load: they compare stored runs
+# with copies of themselves (new/ holds copies of base/, the history's v6.1 is
+# runs 1-3, the same A runs), so the answer is "no regression" by construction.
+# A live run against runs made a minute earlier could differ for real (the
+# null engine's latency moves with the machine's load), and the tool would be
+# right to say so.  The other examples read A and B runs made alternately.
 W="$T/w"
-# the history examples read and write a history of their own: the fixture's
-# six runs (ids 1-6, A and B alternating) are stored in it
+# the history examples read and write a history of their own: the A runs
+# (ids 1-3) are stored in it
 export XDG_DATA_HOME="$W/xdg"
 unset IOTRIAL_HISTORY
 mkdir -p "$W/data" "$W/runsA" "$W/runsB" "$W/base" "$W/new"
 R="--name=t --ioengine=null --rw=randread --bs=4k --size=64m --rate_iops=5000 --number_ios=1000"
 ok=1
 for i in 1 2 3; do
-	for s in A B; do
-		# shellcheck disable=SC2086
-		"$IOTRIAL" $R --history --output-format=json --output="$W/runs$s/$i.json" 2>>"$T/fixture.err" || ok=0
-	done
+	# shellcheck disable=SC2086
+	"$IOTRIAL" $R --history --output-format=json --output="$W/runsA/$i.json" 2>>"$T/fixture.err" || ok=0
+	# shellcheck disable=SC2086
+	"$IOTRIAL" $R --output-format=json --output="$W/runsB/$i.json" 2>>"$T/fixture.err" || ok=0
 done
 "$IOTRIAL" history label 1-3 v6.1 >/dev/null 2>>"$T/fixture.err" || ok=0	# compare's example reads it
-cp "$W"/runsA/*.json "$W/base/" && cp "$W"/runsB/*.json "$W/new/" &&
+cp "$W"/runsA/*.json "$W/base/" && cp "$W"/runsA/*.json "$W/new/" &&
 	cp "$W/runsA/1.json" "$W/a.json" && cp "$W/runsB/1.json" "$W/b.json" &&
 	cp "$W/runsA/1.json" "$W/result.json" || ok=0
 if command -v fio >/dev/null 2>&1; then
