@@ -10,9 +10,9 @@
 #include <string.h>
 
 static const char *const part_names[BD_NR] = { "device", "io_path", "tool_user", "tool_sys",
-					       "cpu_wait" };
+					       "cpu_wait", "idle" };
 static const char *const part_labels[BD_NR] = { "device", "I/O path", "tool (user)",
-						"tool (system)", "CPU wait" };
+						"tool (system)", "CPU wait", "idle" };
 
 const char *breakdown_part_name(enum breakdown_part p)
 {
@@ -127,6 +127,34 @@ static void cpu_wait_bound(const struct breakdown_in *in, struct breakdown *o)
 	snprintf(w->exact, sizeof(w->exact), "%s", ex);
 }
 
+/*
+ * The time a slot holds no I/O: its cycle less the I/O's latency.  The tool's
+ * code between a completion and the next submission, and a wait for a CPU
+ * there, are their own parts; what is left of that time is idle -- a rate
+ * limit's or thinktime's sleep -- and must not be called I/O path (a rate-
+ * limited null job's 200 us cycle is not 200 us of kernel).  So io_path,
+ * the remainder, is at most the latency less the device.  Unknown without
+ * a latency.
+ */
+static void idle_part(const struct breakdown_in *in, struct breakdown *o)
+{
+	double outside = o->cycle_ns - in->lat_ns, inside_parts = 0;
+
+	if (isnan(in->lat_ns)) {
+		item(&o->part[BD_IDLE], NAN, "no latency recorded",
+		     "unknown: inside io_path");
+		return;
+	}
+	for (int p = BD_TOOL_USER; p <= BD_CPU_WAIT; p++)
+		if (!isnan(o->part[p].ns))
+			inside_parts += o->part[p].ns;
+	outside -= inside_parts;
+	item(&o->part[BD_IDLE], outside > 0 ? outside : 0,
+	     "the cycle less the latency, less the tool and CPU-wait parts",
+	     "no I/O in flight: a rate limit's or thinktime's sleep, a slow submitter; "
+	     "low by the tool's time spent inside the latency");
+}
+
 void breakdown_compute(const struct breakdown_in *in, struct breakdown *o)
 {
 	double b = in->batch, known = 0, rest;
@@ -157,6 +185,7 @@ void breakdown_compute(const struct breakdown_in *in, struct breakdown *o)
 		    "the threads' run-queue wait (schedstat) / I/Os", "ns, as the kernel counts it",
 		    in->batch_exact);
 	cpu_wait_bound(in, o);
+	idle_part(in, o);
 	for (int p = 0; p < BD_NR; p++)
 		if (p != BD_IO_PATH && !isnan(o->part[p].ns))
 			known += o->part[p].ns;
@@ -168,13 +197,16 @@ void breakdown_compute(const struct breakdown_in *in, struct breakdown *o)
 	{
 		char ex[200];
 		int no_wait = isnan(o->part[BD_CPU_WAIT].ns), no_dev = isnan(o->part[BD_DEVICE].ns);
+		int no_idle = isnan(o->part[BD_IDLE].ns);
 
-		snprintf(ex, sizeof(ex), "the remainder: carries the other parts' errors%s%s%s",
+		snprintf(ex, sizeof(ex), "the remainder: carries the other parts' errors%s%s%s%s",
 			 no_wait ? "; includes any wait for a CPU (not recorded)" : "",
 			 no_dev ? "; includes the device" : "",
+			 no_idle ? "; includes idle time (latency unknown)" : "",
 			 o->overlap_ns > 0 ? "; 0: the parts overlap (see overlap_ns)" : "");
 		item(&o->part[BD_IO_PATH], rest,
-		     "the cycle less the device, tool and CPU-wait parts", ex);
+		     no_idle ? "the cycle less the device, tool and CPU-wait parts" :
+			       "the cycle less the device, tool, CPU-wait and idle parts", ex);
 	}
 	for (int p = 0; p < BD_NR; p++)
 		if (!isnan(o->part[p].ns))

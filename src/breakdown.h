@@ -13,9 +13,14 @@
  *             the kernel's I/O path that runs on the thread;
  *   cpu_wait  the thread's run-queue wait per I/O (schedstat.h): runnable,
  *             completions waiting, but no CPU;
+ *   idle      time with no I/O in flight on the slot: the cycle outside the
+ *             I/O's latency (cycle - lat) less the tool and CPU-wait parts,
+ *             which may fall there -- a rate limit's or thinktime's sleep, a
+ *             slow submitter; 0 when those parts fill it;
  *   io_path   the rest: the cycle less all of the above -- the block layer,
  *             driver, interrupt and virtualization path outside the device
- *             that runs on no thread of the tool.
+ *             that runs on no thread of the tool.  With the idle part known
+ *             it is at most the latency less the device.
  * The thread figures are per I/O of the thread; with several completions per
  * reap (b on average) a completion also waits for those handled before it,
  * so tool time counts (b + 1) / 2 times and a CPU wait, which delays the
@@ -30,7 +35,8 @@
 
 #include <stddef.h>
 
-enum breakdown_part { BD_DEVICE, BD_IO_PATH, BD_TOOL_USER, BD_TOOL_SYS, BD_CPU_WAIT, BD_NR };
+enum breakdown_part { BD_DEVICE, BD_IO_PATH, BD_TOOL_USER, BD_TOOL_SYS, BD_CPU_WAIT, BD_IDLE,
+		      BD_NR };
 
 /* What one cycle is computed from; NAN (or 0 counts) for what is unknown. */
 struct breakdown_in {
@@ -67,10 +73,10 @@ struct breakdown {
 	struct breakdown_item part[BD_NR];
 };
 
-/* "device", "io_path", "tool_user", "tool_sys", "cpu_wait". */
+/* "device", "io_path", "tool_user", "tool_sys", "cpu_wait", "idle". */
 const char *breakdown_part_name(enum breakdown_part p);
 
-/* "device", "I/O path", "tool (user)", "tool (system)", "CPU wait": for people. */
+/* "device", "I/O path", "tool (user)", "tool (system)", "CPU wait", "idle": for people. */
 const char *breakdown_part_label(enum breakdown_part p);
 
 /* Compute @out from @in; out->valid 0 when there is nothing to split. */

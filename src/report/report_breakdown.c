@@ -187,7 +187,7 @@ void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char 
 	fprintf(f, "<svg class=\"breakdown\" viewBox=\"0 0 640 %.0f\" width=\"640\" height=\"%.0f\" "
 		"role=\"img\"><title>Time per I/O: where each I/O's cycle went</title>\n"
 		"<desc>A stacked bar per side: device, I/O path, tool (user), tool (system), CPU wait, "
-		"in microseconds per I/O</desc>\n", h, h);
+		"idle (no I/O in flight), in microseconds per I/O</desc>\n", h, h);
 	for (size_t i = 0; i < n; i++) {
 		double x = x0, y = top + (double)i * (bar + gap);
 
@@ -214,7 +214,7 @@ void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char 
 			y + bar * 0.7, v[i]->cycle_ns / 1000);
 	}
 	for (int p = 0; p < BD_NR; p++) {
-		double lx = 10 + p * 125, ly = top + (double)n * (bar + gap) + 12;
+		double lx = 10 + p * 105, ly = top + (double)n * (bar + gap) + 12;
 
 		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			"<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">%s</text>\n", lx, ly, part_colour(p),

@@ -56,6 +56,7 @@ static const struct mdef mdefs[] = {
 	{ "time.tool_user_ns", MK_TIME, BD_TOOL_USER, 1, COMPARE_UNIT_NS, "time per I/O: tool, user" },
 	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, 1, COMPARE_UNIT_NS, "time per I/O: tool, system" },
 	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, 1, COMPARE_UNIT_NS, "time per I/O: waiting for a CPU" },
+	{ "time.idle_ns", MK_TIME, BD_IDLE, 1, COMPARE_UNIT_NS, "time per I/O: no I/O in flight" },
 };
 
 #define NR_MDEFS (sizeof(mdefs) / sizeof(mdefs[0]))

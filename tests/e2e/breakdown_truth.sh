@@ -333,6 +333,54 @@ else
 	skip null_fio "fio is not installed"
 fi
 
+# --- idle: a rate limit's sleep is not I/O path ------------------------------
+# Rate-limited null jobs (5000 IOPS at QD1: a 200 us cycle of which well under
+# 10 us is the I/O and the tool): the time with no I/O in flight is the idle
+# part, and io_path is at most the latency (no device).  Then a compare of two
+# such sides: its time block's io_path difference is within the latency, never
+# the ~150 us of sleep it once called "I/O path".
+R="--name=r --ioengine=null --rw=randread --bs=4k --size=64m --rate_iops=5000 --number_ios=1000"
+mkdir -p "$T/idleA" "$T/idleB"
+ok=1
+for i in 1 2; do
+	for s in A B; do
+		# shellcheck disable=SC2086
+		"$IOTRIAL" $R --output-format=json --output="$T/idle$s/$i.json" 2>>"$T/idle.err" || ok=0
+	done
+done
+if [ $ok = 1 ]; then
+	got=$(python3 - "$T/idleA/1.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["jobs"][0]["iotrial"]["breakdown"]
+lat, cyc = t["lat_ns"], t["cycle_ns"]
+bad = []
+if not t["io_path"]["ns"] <= lat + 1:
+    bad.append("io_path %.0f ns > latency %.0f ns" % (t["io_path"]["ns"], lat))
+if not t["idle"]["ns"] >= 0.5 * cyc:
+    bad.append("idle %.0f ns < half the %.0f ns cycle" % (t["idle"]["ns"], cyc))
+s = sum(t[p]["ns"] for p in ("device", "io_path", "tool_user", "tool_sys", "cpu_wait", "idle"))
+if abs(s + t["overlap_ns"] - cyc) > 1:
+    bad.append("parts %.0f + overlap %.0f != cycle %.0f" % (s, t["overlap_ns"], cyc))
+print("; ".join(bad) or "ok (cycle %.0f us: idle %.0f, io_path %.2f us)" % (cyc / 1e3, t["idle"]["ns"] / 1e3, t["io_path"]["ns"] / 1e3))
+PY
+)
+	case $got in ok*) pass "idle_part $got" ;; *) fail idle_part "$got" ;; esac
+	"$IOTRIAL" compare --output-format=json "$T/idleA/" -- "$T/idleB/" >"$T/idle.cmp" 2>>"$T/idle.err"
+	got=$(python3 - "$T/idle.cmp" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["time_breakdown"]
+a, b = t["a"], t["b"]
+d = abs(b["io_path"]["ns"] - a["io_path"]["ns"])
+lat = max(a["lat_ns"], b["lat_ns"])
+print("ok" if d <= lat + 1 and "idle" in a else
+      "io_path differs by %.0f ns, more than the latency %.0f ns (idle: %s)" % (d, lat, a.get("idle")))
+PY
+)
+	expect compare_idle ok "$got"
+else
+	fail idle_part "the rate-limited null runs failed: $(head -c 300 "$T/idle.err")"
+fi
+
 # --- a directory on a block device: the page cache, QD1 -------------------
 # On a file system only this test uses (own_fs) when it can have one, so the
 # device's counters are its own; else on the machine's disk.

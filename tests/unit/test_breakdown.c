@@ -128,6 +128,45 @@ TEST(unknown_parts)
 	CHECK(breakdown_largest(&b) == BD_NR);
 }
 
+/*
+ * A rate limit or thinktime: 1000 I/Os a second at QD1 is a 1000 us cycle of
+ * which only the 98 us latency has an I/O in flight.  The rest less the tool
+ * and CPU-wait parts is idle, not I/O path: the path is the latency less the
+ * device (28 us), as at full speed.
+ */
+TEST(idle_is_not_io_path)
+{
+	struct breakdown_in in = qd1();
+	struct breakdown b;
+	double sum = 0;
+
+	in.ios = 1000;
+	in.usr_ns = 1e6;	/* the same 1, 10 and 5 us per I/O */
+	in.sys_ns = 1e7;
+	in.wait_ns = 5e6;
+	breakdown_compute(&in, &b);
+	CHECK_NEAR(b.cycle_ns, 1e6, 1e-6);
+	CHECK_NEAR(b.part[BD_IO_PATH].ns, 28000, 1e-6);
+	CHECK_NEAR(b.part[BD_IDLE].ns, 1e6 - 98000 - 16000, 1e-6);
+	CHECK_NEAR(b.overlap_ns, 0, 0);
+	for (int p = 0; p < BD_NR; p++)
+		sum += b.part[p].share;
+	CHECK_NEAR(sum, 1, 1e-12);
+	CHECK(breakdown_largest(&b) == BD_IDLE);
+	CHECK_STR(breakdown_part_name(BD_IDLE), "idle");
+	CHECK(strstr(b.part[BD_IO_PATH].from, "idle") != NULL);
+	/* at full speed the gap is the tool's: nothing idle */
+	in = qd1();
+	breakdown_compute(&in, &b);
+	CHECK_NEAR(b.part[BD_IDLE].ns, 0, 0);
+	/* no latency: idle unknown, and io_path says it holds it */
+	in.ios = 1000;
+	in.lat_ns = NAN;
+	breakdown_compute(&in, &b);
+	CHECK(isnan(b.part[BD_IDLE].ns));
+	CHECK(strstr(b.part[BD_IO_PATH].exact, "idle time") != NULL);
+}
+
 TEST(fio_buckets)
 {
 	double p[7] = { 0, 100, 0, 0, 0, 0, 0 };
@@ -169,6 +208,7 @@ int main(void)
 	RUN(depth_counts_the_batch);
 	RUN(overlap_and_cap);
 	RUN(unknown_parts);
+	RUN(idle_is_not_io_path);
 	RUN(fio_buckets);
 	RUN(mean_is_io_weighted);
 	return CHECK_DONE();
