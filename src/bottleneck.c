@@ -87,11 +87,21 @@ static void evidence(const struct bottleneck_in *in, struct bottleneck_verdict *
 		add(p, sz, "; %s", in->cross.text);
 }
 
-/* The device or the path in front of it, by their shares of the cycle. */
+/*
+ * The device or the path in front of it, by their shares of the time an I/O
+ * was in flight: the cycle less its idle part (a paced job's sleep would
+ * otherwise shrink both shares towards the margin and hide which is larger).
+ */
 static const char *device_or_path(const struct bottleneck_in *in, struct bottleneck_verdict *o,
 				  char *why, size_t wsz)
 {
 	double d = share(&in->bd, BD_DEVICE), p = share(&in->bd, BD_IO_PATH);
+	double busy = 1 - share(&in->bd, BD_IDLE);
+
+	if (busy > 0.01 && busy < 1) {
+		d /= busy;
+		p /= busy;
+	}
 
 	if (in->cross.saturated < 0) {
 		/* deeper added nothing and the added time is not the device's: a
