@@ -69,11 +69,14 @@ void compare_time_build(struct resultread *const *a, size_t na, struct resultrea
 		return;
 	}
 	snprintf(out->sentence, sizeof(out->sentence),
-		 "B's cycle per I/O is %.1f us %s (A %.1f, B %.1f us); the difference is most in the %s: "
+		 "B's cycle per I/O is %.1f us %s (A %.1f, B %.1f us); the difference is most in %s%s: "
 		 "%.1f us %s per I/O (A %.1f, B %.1f us)",
 		 fabs(out->b.cycle_ns - out->a.cycle_ns) / 1000,
 		 out->b.cycle_ns <= out->a.cycle_ns ? "shorter" : "longer", out->a.cycle_ns / 1000,
-		 out->b.cycle_ns / 1000, breakdown_part_label(out->most), fabs(best) / 1000,
+		 out->b.cycle_ns / 1000,
+		 out->most == BD_IDLE ? "" : "the ",
+		 out->most == BD_IDLE ? "idle time (no I/O in flight)" : breakdown_part_label(out->most),
+		 fabs(best) / 1000,
 		 best < 0 ? "less" : "more", out->a.part[out->most].ns / 1000,
 		 out->b.part[out->most].ns / 1000);
 }
