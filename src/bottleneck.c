@@ -157,7 +157,14 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 	if (in->rate_limited && !cpu_bound &&
 	    (isnan(in->rate_share) || in->rate_share >= BOTTLENECK_RATE)) {
 		v = "rate_limit";
-		why = "a rate limit is set and was reached";
+		if (!isnan(in->rate_share)) {
+			why = "a rate limit is set and was reached";
+		} else if (in->bd.valid && !isnan(in->bd.part[BD_IDLE].ns)) {
+			snprintf(buf, sizeof(buf), "a rate limit, think time or latency target paces the job: "
+				 "no I/O in flight %.0f%% of each cycle", 100 * share(&in->bd, BD_IDLE));
+		} else {
+			why = "a rate limit, think time or latency target paces the job";
+		}
 	} else if (in->has_dev && in->job_amount > 0 &&
 		   in->dev_amount < BOTTLENECK_CACHE * in->job_amount) {
 		v = "page_cache";

@@ -84,7 +84,7 @@ struct bottleneck_in {
 	double job_amount, dev_amount;	/* bytes (or I/Os when bytes are unknown) */
 	int dev_amount_is_ios;		/* fio's disk_util has no bytes: I/Os then */
 	double dev_ios_ratio;		/* device I/Os in the job's directions / the job's, NAN unknown */
-	int rate_limited;		/* a rate limit is set */
+	int rate_limited;		/* a rate limit, think time or latency target is set */
 	double rate_share;		/* achieved / limit, NAN unknown */
 	int direct;
 	int deviceless;			/* an engine that touches no device (null) */

@@ -86,8 +86,15 @@ static double rate_share(const struct job_result *jr)
 	return best;
 }
 
+/*
+ * The job paces itself: a rate, a think time or a latency target holds its
+ * load back (as resultread counts them in a result file, so a run and its
+ * JSON read back through `check` get the same verdict).
+ */
 static int rate_set(const struct job *j)
 {
+	if (j && (j->thinktime_us || j->lat_target.target_us))
+		return 1;
 	for (int k = 0; j && k < DDIR_NR; k++)
 		if (j->rate[k] || j->rate_iops[k])
 			return 1;

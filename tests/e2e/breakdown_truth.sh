@@ -16,7 +16,8 @@
 #    cpuio jobs, all pinned to CPU 0: when alone did >= 1.25x the IOPS, the
 #    hogged job's verdict is `cpu_contention` (fio's JSON has no run-queue
 #    wait: the job alone in the other group is the evidence).
-#  - rate_limit: rate_iops=300 on the RAM loop device, far below it: `rate_limit`.
+#  - rate_limit: rate_iops=300 on the RAM loop device, far below it: `rate_limit`;
+#    the same with thinktime=2000 instead (the job paces itself): `rate_limit`.
 #  - null: the null engine, no device: `tool`.
 #  - page_cache: a buffered re-read of a cached file on a file system (the
 #    test's own ext4 on a RAM loop device when root, else the machine's disk):
@@ -131,7 +132,8 @@ if own_loop 64; then
 fi
 if [ -z "$LOOP" ]; then
 	for n in device_saturated device_saturated_fio path_saturated path_saturated_fio \
-		cpu_quota cpu_quota_fio compare_breakdown compare_breakdown_html contention contention_fio rate_limit rate_limit_fio; do
+		cpu_quota cpu_quota_fio compare_breakdown compare_breakdown_html contention contention_fio rate_limit rate_limit_fio \
+		thinktime thinktime_idle thinktime_fio; do
 		skip $n "no RAM loop device: $OWN_LOOP_WHY"
 	done
 else
@@ -320,6 +322,22 @@ EOF
 		expect rate_limit_fio rate_limit "$(fio_verdict "$T/rate.f" r)"
 	else
 		skip rate_limit_fio "fio is not installed"
+	fi
+
+	# a think time paces the job as a rate does: the same verdict from the
+	# run and from fio's JSON, and the sleep is idle, not I/O path
+	sed 's/^rate_iops=300$/thinktime=2000/' "$T/rate.fio" >"$T/think.fio"
+	run_both think "$T/think.fio"
+	expect thinktime rate_limit "$(ours "$T/think.v" r)"
+	if grep -q 'no I/O in flight [0-9]*% of each cycle' "$T/think.i"; then
+		pass thinktime_idle
+	else
+		fail thinktime_idle "no idle share in the verdict: $(grep -o 'bottleneck: [^;]*' "$T/think.i" | head -1)"
+	fi
+	if [ $HAVE_FIO = 1 ]; then
+		expect thinktime_fio rate_limit "$(fio_verdict "$T/think.f" r)"
+	else
+		skip thinktime_fio "fio is not installed"
 	fi
 fi
 
