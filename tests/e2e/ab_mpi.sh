@@ -221,7 +221,7 @@ LOOP=
 dd if=/dev/zero of="$T/a.dat" bs=1M count=4 status=none
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1 && [ -e /dev/loop-control ] &&
 	truncate -s 4m "$IMG" 2>/dev/null; then
-	LOOP=$(losetup --find --show --direct-io=on "$IMG" 2>/dev/null)
+	LOOP=$(attach_loop --direct-io=on "$IMG" 2>/dev/null)
 	trap 'losetup -d "$LOOP" 2>/dev/null; rm -f "$IMG"; rm -rf "$T"' EXIT INT TERM
 fi
 if [ -n "$LOOP" ]; then

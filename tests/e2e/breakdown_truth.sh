@@ -128,7 +128,7 @@ cleanup() {
 trap cleanup EXIT
 if own_loop 64; then
 	LOOP=$OWN_LOOP
-	LOOP2=$(losetup --find --show --direct-io=on "$LOOP" 2>/dev/null) || LOOP2=""
+	LOOP2=$(attach_loop --direct-io=on "$LOOP" 2>/dev/null) || LOOP2=""
 fi
 if [ -z "$LOOP" ]; then
 	for n in device_saturated device_saturated_fio path_saturated path_saturated_fio \

@@ -33,6 +33,27 @@ trap 'exit 143' TERM
 # (/dev/loopN), detached on exit; the backing file is removed at once (the
 # loop device keeps it).  Returns 1 with the reason in OWN_LOOP_WHY when not
 # root or the kernel or tools give no loop device.
+# attach_loop [LOSETUP-OPTION...] FILE: `losetup --find --show` that retries.
+# Tests run side by side (tests/run.sh): two that attach at once can be given
+# the same free device, and the one that loses the race gets "No such device
+# or address" or "Device or resource busy".  Prints the device; the last
+# attempt's error on stderr.
+attach_loop() {
+	_i=0
+	while :; do
+		if _dev=$(losetup --find --show "$@" 2>"${T:-/tmp}/attach_loop.err"); then
+			echo "$_dev"
+			return 0
+		fi
+		_i=$((_i + 1))
+		if [ $_i -ge 8 ]; then
+			cat "${T:-/tmp}/attach_loop.err" >&2
+			return 1
+		fi
+		sleep 0.$((_i + 1))
+	done
+}
+
 own_loop() {
 	OWN_LOOP="" OWN_LOOP_WHY=""
 	if [ "$(id -u)" -ne 0 ]; then
@@ -47,7 +68,7 @@ own_loop() {
 	[ -z "$OWN_LOOP_WHY" ] || return 1
 	img=$(mktemp /dev/shm/iotrial-e2e-loop.XXXXXX) || { OWN_LOOP_WHY="mktemp in /dev/shm failed"; return 1; }
 	if ! truncate -s "${1}M" "$img" 2>/dev/null ||
-		! OWN_LOOP=$(losetup --find --show --direct-io=on "$img" 2>"$T/own_loop.err"); then
+		! OWN_LOOP=$(attach_loop --direct-io=on "$img" 2>"$T/own_loop.err"); then
 		OWN_LOOP_WHY="losetup could not attach a loop device: $(head -c 200 "$T/own_loop.err" 2>/dev/null)"
 		OWN_LOOP=""
 		rm -f "$img"

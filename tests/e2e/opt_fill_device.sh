@@ -37,7 +37,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 truncate -s 32M "$T/img" && mkfs.ext4 -q -F "$T/img" >/dev/null 2>&1 &&
-	LOOP=$(losetup -f --show "$T/img") && mkdir "$MNT" && mount "$LOOP" "$MNT" ||
+	LOOP=$(attach_loop "$T/img") && mkdir "$MNT" && mount "$LOOP" "$MNT" ||
 	{ skip fill_device "cannot make a loop file system"; exit 0; }
 
 cat >"$T/scan.fio" <<JOB

@@ -180,7 +180,7 @@ if [ -n "$why" ]; then
 else
 	img=/tmp/iotrial-loop-$$-preset.img
 	truncate -s 16M "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1
-	dev=$(losetup -f --show "$img" 2>/dev/null)
+	dev=$(attach_loop "$img" 2>/dev/null)
 	if [ -z "$dev" ]; then
 		skip preset_snia_refuses_device "losetup failed"
 	else

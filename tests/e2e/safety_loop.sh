@@ -80,7 +80,7 @@ newloop() {
 		l=$(losetup -P --find --show "$P-$1.img") || return 1
 		addpart "$l" 1 2048 129024 || { losetup -d "$l"; return 1; }
 	else
-		l=$(losetup --find --show "$P-$1.img") || return 1
+		l=$(attach_loop "$P-$1.img") || return 1
 	fi
 	echo "$l"
 }

@@ -55,7 +55,7 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 truncate -s 16M "$T/img"
-if ! L=$(losetup --find --show "$T/img"); then
+if ! L=$(attach_loop "$T/img"); then
 	fail setup "cannot create a loop device"
 	exit 0
 fi
