@@ -9,7 +9,7 @@
 #define IOTRIAL_WORKER_INT_H
 
 #include <stdint.h>
-#include "worker.h"
+#include "worker_types.h"	/* struct worker */
 
 #define SAMPLE_MSEC 500		/* fio's bw/iops sample period (bwavgtime) */
 
