@@ -34,6 +34,14 @@
 #   layers_cycles   no two files include or call each other in a loop: the
 #                   graph of includes (file -> header) and calls (a.c -> the
 #                   .c defining what a.c uses) has no cycle (tsort).
+#   layers_modules  no two modules include each other in a loop: a module is
+#                   x.c + x.h (src/ and cli/, any folder, by basename), with
+#                   m -> t for each #include "t.h" in x.c or x.h; that graph
+#                   has no cycle (tsort).  Stricter than layers_cycles: x.c
+#                   including y.h while y.h (or y.c) includes x.h is a loop
+#                   even when no file includes itself back.  Types that both
+#                   sides need go in a header of their own (x_types.h,
+#                   x_cfg.h) below both.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${1:-${BUILD:-build}}
@@ -151,11 +159,27 @@ awk 'index($2, "cli/") == 1 { print $1 " reaches " $2 }' "$T/inc" "$T/reach" >>"
 report layers_lib "the library never includes cli/"
 
 # --- no circles ----------------------------------------------------------------
-awk '{ print $1, $2 }' "$T/inc" "$T/calls" | sort -u >"$T/edges"
-tsort "$T/edges" >/dev/null 2>"$T/loops"
-if grep -q . "$T/loops"; then
+# loops of the graph in $1 ("from to" lines), one "a <-> b <-> c" line each, to $T/bad
+loops_of() {
+	tsort "$1" >/dev/null 2>"$T/loops"
+	grep -q . "$T/loops" || return 0
 	# tsort names each loop's members, one per line after "input contains a loop:"
 	awk '/loop:/ { if (l != "") print l; l = ""; next } { sub(/^tsort: /, ""); l = l (l == "" ? "" : " <-> ") $0 }
 		END { if (l != "") print l }' "$T/loops" >"$T/bad"
-fi
+}
+awk '{ print $1, $2 }' "$T/inc" "$T/calls" | sort -u >"$T/edges"
+loops_of "$T/edges"
 report layers_cycles "$(wc -l <"$T/edges") include and call edges, no loop"
+
+# modules: x.c + x.h by basename, in src/ and cli/; an include of a header
+# that is no module's (generated ones: gitrev.h) is no edge
+find src cli -name '*.[ch]' | sort >"$T/mfiles"
+sed 's|.*/||; s/\.[ch]$//' "$T/mfiles" | sort -u >"$T/modules"
+while read -r f; do
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+		sed "s|.*/||; s/\\.[^.]*\$//; s|^|$(basename "$f" | sed 's/\.[ch]$//') |"
+done <"$T/mfiles" | awk 'NR == FNR { mod[$1] = 1; next } $1 != $2 && ($2 in mod)' "$T/modules" - |
+	sort -u >"$T/medges"
+loops_of "$T/medges"
+sed -i 's/^/module loop: /' "$T/bad"
+report layers_modules "$(wc -l <"$T/modules") modules (x.c + x.h), $(wc -l <"$T/medges") include edges, no loop"

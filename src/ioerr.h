@@ -18,15 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-enum { IOERR_READ = 0, IOERR_WRITE = 1, IOERR_VERIFY = 2, IOERR_NR = 3 };
-#define IOERR_LIST_MAX 16
-
-struct ioerr_cfg {
-	unsigned coe;			/* bit (1 << IOERR_*) per class continued on */
-	unsigned nr[IOERR_NR];		/* 0: the default list (EIO, EILSEQ) */
-	int list[IOERR_NR][IOERR_LIST_MAX];
-};
+#include "ioerr_cfg.h"	/* struct ioerr_cfg, IOERR_* */
 
 /*
  * error_dump: one error continue_on_error let pass, as the job's thread

@@ -20,11 +20,11 @@
 #include "err.h"
 #include "clock.h"	/* enum clock_mode */
 #include "ddir.h"
-#include "ioerr.h"	/* struct ioerr_cfg */
-#include "cmdprio.h"	/* struct cmdprio_cfg */
-#include "numa.h"	/* struct numa_cfg */
+#include "ioerr_cfg.h"	/* struct ioerr_cfg */
+#include "cmdprio_cfg.h"	/* struct cmdprio_cfg */
+#include "numa_cfg.h"	/* struct numa_cfg */
 #include "job_engine.h"	/* struct job_engine */
-#include "latency_target.h"	/* struct lat_target_cfg */
+#include "latency_target_cfg.h"	/* struct lat_target_cfg */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
 enum {

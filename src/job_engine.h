@@ -55,18 +55,4 @@ struct job_engine {
 /* fio's defaults: stat, cpuchunks 50000 us, noop, grace_time 1 s, std_redirect 1. */
 void job_engine_init(struct job_engine *je);
 
-struct opt_def;
-struct num_ctx;
-struct err;
-struct job;
-
-/*
- * OPT_FUNC callbacks for a fixed-size string field of struct job (the row's
- * off/width): parse refuses a value that does not fit, naming the option;
- * show prints it, or returns 1 (unset) when empty.
- */
-int job_engine_parse_str(struct job *j, const struct opt_def *o, const char *val,
-			 const struct num_ctx *c, struct err *e);
-int job_engine_show_str(const struct job *j, const struct opt_def *o, char *buf, size_t len);
-
 #endif

@@ -32,14 +32,7 @@
 
 #include <stddef.h>	/* size_t */
 #include <stdint.h>
-
-/* The options, in struct job (opt_table.c has the rows). */
-struct lat_target_cfg {
-	uint64_t target_us;		/* latency_target; 0 = off */
-	uint64_t window_us;		/* latency_window */
-	double percentile;		/* latency_percentile, 0..100 (default 100) */
-	int run;			/* latency_run: keep adjusting, never settle */
-};
+#include "latency_target_cfg.h"	/* struct lat_target_cfg */
 
 /* What the worker does after a window. */
 enum lat_target_step {

@@ -16,16 +16,7 @@
 #include <sched.h>	/* cpu_set_t */
 #include <stddef.h>
 #include <stdint.h>
-
-enum { NUMA_MPOL_NONE = -1, NUMA_MPOL_DEFAULT = 0, NUMA_MPOL_PREFER = 1, NUMA_MPOL_BIND = 2,
-       NUMA_MPOL_INTERLEAVE = 3, NUMA_MPOL_LOCAL = 4 };	/* the kernel's MPOL_* values */
-
-struct numa_cfg {
-	uint64_t cpu_nodes;		/* bit per node; 0: not pinned */
-	int mem_mode;			/* NUMA_MPOL_*; NONE: not set */
-	uint64_t mem_nodes;		/* bit per node ("all": every node present) */
-	int mem_all;
-};
+#include "numa_cfg.h"	/* struct numa_cfg, NUMA_MPOL_* */
 
 struct job;
 struct opt_def;

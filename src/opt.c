@@ -12,7 +12,6 @@
 #include <string.h>	/* strcmp, strlen, memcpy, strdup */
 #include <strings.h>	/* strcasecmp */
 #include <stdio.h>	/* snprintf */
-#include "steady/opt_steady.h"	/* opt_debug_steadystate */
 
 #define OPT_VAL_MAX 2048	/* a resolved value as text */
 
@@ -286,9 +285,9 @@ int opt_debug_parse(const char *name, const char *val, char *buf, size_t len)
 	int n;
 
 	n = snprintf(buf, len, "handle_option=%s, ptr=%s", o ? o->name : name, val ? val : "(null)");
-	if (o && !strcmp(o->name, "steadystate") && val && n >= 0 && (size_t)n + 1 < len) {
+	if (o && o->debug && val && n >= 0 && (size_t)n + 1 < len) {
 		buf[n++] = '\n';
-		n += opt_debug_steadystate(val, buf + n, len - (size_t)n);
+		n += o->debug(val, buf + n, len - (size_t)n);
 	}
 	return n;
 }

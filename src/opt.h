@@ -67,6 +67,12 @@ struct opt_def {
 	 * lists them; a value not among them gets a "did you mean".
 	 */
 	const char *(*value_at)(size_t i);
+	/*
+	 * --debug=parse: a line more about @val (fio's for steadystate: the
+	 * threshold it parsed), written to @buf; returns snprintf's count.
+	 * NULL: none.  In the row, so opt.c names no option of its own.
+	 */
+	int (*debug)(const char *val, char *buf, size_t len);
 	const char *help;		/* OPT_UNSUPPORTED: why, and what to use instead */
 	/*
 	 * Engine options: the engines (space-separated) that own this option.
@@ -153,8 +159,8 @@ int opt_job_cmdline(const struct job *j, char **line);
 
 /*
  * fio's --debug=parse trace of option @name=@val (@val NULL: bare), as set on
- * a job: "handle_option=NAME, ptr=VAL" (the canonical name), and for
- * steadystate the threshold parsed, one line each ('\n'-separated, no final
+ * a job: "handle_option=NAME, ptr=VAL" (the canonical name), and the row's
+ * debug line (steadystate: the threshold parsed), one line each ('\n'-separated, no final
  * newline) in @buf.  Returns snprintf's count.
  */
 int opt_debug_parse(const char *name, const char *val, char *buf, size_t len);

@@ -59,5 +59,14 @@ int opt_parse_percentile_list(struct job *j, const struct opt_def *o, const char
 			      const struct num_ctx *c, struct err *e);
 int opt_show_percentile_list(const struct job *j, const struct opt_def *o, char *buf,
 			     size_t len);
+/*
+ * A fixed-size string field of struct job (the row's off/width; struct
+ * job_engine's program, arguments, donorname, rbd names): parse refuses a
+ * value that does not fit, naming the option; show prints it, or returns 1
+ * (unset) when empty.
+ */
+int opt_parse_strbuf(struct job *j, const struct opt_def *o, const char *val,
+		     const struct num_ctx *c, struct err *e);
+int opt_show_strbuf(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 
 #endif

@@ -330,7 +330,7 @@ static const struct opt_def opt_defs[] = {
 
 	/* steady state */
 	{ .name = "steadystate", .alias = { "ss" }, .type = OPT_FUNC, .parse = opt_parse_steadystate,
-	  .show = opt_show_steadystate,
+	  .show = opt_show_steadystate, .debug = opt_debug_steadystate,
 	  .help = "stop at steady state: iops|iops_slope|bw|bw_slope:limit[%] (default iops_slope:0.01%)" },
 	{ .name = "steadystate_duration", .alias = { "ss_dur" }, .type = OPT_TIME, F(ss_dur_us),
 	  .unit_us = 1, .bare_us = SEC, .help = "window over which steady state is judged (0 = off)" },

@@ -11,10 +11,14 @@
 #include <stdint.h>
 #include "clock.h"
 #include "flow.h"
-#include "run.h"
 #include "sample_group.h"
 #include "series_group.h"
 #include "worker.h"
+
+/* run.h's, by pointer only: run.c and run_status.c include run.h, run_int.h
+ * does not, so that run.c including run_int.h makes no include loop. */
+struct run_req;
+struct run_progress_job;
 
 struct run_state {
 	const struct run_req *req;

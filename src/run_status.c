@@ -5,6 +5,7 @@
  * progress callback as they complete, and the live steady-state verdict.
  * Called by run.c's wait loop; nothing here is per I/O.
  */
+#include "run.h"
 #include "run_int.h"
 
 #include <stdlib.h>	/* calloc, free */

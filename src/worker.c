@@ -27,6 +27,7 @@
 #include "worker_verify.h"
 #include "worker_int.h"
 #include "ioerr.h"
+#include "numa.h"	/* numa_apply */
 #include "steady/job_steady.h"
 #include "schedstat.h"
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "err.h"
-#include "worker.h"
+#include "worker_types.h"	/* struct worker */
 
 /*
  * fill_device: write @io came back short: the file system is (nearly) full,

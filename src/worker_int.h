@@ -9,7 +9,7 @@
 #define IOTRIAL_WORKER_INT_H
 
 #include <stdint.h>
-#include "worker.h"
+#include "worker_types.h"	/* struct worker */
 
 #define SAMPLE_MSEC 500		/* fio's bw/iops sample period (bwavgtime) */
 
@@ -29,7 +29,7 @@ void worker_sample(struct worker *w, uint64_t now);
 void worker_interval(struct worker *w, uint64_t now, int ramp);
 /* Statistics restart from zero at @now (the caller closed the interval before). */
 void worker_stats_reset(struct worker *w, uint64_t now);
-/* Publish live_ios/live_bytes (worker.h) for the ETA line. */
+/* Publish live_ios/live_bytes (worker_types.h) for the ETA line. */
 void worker_live_publish(struct worker *w);
 /* The ramp is over: statistics restart from zero, as fio does. */
 void worker_ramp_end(struct worker *w, uint64_t now);

@@ -10,6 +10,7 @@
 #include "worker_int.h"
 #include "file.h"
 #include "ioerr.h"
+#include "numa.h"	/* numa_check */
 #include "steady/job_steady.h"
 #include "schedstat.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include "err.h"
-#include "worker.h"
+#include "worker_types.h"	/* struct worker */
 
 /*
  * Set up @w->verify and its logs from the job (nothing when verify is off);

@@ -7,12 +7,13 @@
 #define IOTRIAL_ENGINE_E4DEFRAG_H
 
 #include "opt.h"
+#include "opt_parse.h"	/* opt_parse_strbuf */
 #include "job_engine.h"
 
 /* Rows for opt_table.c (F() is its field macro). */
 #define ENGINE_E4DEFRAG_OPTS \
 	{ .name = "donorname", .engines = "e4defrag", .type = OPT_FUNC, F(eng.donorname), \
-	  .parse = job_engine_parse_str, .show = job_engine_show_str, \
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf, \
 	  .help = "e4defrag: the donor file (in directory=) whose blocks are swapped in" }, \
 	{ .name = "inplace", .engines = "e4defrag", .type = OPT_INT, F(eng.inplace), .max = 1, \
 	  .help = "e4defrag: 0 preallocates the donor once, 1 allocates and frees it per I/O" },

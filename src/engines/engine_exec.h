@@ -7,15 +7,16 @@
 #define IOTRIAL_ENGINE_EXEC_H
 
 #include "opt.h"
+#include "opt_parse.h"	/* opt_parse_strbuf */
 #include "job_engine.h"
 
 /* Rows for opt_table.c (F() and SEC are its macros). */
 #define ENGINE_EXEC_OPTS \
 	{ .name = "program", .engines = "exec", .type = OPT_FUNC, F(eng.program), \
-	  .parse = job_engine_parse_str, .show = job_engine_show_str, \
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf, \
 	  .help = "exec: the program to run (looked up in PATH)" }, \
 	{ .name = "arguments", .engines = "exec", .type = OPT_FUNC, F(eng.arguments), \
-	  .parse = job_engine_parse_str, .show = job_engine_show_str, \
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf, \
 	  .help = "exec: its arguments, split at spaces; %r is the runtime in seconds, %n the job name" }, \
 	{ .name = "grace_time", .engines = "exec", .type = OPT_TIME, F(eng.grace_time_us), \
 	  .unit_us = 1, .bare_us = SEC, \

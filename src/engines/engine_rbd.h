@@ -9,22 +9,23 @@
 #define IOTRIAL_ENGINE_RBD_H
 
 #include "opt.h"
+#include "opt_parse.h"	/* opt_parse_strbuf */
 #include "job_engine.h"
 
 /* Rows for opt_table.c (F() is its field macro). */
 #define ENGINE_RBD_OPTS \
 	{ .name = "clustername", .engines = "rbd", .type = OPT_FUNC, F(eng.rbd_clustername), \
-	  .parse = job_engine_parse_str, .show = job_engine_show_str, \
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf, \
 	  .help = "rbd: the Ceph cluster's name (its configuration is /etc/ceph/NAME.conf); " \
 		  "needs clientname=" }, \
 	{ .name = "rbdname", .engines = "rbd", .type = OPT_FUNC, F(eng.rbd_name), \
-	  .parse = job_engine_parse_str, .show = job_engine_show_str, \
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf, \
 	  .help = "rbd: the image to do I/O on (required)" }, \
 	{ .name = "pool", .engines = "rbd", .type = OPT_FUNC, F(eng.rbd_pool), \
-	  .parse = job_engine_parse_str, .show = job_engine_show_str, \
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf, \
 	  .help = "rbd: the pool holding the image (required)" }, \
 	{ .name = "clientname", .engines = "rbd", .type = OPT_FUNC, F(eng.rbd_clientname), \
-	  .parse = job_engine_parse_str, .show = job_engine_show_str, \
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf, \
 	  .help = "rbd: the Ceph user, without 'client.' (default admin); with clustername= " \
 		  "a full TYPE.ID, 'client.' added when there is no dot" }, \
 	{ .name = "busy_poll", .engines = "rbd", .type = OPT_BOOL, F(eng.rbd_busy_poll), \

@@ -37,7 +37,7 @@ struct cmp_metric {
 	const char *name;
 	const char *unit, *label;	/* COMPARE_UNIT_*, "read p99 latency" */
 	const struct compare_method_desc *method;	/* NULL: not said */
-	const char *same_as;		/* folded into that metric (compare.h) */
+	const char *same_as;		/* folded into that metric (compare_types.h) */
 	double a_mean, a_sd, b_mean, b_sd, na, nb;
 	double diff, lo, hi, level;	/* %, %, %, confidence level in % */
 	double p;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "check.h"
 #include "fake_clock.h"
+#include "run.h"
 #include "run_int.h"
 
 #define SEC 1000000000ull
