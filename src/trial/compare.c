@@ -389,13 +389,19 @@ int compare_one(struct resultread *const *a, size_t na, struct resultread *const
 }
 
 /* Does any run on either side have metric @d? */
+/*
+ * Whether a run has metric @d.  A part of the time per I/O that is 0 in every
+ * run of both sides (the device of the null engine, idle time at full depth)
+ * is left out too: a row of zeros with an "inconclusive" verdict says nothing
+ * the time block's "0.0 (0%)" does not.
+ */
 static int metric_present(const struct seq_item *v, size_t n, const struct mdef *d)
 {
 	double x;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (!value_of(v[i].r, d, &x))
+		if (!value_of(v[i].r, d, &x) && (d->kind != MK_TIME || x != 0))
 			return 1;
 	return 0;
 }
