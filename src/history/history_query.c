@@ -196,43 +196,51 @@ int history_list(struct history *h, const struct history_filter *f,
 	return ret;
 }
 
+/*
+ * Prepare @sql (one "?" for @id) and step to its row: 0 with @st on it (the
+ * caller finalizes), -ENOENT "no @kind N" when there is none, or the
+ * database's error while @doing.
+ */
+static int row_by_id(struct history *h, const char *sql, int64_t id, const char *kind,
+		     const char *doing, sqlite3_stmt **st, struct err *e)
+{
+	int rc;
+
+	if (history_db_prepare(h, sql, st, e))
+		return -EIO;
+	sqlite3_bind_int64(*st, 1, id);
+	rc = sqlite3_step(*st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	sqlite3_finalize(*st);
+	*st = NULL;
+	if (rc != SQLITE_DONE)
+		return history_db_fail(h, rc, doing, e);
+	return err_set(e, -ENOENT, EXIT_USAGE, "history: no %s %lld in %s", kind, (long long)id,
+		       h->path);
+}
+
 int history_get(struct history *h, int64_t id, struct history_run *run, struct err *e)
 {
 	sqlite3_stmt *st;
-	int rc;
+	int ret = row_by_id(h, RUN_SELECT "WHERE r.id = ?", id, "run", "reading a run", &st, e);
 
-	if (history_db_prepare(h, RUN_SELECT "WHERE r.id = ?", &st, e))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		row_run(st, run);
+	if (ret)
+		return ret;
+	row_run(st, run);
 	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW)
-		return 0;
-	if (rc != SQLITE_DONE)
-		return history_db_fail(h, rc, "reading a run", e);
-	return err_set(e, -ENOENT, EXIT_USAGE, "history: no run %lld in %s", (long long)id,
-		       h->path);
+	return 0;
 }
 
 int history_document(struct history *h, int64_t id, char **text, size_t *len, struct err *e)
 {
 	sqlite3_stmt *st;
-	int rc, ret;
+	int ret;
 
-	if (history_db_prepare(h, "SELECT encoding, size, data FROM results WHERE run_id = ?", &st,
-			       e))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return history_db_fail(h, rc, "reading a result document", e);
-		return err_set(e, -ENOENT, EXIT_USAGE, "history: no run %lld in %s", (long long)id,
-			       h->path);
-	}
+	ret = row_by_id(h, "SELECT encoding, size, data FROM results WHERE run_id = ?", id,
+			"run", "reading a result document", &st, e);
+	if (ret)
+		return ret;
 	*len = (size_t)sqlite3_column_int64(st, 1);
 	ret = strcmp((const char *)sqlite3_column_text(st, 0), "zlib") ? -EILSEQ :
 	      history_db_inflate(sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2),
@@ -599,18 +607,10 @@ int history_trial_json(struct history *h, int64_t id, json_t **out, struct err *
 	json_t *o, *runs;
 	int rc;
 
-	if (history_db_prepare(h, "SELECT id, recorded_ms, start_ms, dir, regressed, manifest, "
-			       "verdicts FROM trials WHERE id = ?", &st, e))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
-			return history_db_fail(h, rc, "reading a trial", e);
-		return err_set(e, -ENOENT, EXIT_USAGE, "history: no trial %lld in %s", (long long)id,
-			       h->path);
-	}
+	rc = row_by_id(h, "SELECT id, recorded_ms, start_ms, dir, regressed, manifest, "
+		       "verdicts FROM trials WHERE id = ?", id, "trial", "reading a trial", &st, e);
+	if (rc)
+		return rc;
 	o = json_pack("{s:I, s:I, s:I, s:s?, s:b, s:o, s:o}", "id",
 		      (json_int_t)sqlite3_column_int64(st, 0), "recorded_ms",
 		      (json_int_t)sqlite3_column_int64(st, 1), "start_ms",
