@@ -619,24 +619,49 @@ fail:
 	return ret;
 }
 
+/* The job's file names and a closed engine_file for each (fd -1). */
+static int files_new(const struct job *j, unsigned jobnum, char ***names, unsigned *n,
+		     struct engine_file **v, struct err *e)
+{
+	unsigned i;
+	int ret = file_names(j, jobnum, names, n, e);
+
+	if (ret)
+		return ret;
+	*v = calloc(*n, sizeof(**v));
+	if (!*v) {
+		file_names_free(*names, *n);
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < *n; i++)
+		(*v)[i].fd = -1;
+	return 0;
+}
+
+/* Files 0..@i-1 of @v are set up, @ret says how @i went: hand them over or undo. */
+static int files_done(struct engine_file *v, unsigned i, unsigned n, char **names, int ret,
+		      struct engine_file **files, unsigned *nr)
+{
+	file_names_free(names, n);
+	if (ret) {
+		file_teardown(NULL, v, i);
+		return ret;
+	}
+	*files = v;
+	*nr = n;
+	return 0;
+}
+
 int file_setup(const struct job *j, unsigned jobnum, int readonly,
 	       struct engine_file **files, unsigned *nr, struct err *e)
 {
 	struct engine_file *v;
 	char **names;
 	unsigned n, i;
-	int ret;
+	int ret = files_new(j, jobnum, &names, &n, &v, e);
 
-	ret = file_names(j, jobnum, &names, &n, e);
 	if (ret)
 		return ret;
-	v = calloc(n, sizeof(*v));
-	if (!v) {
-		file_names_free(names, n);
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	}
-	for (i = 0; i < n; i++)
-		v[i].fd = -1;
 	for (i = 0; i < n; i++) {
 		struct file_plan p = {
 			.j = j, .jobnum = jobnum, .idx = i, .nfiles = n, .path = names[i],
@@ -655,14 +680,7 @@ int file_setup(const struct job *j, unsigned jobnum, int readonly,
 		v[i].path = names[i];
 		names[i] = NULL;	/* now owned by the engine_file */
 	}
-	file_names_free(names, n);
-	if (ret) {
-		file_teardown(NULL, v, i);
-		return ret;
-	}
-	*files = v;
-	*nr = n;
-	return 0;
+	return files_done(v, i, n, names, ret, files, nr);
 }
 
 int file_plan_only(const struct job *j, unsigned jobnum, uint64_t real,
@@ -671,23 +689,16 @@ int file_plan_only(const struct job *j, unsigned jobnum, uint64_t real,
 	struct engine_file *v;
 	char **names;
 	unsigned n, i;
-	int ret;
+	int ret = files_new(j, jobnum, &names, &n, &v, e);
 
-	ret = file_names(j, jobnum, &names, &n, e);
 	if (ret)
 		return ret;
-	v = calloc(n, sizeof(*v));
-	if (!v) {
-		file_names_free(names, n);
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	}
 	for (i = 0; i < n; i++) {
 		struct file_plan p = {
 			.j = j, .jobnum = jobnum, .idx = i, .nfiles = n, .path = names[i],
 			.kind = real ? FILE_REG : FILE_NEW, .real = real,
 		};
 
-		v[i].fd = -1;
 		ret = file_region(&p, e);
 		if (ret)
 			break;
@@ -696,14 +707,7 @@ int file_plan_only(const struct job *j, unsigned jobnum, uint64_t real,
 		v[i].path = names[i];
 		names[i] = NULL;	/* now owned by the engine_file */
 	}
-	file_names_free(names, n);
-	if (ret) {
-		file_teardown(NULL, v, i);
-		return ret;
-	}
-	*files = v;
-	*nr = n;
-	return 0;
+	return files_done(v, i, n, names, ret, files, nr);
 }
 
 void file_teardown(const struct job *j, struct engine_file *files, unsigned nr)
