@@ -167,6 +167,7 @@ struct job {
 	uint64_t rate_iops[DDIR_NR];
 	enum rate_process rate_process;
 	int submit_offload;		/* io_submit_mode=offload (worker.c) */
+	int serialize_overlap;		/* hold an I/O back while one it overlaps is in flight */
 	/* flow control between jobs (flow.h) */
 	uint32_t flow;			/* weight, 0 = none */
 	uint32_t flow_id;

@@ -460,6 +460,8 @@ static const struct opt_def opt_defs[] = {
 		  "group starts, after the groups before it)" },
 	{ .name = "error_dump", .type = OPT_BOOL, F(error_dump),
 	  .help = "print every error continue_on_error lets pass, not only the fatal one" },
+	{ .name = "serialize_overlap", .type = OPT_BOOL, F(serialize_overlap),
+	  .help = "hold an I/O back while one of the job's in-flight I/Os overlaps it" },
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
 	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
 		  "schedule, not after a completion (io_uring, libaio, null)" },
@@ -542,7 +544,7 @@ static const struct opt_def opt_defs[] = {
 	U("read_beyond_wp"),
 	U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_redirect"), U("replay_scale"),
 	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
-	U("serialize_overlap"), U("sg_write_mode"),
+	U("sg_write_mode"),
 	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
 	U("spr_op"), U("sprandom"), U("stats"),
 	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),

@@ -131,6 +131,12 @@ struct worker {
 	unsigned nr_free;
 	struct io_u **events;
 	unsigned inflight;
+	/*
+	 * serialize_overlap: the byte range of each queued or in-flight io_u,
+	 * by its pool index (hi == lo: none).  NULL when the option is off.
+	 */
+	struct worker_span { uint64_t lo, hi; uint16_t file; } *span;
+	uint64_t overlap_waits;		/* I/Os held back for an overlap (tests read it) */
 	int commit_wait;		/* use ops->commit_wait (worker_prepare decides) */
 	unsigned commit_max;		/* I/Os per commit: iodepth_batch_submit, 0 = depth */
 	unsigned reap_max;		/* I/Os per reap (worker_prepare: fio's rule) */

@@ -126,10 +126,12 @@ int worker_prepare(struct worker *w, struct err *e)
 	w->events = calloc(2 * (size_t)depth, sizeof(*w->events));
 	w->prev_lat_hist = calloc(DDIR_NR, sizeof(struct hist));
 	w->iv_hist = calloc(DDIR_NR, sizeof(struct hist));
+	if (j->serialize_overlap)
+		w->span = calloc(depth, sizeof(*w->span));
 	sizes = calloc(w->nr_files ? w->nr_files : 1, sizeof(*sizes));
 	starts = calloc(w->nr_files ? w->nr_files : 1, sizeof(*starts));
 	if (!w->ctx.ios || !w->free_list || !w->events || !w->prev_lat_hist || !w->iv_hist ||
-	    !sizes || !starts) {
+	    !sizes || !starts || (j->serialize_overlap && !w->span)) {
 		free(sizes);
 		free(starts);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
@@ -369,6 +371,8 @@ void worker_release(struct worker *w)
 	free(w->events);
 	free(w->prev_lat_hist);
 	free(w->iv_hist);
+	free(w->span);
+	w->span = NULL;
 	for (int d = 0; d < DDIR_NR; d++) {
 		sample_seq_free(&w->samp[d]);
 	}
