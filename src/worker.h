@@ -124,6 +124,8 @@ struct worker {
 	int vtrack;			/* completed writes go to worker_verify_written */
 	uint64_t vpass_ios;		/* reads of the end pass (read's runtime gets its time) */
 	uint64_t verify_ns;		/* the end pass's time */
+	uint64_t vbl_ns;		/* verify_backlog's read-backs since the measurement
+					 * started: read's runtime, not write's (as fio) */
 	const char *aux_path;		/* --aux-path: state and dump files go there (NULL: here) */
 	struct rate rate;
 	struct worker_stats st;
