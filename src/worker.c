@@ -139,6 +139,9 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	}
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
+	if (unlikely(w->live_often))	/* --bandwidth-log: a relaxed store, no lock */
+		atomic_store_explicit(&w->live_bytes[io->ddir], w->reset_bytes[io->ddir] + d->bytes,
+				      memory_order_relaxed);
 	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
 		worker_verify_written(w, io);
 	else if (unlikely(w->verify_reads) && io->ddir == DDIR_READ)
@@ -187,6 +190,9 @@ static inline void worker_account_run(struct worker *w, const struct worker_run 
 
 	d->ios += r->n;
 	d->bytes += r->bytes;
+	if (unlikely(w->live_often))
+		atomic_store_explicit(&w->live_bytes[r->ddir], w->reset_bytes[r->ddir] + d->bytes,
+				      memory_order_relaxed);
 	hist_add_n(&d->clat_hist, clat, r->n);
 	lat_acc_add_n(&d->clat, clat, r->n);
 	hist_add_n(&d->lat_hist, lat, r->n);

@@ -96,6 +96,8 @@ struct worker {
 	atomic_uint_fast64_t live_ios[DDIR_NR];
 	atomic_uint_fast64_t live_bytes[DDIR_NR];
 	uint64_t reset_ios[DDIR_NR], reset_bytes[DDIR_NR];	/* the thread's own */
+	int live_often;			/* live_bytes at every completion, not twice a
+					 * second (--bandwidth-log samples them: agglog.h) */
 
 	pthread_t tid;
 	int started;
