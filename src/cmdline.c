@@ -226,7 +226,7 @@ static const struct cl_popt {
 	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
 	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)" },
 	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported" },
-	{ "inflate-log", 1, NULL, NULL, "compressed logs are not supported" },
+	{ "inflate-log", 1, "FILE", "print a log_store_compressed log (.fz) as text, and exit", NULL },
 	{ "trigger-file", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger", 1, NULL, NULL, "triggers are not supported" },
@@ -307,12 +307,18 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->history_file = val && *val ? strdup(val) : NULL;
 		return !val || !*val || cl->history_file ? 0 : cl_nomem(e);
 	}
+	if (!strcmp(name, "inflate-log")) {
+		free(cl->inflate_log);
+		cl->inflate_log = strdup(val);
+		return cl->inflate_log ? CL_STOP : cl_nomem(e);
+	}
 	if (!strcmp(name, "bandwidth-log")) {
 		cl->bandwidth_log = 1;
 		return 0;
 	}
 	if (!strcmp(name, "aux-path")) {
 		free(cl->aux_path);
+	free(cl->inflate_log);
 		cl->aux_path = strdup(val);
 		return cl->aux_path ? 0 : cl_nomem(e);
 	}

@@ -98,6 +98,8 @@ struct fiolog {
 	int log_prio;			/* log_prio=1: the ioprio value, else 1 for RT class */
 	uint16_t prio;			/* ioprio of the I/O being logged (set by the caller) */
 	int append;			/* per_job_logs=0 */
+	int fz;				/* log_store_compressed: .fz files (fiolog_fz.h) */
+	uint64_t fz_chunk;		/* log_compression: bytes per zlib stream (0: one) */
 	char *path[FIOLOG_KINDS];
 
 	struct fiolog_rec *r[FIOLOG_LINES];

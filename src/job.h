@@ -247,6 +247,8 @@ struct job {
 	int log_max_value;		/* log_window_value: 0 avg, 1 max, 2 both */
 	int log_offset;
 	int per_job_logs;
+	uint64_t log_compression;	/* bytes per compressed chunk (0: none) */
+	int log_store_compressed;	/* logs as fio's .fz files (fiolog_fz.h) */
 
 	/* steady state (docs/time-series.md) */
 	enum ss_metric ss_metric;

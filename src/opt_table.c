@@ -327,6 +327,12 @@ static const struct opt_def opt_defs[] = {
 	  .help = "add each I/O's offset to log lines" },
 	{ .name = "per_job_logs", .type = OPT_BOOL, F(per_job_logs),
 	  .help = "one log file per job clone (0: clones with one name share it)" },
+	{ .name = "log_compression", .type = OPT_INT, F(log_compression), .min = 1024,
+	  .max = 512ull << 20,
+	  .help = "with log_store_compressed, compress the logs this many bytes at a time "
+		  "(alone: accepted, the text logs are the same)" },
+	{ .name = "log_store_compressed", .type = OPT_BOOL, F(log_store_compressed),
+	  .help = "write the logs as fio's zlib-compressed .fz files (read them with --inflate-log)" },
 
 	/* steady state */
 	{ .name = "steadystate", .alias = { "ss" }, .type = OPT_FUNC, .parse = opt_parse_steadystate,
@@ -531,8 +537,8 @@ static const struct opt_def opt_defs[] = {
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
 	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),
 	U("listen"), U("lockfile"), U("lockmem"), U("log_alternate_epoch"),
-	U("log_alternate_epoch_clock_id"), U("log_compression"), U("log_compression_cpus"),
-	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
+	U("log_alternate_epoch_clock_id"), U("log_compression_cpus"),
+	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
 	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
 	U("nodelay"), U("nowait"), U("num_range"), 
