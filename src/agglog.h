@@ -14,8 +14,11 @@
  * a job is in its ramp_time (as fio); the next window starts after it.
  *
  * Not on the I/O path: run.c's waiting thread samples the workers' published
- * byte counts (worker.h's live_bytes, published per reap loop while the log
- * is on).  Streams through stdio; a write error is reported at close.
+ * byte counts (worker.h's live_bytes, stored with a relaxed atomic at every
+ * completion while the log is on, instead of twice a second, so that a 500 ms
+ * window never sees a half-second step).  Streams through stdio; a write
+ * error is reported at close (run.c makes it the first job's error, as a
+ * job's own log's).
  */
 #ifndef IOTRIAL_AGGLOG_H
 #define IOTRIAL_AGGLOG_H

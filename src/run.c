@@ -312,10 +312,6 @@ static void run_exit_on_io_done(struct run_state *s, size_t first, size_t end)
 	}
 }
 
-/*
- * Wait for workers [first, end) to finish, collecting signals and calling
- * the progress callback (see struct run_progress for when).
- */
 /* --bandwidth-log: the run's bytes so far into agglog (no line while a job ramps). */
 static void run_agglog_sample(struct run_state *s, size_t first, size_t end, int final)
 {
@@ -334,6 +330,10 @@ static void run_agglog_sample(struct run_state *s, size_t first, size_t end, int
 	agglog_sample(&s->agg, clock_now_ns(&s->clk), s->t0_ns, bytes, ramping, final);
 }
 
+/*
+ * Wait for workers [first, end) to finish, collecting signals and calling
+ * the progress callback (see struct run_progress for when).
+ */
 static void run_wait(struct run_state *s, size_t first, size_t end)
 {
 	const struct run_req *req = s->req;
@@ -690,6 +690,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		r = run_prepare(&s, e);
 	if (!r)
 		r = run_groups_init(&s, e);
+	if (!r && req->bandwidth_log)	/* created before any I/O, as the job logs */
+		r = agglog_open(&s.agg, NULL, e);
 	if (req->sync)	/* every process laid out: start I/O together */
 		r = req->sync->ready(req->sync->arg, r, e);
 	if (r)
@@ -700,20 +702,18 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	gettimeofday(&tv, NULL);
 	out->timestamp = tv.tv_sec;
 	out->timestamp_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
-	if (req->bandwidth_log) {
-		r = agglog_open(&s.agg, NULL, e);
-		if (r)
-			goto out;
-	}
 	s.t0_ns = clock_now_ns(&s.clk);
 	r = run_threads(&s, e);
 	if (s.agg.f[0]) {
-		int ar;
+		struct err le;
 
+		/* a log that cannot be written is a job error, as a job's own log's */
+		err_clear(&le);
 		run_agglog_sample(&s, 0, 0, 1);
-		ar = agglog_close(&s.agg, r ? NULL : e);
-		if (!r)
-			r = ar;
+		if (agglog_close(&s.agg, &le) && s.nr && !s.w[0].error) {
+			s.w[0].error = -le.code;
+			snprintf(s.w[0].first_error, sizeof(s.w[0].first_error), "%.255s", le.msg);
+		}
 	}
 	if (du_ok) {
 		diskutil_end(&du, (clock_now_ns(&s.clk) - s.t0_ns) / 1000000, &out->du, &out->nr_du);
