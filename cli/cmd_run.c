@@ -17,6 +17,7 @@
 #include "mpirank.h"	/* MPI mode: one rank of a run (docs/mpi.md) */
 #include "cmdline.h"
 #include "err.h"
+#include "agglog.h"	/* --bandwidth-log paths */
 #include "fiolog.h"
 #include "outfile.h"
 #include "preset.h"
@@ -304,6 +305,8 @@ static int check_outputs(const struct cmdline *cl, struct err *e)
 	if (!r && cl->status_interval_us)
 		r = safety_check_output(cl->status_output, "--status-output",
 					cl->allow_output_device, e);
+	if (!r && cl->bandwidth_log)
+		r = agglog_check(NULL, cl->allow_output_device, e);
 	for (size_t i = 0; i < cl->jobs_nr && !r; i++) {
 		const struct job *j = &cl->jobs[i];
 		unsigned n = j->numjobs ? j->numjobs : 1;
@@ -359,6 +362,7 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi, int *sig_out)
 	req.nr_globals = cl->globals_nr;
 	req.readonly = cl->readonly;
 	req.aux_path = cl->aux_path;
+	req.bandwidth_log = cl->bandwidth_log;
 	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
 	req.error_dump = on_error_dump;

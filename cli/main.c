@@ -19,6 +19,7 @@
 #include "version.h"
 #include "cmdline.h"
 #include "err.h"
+#include "fiolog_fz.h"	/* --inflate-log */
 #include "opt.h"
 
 static void usage(FILE *f)
@@ -121,6 +122,14 @@ static int answer(struct cmdline *cl)
 	if (cl->help) {
 		usage(stdout);
 		return EXIT_OK;
+	}
+	if (cl->inflate_log) {
+		struct err e = { 0 };
+
+		if (fiolog_fz_inflate(cl->inflate_log, stdout, &e))
+			return fail(e.msg, e.exit_code);
+		return fflush(stdout) || ferror(stdout) ? fail("writing to stdout failed", EXIT_OUTPUT) :
+							  EXIT_OK;
 	}
 	if (cl->cmdhelp) {
 		if (opt_cmdhelp(stdout, cl->cmdhelp_opt) == -ENOENT) {

@@ -216,9 +216,8 @@ static const struct cl_popt {
 	{ "server", 2, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
 	{ "daemonize", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
 	{ "remote-config", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
-	{ "bandwidth-log", 0, NULL, NULL,
-	  "aggregate bandwidth logs are not supported (use write_bw_log per job, or the JSON "
-	  "time series)" },
+	{ "bandwidth-log", 0, NULL, "write the run's bandwidth every 500 ms to agg-{read,write,trim}_bw.log "
+	  "(also -b)", NULL },
 	{ "idle-prof", 1, NULL, NULL,
 	  "idleness profiling is not supported (the JSON reports each job's CPU usage)" },
 	{ "debug", 1, "parse,random", "fio's traces: each option parsed, each job's random seeds",
@@ -227,7 +226,7 @@ static const struct cl_popt {
 	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
 	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)" },
 	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported" },
-	{ "inflate-log", 1, NULL, NULL, "compressed logs are not supported" },
+	{ "inflate-log", 1, "FILE", "print a log_store_compressed log (.fz) as text, and exit", NULL },
 	{ "trigger-file", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported" },
 	{ "trigger", 1, NULL, NULL, "triggers are not supported" },
@@ -308,8 +307,18 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 		cl->history_file = val && *val ? strdup(val) : NULL;
 		return !val || !*val || cl->history_file ? 0 : cl_nomem(e);
 	}
+	if (!strcmp(name, "inflate-log")) {
+		free(cl->inflate_log);
+		cl->inflate_log = strdup(val);
+		return cl->inflate_log ? CL_STOP : cl_nomem(e);
+	}
+	if (!strcmp(name, "bandwidth-log")) {
+		cl->bandwidth_log = 1;
+		return 0;
+	}
 	if (!strcmp(name, "aux-path")) {
 		free(cl->aux_path);
+	free(cl->inflate_log);
 		cl->aux_path = strdup(val);
 		return cl->aux_path ? 0 : cl_nomem(e);
 	}
@@ -507,7 +516,7 @@ static int cl_single_dash(struct cl_state *s, const char *arg, int argc, char **
 				   (t[k].alias[0] && !strncmp(t[k].alias[0], name, n)) ||
 				   (t[k].alias[1] && !strncmp(t[k].alias[1], name, n));
 		/* a lone short letter is a short option even when long names start with it */
-		if (long_hit && !(n == 1 && strchr("ovh", name[0]) && !cl_popt_find(name) &&
+		if (long_hit && !(n == 1 && strchr("ovhb", name[0]) && !cl_popt_find(name) &&
 				  !opt_find(name)))
 			return cl_dash_arg(s, arg + 1, argc, argv, i);
 	}
@@ -520,6 +529,8 @@ static int cl_single_dash(struct cl_state *s, const char *arg, int argc, char **
 		ret = cl_process_opt(s->cl, "output", val, argc, argv, i, s->e);
 		return ret;
 	}
+	if (!strcmp(arg, "-b"))
+		return cl_process_opt(s->cl, "bandwidth-log", NULL, argc, argv, i, s->e);
 	if (!strcmp(arg, "-v"))
 		return cl_process_opt(s->cl, "version", NULL, argc, argv, i, s->e);
 	if (!strcmp(arg, "-h"))

@@ -57,6 +57,8 @@ struct cmdline {
 	int showcmd;			/* --showcmd: print each job as a command line */
 	int readonly;			/* --readonly */
 	char *aux_path;			/* --aux-path=DIR: verify state and dump files go there */
+	int bandwidth_log;		/* --bandwidth-log (-b): agg-*_bw.log (agglog.h) */
+	char *inflate_log;		/* --inflate-log=FILE: print it (parsing stopped there) */
 	int allow_output_device;	/* --allow-output-device: --output, --status-output
 					 * and logs may name a block device */
 	uint64_t status_interval_us;	/* --status-interval (bare: seconds, >= 1ms); 0 = off */

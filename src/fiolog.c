@@ -17,6 +17,7 @@
 #include <stdlib.h>	/* malloc, realloc, free */
 #include <string.h>	/* memset, strerror, strdup */
 #include <sys/file.h>	/* flock: per_job_logs=0 files are shared */
+#include "fiolog_fz.h"	/* log_store_compressed */
 
 _Static_assert(sizeof(struct fiolog_rec) == 32, "update the cost note in fiolog.h");
 
@@ -131,11 +132,12 @@ static int make_path(struct fiolog *l, int k, const struct job *j, const char *p
 
 	if (!l->append)
 		snprintf(num, sizeof(num), ".%u", jobnum);
-	len = strlen(p) + strlen(fiolog_suffix[k]) + strlen(num) + 8;
+	len = strlen(p) + strlen(fiolog_suffix[k]) + strlen(num) + 11;
 	l->path[k] = malloc(len);
 	if (!l->path[k])
 		return -ENOMEM;
-	snprintf(l->path[k], len, "%s_%s%s.log", p, fiolog_suffix[k], num);
+	snprintf(l->path[k], len, "%s_%s%s.log%s", p, fiolog_suffix[k], num,
+		 l->fz && k < FIOLOG_LINES ? ".fz" : "");
 	l->files |= 1u << k;
 	return 0;
 }
@@ -197,6 +199,8 @@ int fiolog_open(struct fiolog *l, const struct job *j, unsigned jobnum, struct e
 	l->log_offset = j->log_offset;
 	l->log_prio = j->cmdprio.log_prio;
 	l->append = !j->per_job_logs;
+	l->fz = j->log_store_compressed;
+	l->fz_chunk = j->log_compression;
 	l->win_end = l->avg_ms;
 	l->hist_end = l->hist_ms;
 	ret = setup(l, j, jobnum);
@@ -220,6 +224,7 @@ int fiolog_check_paths(const struct job *j, unsigned jobnum, int allow_device, s
 
 	memset(&l, 0, sizeof(l));
 	l.append = !j->per_job_logs;
+	l.fz = j->log_store_compressed;
 	ret = setup(&l, j, jobnum);
 	if (ret)
 		err_set(e, ret, EXIT_INTERNAL, "%s: out of memory setting up logs", j->name);
@@ -301,9 +306,17 @@ static int write_file(const struct fiolog *l, int k, struct err *e)
 		flock(fileno(f), LOCK_EX);
 	if (k == FIOLOG_HIST)
 		write_hist(l, f);
+	else if (l->fz) {
+		struct fiolog_fz_fmt fmt = {
+			.offset = l->log_offset, .prio = l->log_prio, .windowed = l->avg_ms > 0,
+			.window_max = l->window_value == 1,
+		};
+
+		ret = fiolog_fz_write(l->r[k], l->nr[k], &fmt, f, l->fz_chunk, l->path[k], e);
+	}
 	else
 		write_lines(l, k, f);
-	if (fflush(f) || ferror(f))
+	if (!ret && (fflush(f) || ferror(f)))
 		ret = err_set(e, -(errno ? errno : EIO), EXIT_OUTPUT, "%s: write failed: %s",
 			      l->path[k], strerror(errno ? errno : EIO));
 	if (l->append)

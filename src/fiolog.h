@@ -49,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "err.h"
+#include "fiolog_rec.h"
 #include "hist.h"
 #include "job.h"
 
@@ -61,15 +62,6 @@ enum fiolog_kind {
 };
 #define FIOLOG_LINES FIOLOG_HIST	/* kinds that are "msec, value, ..." logs */
 
-/* One log line before formatting: 32 bytes. */
-struct fiolog_rec {
-	uint64_t t_ms;
-	uint64_t val;		/* per I/O: the value; window: the mean */
-	uint64_t aux;		/* per I/O: the offset; window: the max */
-	uint32_t bs;
-	uint16_t ddir;
-	uint16_t prio;		/* the I/O's ioprio (cmdprio.h) */
-};
 
 /* Window accumulator of one kind and direction. */
 struct fiolog_acc {
@@ -98,6 +90,8 @@ struct fiolog {
 	int log_prio;			/* log_prio=1: the ioprio value, else 1 for RT class */
 	uint16_t prio;			/* ioprio of the I/O being logged (set by the caller) */
 	int append;			/* per_job_logs=0 */
+	int fz;				/* log_store_compressed: .fz files (fiolog_fz.h) */
+	uint64_t fz_chunk;		/* log_compression: bytes per zlib stream (0: one) */
 	char *path[FIOLOG_KINDS];
 
 	struct fiolog_rec *r[FIOLOG_LINES];

@@ -167,6 +167,7 @@ struct job {
 	uint64_t rate_iops[DDIR_NR];
 	enum rate_process rate_process;
 	int submit_offload;		/* io_submit_mode=offload (worker.c) */
+	int serialize_overlap;		/* hold an I/O back while one it overlaps is in flight */
 	/* flow control between jobs (flow.h) */
 	uint32_t flow;			/* weight, 0 = none */
 	uint32_t flow_id;
@@ -246,6 +247,8 @@ struct job {
 	int log_max_value;		/* log_window_value: 0 avg, 1 max, 2 both */
 	int log_offset;
 	int per_job_logs;
+	uint64_t log_compression;	/* bytes per compressed chunk (0: none) */
+	int log_store_compressed;	/* logs as fio's .fz files (fiolog_fz.h) */
 
 	/* steady state (docs/time-series.md) */
 	enum ss_metric ss_metric;

@@ -486,6 +486,39 @@ static int num_copy(char *buf, const char *s, const struct num_ctx *c, struct er
 	return 0;
 }
 
+/* Whether @s holds a '/' outside parentheses (a bssplit weight, not a division). */
+static int num_slash_outside(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')')
+			depth--;
+		else if (!depth && *s == '/')
+			return 1;
+	}
+	return 0;
+}
+
+/* End @s at its first '/', ':' or '-' outside parentheses: one bssplit entry's size. */
+static void num_cut_entry(char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')')
+			depth--;
+		else if (!depth && (*s == '/' || *s == ':' || *s == '-')) {
+			*s = '\0';
+			return;
+		}
+	}
+}
+
 int num_parse_range(const char *s, const struct num_ctx *c, uint64_t *lo, uint64_t *hi,
 		    struct err *e)
 {
@@ -512,6 +545,15 @@ int num_parse_range(const char *s, const struct num_ctx *c, uint64_t *lo, uint64
 		return ret;
 	}
 	*sep = '\0';
+	/*
+	 * A bssplit-shaped value ("512/25:1k:25:2k:25:4k/25", fio's t0024) in a
+	 * range option: fio 3.33 reads each end as far as its number goes, so
+	 * that is 512-1k.  Only that shape: other trailing text stays an error.
+	 */
+	if (num_slash_outside(buf) || num_slash_outside(sep + 1)) {
+		num_cut_entry(buf);
+		num_cut_entry(sep + 1);
+	}
 	ret = num_parse_u64(buf, c, &a, e);
 	if (!ret)
 		ret = num_parse_u64(sep + 1, c, &b, e);

@@ -82,7 +82,9 @@ int num_parse_double(const char *s, const struct num_ctx *c, double *out, struct
 
 /*
  * A range "lo-hi" or "lo:hi" of integers with units; a single value sets both.
- * lo > hi is an error (fio silently swaps them).
+ * lo > hi is an error (fio silently swaps them).  A bssplit-shaped value (a
+ * '/' outside parentheses: "512/25:1k:25:2k") is read as fio reads it, the
+ * size before the first separator and the size after it (512-1k).
  */
 int num_parse_range(const char *s, const struct num_ctx *c, uint64_t *lo, uint64_t *hi,
 		    struct err *e);

@@ -327,6 +327,12 @@ static const struct opt_def opt_defs[] = {
 	  .help = "add each I/O's offset to log lines" },
 	{ .name = "per_job_logs", .type = OPT_BOOL, F(per_job_logs),
 	  .help = "one log file per job clone (0: clones with one name share it)" },
+	{ .name = "log_compression", .type = OPT_INT, F(log_compression), .min = 1024,
+	  .max = 512ull << 20,
+	  .help = "with log_store_compressed, compress the logs this many bytes at a time "
+		  "(alone: accepted, the text logs are the same)" },
+	{ .name = "log_store_compressed", .type = OPT_BOOL, F(log_store_compressed),
+	  .help = "write the logs as fio's zlib-compressed .fz files (read them with --inflate-log)" },
 
 	/* steady state */
 	{ .name = "steadystate", .alias = { "ss" }, .type = OPT_FUNC, .parse = opt_parse_steadystate,
@@ -460,6 +466,8 @@ static const struct opt_def opt_defs[] = {
 		  "group starts, after the groups before it)" },
 	{ .name = "error_dump", .type = OPT_BOOL, F(error_dump),
 	  .help = "print every error continue_on_error lets pass, not only the fatal one" },
+	{ .name = "serialize_overlap", .type = OPT_BOOL, F(serialize_overlap),
+	  .help = "hold an I/O back while one of the job's in-flight I/Os overlaps it" },
 	{ .name = "io_submit_mode", .type = OPT_CHOICE, F(submit_offload), .choices = submit_choices,
 	  .help = "inline: submit when the engine has room; offload: rated I/O goes on its "
 		  "schedule, not after a completion (io_uring, libaio, null)" },
@@ -529,8 +537,8 @@ static const struct opt_def opt_defs[] = {
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
 	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),
 	U("listen"), U("lockfile"), U("lockmem"), U("log_alternate_epoch"),
-	U("log_alternate_epoch_clock_id"), U("log_compression"), U("log_compression_cpus"),
-	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_store_compressed"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
+	U("log_alternate_epoch_clock_id"), U("log_compression_cpus"),
+	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
 	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
 	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
 	U("nodelay"), U("nowait"), U("num_range"), 
@@ -542,7 +550,7 @@ static const struct opt_def opt_defs[] = {
 	U("read_beyond_wp"),
 	U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_redirect"), U("replay_scale"),
 	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
-	U("serialize_overlap"), U("sg_write_mode"),
+	U("sg_write_mode"),
 	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
 	U("spr_op"), U("sprandom"), U("stats"),
 	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),

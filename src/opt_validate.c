@@ -106,6 +106,12 @@ static int validate_logs(struct job *j, struct err *e)
 	size_t i;
 	char *s;
 
+	if (j->log_store_compressed && j->write_hist_log)
+		return job_err(e, j, "log_store_compressed with write_hist_log is not supported "
+			       "(fio 3.33 writes an empty .fz for the histogram log)");
+	if (j->log_store_compressed && j->log_max_value == 2)
+		return job_err(e, j, "log_store_compressed with log_window_value=both is not "
+			       "supported (fio 3.33's compressed samples hold one value)");
 	for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
 		if (!*logs[i] || **logs[i])
 			continue;

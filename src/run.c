@@ -88,6 +88,7 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			w->error_dump = req->error_dump;
 			w->error_dump_arg = req->error_dump_arg;
 			w->aux_path = req->aux_path;
+			w->live_often = req->bandwidth_log;
 		}
 	}
 	return 0;
@@ -311,6 +312,24 @@ static void run_exit_on_io_done(struct run_state *s, size_t first, size_t end)
 	}
 }
 
+/* --bandwidth-log: the run's bytes so far into agglog (no line while a job ramps). */
+static void run_agglog_sample(struct run_state *s, size_t first, size_t end, int final)
+{
+	uint64_t bytes[DDIR_NR] = { 0 };
+	int ramping = 0, d;
+	size_t i;
+
+	if (!s->agg.f[0])
+		return;
+	for (i = 0; i < s->nr; i++)
+		for (d = 0; d < DDIR_NR; d++)
+			bytes[d] += atomic_load_explicit(&s->w[i].live_bytes[d], memory_order_relaxed);
+	for (i = first; i < end && !final; i++)
+		ramping |= atomic_load(&s->w[i].begun) && !atomic_load(&s->w[i].measuring) &&
+			   !atomic_load(&s->w[i].done);
+	agglog_sample(&s->agg, clock_now_ns(&s->clk), s->t0_ns, bytes, ramping, final);
+}
+
 /*
  * Wait for workers [first, end) to finish, collecting signals and calling
  * the progress callback (see struct run_progress for when).
@@ -392,6 +411,7 @@ static void run_wait(struct run_state *s, size_t first, size_t end)
 		}
 		if (!s->grp_err)
 			s->grp_err = run_groups_pull(s, 0);
+		run_agglog_sample(s, first, end, 0);
 		if (!period)
 			continue;
 		now = clock_now_ns(&s->clk);
@@ -670,6 +690,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		r = run_prepare(&s, e);
 	if (!r)
 		r = run_groups_init(&s, e);
+	if (!r && req->bandwidth_log)	/* created before any I/O, as the job logs */
+		r = agglog_open(&s.agg, NULL, e);
 	if (req->sync)	/* every process laid out: start I/O together */
 		r = req->sync->ready(req->sync->arg, r, e);
 	if (r)
@@ -682,6 +704,17 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	out->timestamp_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
 	s.t0_ns = clock_now_ns(&s.clk);
 	r = run_threads(&s, e);
+	if (s.agg.f[0]) {
+		struct err le;
+
+		/* a log that cannot be written is a job error, as a job's own log's */
+		err_clear(&le);
+		run_agglog_sample(&s, 0, 0, 1);
+		if (agglog_close(&s.agg, &le) && s.nr && !s.w[0].error) {
+			s.w[0].error = -le.code;
+			snprintf(s.w[0].first_error, sizeof(s.w[0].first_error), "%.255s", le.msg);
+		}
+	}
 	if (du_ok) {
 		diskutil_end(&du, (clock_now_ns(&s.clk) - s.t0_ns) / 1000000, &out->du, &out->nr_du);
 		diskutil_free(&du);
@@ -702,6 +735,7 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		r = result_check(out, e);
 	}
 out:
+	agglog_close(&s.agg, NULL);	/* a failure before the run: the files stay empty */
 	free(paths);
 	run_release(&s);
 	if (req->handle_signals) {

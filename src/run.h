@@ -132,6 +132,7 @@ struct run_req {
 	ioerr_dump_fn error_dump;
 	void *error_dump_arg;
 	const char *aux_path;		/* --aux-path: verify state and dump files (NULL: the cwd) */
+	int bandwidth_log;		/* --bandwidth-log: the run's agg-*_bw.log (agglog.h) */
 	const struct run_sync *sync;	/* NULL: this process runs alone */
 };
 

@@ -9,6 +9,7 @@
 #include <signal.h>	/* sigset_t */
 #include <stddef.h>
 #include <stdint.h>
+#include "agglog.h"
 #include "clock.h"
 #include "flow.h"
 #include "sample_group.h"
@@ -39,6 +40,7 @@ struct run_state {
 	int grp_err;			/* a pull failed (-ENOMEM) */
 	struct flow_set flows;		/* flow=: counters shared by the jobs of a flow_id */
 	struct sample_group *sgrp;	/* per group: bw/iops figures, streamed */
+	struct agglog agg;		/* --bandwidth-log (closed: not asked) */
 };
 
 /*

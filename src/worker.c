@@ -140,6 +140,9 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	}
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
+	if (unlikely(w->live_often))	/* --bandwidth-log: a relaxed store, no lock */
+		atomic_store_explicit(&w->live_bytes[io->ddir], w->reset_bytes[io->ddir] + d->bytes,
+				      memory_order_relaxed);
 	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
 		worker_verify_written(w, io);
 	else if (unlikely(w->verify_reads) && io->ddir == DDIR_READ)
@@ -188,6 +191,9 @@ static inline void worker_account_run(struct worker *w, const struct worker_run 
 
 	d->ios += r->n;
 	d->bytes += r->bytes;
+	if (unlikely(w->live_often))
+		atomic_store_explicit(&w->live_bytes[r->ddir], w->reset_bytes[r->ddir] + d->bytes,
+				      memory_order_relaxed);
 	hist_add_n(&d->clat_hist, clat, r->n);
 	lat_acc_add_n(&d->clat, clat, r->n);
 	hist_add_n(&d->lat_hist, lat, r->n);
@@ -468,6 +474,27 @@ static uint64_t worker_think(struct worker *w, uint64_t now)
 	return now + w->think_ticks;
 }
 
+/*
+ * serialize_overlap: whether @io overlaps an I/O of this job that is queued
+ * or in flight.  A scan of the depth's spans, as fio scans its io_us: the
+ * depth is small and the option trades depth for ordering anyway.
+ */
+static int worker_overlaps(const struct worker *w, const struct io_u *io)
+{
+	uint64_t lo = io->offset, hi = io->offset + io->len;
+	unsigned i;
+
+	if (hi == lo)
+		return 0;	/* a sync covers no bytes */
+	for (i = 0; i < w->ctx.depth; i++) {
+		const struct worker_span *s = &w->span[i];
+
+		if (s->hi != s->lo && s->file == io->file && lo < s->hi && s->lo < hi)
+			return 1;
+	}
+	return 0;
+}
+
 /* Queue what may be queued now; returns the number left queued (uncommitted). */
 static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pending,
 			    int *gen_done, struct io_u **queued)
@@ -508,6 +535,12 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 				break;
 			}
 		}
+		/* an overlapping I/O waits, as a busy engine's, for completions */
+		if (unlikely(w->span != NULL) && w->inflight + nq > 0 && worker_overlaps(w, io)) {
+			*pending = io;
+			w->overlap_waits++;
+			break;
+		}
 		io->t_start = *now;
 		io->t_issue = *now;
 		io->untimed = 0;
@@ -515,6 +548,9 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			iolog_record(&w->iolw, clock_ticks_to_ns(w->clk, *now - w->t_begin) / 1000, io);
 		r = ops->queue(&w->ctx, io);
 		if (likely(r == ENGINE_Q_QUEUED)) {
+			if (unlikely(w->span != NULL))
+				w->span[io->index] = (struct worker_span){ io->offset,
+					io->offset + io->len, io->file };
 			queued[nq++] = io;
 			if (nq >= limit)
 				break;
@@ -651,6 +687,8 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 			worker_account(w, io, *now);
 		}
 		io->t_issue = 0;
+		if (unlikely(w->span != NULL))
+			w->span[io->index].hi = w->span[io->index].lo;
 		w->free_list[w->nr_free++] = io;
 	}
 	if (run.n)

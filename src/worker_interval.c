@@ -194,6 +194,7 @@ void worker_stats_reset(struct worker *w, uint64_t now)
 	memset(w->st.depth_submit, 0, sizeof(w->st.depth_submit));
 	memset(w->st.depth_complete, 0, sizeof(w->st.depth_complete));
 	w->st.total_submit = w->st.total_complete = 0;
+	w->vbl_ns = 0;
 	w->t_measure = now;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 	w->rq_wait_ok = schedstat_thread_wait(&w->rq_wait_start) == 0;

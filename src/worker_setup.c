@@ -127,10 +127,12 @@ int worker_prepare(struct worker *w, struct err *e)
 	w->events = calloc(2 * (size_t)depth, sizeof(*w->events));
 	w->prev_lat_hist = calloc(DDIR_NR, sizeof(struct hist));
 	w->iv_hist = calloc(DDIR_NR, sizeof(struct hist));
+	if (j->serialize_overlap)
+		w->span = calloc(depth, sizeof(*w->span));
 	sizes = calloc(w->nr_files ? w->nr_files : 1, sizeof(*sizes));
 	starts = calloc(w->nr_files ? w->nr_files : 1, sizeof(*starts));
 	if (!w->ctx.ios || !w->free_list || !w->events || !w->prev_lat_hist || !w->iv_hist ||
-	    !sizes || !starts) {
+	    !sizes || !starts || (j->serialize_overlap && !w->span)) {
 		free(sizes);
 		free(starts);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
@@ -309,17 +311,25 @@ void worker_result(const struct worker *w, struct job_result *r)
 		dr->short_ios = wd->short_ios;
 		/*
 		 * fio: a direction's runtime is the I/O phase's when the job does
-		 * that direction (a write job's verify_backlog reads add none),
-		 * and read's gets the end pass's time too
+		 * that direction, and read's gets the end pass's time too.  A job
+		 * that does not read: its verify_backlog read-backs' time is read's
+		 * runtime and not write's (fio's read and write runtimes then add
+		 * up to the job's).
 		 */
 		dr->runtime_ms = wd->ios && (d != DDIR_READ || (j->rw & RW_READ) || !w->verify.method) ?
 				 w->measure_ns / 1000000 : 0;
+		if (!(j->rw & RW_READ) && w->vbl_ns && w->vbl_ns <= w->measure_ns) {
+			if (d == DDIR_READ)
+				dr->runtime_ms = w->vbl_ns / 1000000;
+			else if (d == DDIR_WRITE && wd->ios)
+				dr->runtime_ms = (w->measure_ns - w->vbl_ns) / 1000000;
+		}
 		if (d == DDIR_READ && w->vpass_ios)
 			dr->runtime_ms += w->verify_ns / 1000000;
 		/* a direction with I/O ran at least 1 ms, as fio reports it (never
 		 * 0: its IOPS and bandwidth divide by it, and fio's text prints none) */
 		if (wd->ios && !dr->runtime_ms && (d != DDIR_READ || (j->rw & RW_READ) ||
-						   !w->verify.method || w->vpass_ios))
+						   !w->verify.method || w->vpass_ios || w->vbl_ns))
 			dr->runtime_ms = 1;
 		lat_acc_moments(&wd->slat, &dr->slat);
 		lat_acc_moments(&wd->clat, &dr->clat);
@@ -370,6 +380,8 @@ void worker_release(struct worker *w)
 	free(w->events);
 	free(w->prev_lat_hist);
 	free(w->iv_hist);
+	free(w->span);
+	w->span = NULL;
 	for (int d = 0; d < DDIR_NR; d++) {
 		sample_seq_free(&w->samp[d]);
 	}

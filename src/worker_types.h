@@ -93,6 +93,8 @@ struct worker {
 	atomic_uint_fast64_t live_ios[DDIR_NR];
 	atomic_uint_fast64_t live_bytes[DDIR_NR];
 	uint64_t reset_ios[DDIR_NR], reset_bytes[DDIR_NR];	/* the thread's own */
+	int live_often;			/* live_bytes at every completion, not twice a
+					 * second (--bandwidth-log samples them: agglog.h) */
 
 	pthread_t tid;
 	int started;
@@ -121,6 +123,8 @@ struct worker {
 	int vtrack;			/* completed writes go to worker_verify_written */
 	uint64_t vpass_ios;		/* reads of the end pass (read's runtime gets its time) */
 	uint64_t verify_ns;		/* the end pass's time */
+	uint64_t vbl_ns;		/* verify_backlog's read-backs since the measurement
+					 * started: read's runtime, not write's (as fio) */
 	const char *aux_path;		/* --aux-path: state and dump files go there (NULL: here) */
 	struct rate rate;
 	struct worker_stats st;
@@ -128,6 +132,12 @@ struct worker {
 	unsigned nr_free;
 	struct io_u **events;
 	unsigned inflight;
+	/*
+	 * serialize_overlap: the byte range of each queued or in-flight io_u,
+	 * by its pool index (hi == lo: none).  NULL when the option is off.
+	 */
+	struct worker_span { uint64_t lo, hi; uint16_t file; } *span;
+	uint64_t overlap_waits;		/* I/Os held back for an overlap (tests read it) */
 	int commit_wait;		/* use ops->commit_wait (worker_prepare decides) */
 	unsigned commit_max;		/* I/Os per commit: iodepth_batch_submit, 0 = depth */
 	unsigned reap_max;		/* I/Os per reap (worker_prepare: fio's rule) */

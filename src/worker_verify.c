@@ -241,6 +241,7 @@ int worker_verify_init(struct worker *w, struct err *e)
 /* Read back and check the @n oldest pending blocks of the backlog ring, which leave it. */
 static void verify_backlog_check(struct worker *w, unsigned n)
 {
+	uint64_t t0 = clock_ticks(w->clk);
 	unsigned k;
 
 	if (n > w->vbl_nr)
@@ -257,6 +258,8 @@ static void verify_backlog_check(struct worker *w, unsigned n)
 		if (r)
 			verify_failed(w, r);
 	}
+	if (atomic_load_explicit(&w->measuring, memory_order_relaxed))
+		w->vbl_ns += clock_ticks_to_ns(w->clk, clock_ticks(w->clk) - t0);
 }
 
 /*

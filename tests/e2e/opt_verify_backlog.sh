@@ -63,3 +63,27 @@ else
 fi
 expect_exit verify_backlog_bad 2 "^iotrial: error: .*verify_backlog" \
 	"$IOTRIAL" --parse-only $JOB --verify=crc32c --verify_backlog=lots
+
+# verify.py's runtime: a write job's backlog read-backs have a read runtime,
+# the time they took (fio 3.33: read's and write's runtimes add up to the
+# job's), never 0 ms beside 16384 reads; fio is the control
+rt() {	# TOOL: "read-ios read-runtime>0 read+write-runtime=job_runtime" (fio's sum
+	# is off by up to 2 ms here, each runtime rounded on its own: 3 ms or 2% allowed)
+	if [ "$1" = fio ]; then set -- timeout -s KILL 60 fio; else set -- "$IOTRIAL"; fi
+	"$@" --name=rt --filename="$T/rt" --size=64m --bs=4k --rw=randwrite --verify=crc32c \
+		--verify_backlog=16 --ioengine=psync --output-format=json --output="$T/rt.json" \
+		>/dev/null 2>&1 || { echo exit; return; }
+	pyjson "
+import json
+j = json.load(open('$T/rt.json'))['jobs'][0]
+r, w = j['read']['runtime'], j['write']['runtime']
+print(j['read']['total_ios'], r > 0 and j['read']['bw'] > 0,
+      abs(r + w - j['job_runtime']) <= max(3, 0.02 * j['job_runtime']))"
+}
+i=$(rt iotrial)
+[ "$i" = "16384 True True" ] && pass "backlog_read_runtime ($i)" || fail backlog_read_runtime "got '$i'"
+if command -v fio >/dev/null 2>&1; then
+	f=$(rt fio)
+	[ "$f" = "16384 True True" ] && pass "backlog_read_runtime_fio ($f)" || fail backlog_read_runtime_fio "fio '$f'"
+fi
+rm -f "$T/rt"

@@ -271,6 +271,18 @@ TEST(ranges)
 	CHECK(num_parse_range("1k-", &c1024, &lo, &hi, &e) == -EINVAL);
 	err_clear(&e);
 	CHECK(num_parse_range("1k-4k-8k", &c1024, &lo, &hi, &e) == -EINVAL);
+	err_clear(&e);
+	/* fio's t0024: a bssplit-shaped value reads as its first two sizes */
+	CHECK(!num_parse_range("512/25:1k:25:2k:25:4k/25", &c1024, &lo, &hi, &e));
+	CHECK_EQ_U(lo, 512);
+	CHECK_EQ_U(hi, 1024);
+	CHECK(!num_parse_range("512/25-1k/3", &c1024, &lo, &hi, &e));
+	CHECK_EQ_U(hi, 1024);
+	CHECK(!num_parse_range("(8k/2)-(16k/2)", &c1024, &lo, &hi, &e));	/* a division, not a weight */
+	CHECK_EQ_U(hi, 8192);
+	CHECK(num_parse_range("512x-1k", &c1024, &lo, &hi, &e) == -EINVAL);
+	err_clear(&e);
+	CHECK(num_parse_range("1k:2k:4k", &c1024, &lo, &hi, &e) == -EINVAL);	/* no '/': strict */
 }
 
 TEST(ddir_split_rule)

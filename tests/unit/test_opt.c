@@ -118,6 +118,8 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "log_max_value", "1", "log_window_value", "max" },
 	{ "log_offset", "1", "log_offset", "1" },
 	{ "per_job_logs", "0", "per_job_logs", "0" },
+	{ "log_compression", "10k", "log_compression", "10240" },
+	{ "log_store_compressed", "1", "log_store_compressed", "1" },
 	{ "steadystate", "iops:10%", "steadystate", "iops:10%" },
 	{ "ss", "bw_slope:1", "steadystate", "bw_slope:1" },
 	{ "steadystate_duration", "1m", "steadystate_duration", "60000000" },
@@ -207,6 +209,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "continue_on_error", "1", "continue_on_error", "all" },
 	{ "ignore_error", ",ENOSPC:122", "ignore_error", ",ENOSPC:EDQUOT," },
 	{ "io_submit_mode", "offload", "io_submit_mode", "offload" },
+	{ "serialize_overlap", "1", "serialize_overlap", "1" },
 	/* latency_target.h: bare times are microseconds */
 	{ "latency_target", "500000", "latency_target", "500000" },
 	{ "latency_target", "2ms", "latency_target", "2000" },
