@@ -121,6 +121,33 @@ static inline const struct series_iv *series_at(const struct series *s, size_t i
 }
 
 /*
+ * When an interval began, in ms: its end @t_ms less its duration @dur_us,
+ * rounded.  Both are stamped at their own resolution, so that can fall 1 ms
+ * before the previous interval's end (@prev_end_ms, when @has_prev), where
+ * it really began: then it is that end.  Every reader of a start (the
+ * steady window, its loss, the live status lines) uses this one rule, so a
+ * loss is never stamped before the window it ends.
+ */
+static inline uint64_t series_start_ms(uint64_t t_ms, uint64_t dur_us, int has_prev,
+				       uint64_t prev_end_ms)
+{
+	uint64_t d = (dur_us + 500) / 1000, start = t_ms > d ? t_ms - d : 0;
+
+	if (has_prev && start < prev_end_ms && prev_end_ms - start <= 1)
+		return prev_end_ms;
+	return start;
+}
+
+/* When interval number @i began (series_start_ms, its predecessor kept or not). */
+static inline uint64_t series_iv_start_ms(const struct series *s, size_t i)
+{
+	const struct series_iv *iv = series_at(s, i);
+	int prev = i > s->base;
+
+	return series_start_ms(iv->t_ms, iv->dur_us, prev, prev ? series_at(s, i - 1)->t_ms : 0);
+}
+
+/*
  * Figures over a window of intervals, for one direction.  It holds the merged
  * histogram (14.8 KB): keep it off small stacks.
  */

@@ -86,10 +86,7 @@ void steady_tail_free(struct steady_tail *t)
 /* Interval indexes here are the run's (series.h: a trimmed series holds base on). */
 static uint64_t iv_start_ms(const struct series *s, size_t i)
 {
-	const struct series_iv *iv = series_at(s, i);
-	uint64_t d = (iv->dur_us + 500) / 1000;
-
-	return iv->t_ms > d ? iv->t_ms - d : 0;
+	return series_iv_start_ms(s, i);
 }
 
 /*

@@ -82,9 +82,13 @@ static void live_round(struct steady_live *l, double y, uint64_t start)
 void steady_live_add(struct steady_live *l, const struct steady_live_iv *iv)
 {
 	const struct steady_cfg *c = &l->cfg;
-	uint64_t d = (iv->dur_us + 500) / 1000, start = iv->t_ms > d ? iv->t_ms - d : 0;
+	uint64_t start = series_start_ms(iv->t_ms, iv->dur_us, l->has_prev, l->prev_end_ms);
 	double y;
 
+	if (iv->dur_us) {	/* series_start_ms: the next one began where this one ended */
+		l->has_prev = 1;
+		l->prev_end_ms = iv->t_ms;
+	}
 	if (c->rule == STEADY_OFF || !iv->used || iv->ramp || !iv->dur_us)
 		return;
 	if (!l->seen) {

@@ -41,6 +41,8 @@ struct steady_live {
 	unsigned r_n;
 	uint64_t r_start;
 	uint64_t first_ms;		/* start of the first measured interval */
+	int has_prev;			/* prev_end_ms: the end of the last interval seen */
+	uint64_t prev_end_ms;
 	int seen;
 	enum steady_live_state state;
 	uint64_t since_ms, lost_ms;	/* series clock */

@@ -11,13 +11,6 @@
 #include <string.h>
 
 /* The same rounding as steady.c's iv_start_ms. */
-static uint64_t start_ms(const struct series_iv *iv)
-{
-	uint64_t d = (iv->dur_us + 500) / 1000;
-
-	return iv->t_ms > d ? iv->t_ms - d : 0;
-}
-
 void steady_stream_free(struct steady_stream *ss)
 {
 	if (!ss)
@@ -163,7 +156,7 @@ static double batch_metric(const struct steady_cfg *c, const struct steady_strea
 }
 
 /* Add eligible interval @iv to the filling MSER batch; halve the array when full. */
-static int mser_add(struct steady_stream *ss, const struct series_iv *iv)
+static int mser_add(struct steady_stream *ss, const struct series_iv *iv, uint64_t start)
 {
 	const struct steady_cfg *c = &ss->cfg;
 	struct steady_stream_batch *b;
@@ -179,7 +172,7 @@ static int mser_add(struct steady_stream *ss, const struct series_iv *iv)
 	b = &ss->mb[ss->mser_nr];
 	if (!ss->mb_k) {
 		memset(b, 0, sizeof(*b));
-		b->start_ms = start_ms(iv);
+		b->start_ms = start;
 	}
 	b->dur_us += iv->dur_us;
 	for (int d = 0; d < DDIR_NR; d++) {
@@ -238,6 +231,7 @@ int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i
 {
 	const struct steady_cfg *c = &ss->cfg;
 	const struct series_iv *iv;
+	uint64_t start;
 	int r;
 
 	if (!ss->iops || i != ss->fed || i < s->base || i >= series_end(s))
@@ -246,18 +240,19 @@ int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i
 	ss->fed++;
 	if (iv->ramp)
 		return 0;
+	start = series_iv_start_ms(s, i);
 	if (!ss->measuring) {
 		ss->measuring = 1;
-		ss->m0 = start_ms(iv);
+		ss->m0 = start;
 	}
 	/* steady_first_eligible: the first interval starting ss_ramp after m0 */
 	if (!ss->eligible) {
-		if (start_ms(iv) < ss->m0 + c->ramp_ms)
+		if (start < ss->m0 + c->ramp_ms)
 			return 0;
 		ss->eligible = 1;
 		ss->e_first = i;
 	}
-	r = mser_add(ss, iv);
+	r = mser_add(ss, iv, start);
 	if (r)
 		return r;
 	if (ss->tail) {
@@ -267,7 +262,7 @@ int steady_stream_add(struct steady_stream *ss, const struct series *s, size_t i
 	}
 	if (!ss->r_k) {
 		ss->r_first = i;
-		ss->r_start_ms = start_ms(iv);
+		ss->r_start_ms = start;
 		ss->r_ios = ss->r_bytes = ss->r_dur = 0;
 		ss->r_lat = 0;
 	}

@@ -416,6 +416,22 @@ TEST(json_shape)
 	series_free(&s);
 }
 
+/*
+ * An interval's start is its end less its duration, both stamped at their
+ * own resolution: that fell 1 ms before the previous interval's end (a
+ * steady window ending at 2500 ms "lost at 2499 ms" under load).  The start
+ * is then that end; a real gap is kept.
+ */
+TEST(start_is_the_previous_end)
+{
+	CHECK(series_start_ms(2999, 500400, 1, 2500) == 2500);	/* 2499 by the formula */
+	CHECK(series_start_ms(3000, 500000, 1, 2500) == 2500);
+	CHECK(series_start_ms(3000, 499600, 1, 2500) == 2500);
+	CHECK(series_start_ms(3500, 500000, 1, 2500) == 3000);	/* a gap: kept */
+	CHECK(series_start_ms(2999, 500400, 0, 0) == 2499);	/* the first: the formula */
+	CHECK(series_start_ms(300, 500000, 0, 0) == 0);
+}
+
 int main(void)
 {
 	RUN(sums_and_ramp);
@@ -425,5 +441,6 @@ int main(void)
 	RUN(sliver_folded);
 	RUN(memory_per_interval);
 	RUN(json_shape);
+	RUN(start_is_the_previous_end);
 	return CHECK_DONE();
 }
