@@ -713,5 +713,6 @@ void cmdline_free(struct cmdline *cl)
 	free(cl->aux_path);
 	free(cl->preset_text);
 	free(cl->history_file);
+	free(cl->inflate_log);
 	memset(cl, 0, sizeof(*cl));
 }

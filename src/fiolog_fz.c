@@ -11,7 +11,6 @@
 #include "readfile.h"	/* readfile_all */
 
 #define FZ_MAX_FILE (1ull << 32)	/* --inflate-log reads at most 4 GiB */
-#define FZ_MAX_SAMPLE 40
 
 static void put_le(unsigned char *p, uint64_t v, int n)
 {
@@ -37,7 +36,7 @@ static size_t fz_pack(const struct fiolog_fz_fmt *fmt, const struct fiolog_rec *
 	uint32_t ddir = r->ddir | (fmt->offset ? FIOLOG_FZ_OFFSET : 0) |
 			(fmt->prio ? FIOLOG_FZ_PRIO : 0);
 
-	memset(p, 0, FZ_MAX_SAMPLE);
+	memset(p, 0, fmt->offset ? 40 : 32);	/* the sample's own size: the last one ends the buffer */
 	put_le(p, r->t_ms, 8);
 	put_le(p + 8, val, 8);
 	put_le(p + 16, ddir, 4);
