@@ -46,6 +46,7 @@ struct io_u {
 	 * reap path does not look at it.
 	 */
 	uint8_t untimed;
+	uint8_t vbl;		/* the worker's: a verify_backlog read-back (worker_verify.c) */
 };
 
 struct engine_file {

@@ -34,11 +34,12 @@
  * tested against its check value).  meta checks the header alone (offset,
  * length, its crc32c) and, with verify_pattern, the pattern after it.
  *
- * verify_backlog=N (worker_compat.c): when N completed writes are pending,
- * the oldest verify_backlog_batch (default N) of them are read back and
- * checked while the job goes on, and the end pass checks what is still
- * pending: each written block once, as fio 3.33 does; these reads are not
- * the job's reads (fio counts them).
+ * verify_backlog=N (worker_verify.c): when N completed writes are pending,
+ * the oldest verify_backlog_batch (default N) of them are read back through
+ * the job's engine at its depth and checked as they complete, while the job
+ * goes on, and the end pass checks what is still pending: each written
+ * block once, as fio 3.33 does; these reads are the job's reads, as fio
+ * counts them.
  */
 #ifndef IOTRIAL_VERIFY_H
 #define IOTRIAL_VERIFY_H

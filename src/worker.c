@@ -105,6 +105,11 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	uint64_t lat, clat;
 
 	if (unlikely(io->res < 0)) {
+		/* a failed read-back is a verify failure, uncounted, as the end pass's */
+		if (unlikely(io->vbl)) {
+			worker_verify_backlog_done(w, io);
+			return;
+		}
 		/* fill_device: the file system is full, the job's end */
 		if (unlikely(w->job->fill_device) && worker_compat_filled(w, io))
 			return;
@@ -145,6 +150,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 				      memory_order_relaxed);
 	if (unlikely(w->vtrack) && io->ddir == DDIR_WRITE)
 		worker_verify_written(w, io);
+	else if (unlikely(io->vbl))
+		worker_verify_backlog_done(w, io);
 	else if (unlikely(w->verify_reads) && io->ddir == DDIR_READ)
 		worker_verify_read(w, io);
 	if (unlikely(io->untimed))
@@ -414,9 +421,18 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 		*pending = NULL;
 		return io;
 	}
-	if (w->nr_free <= w->io_reserve || *gen_done)	/* latency_target caps the depth */
+	if (w->nr_free <= w->io_reserve)	/* latency_target caps the depth */
+		return NULL;
+	/* verify_backlog's read-backs go first, as fio's verify batch does */
+	if (unlikely(w->vbl_due)) {
+		io = w->free_list[--w->nr_free];
+		worker_verify_backlog_next(w, io);
+		return io;
+	}
+	if (*gen_done)
 		return NULL;
 	io = w->free_list[--w->nr_free];
+	io->vbl = 0;
 	if (unlikely(j->fsync_blocks | j->fdatasync_blocks)) {
 		uint32_t every = j->fsync_blocks ? j->fsync_blocks : j->fdatasync_blocks;
 
@@ -495,6 +511,23 @@ static int worker_overlaps(const struct worker *w, const struct io_u *io)
 	return 0;
 }
 
+/*
+ * verify_backlog: read-backs start being issued at @now (the window opens),
+ * or the first other I/O after them is (it closes: its time since the
+ * measurement started is read's runtime, not write's).
+ */
+static void worker_vbl_window(struct worker *w, uint64_t now)
+{
+	w->vbl_win = !w->vbl_win;
+	if (w->vbl_win) {
+		w->vbl_t0 = now;
+		return;
+	}
+	if (atomic_load_explicit(&w->measuring, memory_order_relaxed) && now > w->t_measure)
+		w->vbl_ns += clock_ticks_to_ns(w->clk, now - (w->vbl_t0 > w->t_measure ? w->vbl_t0 :
+							       w->t_measure));
+}
+
 /* Queue what may be queued now; returns the number left queued (uncommitted). */
 static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pending,
 			    int *gen_done, struct io_u **queued)
@@ -506,13 +539,16 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;
 
-		if (unlikely(rate_enabled(&w->rate)) && io->ddir < DDIR_NR && !io->t_issue) {
+		/* fio: from a read-back's issue to the next other I/O's is read's runtime */
+		if (unlikely(io->vbl != w->vbl_win))
+			worker_vbl_window(w, *now);
+		if (unlikely(rate_enabled(&w->rate)) && !io->vbl && io->ddir < DDIR_NR && !io->t_issue) {
 			uint64_t at = w->t_rate_base +
 				      clock_ns_to_ticks(w->clk, rate_next_ns(&w->rate, (enum ddir)io->ddir, io->len));
 
 			io->t_issue = at;	/* remembered while pending */
 		}
-		if (unlikely(w->think_ticks) && io->ddir < DDIR_NR && !io->t_issue &&
+		if (unlikely(w->think_ticks) && !io->vbl && io->ddir < DDIR_NR && !io->t_issue &&
 		    ++w->think_issued > w->job->thinktime_blocks) {
 			w->think_issued = 1;
 			io->t_issue = WORKER_THINK;	/* once the I/Os in flight are done */
@@ -544,7 +580,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		io->t_start = *now;
 		io->t_issue = *now;
 		io->untimed = 0;
-		if (unlikely(w->iolw_on))	/* write_iolog: as issued */
+		if (unlikely(w->iolw_on) && !io->vbl)	/* write_iolog: as issued (not the read-backs) */
 			iolog_record(&w->iolw, clock_ticks_to_ns(w->clk, *now - w->t_begin) / 1000, io);
 		r = ops->queue(&w->ctx, io);
 		if (likely(r == ENGINE_Q_QUEUED)) {
@@ -772,6 +808,8 @@ static void worker_loop(struct worker *w)
 			break;
 	}
 	w->t_last = clock_ticks(w->clk);
+	if (w->vbl_win)		/* the job ended in read-backs */
+		worker_vbl_window(w, w->t_last);
 }
 
 void *worker_main(void *arg)

@@ -110,12 +110,21 @@ struct worker {
 	/* cmdprio: each I/O's priority, drawn here, and per-priority clat (NULL: off) */
 	struct cmdprio_acc *cprio;
 	struct rand_state cprio_rs;
-	/* verify_backlog: written blocks not checked yet, oldest first, a ring (worker_verify.c) */
+	/*
+	 * verify_backlog: written blocks not checked yet, oldest first, a ring
+	 * of vbl_size (worker_verify.c).  Its oldest vbl_due are read-backs
+	 * the backlog asked for, issued through the engine ahead of new I/O
+	 * (worker_next_io), then vbl_nr pending ones; vbl_cap of those start
+	 * a check.  vbl_win: read-backs are being issued since vbl_t0 (the
+	 * window's time is read's runtime).
+	 */
 	uint64_t *vbl_off;
 	uint32_t *vbl_len;
 	uint16_t *vbl_file;
-	unsigned vbl_cap, vbl_head, vbl_nr;
+	unsigned vbl_cap, vbl_size, vbl_head, vbl_nr, vbl_due;
 	uint64_t vbl_since;		/* checks still due from the last batch */
+	int vbl_win;
+	uint64_t vbl_t0;
 	void *vbl_buf;
 	struct verify_log vlog;		/* the blocks written: the end pass reads them back */
 	struct verify_log vstate;	/* verify_state_load: the blocks a saved run wrote */

@@ -6,7 +6,10 @@
  * blocks the job wrote, each once and one read per block, whatever the
  * access pattern (norandommap, io_size below size, rw/randrw, bssplit):
  * fio logs its writes the same way.  verify_backlog checks the oldest
- * pending writes while the job runs.  verify_only replays the job's
+ * pending writes while the job runs: as fio, it turns them into READ io_us
+ * that the worker's loop issues through the engine ahead of new I/O, at the
+ * job's depth, and checks each as it completes (worker.c: worker_next_io,
+ * worker_account); only the end pass reads synchronously.  verify_only replays the job's
  * generator into the log (the blocks it would write), as fio runs the job
  * without writing; verify_state_load reads the log a verify_state_save run
  * left instead.  experimental_verify, which in fio regenerates the offsets
@@ -15,7 +18,9 @@
  * Every read-back is one of the job's reads, counted as fio counts it: in
  * read's total_ios and io_bytes, its latency in read's clat and lat; the end
  * pass's time is added to read's runtime and the job's (worker_result), but
- * not to iotrial's interval series, which ends with the job's own I/O.
+ * not to iotrial's interval series, which ends with the job's own I/O.  The
+ * backlog's: from the issue of a batch's first read-back to that of the
+ * next other I/O is read's runtime, not write's (fio's verifying state).
  */
 #include "worker_verify.h"
 
@@ -205,9 +210,15 @@ int worker_verify_init(struct worker *w, struct err *e)
 
 		/* pending never passes verify_backlog: reaching it starts a check */
 		w->vbl_cap = (unsigned)j->verify_backlog;
-		w->vbl_off = calloc(w->vbl_cap, sizeof(*w->vbl_off));
-		w->vbl_len = calloc(w->vbl_cap, sizeof(*w->vbl_len));
-		w->vbl_file = calloc(w->vbl_cap, sizeof(*w->vbl_file));
+		/*
+		 * Room for the writes in flight too: they complete into the ring
+		 * while due read-backs wait for io_us (no write is issued then),
+		 * so it never holds more than vbl_cap + iodepth.
+		 */
+		w->vbl_size = w->vbl_cap + 2 * (j->iodepth ? j->iodepth : 1) + 1;
+		w->vbl_off = calloc(w->vbl_size, sizeof(*w->vbl_off));
+		w->vbl_len = calloc(w->vbl_size, sizeof(*w->vbl_len));
+		w->vbl_file = calloc(w->vbl_size, sizeof(*w->vbl_file));
 		if (!w->vbl_off || !w->vbl_len || !w->vbl_file || posix_memalign(&w->vbl_buf, 4096, blen))
 			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': no memory for verify_backlog",
 				       j->name);
@@ -238,21 +249,30 @@ int worker_verify_init(struct worker *w, struct err *e)
 	return 0;
 }
 
-/* Read back and check the @n oldest pending blocks of the backlog ring, which leave it. */
-static void verify_backlog_check(struct worker *w, unsigned n)
+/* The ring's oldest entry (a due read-back if any, else the oldest pending block). */
+static unsigned verify_backlog_oldest(const struct worker *w)
+{
+	return (w->vbl_head + w->vbl_size - w->vbl_nr - w->vbl_due) % w->vbl_size;
+}
+
+/*
+ * The end pass: read back and check, synchronously, what is left in the
+ * ring (due or pending), which leaves it.
+ */
+static void verify_backlog_check(struct worker *w)
 {
 	uint64_t t0 = clock_ticks(w->clk);
-	unsigned k;
 
-	if (n > w->vbl_nr)
-		n = w->vbl_nr;
-	for (k = 0; k < n && !w->error; k++) {
-		unsigned i = (w->vbl_head + w->vbl_cap - w->vbl_nr) % w->vbl_cap;
+	while ((w->vbl_due || w->vbl_nr) && !w->error) {
+		unsigned i = verify_backlog_oldest(w);
 		const struct engine_file *f = &w->files[w->vbl_file[i]];
 		int64_t got = verify_read(w, w->vbl_file[i], w->vbl_buf, w->vbl_len[i], w->vbl_off[i]);
 		int r;
 
-		w->vbl_nr--;
+		if (w->vbl_due)
+			w->vbl_due--;
+		else
+			w->vbl_nr--;
 		r = verify_block(&w->verify, got, w->vbl_buf, w->vbl_len[i], w->vbl_off[i], f->path,
 				 &w->vres);
 		if (r)
@@ -260,6 +280,31 @@ static void verify_backlog_check(struct worker *w, unsigned n)
 	}
 	if (atomic_load_explicit(&w->measuring, memory_order_relaxed))
 		w->vbl_ns += clock_ticks_to_ns(w->clk, clock_ticks(w->clk) - t0);
+}
+
+void worker_verify_backlog_next(struct worker *w, struct io_u *io)
+{
+	unsigned i = verify_backlog_oldest(w);
+
+	w->vbl_due--;
+	io->vbl = 1;
+	io->ddir = DDIR_READ;
+	io->offset = w->vbl_off[i];
+	io->len = w->vbl_len[i];
+	io->file = w->vbl_file[i];
+	io->ioprio = 0;
+}
+
+void worker_verify_backlog_done(struct worker *w, const struct io_u *io)
+{
+	int r;
+
+	if (w->error)
+		return;		/* after a failure nothing more is checked */
+	r = verify_block(&w->verify, io->res, io->buf, io->len, io->offset, w->files[io->file].path,
+			 &w->vres);
+	if (r)
+		verify_failed(w, r);
 }
 
 /*
@@ -284,10 +329,15 @@ void worker_verify_written(struct worker *w, const struct io_u *io)
 	}
 	if (!w->vbl_cap)
 		return;
+	if (w->vbl_nr + w->vbl_due >= w->vbl_size) {	/* cannot happen (worker_verify_init) */
+		w->error = ENOSPC;
+		snprintf(w->first_error, sizeof(w->first_error), "verify_backlog: ring full");
+		return;
+	}
 	w->vbl_off[w->vbl_head] = io->offset;
 	w->vbl_len[w->vbl_head] = io->len;
 	w->vbl_file[w->vbl_head] = io->file;
-	w->vbl_head = (w->vbl_head + 1) % w->vbl_cap;
+	w->vbl_head = (w->vbl_head + 1) % w->vbl_size;
 	w->vbl_nr++;
 	if (!w->vbl_since && w->vbl_nr < w->vbl_cap)
 		return;
@@ -295,7 +345,9 @@ void worker_verify_written(struct worker *w, const struct io_u *io)
 		w->vbl_since = batch;	/* a new batch */
 	n = w->vbl_since < w->vbl_nr ? (unsigned)w->vbl_since : w->vbl_nr;
 	w->vbl_since -= n;
-	verify_backlog_check(w, n);
+	/* the oldest n become read-backs: worker_next_io issues them before new I/O */
+	w->vbl_nr -= n;
+	w->vbl_due += n;
 }
 
 void worker_verify_read(struct worker *w, const struct io_u *io)
@@ -376,8 +428,8 @@ void worker_verify_pass(struct worker *w)
 	if (w->vres.no_pass || !w->nr_files)
 		return;
 	if (w->vbl_cap) {
-		k = w->vbl_nr;
-		verify_backlog_check(w, k);
+		k = w->vbl_nr + w->vbl_due;
+		verify_backlog_check(w);
 		w->vpass_ios += k;
 		return;
 	}
@@ -431,6 +483,7 @@ void worker_verify_free(struct worker *w)
 	w->vbl_file = NULL;
 	w->vbl_buf = NULL;
 	w->vbl_cap = 0;
+	w->vbl_size = 0;
 	verify_log_free(&w->vlog);
 	verify_log_free(&w->vstate);
 	w->vlog_on = 0;

@@ -21,6 +21,16 @@ int worker_verify_init(struct worker *w, struct err *e);
 /* A write @io completed (w->vtrack): logged; with verify_backlog, checks may be due. */
 void worker_verify_written(struct worker *w, const struct io_u *io);
 
+/*
+ * verify_backlog asked for read-backs (w->vbl_due): make @io, a free io_u,
+ * the oldest of them (a READ with io->vbl set), for the engine to carry as
+ * any other I/O.
+ */
+void worker_verify_backlog_next(struct worker *w, struct io_u *io);
+
+/* A read-back @io completed (counted as one of the job's reads): check it; a failure sets @w->error. */
+void worker_verify_backlog_done(struct worker *w, const struct io_u *io);
+
 /* verify= on a read job: check @io's data as it completed; a failure sets @w->error (EILSEQ). */
 void worker_verify_read(struct worker *w, const struct io_u *io);
 
