@@ -486,8 +486,8 @@ static int num_copy(char *buf, const char *s, const struct num_ctx *c, struct er
 	return 0;
 }
 
-/* Whether @s holds a '/' outside parentheses (a bssplit weight, not a division). */
-static int num_slash_outside(const char *s)
+/* The first character of @s in @set outside parentheses, or NULL. */
+static const char *num_find_outside(const char *s, const char *set)
 {
 	int depth = 0;
 
@@ -496,27 +496,25 @@ static int num_slash_outside(const char *s)
 			depth++;
 		else if (*s == ')')
 			depth--;
-		else if (!depth && *s == '/')
-			return 1;
+		else if (!depth && strchr(set, *s))
+			return s;
 	}
-	return 0;
+	return NULL;
+}
+
+/* Whether @s holds a '/' outside parentheses (a bssplit weight, not a division). */
+static int num_slash_outside(const char *s)
+{
+	return num_find_outside(s, "/") != NULL;
 }
 
 /* End @s at its first '/', ':' or '-' outside parentheses: one bssplit entry's size. */
 static void num_cut_entry(char *s)
 {
-	int depth = 0;
+	char *p = (char *)num_find_outside(s, "/:-");
 
-	for (; *s; s++) {
-		if (*s == '(')
-			depth++;
-		else if (*s == ')')
-			depth--;
-		else if (!depth && (*s == '/' || *s == ':' || *s == '-')) {
-			*s = '\0';
-			return;
-		}
-	}
+	if (p)
+		*p = '\0';
 }
 
 int num_parse_range(const char *s, const struct num_ctx *c, uint64_t *lo, uint64_t *hi,
