@@ -241,10 +241,7 @@ void series_trim(struct series *s, size_t upto)
 		n = s->nr - 1;	/* the last one may still grow */
 	if (n > s->nr_ramp && s->base == s->base_ramp) {
 		/* the first measured interval goes: steady's ss_ramp counts from its start */
-		const struct series_iv *m = &s->iv[s->nr_ramp];
-		uint64_t d = (m->dur_us + 500) / 1000;
-
-		s->m0_ms = m->t_ms > d ? m->t_ms - d : 0;
+		s->m0_ms = series_held_start_ms(s, s->nr_ramp);
 		s->has_m0 = 1;
 	}
 	/* buckets are stored interval by interval: the kept ones start here */
@@ -512,9 +509,7 @@ int series_window(const struct series *s, size_t first, size_t last,
 	w->first = first;
 	first -= s->base;	/* held indexes from here on */
 	last -= s->base;
-	w->start_ms = s->iv[first].t_ms - (s->iv[first].dur_us + 500) / 1000;
-	if (w->start_ms > s->iv[first].t_ms)	/* duration longer than the clock: 0 */
-		w->start_ms = 0;
+	w->start_ms = series_held_start_ms(s, first);
 	w->lat_acc_min = UINT64_MAX;
 	for (size_t i = first; i <= last; i++)
 		window_add_local(w, s, i, d);

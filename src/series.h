@@ -138,13 +138,16 @@ static inline uint64_t series_start_ms(uint64_t t_ms, uint64_t dur_us, int has_p
 	return start;
 }
 
-/* When interval number @i began (series_start_ms, its predecessor kept or not). */
+/* When the interval held at index @k of s->iv began (series_start_ms). */
+static inline uint64_t series_held_start_ms(const struct series *s, size_t k)
+{
+	return series_start_ms(s->iv[k].t_ms, s->iv[k].dur_us, k > 0, k > 0 ? s->iv[k - 1].t_ms : 0);
+}
+
+/* When interval number @i of the run began (base <= i < series_end). */
 static inline uint64_t series_iv_start_ms(const struct series *s, size_t i)
 {
-	const struct series_iv *iv = series_at(s, i);
-	int prev = i > s->base;
-
-	return series_start_ms(iv->t_ms, iv->dur_us, prev, prev ? series_at(s, i - 1)->t_ms : 0);
+	return series_held_start_ms(s, i - s->base);
 }
 
 /*

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The same rounding as steady.c's iv_start_ms. */
 void steady_stream_free(struct steady_stream *ss)
 {
 	if (!ss)

@@ -25,9 +25,7 @@
 
 static uint64_t start_ms(const struct series *s, size_t i)
 {
-	uint64_t d = (s->iv[i].dur_us + 500) / 1000;
-
-	return s->iv[i].t_ms > d ? s->iv[i].t_ms - d : 0;
+	return series_held_start_ms(s, i);
 }
 
 /* IOPS of direction @d (-1: all) over intervals [@i0, @i0 + @n). */
