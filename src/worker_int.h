@@ -34,4 +34,12 @@ void worker_live_publish(struct worker *w);
 /* The ramp is over: statistics restart from zero, as fio does. */
 void worker_ramp_end(struct worker *w, uint64_t now);
 
+/*
+ * worker.c's per-I/O loop, from the first submission to the drain (one
+ * translation unit, so its accounting inlines); worker_thread.c runs it.
+ */
+void worker_loop(struct worker *w);
+/* Sleep until @until (ticks) in slices, so a stop request is seen promptly. */
+void worker_sleep_until(struct worker *w, uint64_t until);
+
 #endif
