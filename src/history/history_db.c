@@ -16,6 +16,7 @@
 #include <sys/stat.h>	/* mkdir */
 #include <sys/statvfs.h>	/* a read-only file system */
 #include <time.h>
+#include <unistd.h>	/* getpid: each writer's own pauses */
 #include <zlib.h>	/* compress2: the stored documents */
 #include "history_db.h"
 
@@ -501,6 +502,44 @@ static int setup(struct history *h, enum history_mode mode, struct err *e)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * setup, tried again while another process holds the file.  SQLite does not
+ * call the busy handler everywhere: switching a new file to WAL while other
+ * writers are creating or switching it returns SQLITE_BUSY at once (found
+ * with eight runs and two imports starting on one new file), so the open
+ * waits here, for the same time the busy timeout allows.  setup is safe to
+ * repeat: it reads the file's state each time, and a failed migration is
+ * rolled back.
+ */
+static int setup_waiting(struct history *h, enum history_mode mode, struct err *e)
+{
+	double end = now_s() + h->busy_ms / 1000.0;
+	unsigned pause_ms = 5, jitter = (unsigned)getpid() * 2654435761u;
+	int ret;
+
+	for (;;) {
+		h->problem = HISTORY_OK;
+		ret = setup(h, mode, e);
+		if (!ret || h->problem != HISTORY_LOCKED || now_s() >= end)
+			return ret;
+		err_clear(e);
+		/* jittered, growing pauses: the writers that met here do not meet again */
+		jitter = jitter * 1103515245u + 12345u;
+		nanosleep(&(struct timespec){ 0, (long)(pause_ms + (jitter >> 16) % (pause_ms + 1)) *
+					      1000000L }, NULL);
+		if (pause_ms < 100)
+			pause_ms *= 2;
+	}
+}
+
 /* Is @path (or, when it does not exist, its directory) on a file system mounted read-only? */
 static int on_readonly_fs(const char *path)
 {
@@ -586,7 +625,7 @@ int history_open(const char *path, enum history_mode mode, unsigned busy_ms,
 	}
 	sqlite3_extended_result_codes(h->db, 1);
 	sqlite3_busy_timeout(h->db, (int)h->busy_ms);
-	ret = setup(h, mode, e);
+	ret = setup_waiting(h, mode, e);
 	if (ret && on_readonly_fs(path)) {
 		err_clear(e);
 		if (mode == HISTORY_READ && open_immutable(h) == SQLITE_OK) {
