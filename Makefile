@@ -68,7 +68,9 @@ endif
 # it in when librbd and librados are there: pkg-config when a .pc file
 # exists, else a compile-and-link probe (Debian's librbd-dev ships none).
 # RBD=1 requires them, RBD=0 leaves it out; then ioengine=rbd is refused,
-# naming the missing library.
+# naming the missing library.  The probe links them; iotrial does not: the
+# engine loads them when a job uses it (dlopen), so that Ceph's 30 C++
+# libraries do not slow every process's start (engine_rbd.c).
 RBD ?= auto
 ifneq ($(RBD),0)
 RBD_LIBS := $(shell pkg-config --libs librbd librados 2>/dev/null || \
@@ -80,7 +82,7 @@ $(error RBD=1 but librbd and librados are not found (install librbd-dev and libr
 endif
 else
 BASE_CFLAGS += -DIOTRIAL_RBD $(shell pkg-config --cflags librbd librados 2>/dev/null)
-LIBS += $(RBD_LIBS)
+LIBS += -ldl
 endif
 endif
 

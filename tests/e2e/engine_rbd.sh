@@ -45,6 +45,26 @@ expect_exit rbd_one_image 2 "ioengine rbd does I/O on one image: nrfiles=2" \
 printf '[x]\nioengine=rbd\npool=p\nrbdname=i\nclientname=admin\nbusy_poll=1\nrw=randread\n' >"$T/ok.fio"
 check rbd_job_file_parses $P "$T/ok.fio"
 
+# librbd is loaded when a job uses it, not linked: a process that never
+# uses rbd never pays for Ceph's libraries; and when it cannot be loaded (a
+# private mount namespace puts an empty file over it), the rbd job is
+# refused in one line naming the library, exit 3 (a target that cannot be opened)
+if ldd "$IOTRIAL" | grep -q 'librbd\|librados'; then
+	fail rbd_not_linked "iotrial links librbd: $(ldd "$IOTRIAL" | grep 'librbd\|librados' | tr '\n' ' ')"
+else
+	pass rbd_not_linked
+fi
+lib=$(ldconfig -p | awk '/librbd\.so\.1 / { print $NF; exit }')
+if [ -z "$lib" ]; then
+	skip rbd_library_missing "ldconfig does not list librbd.so.1"
+elif ! unshare -m true 2>/dev/null; then
+	skip rbd_library_missing "no private mount namespace here (unshare -m needs root)"
+else
+	expect_exit rbd_library_missing 3 "^iotrial: error: job 'x': rbd: cannot load librbd\.so\.1 \(Debian: librbd1\): " \
+		unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
+		"$IOTRIAL" --name=x --ioengine=rbd --pool=p --rbdname=i --size=1m
+fi
+
 missing=$(ceph_cluster_missing)
 if [ -n "$missing" ]; then
 	skip engine_rbd_cluster "no Ceph daemons to start a test cluster (missing: $missing; install ceph-mon ceph-osd ceph-common)"
