@@ -14,7 +14,8 @@ examples read.
      <!-- docs-test: skip 'TEXT' 'WHY' --> do not run commands holding TEXT
      <!-- docs-test: expect 'TEXT' N -->   commands holding TEXT exit N
      <!-- docs-test: file 'NAME' 'TEXT' --> write TEXT (\\n: newline) to NAME
-   (several per comment, separated by ';').  A directive that matches no
+   (several per comment, separated by ';').  Before an ```ini block, `sub`
+   changes the job file written from it (to shorten its runtime).  A directive that matches no
    command fails: markers cannot go stale.  @LOOP@ in a command is a loop
    device made for the test (LOOPDEV; without one, the command is a SKIP
    with LOOPWHY).  After the substitutions no command may name /data or a
@@ -311,6 +312,38 @@ def run_block(base, line, block, dirs, k):
     return k
 
 
+def write_ini_files(doc, lines):
+    """Each ```ini block whose first line is "; NAME" is written to NAME, with
+    the `sub` directives of the markers right before it applied."""
+    base = os.path.basename(doc).split(".")[0]
+    pending, fence, block = [], None, []
+    for i, ln in enumerate(lines):
+        if fence is None:
+            if re.match(r"^```ini\s*$", ln):
+                fence, block = i, []
+                continue
+            ms = re.fullmatch(r"\s*<!--\s*docs-test:\s*(.*?)\s*-->\s*", ln)
+            if ms and not ms.group(1).startswith("options"):
+                pending += directives(ms.group(1))
+            elif ln.strip():
+                pending = []
+            continue
+        if not re.match(r"^```\s*$", ln):
+            block.append(ln)
+            continue
+        m = re.match(r";\s*([\w.-]+\.\w+)\s*$", block[0]) if block else None
+        text = "\n".join(block) + "\n"
+        for verb, args in pending:
+            if verb != "sub" or args[0] not in text or not m:
+                out("FAIL", "docs_%s_marker_%d" % (base, fence + 1), "directive %s %s does not apply "
+                    "to the job file at line %d" % (verb, args, fence + 1))
+                continue
+            text = text.replace(args[0], args[1])
+        if m:
+            open(os.path.join(WORK, m.group(1)), "w").write(text)
+        fence, pending = None, []
+
+
 def main():
     os.makedirs(os.path.join(WORK, ".bin"), exist_ok=True)
     link = os.path.join(WORK, ".bin", "iotrial")
@@ -319,8 +352,7 @@ def main():
     # the job files the docs show, named by their first line ("; jobs.fio"),
     # before any command: README runs usage.md's jobs.fio
     for doc in DOCS:
-        for m in re.finditer(r"^```ini\n(;\s*([\w.-]+\.\w+)\s*\n.*?)^```$", open(doc).read(), re.M | re.S):
-            open(os.path.join(WORK, m.group(2)), "w").write(m.group(1))
+        write_ini_files(doc, open(doc).read().splitlines())
     nlists = 0
     for doc in DOCS:
         text = open(doc).read()
