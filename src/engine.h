@@ -55,6 +55,7 @@ struct engine_file {
 	uint64_t size;		/* bytes usable for I/O, from offset on */
 	int is_blk;		/* a block device (trim via BLKDISCARD) */
 	uint64_t offset;	/* first byte of the I/O region (offset=, offset_increment=) */
+	uint64_t laid_out;	/* the size this run created or extended it to; 0: it was there */
 };
 
 struct engine_ctx {

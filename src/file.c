@@ -589,8 +589,15 @@ static int file_prepare(struct file_plan *p, int readonly, struct engine_file *f
 		ret = file_region(p, e);
 		if (ret)
 			return ret;
-		if (p->off + p->len > p->real && (ret = file_layout(p, readonly, e)))
-			return ret;
+		if (p->off + p->len > p->real) {
+			ret = file_layout(p, readonly, e);
+			if (ret)
+				return ret;
+			/* fio's "Laying out IO file" line counts it (a fill_device
+			 * writer's file is only created: its writes lay it out) */
+			if (!j->fill_device || file_reads(j))
+				f->laid_out = p->off + p->len;
+		}
 	}
 	f->fd = file_open(p, e);
 	if (f->fd < 0)

@@ -106,6 +106,9 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 	if (!dst->first_err)
 		dst->first_err = src->first_err;
 	dst->target_error |= src->target_error;
+	dst->laid_threads += src->laid_threads;
+	dst->laid_files += src->laid_files;
+	dst->laid_bytes += src->laid_bytes;
 	if (!dst->error && src->error) {
 		dst->error = src->error;
 		memcpy(dst->first_error, src->first_error, sizeof(dst->first_error));

@@ -119,6 +119,9 @@ struct job_result {
 	int partial;			/* ended early (signal or error) */
 	unsigned lat_depth;		/* latency_target: the depth its search ended at (0: off) */
 	struct verify_result verify;	/* verify=: what the read-back pass found */
+	/* the files this run laid out for it: threads that laid out any, files, bytes (fio's text) */
+	unsigned laid_threads, laid_files;
+	uint64_t laid_bytes;
 	struct cmdprio_result *prio;	/* cmdprio: clat per priority (owned), or NULL */
 	uint64_t rand_seeds[4];		/* the first thread's random stream seeds (iogen.h) */
 };

@@ -280,6 +280,11 @@ void worker_result(const struct worker *w, struct job_result *r)
 	r->coe = j->ioerr.coe != 0;
 	snprintf(r->first_error, sizeof(r->first_error), "%s", w->first_error);
 	r->verify = w->vres;
+	for (unsigned i = 0; w->files && i < w->nr_files; i++) {
+		r->laid_files += w->files[i].laid_out != 0;
+		r->laid_bytes += w->files[i].laid_out;
+	}
+	r->laid_threads = r->laid_files != 0;
 	/* fio's job runtime and elapsed time include its verify phase */
 	r->elapsed_s = (w->elapsed_ns + w->verify_ns + 500000000ull) / 1000000000ull;
 	r->pid = w->os_tid;

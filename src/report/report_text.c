@@ -388,7 +388,8 @@ static void text_bs(char *buf, size_t n, const struct job *j, unsigned d)
 
 /*
  * fio's first lines: one per job as defined ("..." under it for its
- * clones), the version, and how many processes and threads start.
+ * clones), the version, how many processes and threads start, and a line
+ * for each thread that laid out files (their whole sizes, in whole MiB).
  */
 static void text_header(FILE *f, const struct run_result *r)
 {
@@ -426,6 +427,18 @@ static void text_header(FILE *f, const struct run_result *r)
 		fprintf(f, "Starting %u thread%s\n", threads, threads > 1 ? "s" : "");
 	else
 		fprintf(f, "Starting %u process%s\n", procs, procs != 1 ? "es" : "");
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct job_result *jr = &r->jobs[i];
+
+		/* group_reporting merged its threads: each laid out its share */
+		for (unsigned t = 0; t < jr->laid_threads; t++) {
+			unsigned n = jr->laid_files / jr->laid_threads;
+
+			fprintf(f, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", jr->name,
+				n > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "total " : "",
+				(unsigned long long)(jr->laid_bytes / jr->laid_threads >> 20));
+		}
+	}
 	fputc('\n', f);
 }
 

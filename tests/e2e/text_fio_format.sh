@@ -1,7 +1,8 @@
 # The fio-shaped part of the text report against fio 3.33's own, for the same
 # jobs run here (about 2 s each tool): line for line with the numbers left out
-# (header lines, job lines, every key and unit, group and disk lines, no line
-# of iotrial's before fio's part ends), and fio's number notation, checked on
+# (header lines, "Laying out IO file" lines, job lines, every key and unit,
+# group and disk lines, no line of iotrial's before fio's part ends), and
+# fio's number notation, checked on
 # the values of fio's own run: each IOPS=, BW=, io= and latency min/max fio
 # printed is fed to iotrial's formatter with the value fio's JSON gives, and
 # must come out the same (test_report_fionum's pairs_from_fio).
@@ -10,15 +11,17 @@ UNIT=$(dirname "$IOTRIAL")/tests/test_report_fionum
 if ! command -v fio >/dev/null 2>&1; then
 	skip text_fio_shape "fio is not installed"
 	skip text_fio_numbers "fio is not installed"
+	skip text_fio_layout "fio is not installed"
 	exit 0
 fi
 # two groups; rate limits keep IOPS and bandwidth at the same sizes in both tools
-set -- --ioengine=psync --filename="$T/f" --size=8m --runtime=1 --time_based \
+# (each tool creates a file of its own: both print the "Laying out" line)
+set -- --ioengine=psync --size=8m --runtime=1 --time_based \
 	--name=rand --rw=randrw --bs=4k --rate_iops=4193 \
 	--name=seq --stonewall --rw=write --bs=64k --rate_iops=300 --numjobs=2 --thread
-fio --output-format=normal,json "$@" >"$T/fio.all" 2>"$T/fio.err"
+fio --output-format=normal,json --filename="$T/f" "$@" >"$T/fio.all" 2>"$T/fio.err"
 frc=$?
-"$IOTRIAL" "$@" >"$T/io.txt" 2>"$T/io.err"
+"$IOTRIAL" --filename="$T/g" "$@" >"$T/io.txt" 2>"$T/io.err"
 irc=$?
 if [ $frc -ne 0 ] || [ $irc -ne 0 ]; then
 	fail text_fio_shape "fio exit $frc, iotrial exit $irc: $(tail -n 2 "$T/fio.err" "$T/io.err")"
@@ -39,8 +42,6 @@ io_fio = io_text[:cut]
 def skeleton(ls):
     out = []
     for l in ls:
-        if "Laying out IO file" in l:
-            continue	# fio's note on creating the file: not part of a report
         l = re.sub(r"^(fio|iotrial)-\S+$", "VERSION", l)
         l = re.sub(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}", "DATE", l)
         if re.match(r"  lat \((nsec|usec|msec)\)   : ", l):
@@ -111,3 +112,29 @@ PY
 if [ $? -eq 0 ]; then pass text_fio_shape; else fail text_fio_shape "$(cat "$T/shape")"; fi
 if [ -s "$T/pairs" ] && "$UNIT" "$T/pairs" >"$T/unit" 2>&1 && grep -q '^PASS pairs_from_fio' "$T/unit"
 then pass text_fio_numbers; else fail text_fio_numbers "$(grep -v '^PASS' "$T/unit" 2>/dev/null | head -n 8)"; fi
+
+# "Laying out IO file" lines, word for word, for the files each tool creates
+# or extends in a directory of its own: a file under 1 MiB, clones, several
+# files, a writer, files already there (no line), an extended file, merged
+# threads (group_reporting)
+layout_lines() {	# TOOL DIR ARGS...
+	tool=$1 dir=$2
+	shift 2
+	(cd "$dir" && "$tool" --rw=read --bs=4k "$@" 2>&1 | grep 'Laying out')
+}
+bad=""
+for args in "--name=a --size=512k" "--name=b --size=2m --numjobs=2" \
+	"--name=d --size=3m --nrfiles=3 --filesize=1m" "--name=c --size=2m --rw=write" \
+	"--name=g --size=1536k --thread --numjobs=2 --group_reporting"; do
+	rm -rf "$T/lf" "$T/li" && mkdir "$T/lf" "$T/li"
+	# shellcheck disable=SC2086
+	f1=$(layout_lines fio "$T/lf" $args) i1=$(layout_lines "$IOTRIAL" "$T/li" $args)
+	# shellcheck disable=SC2086
+	f2=$(layout_lines fio "$T/lf" $args) i2=$(layout_lines "$IOTRIAL" "$T/li" $args)
+	# shellcheck disable=SC2086
+	f3=$(layout_lines fio "$T/lf" $args --size=4m) i3=$(layout_lines "$IOTRIAL" "$T/li" $args --size=4m)
+	if [ -z "$f1" ] || [ "$f1" != "$i1" ] || [ "$f2" != "$i2" ] || [ "$f3" != "$i3" ]; then
+		bad="$bad [$args: fio '$f1' / '$f2' / '$f3', iotrial '$i1' / '$i2' / '$i3']"
+	fi
+done
+if [ -z "$bad" ]; then pass text_fio_layout; else fail text_fio_layout "$bad"; fi

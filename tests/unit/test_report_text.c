@@ -212,6 +212,30 @@ TEST(write_error_is_reported)
 	free(fx);
 }
 
+/* fio's lines for the files a run laid out: one per thread, whole MiB, "total" for several */
+TEST(laying_out_lines)
+{
+	struct fixture *fx = fixture_new();
+	char *t;
+
+	fx->jr[0].laid_threads = 1;
+	fx->jr[0].laid_files = 1;
+	fx->jr[0].laid_bytes = 512 << 10;	/* under 1 MiB: fio prints 0MiB */
+	fx->jr[1].laid_threads = 2;		/* group_reporting merged two threads */
+	fx->jr[1].laid_files = 6;
+	fx->jr[1].laid_bytes = 6 << 20;
+	t = render(&fx->r);
+	CHECK(t != NULL);
+	CHECK_LINE(t, "alpha: Laying out IO file (1 file / 0MiB)");
+	CHECK_LINE(t, "beta: Laying out IO files (3 files / total 3MiB)");
+	/* after "Starting", before the blank line that ends the header */
+	CHECK(t && strstr(t, "\nStarting ") < strstr(t, "\nalpha: Laying out"));
+	CHECK(t && strstr(t, "\nbeta: Laying out IO files (3 files / total 3MiB)\nbeta: Laying out IO "
+			  "files (3 files / total 3MiB)\n\n") != NULL);
+	free(t);
+	free(fx);
+}
+
 int main(void)
 {
 	RUN(job_lines);
@@ -222,5 +246,6 @@ int main(void)
 	RUN(units_at_scale);
 	RUN(tiny_shares_are_not_shown_as_zero);
 	RUN(write_error_is_reported);
+	RUN(laying_out_lines);
 	return CHECK_DONE();
 }
