@@ -58,7 +58,7 @@ lib=$(ldconfig -p | awk '/librbd\.so\.1 / { print $NF; exit }')
 if [ -z "$lib" ]; then
 	skip rbd_library_missing "ldconfig does not list librbd.so.1"
 elif ! unshare -m true 2>/dev/null; then
-	skip rbd_library_missing "no private mount namespace here (unshare -m needs root)"
+	skip rbd_library_missing "no private mount namespace here (unshare -m needs root, and / to be a mount point: not in a chroot)"
 else
 	expect_exit rbd_library_missing 3 "^iotrial: error: job 'x': rbd: cannot load librbd\.so\.1 \(Debian: librbd1\): " \
 		unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
