@@ -358,7 +358,7 @@ fi
 # --- idle: a rate limit's sleep is not I/O path ------------------------------
 # Rate-limited null jobs (5000 IOPS at QD1: a 200 us cycle of which well under
 # 10 us is the I/O and the tool): the time with no I/O in flight is the idle
-# part, and io_path is at most the latency (no device).  Then a compare of two
+# part (or a wait for a CPU), and io_path is at most the latency (no device).  Then a compare of two
 # such sides: its time block's io_path difference is within the latency, never
 # the ~150 us of sleep it once called "I/O path".
 R="--name=r --ioengine=null --rw=randread --bs=4k --size=64m --rate_iops=5000 --number_ios=1000"
@@ -378,8 +378,13 @@ lat, cyc = t["lat_ns"], t["cycle_ns"]
 bad = []
 if not t["io_path"]["ns"] <= lat + 1:
     bad.append("io_path %.0f ns > latency %.0f ns" % (t["io_path"]["ns"], lat))
-if not t["idle"]["ns"] >= 0.5 * cyc:
-    bad.append("idle %.0f ns < half the %.0f ns cycle" % (t["idle"]["ns"], cyc))
+# the sleep is idle, or, on a loaded machine, partly a wait for a CPU after
+# it (beside three CPU hogs: cpu_wait 18-35 of the 199 us; under make
+# check-loaded idle alone was once 15 us): never I/O path, device or tool
+if not t["idle"]["ns"] + t["cpu_wait"]["ns"] >= 0.5 * cyc:
+    bad.append("idle %.0f + cpu_wait %.0f ns < half the %.0f ns cycle (parts: %s)" % (
+        t["idle"]["ns"], t["cpu_wait"]["ns"], cyc,
+        ", ".join("%s %.0f" % (p, t[p]["ns"]) for p in ("device", "io_path", "tool_user", "tool_sys"))))
 s = sum(t[p]["ns"] for p in ("device", "io_path", "tool_user", "tool_sys", "cpu_wait", "idle"))
 if abs(s + t["overlap_ns"] - cyc) > 1:
     bad.append("parts %.0f + overlap %.0f != cycle %.0f" % (s, t["overlap_ns"], cyc))
