@@ -235,9 +235,10 @@ def check_refusals(doc, text):
 
 
 # ---- commands ------------------------------------------------------------------
-def check_commands(doc, lines):
-    base = os.path.basename(doc).split(".")[0]
-    pending, fence, block, lang, k = [], None, [], "", 0
+def fenced_blocks(lines):
+    """Each ``` block of a document: (lang, index of its fence line, its
+    lines, the docs-test directives of the markers right before it)."""
+    pending, fence, block, lang = [], None, [], ""
     for i, ln in enumerate(lines):
         if fence is None:
             mf = re.match(r"^```(\w*)\s*$", ln)
@@ -253,12 +254,18 @@ def check_commands(doc, lines):
         if not re.match(r"^```\s*$", ln):
             block.append(ln)
             continue
-        # the block [fence+1, i) is complete
+        yield lang, fence, block, pending
+        fence, pending = None, []
+
+
+def check_commands(doc, lines):
+    base = os.path.basename(doc).split(".")[0]
+    k = 0
+    for lang, fence, block, pending in fenced_blocks(lines):
         if lang == "sh":
             k = run_block(base, fence + 1, block, pending, k)
-        elif pending and lang != "ini":
+        elif pending and lang != "ini":	# an ini block's are write_ini_files'
             out("FAIL", "docs_%s_%d" % (base, fence + 1), "docs-test directives before a ```%s block" % lang)
-        fence, pending = None, []
 
 
 def run_block(base, line, block, dirs, k):
@@ -316,20 +323,8 @@ def write_ini_files(doc, lines):
     """Each ```ini block whose first line is "; NAME" is written to NAME, with
     the `sub` directives of the markers right before it applied."""
     base = os.path.basename(doc).split(".")[0]
-    pending, fence, block = [], None, []
-    for i, ln in enumerate(lines):
-        if fence is None:
-            if re.match(r"^```ini\s*$", ln):
-                fence, block = i, []
-                continue
-            ms = re.fullmatch(r"\s*<!--\s*docs-test:\s*(.*?)\s*-->\s*", ln)
-            if ms and not ms.group(1).startswith("options"):
-                pending += directives(ms.group(1))
-            elif ln.strip():
-                pending = []
-            continue
-        if not re.match(r"^```\s*$", ln):
-            block.append(ln)
+    for lang, fence, block, pending in fenced_blocks(lines):
+        if lang != "ini":
             continue
         m = re.match(r";\s*([\w.-]+\.\w+)\s*$", block[0]) if block else None
         text = "\n".join(block) + "\n"
@@ -341,7 +336,6 @@ def write_ini_files(doc, lines):
             text = text.replace(args[0], args[1])
         if m:
             open(os.path.join(WORK, m.group(1)), "w").write(text)
-        fence, pending = None, []
 
 
 def main():
