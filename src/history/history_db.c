@@ -16,9 +16,10 @@
 #include <sys/stat.h>	/* mkdir */
 #include <sys/statvfs.h>	/* a read-only file system */
 #include <time.h>
-#include <unistd.h>	/* getpid: each writer's own pauses */
 #include <zlib.h>	/* compress2: the stored documents */
+#include "clock.h"	/* clock_gettime_ns */
 #include "history_db.h"
+#include "rand.h"	/* the pauses' jitter */
 
 /*
  * Schema version 1.  runs: one row per result document, with the facts that
@@ -502,14 +503,6 @@ static int setup(struct history *h, enum history_mode mode, struct err *e)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /*
  * setup, tried again while another process holds the file.  SQLite does not
  * call the busy handler everywhere: switching a new file to WAL while other
@@ -521,19 +514,20 @@ static double now_s(void)
  */
 static int setup_waiting(struct history *h, enum history_mode mode, struct err *e)
 {
-	double end = now_s() + h->busy_ms / 1000.0;
-	unsigned pause_ms = 5, jitter = (unsigned)getpid() * 2654435761u;
+	uint64_t end = clock_gettime_ns() + h->busy_ms * 1000000ull;
+	unsigned pause_ms = 5;
+	struct rand_state r;
 	int ret;
 
+	rand_seed(&r, rand_base_seed(0, 0, 0));	/* each writer its own pauses */
 	for (;;) {
 		h->problem = HISTORY_OK;
 		ret = setup(h, mode, e);
-		if (!ret || h->problem != HISTORY_LOCKED || now_s() >= end)
+		if (!ret || h->problem != HISTORY_LOCKED || clock_gettime_ns() >= end)
 			return ret;
 		err_clear(e);
 		/* jittered, growing pauses: the writers that met here do not meet again */
-		jitter = jitter * 1103515245u + 12345u;
-		nanosleep(&(struct timespec){ 0, (long)(pause_ms + (jitter >> 16) % (pause_ms + 1)) *
+		nanosleep(&(struct timespec){ 0, (long)(pause_ms + rand_below(&r, pause_ms + 1)) *
 					      1000000L }, NULL);
 		if (pause_ms < 100)
 			pause_ms *= 2;
