@@ -53,9 +53,8 @@
 #include <unistd.h>	/* read, close */
 #include "engine.h"
 
-/* The sonames of librbd1 and librados2 (stable since Ceph's first releases) */
+/* librbd1's soname (stable since Ceph's first releases); it needs librados */
 #define RBD_LIB_RBD "librbd.so.1"
-#define RBD_LIB_RADOS "librados.so.2"
 
 /* Every librados/librbd function the engine calls: one list. */
 #define RBD_LIB_FUNCS(X) \
@@ -94,25 +93,22 @@ struct rbd_state {
 };
 
 /*
- * Load librbd and librados and find each function in @l.  dlopen counts
- * its loads, so each connection loading them again costs a lookup; they
- * are never unloaded (Ceph's libraries keep threads and static state that
+ * Load librbd (and so librados, which it needs) and find each function in
+ * @l: dlsym on librbd's handle searches its dependencies too.  dlopen counts
+ * its loads, so each connection loading it again costs a lookup; it is
+ * never unloaded (Ceph's libraries keep threads and static state that
  * unloading would pull from under them).
  */
 static int rbd_lib_load(const struct job *j, struct rbd_lib *l, struct err *e)
 {
-	void *rbd = dlopen(RBD_LIB_RBD, RTLD_NOW | RTLD_LOCAL), *rados;
+	void *h = dlopen(RBD_LIB_RBD, RTLD_NOW | RTLD_LOCAL);
 	const char *missing = NULL;
 
-	if (!rbd)
+	if (!h)
 		return err_set(e, -ENOENT, EXIT_TARGET, "job '%s': rbd: cannot load %s (Debian: "
 			       "librbd1): %s", j->name, RBD_LIB_RBD, dlerror());
-	rados = dlopen(RBD_LIB_RADOS, RTLD_NOW | RTLD_LOCAL);
-	if (!rados)
-		return err_set(e, -ENOENT, EXIT_TARGET, "job '%s': rbd: cannot load %s (Debian: "
-			       "librados2): %s", j->name, RBD_LIB_RADOS, dlerror());
 #define RBD_LIB_SYM(f) \
-	*(void **)&l->f = dlsym(!strncmp(#f, "rados_", 6) ? rados : rbd, #f); \
+	*(void **)&l->f = dlsym(h, #f); \
 	if (!l->f && !missing) \
 		missing = #f;
 	RBD_LIB_FUNCS(RBD_LIB_SYM)
