@@ -7,8 +7,8 @@
 #   make V=1              show full command lines
 #   make RBD=0|1          leave out / require the rbd engine (default: when found)
 # Layout: src/ is the library (libiotrial.a), cli/ the thin command line;
-# src/engines, src/trial, src/report, src/steady are folders with a dependency
-# rule (docs/design.md), checked by `make check-layers` (part of make check).
+# src/ is folders ranked from lib/ up to mpi/ (docs/design.md, "The floors"):
+# nothing uses a folder above its own, checked by `make check-layers` (make check).
 # Tests: tests/unit/test_*.c are programs (picked up without editing a list),
 # tests/e2e/*.sh are scripts; tests/run.sh runs them all and prints the tally.
 
@@ -64,7 +64,7 @@ LIBS += $(shell pkg-config --libs $(MPI_PC))
 endif
 endif
 
-# The rbd engine (src/engines/engine_rbd.c, docs/ceph.md): RBD=auto (default) builds
+# The rbd engine (src/io/engines/engine_rbd.c, docs/ceph.md): RBD=auto (default) builds
 # it in when librbd and librados are there: pkg-config when a .pc file
 # exists, else a compile-and-link probe (Debian's librbd-dev ships none).
 # RBD=1 requires them, RBD=0 leaves it out; then ioengine=rbd is refused,
@@ -92,7 +92,7 @@ BASE_CFLAGS += -DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen
 # changes, so that a new commit recompiles one file
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null)
 
-LIB_SRC := $(wildcard src/*.c src/*/*.c)
+LIB_SRC := $(wildcard src/*/*.c src/*/*/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(patsubst cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRC))
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -103,7 +103,7 @@ all: $(BUILD)/iotrial
 
 # VERSION is a prerequisite of every object: IOTRIAL_VERSION is compiled in.
 $(LIB_OBJ) $(CLI_OBJ): VERSION
-$(BUILD)/obj/version.o: $(BUILD)/gen/gitrev.h
+$(BUILD)/obj/lib/version.o: $(BUILD)/gen/gitrev.h
 $(BUILD)/gen/gitrev.h: FORCE
 	@mkdir -p $(dir $@)
 	@echo '#define IOTRIAL_GIT_REV "$(GIT_REV)"' >$@.tmp
@@ -152,7 +152,7 @@ check-loaded: $(BUILD)/iotrial $(UNIT_BIN)
 	@sh tests/fioref.sh $(FIOREF)
 	@$(CHECK_ENV) sh tests/load.sh sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
-# The folders' dependency rules and "no circles" (docs/design.md, the map);
+# The folders' ranking, their rules and "no circles" (docs/design.md, the floors);
 # make check runs the same script as the test tests/e2e/layers.sh.
 check-layers: $(BUILD)/iotrial
 	@sh scripts/check-layers.sh $(BUILD)
@@ -181,7 +181,7 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@$(if $(Q),echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(LIBS)
 
-$(FUZZ_BUILD)/obj/version.o: $(BUILD)/gen/gitrev.h
+$(FUZZ_BUILD)/obj/lib/version.o: $(BUILD)/gen/gitrev.h
 
 .SECONDARY: $(FUZZ_LIB_OBJ)	# pattern-rule intermediates: keep them between builds
 

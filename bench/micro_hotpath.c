@@ -11,10 +11,10 @@
 #include <stdio.h>	/* printf */
 #include <stdlib.h>	/* atol */
 #include <string.h>	/* memset */
-#include "clock.h"
-#include "hist.h"
-#include "iogen.h"
-#include "stat.h"
+#include "lib/clock.h"
+#include "lib/hist.h"
+#include "io/iogen.h"
+#include "lib/stat.h"
 
 static struct hist hist;
 

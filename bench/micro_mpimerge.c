@@ -16,9 +16,9 @@
 #include <stdlib.h>	/* atoi, calloc */
 #include <string.h>	/* memset */
 #include <time.h>	/* clock_gettime */
-#include "job.h"
-#include "mpimerge.h"
-#include "series.h"
+#include "model/job.h"
+#include "result/mpimerge.h"
+#include "measure/series.h"
 
 static uint64_t rnd(uint64_t *s)
 {

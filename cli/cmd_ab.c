@@ -4,7 +4,7 @@
  * process of this very binary (/proc/self/exe in fio-compatible mode) that
  * writes its own JSON result into the trial directory; then compares the two
  * sets like `iotrial compare`.  The decisions (order, stopping, side options,
- * manifest) live in src/abrun.c; this file only parses, spawns and prints.
+ * manifest) live in src/trial/abrun.c; this file only parses, spawns and prints.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,18 +20,20 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "abmpi.h"	/* ab across hosts: sides on MPI ranks */
-#include "mpirank.h"
+#include "mpi/abmpi.h"	/* ab across hosts: sides on MPI ranks */
+#include "lib/mpienv.h"
+#include "mpi/mpirank.h"
 #include "trial/abrun.h"
 #include "trial/trial.h"
 #include "cmd.h"
+#include "history_hooks.h"
 #include "trial/compare.h"
 #include "trial/compare_suite.h"
-#include "err.h"
-#include "outfile.h"
+#include "lib/err.h"
+#include "lib/outfile.h"
 #include "report/report_html.h"
-#include "trial/resultwindow.h"
-#include "vec.h"	/* vec_grow, vec_free_strings */
+#include "result/resultwindow.h"
+#include "lib/vec.h"	/* vec_grow, vec_free_strings */
 
 static const char usage[] =
 	"usage: iotrial ab --a OPTS --b OPTS [ab options] <fio options or job file>\n"
@@ -585,7 +587,7 @@ static int write_html(struct trial *t, const char *note, struct err *e)
  * each run a child process) or one across hosts (@x: runs on the sides'
  * MPI ranks, abmpi.h).  Prints the report; returns the exit code.
  */
-static int ab_trial(struct ab_args *ab, struct cmd_history_ab *hist, struct abmpi *x)
+static int ab_trial(struct ab_args *ab, struct history_hooks_ab *hist, struct abmpi *x)
 {
 	struct trial_cfg cfg;
 	struct trial t;
@@ -640,7 +642,7 @@ static int ab_trial(struct ab_args *ab, struct cmd_history_ab *hist, struct abmp
 	if (why == ABRUN_CONTINUE || (ret = print_final(&t, ab->json, why, &e)) < 0 ||
 	    write_html(&t, NULL, &e))
 		goto fail;
-	cmd_history_after_ab(hist, t.dir, t.manifest, &ab->copts, t.keys, t.nkeys);
+	history_hooks_after_ab(hist, t.dir, t.manifest, &ab->copts, t.keys, t.nkeys);
 	trial_free(&t);
 	json_decref(extra);
 	return ret ? EXIT_REGRESSION : EXIT_OK;
@@ -675,7 +677,7 @@ static int mpi_fail(unsigned rank, const char *msg, int code)
  * --a-ranks and --b-ranks run their side when told (abmpi.h).  Every rank
  * parses the same arguments, so a bad one stops them all before MPI starts.
  */
-static int ab_mpi(struct ab_args *ab, struct cmd_history_ab *hist)
+static int ab_mpi(struct ab_args *ab, struct history_hooks_ab *hist)
 {
 	unsigned rank, nranks, *ranks[2] = { NULL, NULL };
 	size_t nr[2] = { 0, 0 };
@@ -687,7 +689,7 @@ static int ab_mpi(struct ab_args *ab, struct cmd_history_ab *hist)
 
 	err_clear(&e);
 	memset(&x, 0, sizeof(x));
-	mpirank_env(&rank, &nranks);
+	mpienv_rank(&rank, &nranks);
 	if (!ab->a_ranks || !ab->b_ranks)
 		/* every rank would run its own trial */
 		return mpi_fail(rank, "ab under an MPI launcher: give each side its ranks "
@@ -745,12 +747,12 @@ static int ab_mpi(struct ab_args *ab, struct cmd_history_ab *hist)
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_args ab;
-	struct cmd_history_ab hist;
+	struct history_hooks_ab hist;
 	struct err e;
 	int code;
 
 	err_clear(&e);
-	cmd_history_ab_take(&argc, argv, &hist);	/* --history: the trial stores its runs */
+	history_hooks_ab_take(&argc, argv, &hist);	/* --history: the trial stores its runs */
 	ab_defaults(&ab);
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("%s%s%s", usage, compare_options_help, exits);
@@ -764,12 +766,12 @@ int cmd_ab(int argc, char **argv)
 	if (parse_args(argc, argv, &ab, &e)) {
 		unsigned rank, nranks;
 
-		mpirank_env(&rank, &nranks);	/* under mpirun: said once, by rank 0 */
+		mpienv_rank(&rank, &nranks);	/* under mpirun: said once, by rank 0 */
 		free(ab.common);
 		return mpi_fail(rank, e.msg, e.exit_code ? e.exit_code : EXIT_INTERNAL);
 	}
 	ab_finish_defaults(&ab);
-	if (mpirank_launched()) {
+	if (mpienv_launched()) {
 		code = ab_mpi(&ab, &hist);
 	} else if (ab.a_ranks || ab.b_ranks) {
 		fprintf(stderr, "iotrial: error: ab: --a-ranks/--b-ranks need an MPI launcher: "

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "analysis/check.h"
 #include "cmd.h"
-#include "err.h"
-#include "trial/resultread.h"
-#include "utf8.h"
+#include "lib/err.h"
+#include "result/resultread.h"
+#include "lib/utf8.h"
 
 static const char usage[] =
 	"usage: iotrial check [--output-format=text|json] RESULT...\n"

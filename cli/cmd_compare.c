@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "history_hooks.h"
 #include "trial/compare.h"
 #include "trial/compare_suite.h"
-#include "err.h"
-#include "outfile.h"
+#include "lib/err.h"
+#include "lib/outfile.h"
 #include "report/report_html.h"
-#include "trial/resultwindow.h"
+#include "result/resultwindow.h"
 #include "trial/trialdir.h"	/* compare DIR of an ab trial; its change under trial */
 
 static const char usage[] =
@@ -56,7 +57,7 @@ struct compare_args {
 	struct compare_opts opts;
 	enum resultwindow window;
 	struct resultwindow_note wn;	/* which figures were compared (resultwindow.h) */
-	struct cmd_history_sides hist;	/* --baseline=history:LABEL ... (cmd_history.c) */
+	struct history_hooks_sides hist;	/* --baseline=history:LABEL ... (cmd_history.c) */
 	struct trialdir td;		/* the ab trial the files come from, if any */
 	int from_td;			/* `compare DIR` of a trial: its sides are td's */
 	char note[1024], trial_of[64];	/* trialdir_apply: why it ended early, what it is about */
@@ -94,7 +95,7 @@ static int take_option(int argc, char **argv, int i, struct compare_args *ca, st
 				       "--window=all|steady|auto"), -1;
 		return resultwindow_parse(value, &ca->window, e) ? -1 : 1;
 	}
-	ret = cmd_history_compare_option(name, value, &ca->hist, e);
+	ret = history_hooks_compare_option(name, value, &ca->hist, e);
 	if (ret)
 		return ret < 0 ? -1 : ret == 2 || eq ? 1 : used;	/* 2: a flag */
 	ret = compare_parse_option(name, value, &ca->opts, &ca->json, e);
@@ -313,7 +314,7 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (parse_args(argc, argv, &ca, &e) || expect_trial_keys(&ca, &e) ||
-	    (ca.hist.used ? cmd_history_compare_load(&ca.hist, ca.a, ca.na, &ca.opts, &a, &na, &b,
+	    (ca.hist.used ? history_hooks_compare_load(&ca.hist, ca.a, ca.na, &ca.opts, &a, &na, &b,
 						     &nb, &e) :
 	     resultread_load_set(ca.from_td ? ca.td.a : ca.a, ca.from_td ? ca.td.na : ca.na, &a,
 				 &na, &e) ||

@@ -10,9 +10,9 @@
 #include <string.h>	/* strcmp */
 
 #include "cmd.h"
-#include "cmdline.h"
-#include "err.h"
-#include "preset.h"
+#include "parse/cmdline.h"
+#include "lib/err.h"
+#include "parse/preset.h"
 
 static const char preset_usage[] =
 	"usage: iotrial preset list\n"

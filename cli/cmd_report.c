@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "err.h"
-#include "outfile.h"
+#include "lib/err.h"
+#include "lib/outfile.h"
 #include "report/report_html.h"
 
 static const char usage[] =

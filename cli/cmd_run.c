@@ -13,22 +13,24 @@
 #include <unistd.h>	/* isatty, getpid */
 
 #include "cmd.h"
-#include "human.h"	/* status lines: rates, counts, latencies */
-#include "mpirank.h"	/* MPI mode: one rank of a run (docs/mpi.md) */
-#include "cmdline.h"
-#include "err.h"
-#include "agglog.h"	/* --bandwidth-log paths */
-#include "fiolog.h"
-#include "outfile.h"
-#include "preset.h"
+#include "history_hooks.h"
+#include "lib/human.h"	/* status lines: rates, counts, latencies */
+#include "lib/mpienv.h"	/* mpienv_launched */
+#include "mpi/mpirank.h"	/* MPI mode: one rank of a run (docs/mpi.md) */
+#include "parse/cmdline.h"
+#include "lib/err.h"
+#include "log/agglog.h"	/* --bandwidth-log paths */
+#include "log/fiolog.h"
+#include "lib/outfile.h"
+#include "parse/preset.h"
 #include "report/report_json.h"
 #include "report/report_summary.h"
 #include "report/report_text.h"
 #include "report/report_terse.h"
-#include "result.h"
-#include "run.h"
-#include "safety.h"
-#include "utf8.h"
+#include "result/result.h"
+#include "run/run.h"
+#include "io/safety.h"
+#include "lib/utf8.h"
 
 struct progress_state {
 	const struct cmdline *cl;
@@ -438,7 +440,7 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi, int *sig_out)
 	}
 	r = write_results(cl, &res, &e);
 	/* --history: stored after the results, never changing the run's outcome */
-	cmd_history_after_run(cl, &res, r ? EXIT_OUTPUT : res.signal ? EXIT_INTERRUPTED : code);
+	history_hooks_after_run(cl, &res, r ? EXIT_OUTPUT : res.signal ? EXIT_INTERRUPTED : code);
 	sig = res.signal;
 	if (sig_out)
 		*sig_out = sig;
@@ -459,7 +461,7 @@ int cmd_run(struct cmdline *cl)
 	int code;
 
 	err_clear(&e);
-	if (mpirank_launched()) {
+	if (mpienv_launched()) {
 		sigset_t sigs;
 
 		/* before MPI_Init: its threads inherit the mask (mpirank.h) */

@@ -16,11 +16,11 @@
 #include <string.h>	/* strcmp, strerror, strtok_r */
 #include <unistd.h>	/* getpid */
 #include "cmd.h"
-#include "version.h"
-#include "cmdline.h"
-#include "err.h"
-#include "fiolog_fz.h"	/* --inflate-log */
-#include "opt.h"
+#include "lib/version.h"
+#include "parse/cmdline.h"
+#include "lib/err.h"
+#include "log/fiolog_fz.h"	/* --inflate-log */
+#include "parse/opt.h"
 
 static void usage(FILE *f)
 {

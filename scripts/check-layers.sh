@@ -11,26 +11,25 @@
 #   - the compiler's .d files: every header a .c file reaches, through any
 #     chain of includes;
 #   - nm on the objects: which file's functions and data a file uses.
+# The ranking is the table "The floors" in docs/design.md (one list: the
+# docs and this check read the same rows): rank, folder, what it holds.
 # Rules:
-#   layers_engines  engines/ reach the core through engine.h and its peers:
-#                   never worker.h, run.h, trial/, report/, steady/, nor
-#                   another engine's header; outside engines/ only the
-#                   registries (engine.c, the option table) reach engines/.
-#   layers_trial    trial/ reads results: it never reaches worker.h, run.h,
-#                   engine.h, engines/, report/ or steady/, and calls nothing
-#                   in worker*, run*, engine*.
-#   layers_report   report/ renders a result: it never reaches worker.h,
-#                   run.h, engine.h, engines/, outfile.h, file.h or safety.h,
-#                   and calls no function that opens, reads or removes files.
-#   layers_steady   steady/ never reaches worker.h, run.h, engine.h,
-#                   engines/, report/ or trial/; inside it a file uses only
-#                   its own layer or lower ones (mser < rule < stream, live <
-#                   tail < out < sink, job and option glue).
-#   layers_history  history/ keeps results: it never reaches worker.h,
-#                   run.h, engine.h, engines/ or steady/, calls nothing in
-#                   worker*, run*, engine*; nothing else in src/ reaches it
-#                   (only cli/ stores and queries the history).
-#   layers_lib      src/ never includes cli/.
+#   layers_folders  every .c and .h of src/ sits in a ranked folder (a
+#                   subfolder, io/engines/, takes its folder's rank).
+#   layers_rank     nothing includes, reaches or calls upward: a file of a
+#                   folder uses files of its own folder or of lower ranks
+#                   only, so the folder graph has no loop.  cli/ is the top.
+#   layers_engines  outside io/engines/ only the registries (io/engine.c,
+#                   parse/opt_table.c) reach it, and no engine includes
+#                   another engine's header.
+#   layers_report   report/ renders a result: it calls no function that
+#                   opens, reads or removes files (it writes to the FILE *
+#                   it is given).
+#   layers_steady   inside steady/ a file uses only its own layer or lower
+#                   ones (mser < rule < stream, live < tail < out < sink,
+#                   job and option glue).
+#   layers_history  nothing else in src/ reaches history/: only cli/ stores
+#                   and queries the history.
 #   layers_cycles   no two files include or call each other in a loop: the
 #                   graph of includes (file -> header) and calls (a.c -> the
 #                   .c defining what a.c uses) has no cycle (tsort).
@@ -46,7 +45,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${1:-${BUILD:-build}}
 OBJ=$BUILD/obj
-if ! ls "$OBJ"/*.o >/dev/null 2>&1; then
+if [ -z "$(find "$OBJ" -name "*.o" 2>/dev/null | head -n 1)" ]; then
 	echo "FAIL layers: no objects in $OBJ (build first)"
 	exit 1
 fi
@@ -58,6 +57,15 @@ trap 'rm -rf "$T"' EXIT
 # --- the facts -------------------------------------------------------------
 # direct includes: "from to" (paths relative to src/)
 find src -name '*.[ch]' | sed 's|^src/||' | sort >"$T/files"
+# the ranking: "| rank | `src/folder/` | ..." rows of docs/design.md's "The floors"
+awk '/^## The floors/ { on = 1; next } on && /^## / { on = 0 }
+	on && /^\| *[0-9]+ *\| *`/ { split($0, c, "|"); r = c[2]; f = c[3]
+		gsub(/[ `]/, "", r); gsub(/[ `]/, "", f); sub(/^src\//, "", f); sub(/\/$/, "", f)
+		print f, r }' docs/design.md 2>/dev/null >"$T/ranks"
+if [ ! -s "$T/ranks" ]; then
+	echo "FAIL layers: no ranking found (docs/design.md, section \"The floors\")"
+	exit 1
+fi
 while read -r f; do
 	d=$(dirname "$f")
 	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "src/$f" |
@@ -71,6 +79,17 @@ while read -r f; do
 		fi
 	done
 done <"$T/files" >"$T/inc"
+# cli/'s includes too ("cli/x.c header"), for the loops: cli/ is one folder of the graph
+for f in $(find cli -name '*.[ch]' 2>/dev/null | sort); do
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+	while read -r h; do
+		if [ -f "cli/$h" ]; then
+			echo "$f cli/$h"
+		elif [ -f "src/$h" ]; then
+			echo "$f $h"
+		fi
+	done
+done >>"$T/inc"
 # reached headers from the .d files: "file.c header" (src/-relative; cli/... kept)
 for dfile in $(find "$OBJ" -name '*.d'); do
 	o=${dfile%.d}
@@ -80,10 +99,12 @@ for dfile in $(find "$OBJ" -name '*.d'); do
 		sort -u | sed "s|^|$c |"
 done >"$T/reach"
 # calls: "a.c b.c" when a.c's object uses a symbol b.c's object defines
-for o in $(find "$OBJ" -name '*.o'); do
-	c=${o#"$OBJ"/}
-	c=${c%.o}.c
-	[ -f "src/$c" ] || continue
+# (src/'s objects as src/-relative names, cli/'s as cli/x.c)
+for o in $(find "$OBJ" "$BUILD/cli" -name '*.o' 2>/dev/null); do
+	case $o in
+	"$OBJ"/*) c=${o#"$OBJ"/}; c=${c%.o}.c; [ -f "src/$c" ] || continue ;;
+	*) c=cli/$(basename "$o" .o).c; [ -f "$c" ] || continue ;;
+	esac
 	nm "$o" 2>/dev/null | awk -v f="$c" '$2 ~ /^[TDRBCV]$/ && NF == 3 { print "D", f, $3 }
 		$1 == "U" && NF == 2 { print "U", f, $2 }'
 done >"$T/syms"
@@ -103,39 +124,43 @@ report() {
 	: >"$T/bad"
 }
 : >"$T/bad"
-# every include (direct, or reached through headers) of files under $1 that matches $2
-reach_of() {
-	awk -v dir="$1" -v re="$2" 'index($1, dir) == 1 && $2 ~ re { print $1 " reaches " $2 }' \
-		"$T/inc" "$T/reach"
-}
-calls_of() {
-	awk -v dir="$1" -v re="$2" 'index($1, dir) == 1 && $2 ~ re { print $1 " calls " $2 " (" $3 ")" }' \
-		"$T/calls"
-}
+# folder of a src/-relative path: its first component ("io/engines/x.c" -> io);
+# "cli/..." -> cli; a file directly in src/ -> "."
+folder_awk='function folder(p) { if (p !~ /\//) return "."; sub(/\/.*/, "", p); return p }'
 
-# --- engines/ ----------------------------------------------------------------
-reach_of engines/ '^(worker\.h|run\.h|trial/|report/|steady/)' >>"$T/bad"
-awk 'index($1, "engines/") == 1 && index($2, "engines/") == 1 {
+# --- every file in a ranked folder ---------------------------------------------
+awk "$folder_awk"'
+	NR == FNR { rank[$1] = $2; next }
+	{ f = folder($1); if (!(f in rank)) print $1 " is in no ranked folder (" f ")" }' \
+	"$T/ranks" "$T/files" >>"$T/bad"
+report layers_folders "$(wc -l <"$T/files") files in $(wc -l <"$T/ranks") ranked folders"
+
+# --- the ranking -----------------------------------------------------------------
+# includes (direct and reached) and calls, src/ and cli/, never upward
+awk "$folder_awk"'
+	NR == FNR { rank[$1] = $2; if ($2 > top) top = $2; next }
+	{ a = folder($1); b = folder($2)
+	  ra = (a == "cli") ? top + 1 : rank[a]; rb = (b == "cli") ? top + 1 : rank[b]
+	  if (a != b && (a in rank || a == "cli") && (b in rank || b == "cli") && ra <= rb)
+		print $1 " (" a ", rank " ra ") uses " $2 " (" b ", rank " rb ")" }' \
+	"$T/ranks" "$T/inc" "$T/reach" "$T/calls" >>"$T/bad"
+report layers_rank "$(tr '\n' ' ' <"$T/ranks" | awk '{ for (i = 1; i < NF; i += 2) printf "%s%s", (i > 1 ? " < " : ""), $i }') < cli: nothing uses upward"
+
+# --- io/engines/ -------------------------------------------------------------------
+awk 'index($1, "io/engines/") == 1 && index($2, "io/engines/") == 1 {
 	a = $1; sub(/\.[ch]$/, "", a); b = $2; sub(/\.h$/, "", b)
 	if (a != b) print $1 " includes another engine'"'"'s " $2 }' "$T/inc" >>"$T/bad"
-awk 'index($1, "engines/") != 1 && index($2, "engines/") == 1 &&
-	$1 !~ /^(engine\.c|opt_table\.c)$/ { print $1 " reaches " $2 " (only the registries may)" }' \
+awk 'index($1, "io/engines/") != 1 && index($2, "io/engines/") == 1 &&
+	$1 !~ /^(io\/engine\.c|parse\/opt_table\.c)$/ { print $1 " reaches " $2 " (only the registries may)" }' \
 	"$T/inc" "$T/reach" >>"$T/bad"
-report layers_engines "engines/ only through engine.h; only engine.c, opt_table.c reach engines/"
-
-# --- trial/ ------------------------------------------------------------------
-reach_of trial/ '^(worker\.h|run\.h|engine\.h|engines/|report/|steady/)' >>"$T/bad"
-calls_of trial/ '^(worker|run|engine)[a-z_]*\.c$|^engines/' >>"$T/bad"
-report layers_trial "no worker, run, engine, report or steady"
+report layers_engines "only io/engine.c, parse/opt_table.c reach io/engines/; no engine includes another's header"
 
 # --- report/ -----------------------------------------------------------------
-reach_of report/ '^(worker\.h|run\.h|engine\.h|engines/|outfile\.h|file\.h|safety\.h)' >>"$T/bad"
 awk 'index($1, "report/") == 1 && $2 ~ /^(open|open64|openat|openat64|creat|creat64|fopen|fopen64|freopen|fdopen|opendir|scandir|scandir64|unlink|unlinkat|rename|renameat|mkdir|rmdir|truncate|ftruncate|pwrite|pwrite64|pread|pread64|read|write|stat|stat64|lstat|access)$/ {
 	print $1 " calls " $2 }' "$T/undef" >>"$T/bad"
-report layers_report "renderers: no file I/O, no worker, run, engine"
+report layers_report "renderers: no file I/O"
 
 # --- steady/ -----------------------------------------------------------------
-reach_of steady/ '^(worker\.h|run\.h|engine\.h|engines/|report/|trial/)' >>"$T/bad"
 # layer of a steady/ file (by stem); a file may use only its layer or lower
 cat "$T/inc" "$T/calls" | awk '
 	function layer(f,  s) { s = f; sub(/^steady\//, "", s); sub(/\.[ch]$/, "", s)
@@ -148,15 +173,9 @@ cat "$T/inc" "$T/calls" | awk '
 report layers_steady "mser < rule < stream, live < tail < out < sink, job/option glue"
 
 # --- history/ -----------------------------------------------------------------
-reach_of history/ '^(worker\.h|run\.h|engine\.h|engines/|steady/)' >>"$T/bad"
-calls_of history/ '^(worker|run|engine)[a-z_]*\.c$|^engines/' >>"$T/bad"
-awk 'index($1, "history/") != 1 && index($2, "history/") == 1 { print $1 " reaches " $2 }' \
-	"$T/inc" "$T/reach" "$T/calls" >>"$T/bad"
-report layers_history "results only; only cli/ uses it"
-
-# --- src/ never includes cli/ -------------------------------------------------
-awk 'index($2, "cli/") == 1 { print $1 " reaches " $2 }' "$T/inc" "$T/reach" >>"$T/bad"
-report layers_lib "the library never includes cli/"
+awk 'index($1, "history/") != 1 && index($1, "cli/") != 1 && index($2, "history/") == 1 {
+	print $1 " reaches " $2 }' "$T/inc" "$T/reach" "$T/calls" >>"$T/bad"
+report layers_history "only cli/ uses history/"
 
 # --- no circles ----------------------------------------------------------------
 # loops of the graph in $1 ("from to" lines), one "a <-> b <-> c" line each, to $T/bad

@@ -30,8 +30,8 @@
 #include <stdio.h>
 #include <jansson.h>	/* json_t: manifests, verdicts, JSON output */
 #include "trial/compare.h"	/* struct compare_opts: a trial's verdicts, baselines */
-#include "err.h"
-#include "trial/resultread.h"
+#include "lib/err.h"
+#include "result/resultread.h"
 
 /* The schema this build writes (PRAGMA user_version). */
 #define HISTORY_SCHEMA_VERSION 1

@@ -17,9 +17,9 @@
 #include <sys/statvfs.h>	/* a read-only file system */
 #include <time.h>
 #include <zlib.h>	/* compress2: the stored documents */
-#include "clock.h"	/* clock_gettime_ns */
-#include "history_db.h"
-#include "rand.h"	/* the pauses' jitter */
+#include "lib/clock.h"	/* clock_gettime_ns */
+#include "history/history_db.h"
+#include "lib/rand.h"	/* the pauses' jitter */
 
 /*
  * Schema version 1.  runs: one row per result document, with the facts that

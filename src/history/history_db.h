@@ -8,7 +8,7 @@
 #define IOTRIAL_HISTORY_DB_H
 
 #include <sqlite3.h>
-#include "history.h"
+#include "history/history.h"
 
 struct history {
 	sqlite3 *db;

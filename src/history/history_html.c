@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "history.h"
+#include "history/history.h"
 #include "report/report_html_page.h"
 #include "report/svg.h"
 

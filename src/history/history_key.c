@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "history.h"
+#include "history/history.h"
 
 static void put(char *dst, size_t sz, const json_t *o, const char *key)
 {

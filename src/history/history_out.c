@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "history.h"
-#include "human.h"	/* human_*: the same number formats as the reports */
+#include "history/history.h"
+#include "lib/human.h"	/* human_*: the same number formats as the reports */
 #include "report/report_html_page.h"	/* report_html_num */
 
 static json_t *jreal(double v)

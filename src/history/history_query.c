@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>	/* mkdir */
-#include "history_db.h"
-#include "outfile.h"
-#include "vec.h"
+#include "history/history_db.h"
+#include "lib/outfile.h"
+#include "lib/vec.h"
 
 void history_filter_init(struct history_filter *f)
 {

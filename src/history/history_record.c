@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>	/* access */
 #include <nettle/sha2.h>	/* the documents' digests: the same result is stored once */
-#include "history_db.h"
-#include "trial/resultwindow.h"
-#include "vec.h"		/* vec_grow, vec_free_strings */
+#include "history/history_db.h"
+#include "result/resultwindow.h"
+#include "lib/vec.h"		/* vec_grow, vec_free_strings */
 
 /* Import: files per transaction, so that a long import lets runs store theirs between. */
 #define IMPORT_BATCH 256

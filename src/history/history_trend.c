@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "history_db.h"
-#include "vec.h"
+#include "history/history_db.h"
+#include "lib/vec.h"
 
 void history_trend_free(struct history_trend *t)
 {

@@ -5,9 +5,9 @@
  */
 #include "report/report_breakdown.h"
 #include "report/svg.h"
-#include "breakdown_out.h"
-#include "trial/resultread_time.h"	/* a breakdown read back from a job object */
-#include "utf8.h"
+#include "measure/breakdown_out.h"
+#include "result/resultread_time.h"	/* a breakdown read back from a job object */
+#include "lib/utf8.h"
 
 #include <errno.h>
 #include <math.h>

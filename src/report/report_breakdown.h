@@ -17,8 +17,8 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "breakdown.h"
-#include "result.h"
+#include "measure/breakdown.h"
+#include "result/result.h"
 
 /* Add "breakdown" and "device" to a job's "iotrial" object @iot; sets *@bad on failure. */
 void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *bad);

@@ -1,7 +1,7 @@
 /*
  * report_calc: figures shared by the text and JSON writers (see report_calc.h).
  */
-#include "report_calc.h"
+#include "report/report_calc.h"
 
 #include <string.h>	/* memset */
 

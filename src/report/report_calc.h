@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "result.h"
+#include "result/result.h"
 
 /* A direction's rates over its own runtime, as fio computes them. */
 struct report_rates {

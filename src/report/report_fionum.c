@@ -1,7 +1,7 @@
 /*
  * report_fionum: numbers in fio's normal-output notation (report_fionum.h).
  */
-#include "report_fionum.h"
+#include "report/report_fionum.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,11 +11,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report_html.h"
+#include "report/report_html.h"
 #include "report/report_breakdown.h"
-#include "ddir.h"
-#include "report_html_page.h"
-#include "svg.h"
+#include "lib/ddir.h"
+#include "report/report_html_page.h"
+#include "report/svg.h"
 
 /* ---- loading ----------------------------------------------------------- */
 

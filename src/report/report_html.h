@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>	/* json_t */
-#include "err.h"
-#include "trial/resultread.h"
+#include "lib/err.h"
+#include "result/resultread.h"
 
 #define REPORT_HTML_MAX_POINTS 300
 

@@ -26,10 +26,10 @@
 #include <string.h>
 #include "report/report_breakdown.h"
 #include "trial/compare.h"
-#include "ddir.h"
-#include "report_html.h"
-#include "report_html_page.h"
-#include "svg.h"
+#include "lib/ddir.h"
+#include "report/report_html.h"
+#include "report/report_html_page.h"
+#include "report/svg.h"
 
 /* ---- reading the compare JSON (the one place) -------------------------- */
 

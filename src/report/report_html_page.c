@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>	/* qsort, strtod */
 #include <string.h>
-#include "report_html_page.h"
+#include "report/report_html_page.h"
 
 /*
  * The one stylesheet.  System fonts only (nothing to fetch); tables and

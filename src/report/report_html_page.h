@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
-#include "human.h"	/* human_ns, human_count, human_rate: the pages' numbers */
-#include "svg.h"
+#include "lib/human.h"	/* human_ns, human_count, human_rate: the pages' numbers */
+#include "report/svg.h"
 
 /* <!doctype html> ... <body>, with the inline stylesheet. */
 void report_html_page_begin(FILE *f, const char *title);

@@ -6,21 +6,21 @@
  * single out-of-memory check at the end covers the whole tree (jansson frees
  * a value it fails to attach).
  */
-#include "report_json.h"
-#include "version.h"
-#include "opt.h"
-#include "series.h"
+#include "report/report_json.h"
+#include "lib/version.h"
+#include "parse/opt.h"
+#include "measure/series.h"
 #include "steady/steady.h"
-#include "utf8.h"
+#include "lib/utf8.h"
 
 #include <errno.h>
 #include <math.h>	/* isfinite, llround */
 #include <stdlib.h>	/* qsort */
 #include <string.h>
 #include <time.h>	/* ctime_r */
-#include "mpimerge.h"	/* client_stats */
-#include "report_calc.h"
-#include "report_ranks.h"
+#include "result/mpimerge.h"	/* client_stats */
+#include "report/report_calc.h"
+#include "report/report_ranks.h"
 #include "report/report_breakdown.h"
 #include "steady/steady_out.h"
 

@@ -13,8 +13,8 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "err.h"
-#include "result.h"
+#include "lib/err.h"
+#include "result/result.h"
 
 /*
  * Build the document for @r; @plus adds json+ latency "bins".  Returns a new

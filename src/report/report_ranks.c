@@ -1,17 +1,17 @@
 /*
  * report_ranks: per-rank text table and JSON (report_ranks.h).
  */
-#include "report_ranks.h"
-#include "human.h"
+#include "report/report_ranks.h"
+#include "lib/human.h"
 
 #include <errno.h>	/* ENOMEM */
 #include <stdint.h>
 #include <stdlib.h>	/* malloc */
 #include <string.h>	/* memset */
 
-#include "hist.h"
-#include "mpimerge.h"
-#include "stat.h"
+#include "lib/hist.h"
+#include "result/mpimerge.h"
+#include "lib/stat.h"
 
 /* All directions of @jr pooled: I/Os, bytes, longest runtime, latency. */
 struct rank_sum {

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "result.h"
+#include "result/result.h"
 
 /*
  * One line per rank and job: host, I/Os, IOPS and bandwidth (over that

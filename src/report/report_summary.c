@@ -3,12 +3,12 @@
  * Figures come from report_rates() and the latency moments, the same values
  * report_json.c writes, so the table and the JSON cannot disagree.
  */
-#include "report_summary.h"
+#include "report/report_summary.h"
 
 #include <errno.h>	/* EIO, ENOMEM */
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* strlen, strncmp, strrchr, strcmp */
-#include "report_calc.h"
+#include "report/report_calc.h"
 
 /* One table row: a label and, per direction (read, write), the job that filled it. */
 struct sum_row {

@@ -21,9 +21,9 @@
 #define IOTRIAL_REPORT_SUMMARY_H
 
 #include <stdio.h>
-#include "err.h"
-#include "preset.h"
-#include "result.h"
+#include "lib/err.h"
+#include "parse/preset.h"
+#include "result/result.h"
 
 /*
  * Write @p's summary of @r to @f.  Returns 0, or -errno with @e filled

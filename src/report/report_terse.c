@@ -2,14 +2,15 @@
  * report_terse: fio's terse lines (see report_terse.h), formatted from the
  * JSON document so that every value is the one the JSON carries.
  */
-#include "report_terse.h"
+#include "report/report_terse.h"
+#include "parse/cmdline.h"	/* CMDLINE_TERSE_MIN, _MAX */
 
 #include <errno.h>	/* EINVAL, EIO, ENOMEM */
 #include <jansson.h>
 #include <stdlib.h>	/* strtod, qsort */
 #include <string.h>	/* strcmp */
-#include "report_json.h"
-#include "ddir.h"	/* ddir_name */
+#include "report/report_json.h"
+#include "lib/ddir.h"	/* ddir_name */
 
 #define TERSE_PCT_FIELDS 20
 
@@ -152,7 +153,7 @@ int report_terse_write(FILE *f, const struct run_result *r, int version, struct 
 	json_t *doc, *jobs, *job;
 	size_t i;
 
-	if (version < REPORT_TERSE_MIN || version > REPORT_TERSE_MAX)
+	if (version < CMDLINE_TERSE_MIN || version > CMDLINE_TERSE_MAX)
 		return err_set(e, -EINVAL, EXIT_USAGE, "terse version %d: fio writes 2 to 5", version);
 	doc = report_json_build(r, 0, e);
 	if (!doc)

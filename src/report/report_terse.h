@@ -18,12 +18,8 @@
 #define IOTRIAL_REPORT_TERSE_H
 
 #include <stdio.h>
-#include "err.h"
-#include "result.h"
-
-/* The terse versions fio 3.33 writes: 2..5 (3 is the default). */
-#define REPORT_TERSE_MIN 2
-#define REPORT_TERSE_MAX 5
+#include "lib/err.h"
+#include "result/result.h"
 
 /*
  * Write @r's terse lines (version @version) to @f.  0, or -errno with @e

@@ -11,9 +11,9 @@
  * text_fio_format.sh runs fio and iotrial on the same jobs and compares.
  * Figures come from report_calc, as the JSON ones do, so the two agree.
  */
-#include "report_text.h"
+#include "report/report_text.h"
 #include "report/report_breakdown.h"
-#include "report_ranks.h"	/* MPI per-host table */
+#include "report/report_ranks.h"	/* MPI per-host table */
 #include "steady/steady.h"
 
 #include <errno.h>
@@ -23,10 +23,10 @@
 #include <string.h>
 #include <time.h>	/* localtime_r, strftime */
 #include <jansson.h>	/* the warnings array */
-#include "report_calc.h"
-#include "report_fionum.h"
-#include "opt.h"		/* opt_find: the rw line of the job header */
-#include "opt_parse.h"		/* opt_show_rw */
+#include "report/report_calc.h"
+#include "report/report_fionum.h"
+#include "parse/opt.h"		/* opt_find: the rw line of the job header */
+#include "parse/opt_parse.h"		/* opt_show_rw */
 #include "steady/steady_out.h"
 
 /* fio's latency line unit: usec, msec only when the spread is that wide too. */

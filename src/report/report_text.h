@@ -10,8 +10,8 @@
 #define IOTRIAL_REPORT_TEXT_H
 
 #include <stdio.h>
-#include "err.h"
-#include "result.h"
+#include "lib/err.h"
+#include "result/result.h"
 
 /*
  * Write the report for @r to @f.  Never prints anywhere else.  Returns 0, or

@@ -5,7 +5,7 @@
  */
 #include <math.h>	/* floor, log10, pow, isfinite */
 #include <string.h>	/* strlen, strchr */
-#include "svg.h"
+#include "report/svg.h"
 
 /* ---- scales ------------------------------------------------------------ */
 

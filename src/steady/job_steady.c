@@ -3,7 +3,7 @@
  * The criterion itself (rounds, windows, what "attained" means) is steady.c's;
  * this file only decides which one applies and with which numbers.
  */
-#include "job_steady.h"
+#include "steady/job_steady.h"
 
 #include <errno.h>	/* EINVAL */
 #include <string.h>	/* memset */

@@ -18,9 +18,9 @@
 #ifndef IOTRIAL_JOB_STEADY_H
 #define IOTRIAL_JOB_STEADY_H
 
-#include "err.h"
-#include "job.h"
-#include "steady.h"
+#include "lib/err.h"
+#include "model/job.h"
+#include "steady/steady.h"
 
 /* True when @j carries fio's ss= stop rule (ss_dur > 0). */
 int job_steady_has_fio(const struct job *j);

@@ -6,8 +6,8 @@
  * ss - s^2 / n.  Values are centred on the overall mean first so that the
  * subtraction does not lose the digits that matter at 5 million IOPS.
  */
-#include "mser.h"
-#include "abstat.h"	/* abstat_t_quantile */
+#include "steady/mser.h"
+#include "lib/abstat.h"	/* abstat_t_quantile */
 
 #include <errno.h>	/* EINVAL */
 #include <math.h>	/* isfinite, sqrt */

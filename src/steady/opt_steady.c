@@ -4,14 +4,14 @@
  * from opt_table.c so that file stays a table.  Each has the opt_def parse/show
  * signature (opt.h).
  */
-#include "opt.h"
+#include "model/opt_def.h"
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
 #include <stdio.h>	/* snprintf, vsnprintf */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strcmp, strchr, strdup */
 #include <strings.h>	/* strcasecmp */
-#include "job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
-#include "opt_steady.h"
+#include "steady/job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
+#include "steady/opt_steady.h"
 
 /* ---- steady state ---------------------------------------------------- */
 

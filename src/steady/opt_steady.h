@@ -6,10 +6,10 @@
 #define IOTRIAL_OPT_STEADY_H
 
 #include <stddef.h>
-#include "err.h"
-#include "job.h"
-#include "num.h"
-#include "opt.h"
+#include "lib/err.h"
+#include "model/job.h"
+#include "model/num.h"
+#include "model/opt_def.h"
 
 /*
  * fio's --debug=parse line for steadystate=@val: the threshold it parsed

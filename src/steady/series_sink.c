@@ -2,8 +2,8 @@
  * series_sink: the bounded stored series and the streaming steady analysis
  * of one reported job (series_sink.h).
  */
-#include "series_sink.h"
-#include "steady_tail.h"
+#include "steady/series_sink.h"
+#include "steady/steady_tail.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <stdlib.h>	/* malloc, free */

@@ -27,9 +27,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "series.h"
-#include "steady.h"
-#include "steady_stream.h"
+#include "measure/series.h"
+#include "steady/steady.h"
+#include "steady/steady_stream.h"
 
 struct series_sink {
 	struct series stored;		/* bounded: what the result keeps */

@@ -7,7 +7,7 @@
  * the mean, range, least-squares slope (x = round index) and largest
  * deviation from the mean of the tracked metric.
  */
-#include "steady.h"
+#include "steady/steady.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <math.h>	/* fabs, floor */

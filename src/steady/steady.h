@@ -37,9 +37,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "job.h"
-#include "series.h"
-#include "mser.h"
+#include "model/job.h"
+#include "measure/series.h"
+#include "steady/mser.h"
 
 /*
  * Relative slack on the SNIA "<=" tests, so that a window exactly at a limit

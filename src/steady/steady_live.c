@@ -1,7 +1,7 @@
 /*
  * steady_live: the streaming steady-state tracker (steady_live.h).
  */
-#include "steady_live.h"
+#include "steady/steady_live.h"
 
 #include <errno.h>	/* ENOMEM */
 #include <math.h>	/* floor */

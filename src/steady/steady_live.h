@@ -18,8 +18,8 @@
 #define IOTRIAL_STEADY_LIVE_H
 
 #include <stdint.h>
-#include "series.h"
-#include "steady.h"
+#include "measure/series.h"
+#include "steady/steady.h"
 
 /* One interval of an entry, summed over its threads (steady_live_pick). */
 struct steady_live_iv {

@@ -3,7 +3,7 @@
  * fio's "steadystate") and as text lines: the output layer of steady/, over
  * the rule (steady.c) and the tail (steady_tail.c), which never call it.
  */
-#include "steady_out.h"
+#include "steady/steady_out.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <math.h>	/* fabs */

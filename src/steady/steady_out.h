@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>	/* FILE */
 #include <jansson.h>	/* json_t */
-#include "steady.h"
+#include "steady/steady.h"
 
 /*
  * jobs[i].iotrial.steady:

@@ -3,7 +3,7 @@
  * Every computation mirrors steady.c's, in the same order, so that the
  * doubles come out bit for bit the same.
  */
-#include "steady_stream.h"
+#include "steady/steady_stream.h"
 
 #include <errno.h>
 #include <math.h>

@@ -53,8 +53,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "series.h"
-#include "steady.h"
+#include "measure/series.h"
+#include "steady/steady.h"
 
 /* Exact sums of one MSER batch. */
 struct steady_stream_batch {

@@ -15,7 +15,7 @@
  * half-width is t(0.975, k-1) x sd(batch rates) / sqrt(k), centred on the
  * tail's exact rate.  Fewer than 2 full batches: no interval.
  */
-#include "steady_tail.h"
+#include "steady/steady_tail.h"
 
 #include <errno.h>	/* ENOMEM */
 #include <math.h>	/* sqrt */

@@ -7,8 +7,8 @@
 #ifndef IOTRIAL_STEADY_TAIL_H
 #define IOTRIAL_STEADY_TAIL_H
 
-#include "steady.h"
-#include "steady_stream.h"
+#include "steady/steady.h"
+#include "steady/steady_stream.h"
 
 /*
  * The steady tail of a run whose intervals went through @ss and were stored

@@ -3,11 +3,11 @@
  * Two regressors and an intercept: the normal equations are solved on
  * centred sums, in closed form.
  */
-#include "abdrift.h"
+#include "trial/abdrift.h"
 
 #include <errno.h>
 #include <math.h>
-#include "abstat.h"	/* abstat_t_quantile, abstat_t_cdf */
+#include "lib/abstat.h"	/* abstat_t_quantile, abstat_t_cdf */
 
 /*
  * The side effect's standard error allowing each side its own variance (as

@@ -2,7 +2,7 @@
  * abrun: run order, stopping rule, side options and bookkeeping for
  * `iotrial ab` (see abrun.h).  No process handling here.
  */
-#include "abrun.h"
+#include "trial/abrun.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "abstat.h"	/* abstat_rng: the seeded pair order */
-#include "vec.h"	/* vec_free_strings */
+#include "lib/abstat.h"	/* abstat_rng: the seeded pair order */
+#include "lib/vec.h"	/* vec_free_strings */
 
 #ifndef IOTRIAL_VERSION
 #define IOTRIAL_VERSION "unknown"

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>	/* json_t: the manifest */
-#include "err.h"
+#include "lib/err.h"
 
 enum abrun_order { ABRUN_ALTERNATE, ABRUN_RANDOM };
 

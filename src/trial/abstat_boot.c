@@ -1,12 +1,12 @@
 /*
  * abstat_boot: bootstrap-t interval of the log ratio of means (see abstat_boot.h).
  */
-#include "abstat_boot.h"
+#include "trial/abstat_boot.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "abstat.h"	/* abstat_rng */
+#include "lib/abstat.h"	/* abstat_rng */
 
 /* Mean and squared standard error of the mean of one resample (or of @x when @r is NULL). */
 static void draw(const double *x, size_t n, struct abstat_rng *r, double *mean, double *q)

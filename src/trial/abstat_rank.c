@@ -1,7 +1,7 @@
 /*
  * abstat_rank: Hodges-Lehmann interval of the log ratio (see abstat_rank.h).
  */
-#include "abstat_rank.h"
+#include "trial/abstat_rank.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,18 +2,18 @@
  * compare: A/B comparison of result sets (see compare.h for the statistics,
  * the verdict rules and the warnings).
  */
-#include "compare.h"
-#include "vec.h"	/* vec_grow */
+#include "trial/compare.h"
+#include "lib/vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bottleneck.h"	/* device figures and the bottleneck_differs warning */
-#include "compare_stats.h"
-#include "compare_warn.h"
+#include "analysis/bottleneck.h"	/* device figures and the bottleneck_differs warning */
+#include "trial/compare_stats.h"
+#include "trial/compare_warn.h"
 #include "trial/compare_time.h"
-#include "utf8.h"
+#include "lib/utf8.h"
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME };
 

@@ -50,8 +50,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>	/* json_t */
-#include "err.h"
-#include "resultread.h"
+#include "lib/err.h"
+#include "result/resultread.h"
 #include "trial/compare_types.h"	/* struct compare_opts, compare_metric, compare_report */
 
 void compare_opts_init(struct compare_opts *o);

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "human.h"	/* human_ns */
-#include "compare.h"
+#include "lib/human.h"	/* human_ns */
+#include "trial/compare.h"
 
 static json_t *num(double v)
 {

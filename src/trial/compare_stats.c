@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "abdrift.h"
-#include "abstat_boot.h"
-#include "abstat_rank.h"
-#include "compare_stats.h"
+#include "trial/abdrift.h"
+#include "trial/abstat_boot.h"
+#include "trial/abstat_rank.h"
+#include "trial/compare_stats.h"
 
 /* Mann-Whitney p, or a note saying why there is none or why it cannot be small. */
 static void metric_mwu(const double *va, size_t na, const double *vb, size_t nb,

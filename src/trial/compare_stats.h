@@ -6,7 +6,7 @@
 #ifndef IOTRIAL_COMPARE_STATS_H
 #define IOTRIAL_COMPARE_STATS_H
 
-#include "compare_types.h"	/* struct compare_opts, compare_metric, compare_report */
+#include "trial/compare_types.h"	/* struct compare_opts, compare_metric, compare_report */
 
 /*
  * Fill @m's descriptions, interval, p-values and method from A's @va (@na)

@@ -4,10 +4,10 @@
  * of it that keeps only that test's job entries is summarised by
  * resultread_from_json(); compare_one() does the statistics.
  */
-#include "compare_suite.h"
-#include "human.h"	/* human_ns */
-#include "readfile.h"	/* readfile_all */
-#include "vec.h"	/* vec_grow, vec_free_strings */
+#include "trial/compare_suite.h"
+#include "lib/human.h"	/* human_ns */
+#include "lib/readfile.h"	/* readfile_all */
+#include "lib/vec.h"	/* vec_grow, vec_free_strings */
 
 #include <errno.h>	/* EIO, ENOMEM, EINVAL */
 #include <math.h>	/* isnan */

@@ -29,10 +29,10 @@
 
 #include <stdio.h>
 #include <jansson.h>	/* json_t */
-#include "compare.h"
-#include "compare_time.h"
-#include "err.h"
-#include "resultread.h"
+#include "trial/compare.h"
+#include "trial/compare_time.h"
+#include "lib/err.h"
+#include "result/resultread.h"
 
 #define COMPARE_SUITE_DEV 2	/* device.lat_mean_ns, device.queue_depth */
 

@@ -2,8 +2,8 @@
  * compare_time: the time breakdown side by side (see compare_time.h).
  */
 #include "trial/compare_time.h"
-#include "bottleneck.h"		/* bottleneck_result_breakdown, bottleneck_device_figures */
-#include "breakdown_out.h"	/* the JSON and the text line of a breakdown */
+#include "analysis/bottleneck.h"		/* bottleneck_result_breakdown, bottleneck_device_figures */
+#include "measure/breakdown_out.h"	/* the JSON and the text line of a breakdown */
 
 #include <errno.h>
 #include <math.h>

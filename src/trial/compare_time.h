@@ -15,8 +15,8 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "breakdown.h"
-#include "trial/resultread.h"
+#include "measure/breakdown.h"
+#include "result/resultread.h"
 
 struct compare_time {
 	int valid;			/* both sides have a breakdown */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>	/* json_t */
-#include "abstat.h"	/* struct abstat_desc */
+#include "lib/abstat.h"	/* struct abstat_desc */
 #include "trial/compare_time.h"	/* struct compare_time */
 
 struct compare_opts {

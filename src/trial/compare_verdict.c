@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "abstat.h"	/* abstat_t_quantile */
-#include "compare.h"
+#include "lib/abstat.h"	/* abstat_t_quantile */
+#include "trial/compare.h"
 
 const char *compare_verdict_kind(enum compare_verdict v)
 {

@@ -5,18 +5,18 @@
  * per-run checks, a change of bottleneck, run order in blocks, outliers.
  * compare.c computes the metrics and calls these; they never call it.
  */
-#include "compare_warn.h"
-#include "vec.h"	/* vec_grow */
+#include "trial/compare_warn.h"
+#include "lib/vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "abdrift.h"	/* order: blocks */
-#include "bottleneck.h"	/* the bottleneck_differs warning */
-#include "check.h"
-#include "env.h"
+#include "trial/abdrift.h"	/* order: blocks */
+#include "analysis/bottleneck.h"	/* the bottleneck_differs warning */
+#include "analysis/check.h"
+#include "env/env.h"
 
 void compare_warn(json_t *arr, const char *id, const char *sev, const char *side,
 		  const char *fmt, ...)

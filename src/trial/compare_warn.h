@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
-#include "compare_types.h"	/* struct compare_opts, compare_metric, compare_report */
+#include "trial/compare_types.h"	/* struct compare_opts, compare_metric, compare_report */
 
 /*
  * Both sides' runs in run order.  The order is known when every run has a

@@ -2,9 +2,9 @@
  * trial: the loop of an A/B trial (trial.h).  Moved here from cli/cmd_ab.c,
  * which keeps the argument parsing, the process spawning and the report.
  */
-#include "trial.h"
-#include "outfile.h"	/* the manifest appears whole or not at all */
-#include "vec.h"	/* vec_grow, vec_free_strings */
+#include "trial/trial.h"
+#include "lib/outfile.h"	/* the manifest appears whole or not at all */
+#include "lib/vec.h"	/* vec_grow, vec_free_strings */
 
 #include <errno.h>
 #include <math.h>	/* floor, isfinite, NAN */

@@ -22,10 +22,10 @@
 #include <stdint.h>
 #include <time.h>
 #include <jansson.h>
-#include "err.h"
-#include "abrun.h"
-#include "compare.h"
-#include "resultwindow.h"
+#include "lib/err.h"
+#include "trial/abrun.h"
+#include "trial/compare.h"
+#include "result/resultwindow.h"
 
 struct trial;
 

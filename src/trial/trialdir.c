@@ -1,10 +1,10 @@
 /*
  * trialdir: a trial directory read back (trialdir.h).
  */
-#include "trialdir.h"
-#include "abrun.h"	/* abrun_side_args: the keys each side sets */
-#include "readfile.h"	/* readfile_all */
-#include "vec.h"	/* vec_free_strings */
+#include "trial/trialdir.h"
+#include "trial/abrun.h"	/* abrun_side_args: the keys each side sets */
+#include "lib/readfile.h"	/* readfile_all */
+#include "lib/vec.h"	/* vec_free_strings */
 
 #include <errno.h>
 #include <jansson.h>

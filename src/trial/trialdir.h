@@ -11,8 +11,8 @@
 #define IOTRIAL_TRIALDIR_H
 
 #include <stddef.h>
-#include "err.h"
-#include "resultread.h"
+#include "lib/err.h"
+#include "result/resultread.h"
 
 struct trialdir {
 	char **a, **b;		/* result file paths, run order */

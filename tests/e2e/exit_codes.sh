@@ -1,5 +1,5 @@
 #!/bin/sh
-# Exit codes are one list (err_exit_codes() in src/err.c): --help prints it,
+# Exit codes are one list (err_exit_codes() in src/lib/err.c): --help prints it,
 # and the hand-written man page's EXIT STATUS must name the same codes, in
 # the same order, so neither can drift from the code.
 . "$(dirname "$0")/lib.sh"

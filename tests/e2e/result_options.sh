@@ -3,7 +3,7 @@
 # to 1 and called the docs' own example inconsistent.  A job file with
 # variables and an expression, run on psync (synchronous: any iodepth above 1
 # is ignored, which check says, naming the iodepth it read), then an audit:
-# nothing but the reader (src/trial/resultread.c) reads the options back.
+# nothing but the reader (src/result/resultread.c) reads the options back.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -34,6 +34,6 @@ else fail result_options_check "wanted iodepth=$depth read back: $(grep -h 'dept
 # shows them as typed (labelled so), report_terse.c copies the description.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 grep -ln '"job options"\|"global options"' "$SRC"/src/*.c "$SRC"/src/*/*.c "$SRC"/cli/*.c |
-	sed "s|^$SRC/||" | grep -vx 'src/trial/resultread.c\|src/report/report_json.c\|src/report/report_html.c\|src/report/report_terse.c' >"$T/readers"
+	sed "s|^$SRC/||" | grep -vx 'src/result/resultread.c\|src/report/report_json.c\|src/report/report_html.c\|src/report/report_terse.c' >"$T/readers"
 if [ -s "$T/readers" ]; then fail result_options_audit "read outside resultread.c: $(tr '\n' ' ' <"$T/readers")"
 else pass result_options_audit; fi

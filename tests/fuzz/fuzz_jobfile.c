@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "jobfile.h"
-#include "opt.h"
+#include "parse/jobfile.h"
+#include "parse/opt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

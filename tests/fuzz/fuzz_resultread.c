@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
-#include "trial/resultread.h"
+#include "analysis/check.h"
+#include "result/resultread.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

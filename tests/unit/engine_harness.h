@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "engine.h"
+#include "io/engine.h"
 
 struct eh {
 	struct job job;

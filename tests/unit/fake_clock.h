@@ -12,7 +12,7 @@
 #define IOTRIAL_FAKE_CLOCK_H
 
 #include <stdint.h>
-#include "clock.h"
+#include "lib/clock.h"
 
 struct fake_clock {
 	uint64_t now;		/* ns */

@@ -6,7 +6,7 @@
 #define IOTRIAL_JOB_FIXTURE_H
 
 #include <string.h>
-#include "job.h"
+#include "model/job.h"
 
 static inline void fixture_job(struct job *j, unsigned rw, uint64_t bs, uint64_t size)
 {

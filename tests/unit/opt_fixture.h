@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "opt.h"
+#include "parse/opt.h"
 
 #define W "t.fio:3"
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "result.h"
+#include "result/result.h"
 
 struct fixture {
 	struct job job[2];

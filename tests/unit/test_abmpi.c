@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "abmpi.h"
+#include "mpi/abmpi.h"
 #include "trial/compare.h"
 #include "check.h"
 

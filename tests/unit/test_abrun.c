@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "trial/abrun.h"
 #include "check.h"
-#include "vec.h"	/* vec_free_strings */
+#include "lib/vec.h"	/* vec_free_strings */
 
 static int args_are(const char *spec, const char *const *want, size_t nwant,
 		    const char *const *wkeys, size_t nwkeys)

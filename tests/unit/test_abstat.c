@@ -6,7 +6,7 @@
  * p-values, and the tie-corrected normal formula written out by hand.
  */
 #include <errno.h>
-#include "abstat.h"
+#include "lib/abstat.h"
 #include "trial/abstat_boot.h"
 #include "check.h"
 

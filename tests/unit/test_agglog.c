@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>	/* mkdtemp, rmdir, unlink */
 #include "check.h"
-#include "agglog.h"
+#include "log/agglog.h"
 
 #define MS 1000000ull
 

@@ -4,7 +4,7 @@
  * that decided it; and the same verdict drawn from a fio-shaped result.
  */
 #include "check.h"
-#include "bottleneck.h"
+#include "analysis/bottleneck.h"
 #include "trial/compare.h"
 
 #include <math.h>

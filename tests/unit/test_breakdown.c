@@ -5,7 +5,7 @@
  * that say how exact a part is, fio's buckets, and the I/O-weighted mean.
  */
 #include "check.h"
-#include "breakdown.h"
+#include "measure/breakdown.h"
 
 #include <math.h>
 #include <string.h>

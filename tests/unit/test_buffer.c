@@ -1,7 +1,7 @@
 /* buffer: pattern parsing and the contents each option gives. */
 #include "check.h"
-#include "buffer.h"
-#include "job.h"
+#include "io/buffer.h"
+#include "model/job.h"
 
 #include <errno.h>
 #include <string.h>

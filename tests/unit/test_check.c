@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include "check.h"		/* the test harness (tests/unit) */
-#include "../../src/check.h"	/* the module under test */
-#include "human.h"
+#include "analysis/check.h"	/* the module under test */
+#include "lib/human.h"
 
 #define DATA "tests/data/results/"
 

@@ -12,7 +12,7 @@
 #include <sys/resource.h>	/* getrusage, RUSAGE_THREAD */
 #include <time.h>
 #include "check.h"
-#include "clock.h"
+#include "lib/clock.h"
 #include "fake_clock.h"
 
 static void sleep_ms(long ms)

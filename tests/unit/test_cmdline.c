@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
-#include "cmdline.h"
-#include "engine.h"
-#include "opt.h"
+#include "parse/cmdline.h"
+#include "io/engine.h"
+#include "parse/opt.h"
 
 static char dir[256];
 

@@ -5,8 +5,8 @@
  * per-priority statistics and their merge.
  */
 #include "check.h"
-#include "cmdprio.h"
-#include "num.h"	/* struct num_ctx */
+#include "io/cmdprio.h"
+#include "model/num.h"	/* struct num_ctx */
 #include <errno.h>
 #include "job_fixture.h"
 

@@ -14,7 +14,7 @@
 #include "trial/abstat_boot.h"
 #include "trial/abstat_rank.h"
 #include "check.h"		/* the test harness (tests/unit) */
-#include "../../src/check.h"	/* check_result: the no_io warning */
+#include "analysis/check.h"	/* check_result: the no_io warning */
 #include "trial/compare.h"
 
 struct spec {

@@ -1,6 +1,6 @@
 /* ddir: the one spelling of direction names, used for JSON keys and messages. */
 #include "check.h"
-#include "../../src/ddir.h"
+#include "lib/ddir.h"
 
 TEST(names_in_fio_order)
 {

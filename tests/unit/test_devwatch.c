@@ -5,7 +5,7 @@
  * it, as series.c does), and a device that vanishes leaves no view.
  */
 #include "check.h"
-#include "devwatch.h"
+#include "env/devwatch.h"
 
 #include <stdio.h>
 #include <stdlib.h>

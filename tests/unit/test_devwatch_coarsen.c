@@ -6,8 +6,8 @@
  * bytes, ticks) over the merged window.
  */
 #include "check.h"
-#include "devwatch.h"
-#include "series.h"
+#include "env/devwatch.h"
+#include "measure/series.h"
 
 #include <stdlib.h>
 

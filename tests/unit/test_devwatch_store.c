@@ -6,8 +6,8 @@
  * elements, counters exact, recombined figures within 1e-12 relative.
  */
 #include "check.h"
-#include "devwatch.h"
-#include "series.h"
+#include "env/devwatch.h"
+#include "measure/series.h"
 
 #include <math.h>
 #include <stdlib.h>

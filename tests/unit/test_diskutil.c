@@ -4,7 +4,7 @@
  * /tmp, on tmpfs (no entry) and on a loop device (root only).
  */
 #include "check.h"
-#include "diskutil.h"
+#include "env/diskutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Tests for the engine registry: every engine is found by its fio name and listed once. */
 #include "check.h"
-#include "engine.h"
+#include "io/engine.h"
 
 TEST(engine_find_all)
 {

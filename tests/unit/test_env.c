@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include "env.h"
+#include "env/env.h"
 #include "check.h"
 
 static const char *str_at(const json_t *o, const char *path)

@@ -3,7 +3,7 @@
  * whatever bytes the values in it hold (CR, LF, escape sequences).
  */
 #include <errno.h>
-#include "err.h"
+#include "lib/err.h"
 #include "check.h"
 
 TEST(first_wins)

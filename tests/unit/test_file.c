@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
-#include "file.h"
+#include "io/file.h"
 #include "loop_harness.h"
 
 static char tmpdir[64];

@@ -6,7 +6,7 @@
  * (fio2gnuplot, fio_generate_plots, fiologparser_hist.py) when present.
  */
 #include "check.h"
-#include "fiolog.h"
+#include "log/fiolog.h"
 
 #include <errno.h>
 #include <regex.h>	/* line shapes */

@@ -4,7 +4,7 @@
  * 3:2:1 ratio within the slack, and one thread leaving frees the others.
  */
 #include "check.h"
-#include "flow.h"
+#include "io/flow.h"
 
 TEST(counts_keep_the_weights_ratio)
 {

@@ -4,7 +4,7 @@
  */
 #include <stdint.h>
 #include "check.h"
-#include "hist.h"
+#include "lib/hist.h"
 
 static uint64_t lcg(uint64_t *x)
 {

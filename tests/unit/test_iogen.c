@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "iogen.h"
+#include "io/iogen.h"
 #include "job_fixture.h"
 
 #define K 1024ull

@@ -5,7 +5,7 @@
  */
 #include "check.h"
 #include "steady/job_steady.h"
-#include "opt.h"
+#include "parse/opt.h"
 #include "steady/steady_out.h"
 
 #include <errno.h>

@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
-#include "jobfile.h"
-#include "num.h"
-#include "opt.h"
+#include "parse/jobfile.h"
+#include "model/num.h"
+#include "parse/opt.h"
 
 static char dir[256];
 

@@ -21,8 +21,8 @@
 #include "check.h"
 #include "worker_fixture.h"
 #include "job_fixture.h"
-#include "latency_target.h"
-#include "worker.h"
+#include "io/latency_target.h"
+#include "worker/worker.h"
 
 #define US 1000ull
 #define MS 1000000ull

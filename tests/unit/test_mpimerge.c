@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "job.h"
-#include "mpimerge.h"
-#include "series.h"
+#include "model/job.h"
+#include "result/mpimerge.h"
+#include "measure/series.h"
 
 /* Latencies of rank @r: 100 * (r + 1) I/Os of 1000 + 37 * i ns. */
 static uint64_t lat_of(unsigned r, unsigned i)

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include "check.h"
-#include "num.h"
+#include "model/num.h"
 
 static const struct num_ctx c1024 = { .kb_base = 1024, .opt = "size", .where = "t.fio:3" };
 static const struct num_ctx c1000 = { .kb_base = 1000, .opt = "size", .where = "t.fio:3" };

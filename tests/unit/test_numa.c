@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "err.h"
-#include "numa.h"
+#include "lib/err.h"
+#include "io/numa.h"
 
 TEST(node0_cpus_and_bind)
 {

@@ -15,7 +15,7 @@
 #include "check.h"
 #include "fake_clock.h"
 #include "job_fixture.h"
-#include "worker.h"
+#include "worker/worker.h"
 
 #define START_NS 7000000000000ull
 #define MS 1000000ull

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "opt.h"
+#include "parse/opt.h"
 #include "opt_fixture.h"	/* W, fixture_resolved, fixture_set1 */
 
 /*

@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "opt.h"
-#include "engine.h"	/* engine_find, engine_absent_reason: .engines names checked */
+#include "parse/opt.h"
+#include "io/engine.h"	/* engine_find, engine_absent_reason: .engines names checked */
 #include "opt_fixture.h"	/* W, fixture_resolved, fixture_set1 */
 
 /* @name=@val must fail with exactly @msg. */

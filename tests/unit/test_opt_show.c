@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "opt.h"
-#include "engine.h"	/* engine_list, engine_name_at: --cmdhelp lists the engines */
+#include "parse/opt.h"
+#include "io/engine.h"	/* engine_list, engine_name_at: --cmdhelp lists the engines */
 #include "opt_fixture.h"	/* W, fixture_resolved, fixture_set1 */
 
 /* "%%" reads as "%" in values (fio 3.33); strings keep their text. */

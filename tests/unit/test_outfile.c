@@ -3,7 +3,7 @@
  * stdout receives it in one piece on commit; errors name the path.
  */
 #include "check.h"
-#include "outfile.h"
+#include "lib/outfile.h"
 
 #include <dirent.h>
 #include <fcntl.h>

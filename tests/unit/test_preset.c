@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
-#include "jobfile.h"
-#include "opt.h"
-#include "preset.h"
+#include "parse/jobfile.h"
+#include "parse/opt.h"
+#include "parse/preset.h"
 
 /* Parse @text as a job file from fio's defaults; 0 or the error. */
 static int parse_text(const char *text, struct jobfile_out *out, struct err *e)

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "rand.h"
+#include "lib/rand.h"
 
 TEST(seeding_reproduces)
 {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include "check.h"
 #include "job_fixture.h"
-#include "rate.h"
+#include "io/rate.h"
 
 TEST(disabled_by_default)
 {

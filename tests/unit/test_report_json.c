@@ -6,7 +6,7 @@
 #include "check.h"
 #include "report_fixture.h"
 #include "report/report_json.h"
-#include "series.h"
+#include "measure/series.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
-#include "result.h"
+#include "result/result.h"
 
 static void fill_moments(struct moments *m, const uint64_t *v, size_t n)
 {

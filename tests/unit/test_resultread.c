@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "trial/resultread.h"
+#include "result/resultread.h"
 #include "check.h"
-#include "vec.h"	/* vec_free_strings */
+#include "lib/vec.h"	/* vec_free_strings */
 
 #define DATA "tests/data/results/"
 

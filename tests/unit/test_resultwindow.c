@@ -6,7 +6,7 @@
  * steady parts' starts and lengths are compared.
  */
 #include "check.h"
-#include "trial/resultwindow.h"
+#include "result/resultwindow.h"
 
 #include <errno.h>
 #include <stdio.h>

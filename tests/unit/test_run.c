@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "cmdline.h"
-#include "run.h"
-#include "series.h"
+#include "parse/cmdline.h"
+#include "run/run.h"
+#include "measure/series.h"
 
 struct aclock {
 	_Atomic uint64_t now;

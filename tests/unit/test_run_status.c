@@ -10,8 +10,8 @@
 #include <string.h>
 #include "check.h"
 #include "fake_clock.h"
-#include "run.h"
-#include "run_int.h"
+#include "run/run.h"
+#include "run/run_int.h"
 
 #define SEC 1000000000ull
 

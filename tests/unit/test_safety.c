@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "check.h"
-#include "safety.h"
+#include "io/safety.h"
 #include "loop_harness.h"
 
 static char tmpdir[64];

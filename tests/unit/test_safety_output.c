@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "safety.h"
+#include "io/safety.h"
 #include "check.h"
 
 static char dir[] = "/tmp/iotrial-so.XXXXXX";

@@ -7,7 +7,7 @@
  * keeps only the periods not complete in every thread.
  */
 #include "check.h"
-#include "sample_group.h"
+#include "measure/sample_group.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* test_schedstat: the run-queue wait parsed from a schedstat line. */
 #include "check.h"
-#include "schedstat.h"
+#include "env/schedstat.h"
 
 #include <errno.h>
 #include <stdint.h>

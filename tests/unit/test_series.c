@@ -3,7 +3,7 @@
  * percentiles from the sparse histograms, group merge, JSON shape, memory.
  */
 #include "check.h"
-#include "series.h"
+#include "measure/series.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * merged intervals.
  */
 #include "check.h"
-#include "series.h"
+#include "measure/series.h"
 #include "steady/steady.h"
 #include "steady/steady_tail.h"
 

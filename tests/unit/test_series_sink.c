@@ -14,7 +14,7 @@
  *    most series_max elements, whatever the number of intervals.
  */
 #include "check.h"
-#include "series_group.h"
+#include "run/series_group.h"
 #include "steady/series_sink.h"
 #include "steady/steady_tail.h"
 

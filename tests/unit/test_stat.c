@@ -4,7 +4,7 @@
  */
 #include <stdint.h>
 #include "check.h"
-#include "stat.h"
+#include "lib/stat.h"
 
 /*
  * The reference: two passes in long double over v - min (exact integers, so

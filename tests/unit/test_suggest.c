@@ -3,7 +3,7 @@
  * engines and value lists.
  */
 #include "check.h"
-#include "suggest.h"
+#include "lib/suggest.h"
 
 static const char *const names[] = { "io_uring", "libaio", "psync", "iodepth", NULL };
 

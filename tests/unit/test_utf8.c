@@ -4,7 +4,7 @@
  * result always accepted by jansson.
  */
 #include <stdlib.h>
-#include "utf8.h"
+#include "lib/utf8.h"
 #include "check.h"
 
 #define FFFD "\xef\xbf\xbd"

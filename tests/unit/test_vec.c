@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "vec.h"
+#include "lib/vec.h"
 
 TEST(grow_doubles_from_first)
 {

@@ -1,7 +1,7 @@
 /* verify: crc32c against RFC 3720's vectors, stamping and checking every
  * method, and the messages a corruption gives. */
 #include "check.h"
-#include "verify.h"
+#include "io/verify.h"
 
 #include <errno.h>
 #include <stdio.h>	/* fopen */

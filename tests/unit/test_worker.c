@@ -26,8 +26,8 @@
 #include "worker_fixture.h"
 #include "steady/job_steady.h"
 #include "job_fixture.h"
-#include "stat.h"
-#include "worker.h"
+#include "lib/stat.h"
+#include "worker/worker.h"
 #include "steady/steady_tail.h"
 
 #define START_NS 7000000000000ull	/* the fake clock's origin: not 0 */

@@ -3,7 +3,7 @@
  * for 4k reads of a 1 MiB region (as its write_iolog shows them).
  */
 #include "check.h"
-#include "zone.h"
+#include "io/zone.h"
 
 #define K 1024ull
 

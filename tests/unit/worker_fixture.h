@@ -17,11 +17,11 @@
 #include <stddef.h>	/* offsetof */
 #include <stdio.h>
 #include <stdlib.h>
-#include "engine.h"
+#include "io/engine.h"
 #include "fake_clock.h"
 #include "job_fixture.h"
-#include "result.h"
-#include "worker.h"
+#include "result/result.h"
+#include "worker/worker.h"
 
 struct wfix {
 	struct worker w;

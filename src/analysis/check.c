@@ -1,0 +1,485 @@
+/*
+ * check: plausibility checks on a result (see check.h for the list, the
+ * thresholds and why each one matters).
+ */
+#include "analysis/check.h"
+#include "lib/ddir.h"
+#include "analysis/bottleneck.h"
+#include "io/engine.h"	/* engine_traits */
+#include "lib/vec.h"	/* vec_grow */
+#include "lib/human.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void check_list_init(struct check_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void check_list_free(struct check_list *l)
+{
+	free(l->v);
+	check_list_init(l);
+}
+
+int check_add(struct check_list *l, const char *id, enum check_sev sev,
+	      const char *fmt, ...)
+{
+	struct check_item *it;
+	va_list ap;
+
+	if (vec_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), 8))
+		return -ENOMEM;
+	it = &l->v[l->n++];
+	snprintf(it->id, sizeof(it->id), "%s", id);
+	it->sev = sev;
+	va_start(ap, fmt);
+	vsnprintf(it->msg, sizeof(it->msg), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+const char *check_sev_name(enum check_sev s)
+{
+	return s == CHECK_SEV_WARN ? "warning" : "info";
+}
+
+json_t *check_list_json(const struct check_list *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < l->n; i++) {
+		json_t *o = json_pack("{s:s, s:s, s:s}", "id", l->v[i].id,
+				      "severity", check_sev_name(l->v[i].sev),
+				      "message", l->v[i].msg);
+
+		if (!o || json_array_append_new(a, o)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+struct little {
+	double iops[RESULTREAD_NDIR], inflight[RESULTREAD_NDIR], total;
+	unsigned long conf, kept, threads, defs;
+	unsigned depth;			/* of the last definition, for the message */
+	const struct resultread_job *first;
+	const char *why;
+	int rate_limited, deviceless;
+};
+
+static void little_gather(const struct resultread *r, unsigned gid, struct little *g)
+{
+	size_t i;
+	int d;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < r->nr_jobs; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+		const char *why;
+		unsigned t, kept;
+		int first;
+
+		if (j->groupid != gid)
+			continue;
+		g->first = g->first ? g->first : j;
+		for (d = 0; d < RESULTREAD_NDIR; d++) {
+			if (j->ios[d] == 0 || isnan(j->lat_mean_ns[d]))
+				continue;
+			g->iops[d] += j->iops[d];
+			g->inflight[d] += j->iops[d] * j->lat_mean_ns[d] * 1e-9;
+		}
+		g->rate_limited |= j->rate_limited;
+		g->deviceless |= (engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0;
+		t = bottleneck_threads_of(r, i, &first);
+		if (!first)
+			continue;
+		kept = bottleneck_depth_kept(j, &why);
+		if (why)
+			g->why = why;
+		g->defs++;
+		g->threads += t;
+		g->depth = j->iodepth;
+		g->conf += (unsigned long)t * j->iodepth;
+		g->kept += (unsigned long)t * kept;
+	}
+	for (d = 0; d < RESULTREAD_NDIR; d++)
+		g->total += g->inflight[d];
+}
+
+/* "read 78000 x 410 us = 32.0, write 22000 x 1.40 ms = 30.8" */
+static void little_terms(const struct little *g, char *buf, size_t sz)
+{
+	size_t off = 0;
+	int d;
+
+	buf[0] = 0;
+	for (d = 0; d < RESULTREAD_NDIR && off < sz; d++) {
+		char lat[32];
+
+		if (g->iops[d] <= 0)
+			continue;
+		human_ns(lat, sizeof(lat), g->inflight[d] / g->iops[d] * 1e9, HUMAN_TABLE);
+		off += (size_t)snprintf(buf + off, sz - off, "%s%s %.0f IOPS x %s = %.1f",
+					off ? ", " : "", ddir_name(d), g->iops[d], lat, g->inflight[d]);
+	}
+}
+
+static int little_group(const struct resultread *r, unsigned gid, struct check_list *l)
+{
+	struct little g;
+	char terms[200], conf[96];
+	double ratio;
+
+	little_gather(r, gid, &g);
+	if (!g.defs || g.total <= 0 || !g.kept)
+		return 0;
+	little_terms(&g, terms, sizeof(terms));
+	if (g.defs == 1 && r->nranks > 1)
+		snprintf(conf, sizeof(conf), "ranks x numjobs x iodepth = %u x %lu x %u = %lu",
+			 r->nranks, g.threads / r->nranks, g.depth, g.conf);
+	else if (g.defs == 1)
+		snprintf(conf, sizeof(conf), "numjobs x iodepth = %lu x %u = %lu",
+			 g.threads, g.depth, g.conf);
+	else
+		snprintf(conf, sizeof(conf), "sum of numjobs x iodepth = %lu", g.conf);
+	ratio = g.total / (double)g.kept;
+	if (ratio > CHECK_LITTLE_HIGH && g.why)
+		return check_add(l, "littles_law", CHECK_SEV_WARN,
+			"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) vs %s "
+			"configured (%.0f%%); and ioengine=%s%s %s (one I/O per job), so at most "
+			"%lu can be in flight: the figures are inconsistent with the job",
+			g.total, terms, conf, 100 * g.total / (double)g.conf, g.first->ioengine,
+			g.first->ioengine_given ? "" : " (fio's default)", g.why, g.kept);
+	if (ratio > CHECK_LITTLE_HIGH)
+		return check_add(l, "littles_law", CHECK_SEV_WARN,
+			"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) exceeds "
+			"the %s configured (%.0f%%): the figures are inconsistent",
+			g.total, terms, conf, 100 * ratio);
+	if (ratio >= CHECK_LITTLE_LOW)
+		return 0;
+	return check_add(l, "littles_law", g.rate_limited ? CHECK_SEV_INFO : CHECK_SEV_WARN,
+		"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) vs %s "
+		"configured (%.0f%%): %s", g.total, terms, conf, 100 * ratio,
+		g.rate_limited ? "expected, a rate limit or think time holds the load back" :
+		g.deviceless ? "no device is involved, the load generator is the limit" :
+		"the device was not the bottleneck (load generator, CPU, or the engine "
+		"could not keep the queue full)");
+}
+
+static int check_little(const struct resultread *r, struct check_list *l)
+{
+	size_t i, m;
+	int ret;
+
+	for (i = 0; i < r->nr_jobs; i++) {
+		int seen = 0;
+
+		for (m = 0; m < i; m++)
+			seen |= r->jobs[m].groupid == r->jobs[i].groupid;
+		if (seen)
+			continue;
+		ret = little_group(r, r->jobs[i].groupid, l);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int is_mixed(const char *rw)
+{
+	return !strcmp(rw, "randrw") || !strcmp(rw, "rw") || !strcmp(rw, "readwrite");
+}
+
+static int check_mix(const struct resultread *r, struct check_list *l)
+{
+	double reads = 0, writes = 0, want = 0, ios, share;
+	const struct resultread_job *first = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nr_jobs; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+
+		if (!is_mixed(j->rw))
+			continue;
+		first = first ? first : j;
+		reads += (double)j->ios[0];
+		writes += (double)j->ios[1];
+		want += (double)(j->ios[0] + j->ios[1]) * j->rwmixread;
+	}
+	ios = reads + writes;
+	if (!first || ios == 0)
+		return 0;
+	share = 100 * reads / ios;
+	want /= ios;
+	if (fabs(share - want) <= CHECK_MIX_POINTS)
+		return 0;
+	if (!first->rwmix_given)
+		return check_add(l, "mix", CHECK_SEV_WARN,
+			"read share %.1f%% of I/Os (read %.0f IOPS, write %.0f IOPS) but rw=%s "
+			"without rwmixread issues 50%% reads: these figures do not come from "
+			"this job as written", share, r->dir[0].iops, r->dir[1].iops, first->rw);
+	return check_add(l, "mix", CHECK_SEV_WARN,
+		"read share %.1f%% of I/Os (read %.0f IOPS, write %.0f IOPS) but "
+		"rwmixread=%.0f asks for %.0f%%: these figures do not come from this job "
+		"as written", share, r->dir[0].iops, r->dir[1].iops, want, want);
+}
+
+static uint64_t env_memory(const struct resultread *r)
+{
+	const json_t *m = json_object_get(r->env, "memory_bytes");
+
+	return json_is_integer(m) ? (uint64_t)json_integer_value(m) : 0;
+}
+
+static int check_cache(const struct resultread *r, struct check_list *l)
+{
+	const struct resultread_job *j = &r->jobs[0];
+	uint64_t ram = env_memory(r), ws;
+	char lat[32], extra[160] = "";
+	int ret = 0;
+
+	if ((engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0)
+		return 0;
+	ws = j->size * (j->has_filename ? 1 : j->numjobs);
+	if (ram && ws && ws < ram)
+		snprintf(extra, sizeof(extra), "; the working set (%.1f MiB) fits in RAM (%.1f MiB)",
+			 (double)ws / 1048576, (double)ram / 1048576);
+	if (!j->direct && (r->dir[0].ios || r->dir[1].ios))
+		ret = check_add(l, "page_cache", CHECK_SEV_WARN,
+			"direct=0 (buffered I/O, fio's default): reads may come from the page "
+			"cache and writes land in it, not on the device%s; use direct=1", extra);
+	if (!ret && r->dir[0].ios && r->dir[0].lat_mean_ns < CHECK_CACHE_LAT_NS) {
+		human_ns(lat, sizeof(lat), r->dir[0].lat_mean_ns, HUMAN_TABLE);
+		ret = check_add(l, "page_cache", CHECK_SEV_WARN,
+			"mean read latency %s is below what a storage device delivers "
+			"(about 5 us or more): the reads were likely served from memory", lat);
+	}
+	return ret;
+}
+
+static int check_time(const struct resultread *r, struct check_list *l)
+{
+	uint64_t ms = 0, samples = 0;
+	double cv = NAN;
+	int d, worst = -1, ret = 0;
+
+	for (d = 0; d < RESULTREAD_NDIR; d++) {
+		const struct resultread_dir *x = &r->dir[d];
+
+		if (!x->ios)
+			continue;
+		if (x->runtime_ms > ms)
+			ms = x->runtime_ms;
+		if (x->samples && (!samples || x->samples < samples))
+			samples = x->samples;
+		if (!isnan(x->interval_cv) && (isnan(cv) || x->interval_cv > cv)) {
+			cv = x->interval_cv;
+			worst = d;
+		}
+	}
+	if (ms && ms < CHECK_SHORT_MS)
+		ret = check_add(l, "short_run", CHECK_SEV_WARN,
+			"measured for %.1f s (< %d s): too short to see the device's sustained "
+			"behaviour (caches, garbage collection, throttling)",
+			(double)ms / 1000, CHECK_SHORT_MS / 1000);
+	if (!ret && samples && samples < CHECK_FEW_SAMPLES)
+		ret = check_add(l, "few_samples", CHECK_SEV_WARN,
+			"only %llu interval samples per job (< %d): variation over time and "
+			"steady state cannot be judged", (unsigned long long)samples,
+			CHECK_FEW_SAMPLES);
+	if (!ret && worst >= 0 && cv > CHECK_CV_LIMIT)
+		ret = check_add(l, "interval_cv", CHECK_SEV_WARN,
+			"%s IOPS varied across intervals with CV %.1f%% (> %.0f%%): the mean "
+			"hides a moving rate", ddir_name(worst), 100 * cv, 100 * CHECK_CV_LIMIT);
+	return ret;
+}
+
+/* The first job (in report order) that @bad picks, and how many more there are. */
+static const struct resultread_job *first_job(const struct resultread *r,
+					      int (*bad)(const struct resultread_job *),
+					      size_t *more)
+{
+	const struct resultread_job *first = NULL;
+	size_t i;
+
+	*more = 0;
+	for (i = 0; i < r->nr_jobs; i++) {
+		if (!bad(&r->jobs[i]))
+			continue;
+		if (first)
+			(*more)++;
+		else
+			first = &r->jobs[i];
+	}
+	return first;
+}
+
+static int job_failed(const struct resultread_job *j)
+{
+	return j->error != 0;
+}
+
+static int job_unsteady(const struct resultread_job *j)
+{
+	return j->steady == 0;
+}
+
+static int job_lost(const struct resultread_job *j)
+{
+	return j->steady == 1 && j->steady_held == 0;
+}
+
+/*
+ * [steady_lost]: the steady window was found, then a later round left its
+ * band.  The window's figures describe a level the job did not keep.
+ */
+static int check_lost(const struct resultread *r, struct check_list *l)
+{
+	size_t more;
+	const struct resultread_job *j = first_job(r, job_lost, &more);
+	char others[48] = "";
+
+	if (!j)
+		return 0;
+	if (more)
+		snprintf(others, sizeof(others), " (and %zu more)", more);
+	return check_add(l, "steady_lost", CHECK_SEV_WARN,
+		"job %s%s reached steady state but lost it at %.1f s (the level %s %.0f%%): "
+		"the steady window's figures describe a level the job left; see its steady tail",
+		j->name, others, (double)j->steady_lost_ms / 1000.0,
+		j->steady_lost_pct < 0 ? "fell" : "rose", fabs(j->steady_lost_pct));
+}
+
+static int check_run(const struct resultread *r, struct check_list *l)
+{
+	const json_t *flags = json_object_get(json_object_get(r->env, "cpu"), "flags");
+	const char *f = json_is_string(flags) ? json_string_value(flags) : NULL;
+	const struct resultread_job *j;
+	char others[48] = "";
+	size_t more;
+	int ret = 0;
+
+	j = first_job(r, job_failed, &more);
+	if (more)
+		snprintf(others, sizeof(others), " (and %zu more)", more);
+	/* under continue_on_error "error" is the first error, which need not have ended the job */
+	if (j && j->coe)
+		ret = check_add(l, "job_error", CHECK_SEV_WARN,
+			"job %s%s had %llu errors under continue_on_error (the first: error %d): "
+			"the figures include I/Os that failed or read back bad data", j->name, others,
+			(unsigned long long)j->total_err, j->error);
+	else if (j)
+		ret = check_add(l, "job_error", CHECK_SEV_WARN,
+			"job %s%s ended with error %d: the figures cover only "
+			"part of the run", j->name, others, j->error);
+	j = first_job(r, job_unsteady, &more);
+	others[0] = 0;
+	if (more)
+		snprintf(others, sizeof(others), " (and %zu more)", more);
+	if (!ret && j)
+		ret = check_add(l, "steady_state", CHECK_SEV_WARN,
+			"job %s%s did not reach steady state (%s): the figures "
+			"average a still-changing workload", j->name, others,
+			j->steady_what[0] ? j->steady_what : "criterion not recorded");
+	if (!ret && !r->dir[0].ios && !r->dir[1].ios && !r->dir[2].ios)
+		ret = check_add(l, "no_io", CHECK_SEV_WARN,
+			"the run did no I/O at all: it failed or measured nothing, and compare "
+			"counts it as a failed run");
+	if (!ret)
+		ret = check_lost(r, l);
+	if (!ret && r->partial)
+		ret = check_add(l, "partial", CHECK_SEV_WARN,
+			"the run was cut short (signal or error): figures are partial");
+	if (!ret && !strcmp(r->clock_source, "tsc") && f &&
+	    (!strstr(f, "constant_tsc") || !strstr(f, "nonstop_tsc")))
+		ret = check_add(l, "clock", CHECK_SEV_WARN,
+			"latencies were timed with the TSC but the CPU lacks %s: "
+			"the clock may drift across CPUs or power states",
+			!strstr(f, "constant_tsc") ? "constant_tsc" : "nonstop_tsc");
+	return ret;
+}
+
+/*
+ * iodepth > 1 with an engine that keeps one I/O per job (psync, fio's default,
+ * or libaio without direct=1): the depth the job file asks for never reaches
+ * the device.  The seed's job had exactly this: iodepth=32 on psync.
+ */
+static int check_depth(const struct resultread *r, struct check_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_jobs; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+		const char *why;
+		size_t k;
+
+		if (j->iodepth <= 1 || bottleneck_depth_kept(j, &why) >= j->iodepth || !why)
+			continue;
+		for (k = 0; k < i; k++)		/* once per job name */
+			if (!strcmp(r->jobs[k].name, j->name))
+				break;
+		if (k < i)
+			continue;
+		return check_add(l, "depth_ignored", CHECK_SEV_WARN,
+			"job '%s': iodepth=%u has no effect: ioengine=%s%s %s, so each job thread "
+			"keeps 1 I/O in flight; use an asynchronous engine (io_uring, libaio with "
+			"direct=1) for a queue depth", j->name, j->iodepth, j->ioengine,
+			j->ioengine_given ? "" : " (fio's default)", why);
+	}
+	return 0;
+}
+
+/*
+ * [bottleneck] who limited each job (bottleneck.h), from the result's own
+ * disk_util: the way to see from fio's output how much of the depth asked
+ * for the device really had, and how much of each I/O's time was the tool's.
+ * iotrial's results carry the verdict per job already (and print it under
+ * the job), so only results without one are judged here.
+ */
+static int check_bottleneck(const struct resultread *r, struct check_list *l)
+{
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+		struct bottleneck_verdict v;
+		int first;
+
+		bottleneck_threads_of(r, i, &first);
+		if (j->bottleneck[0] || !first || bottleneck_from_read(r, i, &v))
+			continue;
+		if (check_add(l, "bottleneck",
+			      strcmp(v.verdict, "tool") && strcmp(v.verdict, "page_cache") ?
+			      CHECK_SEV_INFO : CHECK_SEV_WARN,
+			      "job '%s': bottleneck %s: %s", j->name, v.verdict, v.evidence))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int check_result(const struct resultread *r, struct check_list *out)
+{
+	int ret;
+
+	ret = check_run(r, out);
+	if (!ret)
+		ret = check_depth(r, out);
+	if (!ret)
+		ret = check_little(r, out);
+	if (!ret)
+		ret = check_mix(r, out);
+	if (!ret)
+		ret = check_cache(r, out);
+	if (!ret)
+		ret = check_time(r, out);
+	if (!ret)
+		ret = check_bottleneck(r, out);
+	return ret;
+}

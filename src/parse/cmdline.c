@@ -1,0 +1,717 @@
+/*
+ * cmdline: argv to jobs and process settings (rules in cmdline.h).
+ *
+ * Process options (--output, --parse-only, ...) are recognised here; every
+ * other --option goes to the option table through opt_set(), so the command
+ * line and job files accept exactly the same job options.
+ */
+#include "parse/cmdline.h"
+
+#include <errno.h>	/* EINVAL, ENOMEM, EPERM, ERANGE */
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* realloc, free */
+#include <string.h>	/* strcmp, strchr, strdup, strncmp */
+#include "parse/jobfile.h"
+#include "lib/vec.h"
+#include "model/num.h"
+#include "parse/opt.h"
+#include "parse/preset.h"
+
+#define CL_WHERE "command line"
+
+struct cl_state {
+	struct cmdline *cl;
+	struct err *e;
+	struct job global;	/* the defaults: options before --name, --name=global */
+	struct job job;		/* the --name=X job being read */
+	struct job *cur;	/* where options go: &global or &job */
+};
+
+static int cl_nomem(struct err *e)
+{
+	return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+}
+
+/* Append a copy of @s to a string array. */
+static int cl_push_str(char ***arr, size_t *nr, const char *s)
+{
+	char **n = realloc(*arr, (*nr + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	n[*nr] = strdup(s);
+	if (!n[*nr])
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+/* Move a job into cl->jobs (ownership passes; @j is zeroed). */
+static int cl_push_job(struct cmdline *cl, struct job *j)
+{
+	if (vec_grow((void **)&cl->jobs, &cl->jobs_cap, cl->jobs_nr + 1, sizeof(*cl->jobs), 16))
+		return -ENOMEM;
+	cl->jobs[cl->jobs_nr++] = *j;
+	memset(j, 0, sizeof(*j));
+	return 0;
+}
+
+/* Move @n typed options to the end of cl->globals. */
+static int cl_take_kv(struct cmdline *cl, struct job_kv *kv, size_t nr)
+{
+	size_t i;
+
+	if (!nr)
+		return 0;
+	if (vec_grow((void **)&cl->globals, &cl->globals_cap, cl->globals_nr + nr,
+		     sizeof(*cl->globals), 16))
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		cl->globals[cl->globals_nr++] = kv[i];
+	return 0;
+}
+
+/* The --name job being read is complete. */
+static int cl_finish_job(struct cl_state *s)
+{
+	if (s->cur != &s->job)
+		return 0;
+	if (s->cl->jobs_nr >= JOBFILE_JOBS_MAX)	/* s->job is freed by cmdline_parse */
+		return err_set(s->e, -E2BIG, EXIT_USAGE, "job '%s' (" CL_WHERE "): more than %d jobs "
+			       "(the limit)", s->job.name, JOBFILE_JOBS_MAX);
+	s->cur = &s->global;
+	if (cl_push_job(s->cl, &s->job))
+		return cl_nomem(s->e);
+	return 0;
+}
+
+static int cl_start(struct cl_state *s, const char *name)
+{
+	int ret = cl_finish_job(s);
+
+	if (ret)
+		return ret;
+	if (!name || !*name)
+		return err_set(s->e, -EINVAL, EXIT_USAGE, "option 'name' requires an argument (" CL_WHERE ")");
+	if (!strcmp(name, "global")) {
+		s->cur = &s->global;
+		return 0;
+	}
+	if (job_copy(&s->job, &s->global))
+		return cl_nomem(s->e);
+	job_kv_clear(&s->job);
+	snprintf(s->job.origin, sizeof(s->job.origin), CL_WHERE);
+	s->cur = &s->job;
+	return opt_set(&s->job, "name", name, CL_WHERE, s->e);
+}
+
+static int cl_formats(struct cmdline *cl, const char *val, struct err *e)
+{
+	static const struct { const char *name; unsigned bit; } fmts[] = {
+		{ "normal", CMDLINE_FMT_NORMAL }, { "terse", CMDLINE_FMT_TERSE },
+		{ "json", CMDLINE_FMT_JSON }, { "json+", CMDLINE_FMT_JSONPLUS },
+		{ "summary", CMDLINE_FMT_SUMMARY },
+	};
+	const char *p = val, *end;
+	size_t n, i;
+	unsigned bits = 0;
+
+	do {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+			if (strlen(fmts[i].name) == n && !strncmp(fmts[i].name, p, n))
+				break;
+		if (i == sizeof(fmts) / sizeof(fmts[0]))
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "unknown output format '%.*s' (normal, terse, json, json+, summary)", (int)n, p);
+		bits |= fmts[i].bit;
+		p = end ? end + 1 : NULL;
+	} while (p);
+	cl->formats = bits;
+	return 0;
+}
+
+static int cl_eta(struct cmdline *cl, const char *val, struct err *e)
+{
+	if (!strcmp(val, "auto"))
+		cl->eta = CMDLINE_ETA_AUTO;
+	else if (!strcmp(val, "always"))
+		cl->eta = CMDLINE_ETA_ALWAYS;
+	else if (!strcmp(val, "never"))
+		cl->eta = CMDLINE_ETA_NEVER;
+	else
+		return err_set(e, -EINVAL, EXIT_USAGE, "invalid value '%s' for option 'eta': not one of auto, always, never",
+			       val);
+	return 0;
+}
+
+/* A process time (--status-interval, --eta-newline): bare seconds, 1ms at least as in fio. */
+static int cl_time(const char *name, const char *val, uint64_t *out_us, struct err *e)
+{
+	struct num_ctx c = { .kb_base = 1024, .opt = name, .where = CL_WHERE };
+	uint64_t us;
+	int ret = num_parse_time(val, &c, 1000000, &us, e);
+
+	if (ret)
+		return ret;
+	if (us < 1000)
+		return num_error(e, &c, -ERANGE, val, "below the minimum 1ms");
+	*out_us = us;
+	return 0;
+}
+
+/* A process option's value: after '=' or the next argument. */
+static const char *cl_value(int argc, char **argv, int *i, const char *val)
+{
+	if (val)
+		return val;
+	if (*i + 1 < argc && argv[*i + 1][0] != '-')
+		return argv[++*i];
+	return NULL;
+}
+
+enum { CL_NOT_MINE = 1, CL_STOP = 2 };
+
+#define CL_MPI "to drive many hosts, run iotrial under mpirun (its MPI mode)"
+
+/*
+ * fio's process options: what --help lists and what the parser knows, one
+ * list.  @arg: 0 none, 1 required, 2 optional.  @refused: why iotrial turns
+ * the option down (with the nearest thing it has); such rows are known, so a
+ * prefix resolves to them and the refusal names them, but --help omits them.
+ */
+static const struct cl_popt {
+	const char *name;
+	int arg;
+	const char *metavar;
+	const char *help;
+	const char *refused;
+} cl_popts[] = {
+	{ "output", 1, "FILE", "write results to FILE instead of stdout (also -o FILE)", NULL },
+	{ "output-format", 1, "LIST", "normal, terse, json, json+, summary (comma-separated)", NULL },
+	{ "minimal", 0, NULL, "terse output (the same as --output-format=terse)", NULL },
+	{ "terse-version", 1, "N", "terse output version 2, 3 (default), 4 or 5", NULL },
+	{ "parse-only", 0, NULL, "check the jobs and exit", NULL },
+	{ "showcmd", 0, NULL, "print each job as a command line with resolved values", NULL },
+	{ "readonly", 0, NULL, "refuse any job that writes or trims", NULL },
+	{ "allow-output-device", 0, NULL, "let --output, --status-output or a log be a block device", NULL },
+	{ "status-interval", 1, "TIME", "a status line every TIME (bare number: seconds)", NULL },
+	{ "status-output", 1, "FILE", "write the status lines to FILE, one JSON object each", NULL },
+	{ "eta", 1, "WHEN", "when to print the ETA line: auto, always or never", NULL },
+	{ "eta-newline", 1, "TIME", "start a new ETA line every TIME (bare number: seconds)", NULL },
+	{ "section", 1, "NAME", "run only job sections NAME of the job files", NULL },
+	{ "preset", 1, "NAME", "run a built-in job set (preset list); typed job options win", NULL },
+	{ "history", 2, "FILE", "store the run in the results history (docs/history.md)", NULL },
+	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL },
+	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL },
+	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
+	{ "max-jobs", 1, "N", "accepted and ignored: fio 3.33 sizes shared memory with it, no limit", NULL },
+	{ "aux-path", 1, "DIR", "where verify state files and verify_dump files go (default: .)", NULL },
+	{ "version", 0, NULL, "print the fio version iotrial follows, and iotrial's (also -v)", NULL },
+	{ "help", 0, NULL, "this text (also -h)", NULL },
+	{ "client", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "server", 2, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "daemonize", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "remote-config", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	{ "bandwidth-log", 0, NULL, "write the run's bandwidth every 500 ms to agg-{read,write,trim}_bw.log "
+	  "(also -b)", NULL },
+	{ "idle-prof", 1, NULL, NULL,
+	  "idleness profiling is not supported (the JSON reports each job's CPU usage)" },
+	{ "debug", 1, "parse,random", "fio's traces: each option parsed, each job's random seeds",
+	  NULL },
+	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)" },
+	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
+	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)" },
+	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported" },
+	{ "inflate-log", 1, "FILE", "print a log_store_compressed log (.fz) as text, and exit", NULL },
+	{ "trigger-file", 1, NULL, NULL, "triggers are not supported" },
+	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported" },
+	{ "trigger", 1, NULL, NULL, "triggers are not supported" },
+	{ "trigger-remote", 1, NULL, NULL, "triggers are not supported" },
+};
+
+#define CL_POPTS_NR (sizeof(cl_popts) / sizeof(cl_popts[0]))
+
+static const struct cl_popt *cl_popt_find(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < CL_POPTS_NR; k++)
+		if (!strcmp(cl_popts[k].name, name))
+			return &cl_popts[k];
+	return NULL;
+}
+
+void cmdline_help(FILE *f)
+{
+	char left[64];
+	size_t k;
+
+	for (k = 0; k < CL_POPTS_NR; k++) {
+		const struct cl_popt *p = &cl_popts[k];
+
+		if (p->refused)
+			continue;
+		snprintf(left, sizeof(left), "--%s%s%s%s%s", p->name,
+			 p->arg == 2 ? "[" : "", p->arg ? "=" : "", p->arg ? p->metavar : "",
+			 p->arg == 2 ? "]" : "");
+		fprintf(f, "  %-24s %s\n", left, p->help);
+	}
+}
+
+/* Process options.  Returns 0, CL_NOT_MINE, CL_STOP (help/version) or -errno. */
+static int cl_process_opt(struct cmdline *cl, const char *name, const char *val, int argc,
+			  char **argv, int *i, struct err *e)
+{
+	const struct cl_popt *p = cl_popt_find(name);
+
+	if (!p)
+		return CL_NOT_MINE;
+	if (p->refused)
+		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported option '--%s': %s (" CL_WHERE ")",
+			       name, p->refused);
+	if (p->arg == 1) {
+		val = cl_value(argc, argv, i, val);
+		if (!val || !*val)
+			return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' requires an argument (" CL_WHERE ")",
+				       name);
+	} else if (p->arg == 0 && val) {
+		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' takes no value (" CL_WHERE ")", name);
+	}
+	if (!strcmp(name, "output")) {
+		free(cl->output);
+		cl->output = strdup(val);
+		return cl->output ? 0 : cl_nomem(e);
+	}
+	if (!strcmp(name, "output-format"))
+		return cl_formats(cl, val, e);
+	if (!strcmp(name, "status-output")) {
+		free(cl->status_output);
+		cl->status_output = strdup(val);
+		return cl->status_output ? 0 : cl_nomem(e);
+	}
+	if (!strcmp(name, "status-interval"))
+		return cl_time(name, val, &cl->status_interval_us, e);
+	if (!strcmp(name, "eta-newline")) {
+		cl->eta_newline = 1;
+		return cl_time(name, val, &cl->eta_newline_us, e);
+	}
+	if (!strcmp(name, "eta"))
+		return cl_eta(cl, val, e);
+	if (!strcmp(name, "history")) {	/* a bare --history: the default file */
+		cl->history = 1;
+		free(cl->history_file);
+		cl->history_file = val && *val ? strdup(val) : NULL;
+		return !val || !*val || cl->history_file ? 0 : cl_nomem(e);
+	}
+	if (!strcmp(name, "inflate-log")) {
+		free(cl->inflate_log);
+		cl->inflate_log = strdup(val);
+		return cl->inflate_log ? CL_STOP : cl_nomem(e);
+	}
+	if (!strcmp(name, "bandwidth-log")) {
+		cl->bandwidth_log = 1;
+		return 0;
+	}
+	if (!strcmp(name, "aux-path")) {
+		free(cl->aux_path);
+	free(cl->inflate_log);
+		cl->aux_path = strdup(val);
+		return cl->aux_path ? 0 : cl_nomem(e);
+	}
+	if (!strcmp(name, "preset")) {
+		free(cl->preset);
+		cl->preset = strdup(val);
+		return cl->preset ? 0 : cl_nomem(e);
+	}
+	if (!strcmp(name, "section")) {
+		char *buf = strdup(val), *tok, *save = NULL;	/* any length: never cut */
+
+		if (!buf)
+			return cl_nomem(e);
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (cl_push_str(&cl->sections, &cl->sections_nr, tok)) {
+				free(buf);
+				return cl_nomem(e);
+			}
+		free(buf);
+		return 0;
+	}
+	if (!strcmp(name, "terse-version")) {
+		if (strlen(val) != 1 || val[0] < '0' + CMDLINE_TERSE_MIN || val[0] > '0' + CMDLINE_TERSE_MAX)
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "invalid value '%s' for option 'terse-version': fio writes 2, 3, 4 or 5 ("
+				       CL_WHERE ")", val);
+		cl->terse_version = val[0] - '0';
+		return 0;
+	}
+	if (!strcmp(name, "minimal")) {
+		cl->formats = CMDLINE_FMT_TERSE;
+		return 0;
+	}
+	/*
+	 * debug: fio has about twenty trace classes; of them 'parse' (each
+	 * option as it is handled, and steady state's parsed threshold, which
+	 * fio's steadystate tests read) and 'random' (each job's seeds, as
+	 * newer fio prints them; fio's random_seed test reads them) say
+	 * something iotrial can say truly without tracing every I/O.
+	 */
+	if (!strcmp(name, "debug")) {
+		char *buf = strdup(val), *tok, *save = NULL;
+		int ret;
+
+		if (!buf)
+			return cl_nomem(e);
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (!strcmp(tok, "parse")) {
+				cl->debug_parse = 1;
+			} else if (!strcmp(tok, "random")) {
+				cl->debug_random = 1;
+			} else {
+				ret = err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%s' for option "
+					      "'debug': only fio's 'parse' and 'random' traces are supported ("
+					      CL_WHERE ")", tok);
+				free(buf);
+				return ret;
+			}
+		}
+		free(buf);
+		return 0;
+	}
+	if (!strcmp(name, "parse-only"))
+		cl->parse_only = 1;
+	else if (!strcmp(name, "showcmd"))
+		cl->showcmd = 1;
+	else if (!strcmp(name, "readonly"))
+		cl->readonly = 1;
+	else if (!strcmp(name, "allow-output-device"))
+		cl->allow_output_device = 1;
+	else if (!strcmp(name, "version"))
+		return cl->version = 1, CL_STOP;
+	else if (!strcmp(name, "help"))
+		return cl->help = 1, CL_STOP;
+	else if (!strcmp(name, "cmdhelp")) {
+		cl->cmdhelp = 1;
+		if (val && *val && !(cl->cmdhelp_opt = strdup(val)))
+			return cl_nomem(e);
+		return CL_STOP;
+	}
+	/*
+	 * max-jobs: fio 3.33 sizes its shared memory segments with it and grows
+	 * them past it (measured: --max-jobs=2 runs 3 jobs), so it limits
+	 * nothing; fio's own test runner passes it to every job.  A number is
+	 * still required, so that a typo is not silently taken.
+	 */
+	if (!strcmp(name, "max-jobs")) {
+		const char *c = val;
+
+		while (*c >= '0' && *c <= '9')
+			c++;
+		if (*c || c == val)
+			return err_set(e, -EINVAL, EXIT_USAGE,
+				       "invalid value '%s' for option 'max-jobs': not a number (" CL_WHERE ")",
+				       val);
+	}
+	/* warnings-fatal, alloc-size, max-jobs: nothing to do */
+	return 0;
+}
+
+/*
+ * fio reads its command line with getopt_long_only: a long option may be cut
+ * to any prefix that names one option only.  @name is resolved in place to
+ * the full name (process option, job option or alias).  0 when it resolves or
+ * matches nothing (opt_set then names it as unknown); -EINVAL when ambiguous.
+ */
+static int cl_resolve_prefix(char *name, size_t size, struct err *e)
+{
+	size_t nr, k, a, n = strlen(name), hits = 0, pos = 0;
+	const struct opt_def *t = opt_table(&nr);
+	const char *hit = NULL, *cand;
+	char list[300];
+
+	if (cl_popt_find(name) || opt_find(name))
+		return 0;
+	list[0] = '\0';
+	for (k = 0; k < CL_POPTS_NR + nr * 3; k++) {
+		if (k < CL_POPTS_NR) {
+			cand = cl_popts[k].name;
+		} else {
+			a = (k - CL_POPTS_NR) % 3;
+			cand = a ? t[(k - CL_POPTS_NR) / 3].alias[a - 1] : t[(k - CL_POPTS_NR) / 3].name;
+		}
+		if (!cand || strncmp(cand, name, n))
+			continue;
+		hits++;
+		hit = cand;
+		if (pos < sizeof(list))
+			pos += (size_t)snprintf(list + pos, sizeof(list) - pos, "%s'%s'",
+						hits > 1 ? ", " : "", cand);
+	}
+	if (hits > 1)
+		return err_set(e, -EINVAL, EXIT_USAGE, "ambiguous option '%s': %s (" CL_WHERE ")",
+			       name, list);
+	if (hits == 1 && strlen(hit) < size)
+		strcpy(name, hit);
+	return 0;
+}
+
+/* One "--name[=val]" argument (val may come from the next argument). */
+static int cl_dash_arg(struct cl_state *s, const char *arg, int argc, char **argv, int *i)
+{
+	char name[128];
+	const char *eq = strchr(arg, '='), *val = eq ? eq + 1 : NULL;
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct opt_def *o;
+	int ret;
+
+	if (n >= sizeof(name) || !n)
+		return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '--%.60s'", arg);
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	ret = cl_resolve_prefix(name, sizeof(name), s->e);
+	if (ret)
+		return ret;
+	ret = cl_process_opt(s->cl, name, val, argc, argv, i, s->e);
+	if (ret != CL_NOT_MINE)
+		return ret;
+	o = opt_find(name);
+	/*
+	 * fio takes "--opt val" for options that need a value; flags never take
+	 * one.  Unlike getopt, "--direct -bs=4k" does not read "-bs=4k" as
+	 * direct's value: no value starts with "-", so that is a missing value.
+	 */
+	if (!val && o && o->type != OPT_FLAG && o->type != OPT_UNSUPPORTED &&
+	    !(o->flags & OPT_F_OPTVAL) && *i + 1 < argc && argv[*i + 1][0] != '-')
+		val = argv[++*i];
+	if (!strcmp(name, "name"))
+		return cl_start(s, val);
+	return opt_set(s->cur, name, val, CL_WHERE, s->e);
+}
+
+/*
+ * A single-dash argument.  getopt_long_only first reads "-name=x" as a long
+ * option (full or unique prefix); only when none matches is it a short one:
+ * fio's -o FILE (--output), -v (--version) and -h (--help).
+ */
+static int cl_single_dash(struct cl_state *s, const char *arg, int argc, char **argv, int *i)
+{
+	char name[128];
+	const char *eq = strchr(arg + 1, '=');
+	size_t n = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1), nr, k;
+	const struct opt_def *t = opt_table(&nr);
+	int ret, long_hit = 0;
+
+	if (n < sizeof(name)) {
+		memcpy(name, arg + 1, n);
+		name[n] = '\0';
+		if (cl_popt_find(name) || opt_find(name))
+			long_hit = 1;
+		for (k = 0; !long_hit && k < CL_POPTS_NR; k++)
+			long_hit = !strncmp(cl_popts[k].name, name, n);
+		for (k = 0; !long_hit && k < nr; k++)
+			long_hit = !strncmp(t[k].name, name, n) ||
+				   (t[k].alias[0] && !strncmp(t[k].alias[0], name, n)) ||
+				   (t[k].alias[1] && !strncmp(t[k].alias[1], name, n));
+		/* a lone short letter is a short option even when long names start with it */
+		if (long_hit && !(n == 1 && strchr("ovhb", name[0]) && !cl_popt_find(name) &&
+				  !opt_find(name)))
+			return cl_dash_arg(s, arg + 1, argc, argv, i);
+	}
+	if (arg[1] == 'o') {
+		const char *val = arg[2] ? arg + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+
+		if (!val || !*val)
+			return err_set(s->e, -EINVAL, EXIT_USAGE,
+				       "option '-o' requires an argument (" CL_WHERE ")");
+		ret = cl_process_opt(s->cl, "output", val, argc, argv, i, s->e);
+		return ret;
+	}
+	if (!strcmp(arg, "-b"))
+		return cl_process_opt(s->cl, "bandwidth-log", NULL, argc, argv, i, s->e);
+	if (!strcmp(arg, "-v"))
+		return cl_process_opt(s->cl, "version", NULL, argc, argv, i, s->e);
+	if (!strcmp(arg, "-h"))
+		return cl_process_opt(s->cl, "help", NULL, argc, argv, i, s->e);
+	return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '%s'", arg);
+}
+
+/* Read argv into jobs, globals, files and process settings. */
+static int cl_args(struct cl_state *s, int argc, char **argv)
+{
+	const char *arg;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		arg = argv[i];
+		if (!strncmp(arg, "--", 2)) {
+			ret = cl_dash_arg(s, arg + 2, argc, argv, &i);
+			if (ret)
+				return ret;
+		} else if (arg[0] == '-' && arg[1]) {
+			ret = cl_single_dash(s, arg, argc, argv, &i);
+			if (ret)
+				return ret;
+		} else if (cl_push_str(&s->cl->files, &s->cl->files_nr, arg)) {
+			return cl_nomem(s->e);
+		}
+	}
+	return cl_finish_job(s);
+}
+
+/*
+ * --preset: the preset rendered with the command-line options (cl->globals so
+ * far, as typed) appended to each of its jobs, then read as a job file whose
+ * jobs start from the command-line globals (precedence in preset.h).
+ */
+static int cl_preset(struct cl_state *s, struct jobfile_out *out)
+{
+	struct cmdline *cl = s->cl;
+	const struct preset *p;
+	char where[64];
+	int ret;
+
+	if (cl->jobs_nr || cl->files_nr)
+		return err_set(s->e, -EINVAL, EXIT_USAGE,
+			       "--preset=%.60s cannot be combined with %s: the preset is the whole "
+			       "job list (options typed with it override its own)",
+			       cl->preset, cl->jobs_nr ? "--name jobs" : "job files");
+	ret = preset_lookup(cl->preset, &p, s->e);
+	if (ret)
+		return ret;
+	ret = preset_render(p, cl->globals, cl->globals_nr, &cl->preset_text, s->e);
+	if (ret)
+		return ret;
+	snprintf(where, sizeof(where), "preset %s", p->name);
+	return jobfile_parse_buf(cl->preset_text, strlen(cl->preset_text), where, &s->global,
+				 cl->sections, cl->sections_nr, out, s->e);
+}
+
+/* Parse the job files, then validate every job. */
+static int cl_files_and_validate(struct cl_state *s)
+{
+	struct cmdline *cl = s->cl;
+	struct jobfile_out out = { 0 };
+	uint64_t threads = 0;
+	size_t i;
+	int ret = 0;
+
+	if (cl->preset)
+		ret = cl_preset(s, &out);
+	for (i = 0; i < cl->files_nr && !ret; i++)
+		ret = jobfile_parse(cl->files[i], &s->global, cl->sections, cl->sections_nr, &out, s->e);
+	if (!ret && cl->jobs_nr + out.jobs_nr > JOBFILE_JOBS_MAX)
+		ret = err_set(s->e, -E2BIG, EXIT_USAGE, "more than %d jobs (the limit): %zu on the "
+			      "command line, %zu in job files", JOBFILE_JOBS_MAX, cl->jobs_nr,
+			      out.jobs_nr);
+	for (i = 0; i < out.jobs_nr && !ret; i++)
+		if (cl_push_job(cl, &out.jobs[i]))
+			ret = cl_nomem(s->e);
+	if (!ret && cl_take_kv(cl, out.globals, out.globals_nr))
+		ret = cl_nomem(s->e);
+	else if (!ret)
+		out.globals_nr = 0;	/* moved */
+	jobfile_out_free(&out);
+	if (ret)
+		return ret;
+	if (!cl->jobs_nr && cl->sections_nr)
+		return err_set(s->e, -EINVAL, EXIT_USAGE, "no job section matches --section=%s%s",
+			       cl->sections[0], cl->sections_nr > 1 ? ",..." : "");
+	if (!cl->jobs_nr && cl->parse_only)	/* fio: nothing to check is no error */
+		return 0;
+	if (!cl->jobs_nr)
+		return err_set(s->e, -EINVAL, EXIT_USAGE,
+			       "no job given (use --name=NAME or a job file; --help for usage)");
+	for (i = 0; i < cl->jobs_nr; i++) {
+		struct job *j = &cl->jobs[i];
+		char rw[64] = "";
+
+		ret = opt_job_validate(j, s->e);
+		if (ret)
+			return ret;
+		/* each clone is a thread with its own state: the same limit as jobs, as in fio */
+		threads += j->numjobs;
+		if (threads > JOBFILE_JOBS_MAX)
+			return err_set(s->e, -E2BIG, EXIT_USAGE, "job '%s' (%s): numjobs=%u brings the "
+				       "threads to more than %d (the limit)", j->name, j->origin,
+				       j->numjobs, JOBFILE_JOBS_MAX);
+		if (cl->readonly && job_writes(j)) {
+			const struct opt_def *o = opt_find("rw");
+
+			o->show(j, o, rw, sizeof(rw));
+			return err_set(s->e, -EPERM, EXIT_UNSAFE,
+				       "job '%s' (%s) has rw=%s, which writes or trims: refused by --readonly",
+				       j->name, j->origin, rw);
+		}
+	}
+	return 0;
+}
+
+int cmdline_parse(int argc, char **argv, struct cmdline *cl, struct err *e)
+{
+	struct cl_state s = { .cl = cl, .e = e };
+	int ret;
+
+	memset(cl, 0, sizeof(*cl));
+	cl->formats = CMDLINE_FMT_NORMAL;
+	cl->terse_version = 3;
+	job_init(&s.global);
+	snprintf(s.global.origin, sizeof(s.global.origin), CL_WHERE);
+	s.cur = &s.global;
+	ret = cl_args(&s, argc, argv);
+	if (ret == CL_STOP) {
+		ret = 0;
+		goto out;
+	}
+	if (ret)
+		goto out;
+	if (cl->status_output && !cl->status_interval_us) {
+		ret = err_set(e, -EINVAL, EXIT_USAGE,
+			      "--status-output needs --status-interval (how often to write a line)");
+		goto out;
+	}
+	snprintf(s.global.origin, sizeof(s.global.origin), CL_WHERE);
+	ret = opt_engine_owned_check(&s.global, e);	/* the defaults' own engine options */
+	if (ret)
+		goto out;
+	/* the typed globals go to "global options"; jobs from files start without them */
+	if (cl_take_kv(cl, s.global.opts, s.global.opts_nr)) {
+		ret = cl_nomem(e);
+		goto out;
+	}
+	free(s.global.opts);
+	s.global.opts = NULL;
+	s.global.opts_nr = 0;
+	ret = cl_files_and_validate(&s);
+out:
+	if (s.cur == &s.job)
+		job_free(&s.job);
+	job_free(&s.global);
+	return ret;
+}
+
+void cmdline_free(struct cmdline *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->jobs_nr; i++)
+		job_free(&cl->jobs[i]);
+	free(cl->jobs);
+	for (i = 0; i < cl->globals_nr; i++) {
+		free(cl->globals[i].key);
+		free(cl->globals[i].val);
+	}
+	free(cl->globals);
+	vec_free_strings(cl->files, cl->files_nr);
+	vec_free_strings(cl->sections, cl->sections_nr);
+	free(cl->output);
+	free(cl->status_output);
+	free(cl->cmdhelp_opt);
+	free(cl->preset);
+	free(cl->aux_path);
+	free(cl->preset_text);
+	free(cl->history_file);
+	free(cl->inflate_log);
+	memset(cl, 0, sizeof(*cl));
+}

@@ -1,0 +1,50 @@
+/*
+ * result_check: the plausibility checks (check.c) run on a fresh result.
+ *
+ * The checks read results through resultread, the same path `iotrial check`
+ * and `compare` use on saved files, so a warning printed at the end of a run
+ * is exactly the one a later `iotrial check result.json` prints.  The result
+ * is therefore rendered to JSON once here and read back.
+ */
+#include "run/result_check.h"
+
+#include <errno.h>	/* ENOMEM */
+#include <jansson.h>
+
+#include "analysis/bottleneck.h"
+#include "analysis/check.h"
+#include "report/report_json.h"
+#include "result/resultread.h"
+
+int result_check(struct run_result *r, struct err *e)
+{
+	struct resultread *rr = NULL;
+	struct check_list cl;
+	json_t *doc, *arr;
+	int ret;
+
+	/* who limited each job: in the JSON read back below (without the groups if memory ran out) */
+	(void)bottleneck_run(r);
+	doc = report_json_build(r, 0, e);
+	if (!doc)
+		return e && e->code ? e->code : -ENOMEM;
+	ret = resultread_from_json(doc, "this run", &rr, e);
+	json_decref(doc);
+	if (ret)
+		return ret;
+	check_list_init(&cl);
+	ret = check_result(rr, &cl);
+	resultread_free(rr);
+	if (ret) {
+		check_list_free(&cl);
+		return err_set(e, ret, EXIT_INTERNAL, "plausibility checks failed");
+	}
+	arr = check_list_json(&cl);
+	check_list_free(&cl);
+	if (!arr)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for warnings");
+	if (r->warnings)
+		json_decref(r->warnings);
+	r->warnings = arr;
+	return 0;
+}
