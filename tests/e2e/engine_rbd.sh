@@ -182,11 +182,10 @@ expect_exit rbd_no_image 3 "^iotrial: error: job 'r': rbd: image 'noimg' in pool
 	"$IOTRIAL" --name=r --ioengine=rbd --pool=$POOL --rbdname=noimg --rw=read --size=1M
 
 # fio's rbd engine on the same image, the same jobs (direct=1: librbd's cache
-# off, the cluster measured): the same I/O counts; IOPS and clat side by side,
-# within a factor of 3 (the two tools measured 0.7-1.4x of each other here on
-# a busy 2-core machine), except under ASan, whose allocator librbd's per-I/O
-# allocations go through too (a quarter of the IOPS there)
-case "$IOTRIAL" in */build/san/iotrial) san=1 ;; *) san=0 ;; esac
+# off, the cluster measured): the same I/O counts and bytes.  IOPS and clat
+# are printed side by side for a reader, not asserted: a one-node cluster on a
+# shared 2-core machine gave 0.7-1.4x between the tools on a quiet day and
+# 4.3x when the machine was busy (bench/ compares speed, in alternating rounds)
 if ! command -v fio >/dev/null 2>&1 || ! fio --enghelp 2>/dev/null | grep -qx '[[:space:]]*rbd'; then
 	skip rbd_vs_fio "fio with its rbd engine is not installed"
 else
@@ -208,7 +207,6 @@ for t in ('iotrial', 'fio'):
           j['$d']['clat_ns']['percentile']['99.000000'] / 1000))
 a, b = r['iotrial'], r['fio']
 assert a['total_ios'] == b['total_ios'] == 4096 and a['io_bytes'] == b['io_bytes'], 'counts differ'
-assert $san or 1 / 3 < a['iops'] / b['iops'] < 3, 'IOPS differ by more than 3x'
 " 2>"$T/py")
 		echo "$line"
 		if [ -s "$T/py" ]; then fail "rbd_vs_fio_$rw" "$(tail -n 1 "$T/py"; cat "$T/iotrial.err" "$T/fio.err")"
