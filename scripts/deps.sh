@@ -7,7 +7,8 @@
 # The test-only packages: fio (reference outputs), the readers of fio's log
 # files (fiologparser_hist.py needs numpy and pandas, fio2gnuplot six,
 # fio_generate_plots gnuplot), and a one-node Ceph cluster's daemons for the rbd
-# engine's test (ceph-mon, ceph-osd, ceph-common; docs/ceph.md).  --test is
+# engine's test (ceph-mon, ceph-osd, ceph-common; docs/ceph.md), and QEMU with
+# a static busybox and cpio for the guest harness (tests/vm).  --test is
 # accepted, as before, and is the default.
 set -eu
 PKGS="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev"
@@ -25,7 +26,9 @@ PKGS="$PKGS sqlite3"  # the history tests hold a lock and check integrity with i
 PKGS="$PKGS clang libfuzzer-14-dev"  # make fuzz-smoke (tests/fuzz)
 PKGS="$PKGS chromium"  # renders the HTML reports in tests/e2e/report_html.sh
 PKGS="$PKGS openmpi-bin libopenmpi-dev"  # MPI mode (docs/mpi.md): the build finds it, tests/e2e/mpi_ranks.sh runs it
+PKGS="$PKGS busybox-static cpio"  # the QEMU guest harness (tests/vm/README.md): the guest's shell and initramfs
 NOREC="ceph-mon ceph-osd ceph-common"  # a one-node Ceph cluster for tests/e2e/engine_rbd.sh (docs/ceph.md)
+NOREC="$NOREC qemu-system-x86"  # boots the harness's guests (tests/e2e/vm_*.sh); its recommends are for desktops
 fi
 missing="" missing_norec=""
 for p in $PKGS; do
