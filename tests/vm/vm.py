@@ -157,6 +157,10 @@ def _modules(tree, out):
         f.write("\n".join(order) + "\n")
 
 
+# the cache's layout: a kernel unpacked by an older harness is unpacked again
+DONE = "done.2"
+
+
 def kernel():
     """(vmlinuz, module dir) of the cached kernel, downloaded and unpacked
     once into the cache: apt-get download + dpkg-deb -x, no root needed."""
@@ -170,12 +174,12 @@ def kernel():
         pkg = have[-1]
     kdir = os.path.join(cache, pkg)
     vmlinuz, mods = os.path.join(kdir, "vmlinuz"), os.path.join(kdir, "modules")
-    if os.path.exists(os.path.join(kdir, "done")):
+    if os.path.exists(os.path.join(kdir, DONE)):
         return vmlinuz, mods
     # one builder at a time (tests run side by side)
     with open(os.path.join(cache, ".lock"), "w") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
-        if os.path.exists(os.path.join(kdir, "done")):
+        if os.path.exists(os.path.join(kdir, DONE)):
             return vmlinuz, mods
         tmp = tempfile.mkdtemp(dir=cache, prefix=".dl-")
         try:
@@ -194,7 +198,7 @@ def kernel():
             vz = [f for f in os.listdir(boot) if f.startswith("vmlinuz-")][0]
             shutil.copy(os.path.join(boot, vz), os.path.join(tmp, "k", "vmlinuz"))
             _modules(os.path.join(x, "lib", "modules"), os.path.join(tmp, "k", "modules"))
-            with open(os.path.join(tmp, "k", "done"), "w") as f:
+            with open(os.path.join(tmp, "k", DONE), "w") as f:
                 f.write(vz + "\n")
             shutil.rmtree(kdir, ignore_errors=True)
             os.rename(os.path.join(tmp, "k"), kdir)
@@ -841,3 +845,6 @@ if __name__ == "__main__":
         sys.exit(e.code)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:	# a reader of stdout that stopped early (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)

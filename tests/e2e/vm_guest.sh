@@ -1,0 +1,196 @@
+#!/bin/sh
+# The QEMU guest harness (tests/vm/README.md), in one boot of one guest with
+# every disk kind: the guest sees each disk where vm.json says; the command
+# channel carries exit codes and binary output unchanged, times out and
+# forwards signals; iotrial in the guest does the same I/O count as fio in
+# the same guest for the same size-bounded job, on virtio-blk and on NVMe, and
+# the guest's /proc/diskstats and QEMU's query-blockstats (on the drive id
+# vm.json names) agree with it; ab runs each run in the guest through
+# tests/vm/guest-iotrial; a guest killed mid-command ends the command with
+# exit 125 and one line, not a hang.
+# Slow under TCG (~40 s here): skipped under SANITIZE=1, which runs the same
+# harness on the same guest kernel and adds nothing to what the plain pass sees.
+. "$(dirname "$0")/lib.sh"
+T0=$(date +%s)
+lap() { echo "  [$(( $(date +%s) - T0 ))s] $*"; }
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+V="$SRC/tests/vm/vm.sh"
+case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
+if [ "${SANITIZE:-0}" = 1 ]; then
+	skip vm_guest "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
+	exit 0
+fi
+for c in qemu-system-x86_64 busybox cpio python3; do
+	if ! command -v $c >/dev/null 2>&1; then
+		skip vm_guest "$c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio)"
+		exit 0
+	fi
+done
+export IOTRIAL_VM_RUN="$T/vm"
+G=g
+stop_guest() { "$V" stop $G >/dev/null 2>&1; lib_cleanup; }
+trap 'stop_guest' EXIT
+
+# the binary under test goes into the guest; 6 disk kinds in one boot
+if ! "$V" boot $G --iotrial "$IOTRIAL" --disks vblk-iothread,vblk,scsi,nvme,zns,nvme-pi \
+	--size 16M --lifetime 600 >"$T/boot.out" 2>"$T/boot.err"; then
+	fail vm_boot "$(tail -c 400 "$T/boot.err")"
+	exit 0
+fi
+"$V" info $G >"$T/vm.json"
+dev() { python3 -c "
+import json
+d = [x for x in json.load(open('$T/vm.json'))['disks'] if x['kind'] == '$1'][0]
+print(d['$2'])"; }
+check vm_boot true
+lap booted
+
+# every disk where vm.json says, of its kind
+"$V" sh $G 'cat /sys/block/$(basename '"$(dev zns guest_dev)"')/queue/zoned
+cat /sys/block/$(basename '"$(dev nvme-pi guest_dev)"')/integrity/format
+for d in '"$(dev vblk-iothread guest_dev) $(dev vblk guest_dev) $(dev scsi guest_dev) $(dev nvme guest_dev) $(dev nvme guest_char)"'; do
+	[ -b $d ] || [ -c $d ] || echo "missing $d"
+done' >"$T/kinds" 2>&1
+check vm_disk_kinds [ "$(cat "$T/kinds")" = "host-managed
+T10-DIF-TYPE1-CRC" ]
+[ "$(cat "$T/kinds")" = "host-managed
+T10-DIF-TYPE1-CRC" ] || echo "  got: $(cat "$T/kinds")"
+
+# the channel: exit code, stdout and stderr apart, merged, bytes unchanged
+"$V" exec $G -- sh -c 'echo out; echo err >&2; exit 7' >"$T/o" 2>"$T/e"
+rc=$?
+check vm_exec_rc [ $rc -eq 7 ] && [ "$(cat "$T/o")" = out ] && [ "$(cat "$T/e")" = err ]
+"$V" exec $G --merge -- sh -c 'echo out; echo err >&2' >"$T/o" 2>"$T/e"
+check vm_exec_merge [ "$(cat "$T/o")" = "out
+err" ] && [ ! -s "$T/e" ]
+head -c 200000 /dev/urandom >"$T/bin"
+printf '\nOUT 0 5\nRC x 1\n' >>"$T/bin"	# framing-like lines inside the data
+"$V" exec $G --stdin -- cat <"$T/bin" >"$T/bin.back"
+check vm_exec_binary cmp -s "$T/bin" "$T/bin.back"
+"$V" exec $G -- sh -c 'echo "$1|$2"' _ 'a b' "c'd" >"$T/o"
+check vm_exec_quoting [ "$(cat "$T/o")" = "a b|c'd" ]
+
+lap channel checked
+# iotrial against fio in the same guest: the same size-bounded jobs, the same
+# counts (2 MiB of 4 KiB blocks: 512 I/Os, 2097152 bytes); the guest's
+# diskstats and QEMU's blockstats (on vm.json's drive id) agree with
+# iotrial's count.  fio runs all four jobs in one start (its 64 libraries
+# take seconds to load under TCG); iotrial runs each job alone, between two
+# readings of the counters.
+JOB="--bs=4k --size=2M --direct=1 --ioengine=io_uring --iodepth=4"
+fiojobs=""
+for kind in vblk-iothread nvme; do
+	for rw in randwrite randread; do
+		fiojobs="$fiojobs --name=$kind-$rw --stonewall --filename=$(dev $kind guest_dev) --rw=$rw $JOB"
+	done
+done
+# shellcheck disable=SC2086
+"$V" exec $G -- fio --output-format=json $fiojobs >"$T/fio.json" 2>"$T/fio.err"
+fio_rc=$?
+ios() {	# ios FILE JOBNAME DIR: total_ios io_bytes
+	python3 -c "
+import json, sys
+j = [j for j in json.load(open('$1'))['jobs'] if j['jobname'] == '$2'][0]
+print(j['$3']['total_ios'], j['$3']['io_bytes'])" 2>/dev/null; }
+qmpops() {	# QEMU's rd_operations wr_operations of drive $1
+	"$V" qmp $G query-blockstats | python3 -c "
+import json, sys
+s = [b for b in json.load(sys.stdin) if b['device'] == '$1'][0]['stats']
+print(s['rd_operations'], s['wr_operations'])"
+}
+for kind in vblk-iothread nvme; do
+	gd=$(dev $kind guest_dev)
+	drive=$(dev $kind drive)
+	for rw in randwrite randread; do
+		dir=write
+		[ $rw = randread ] && dir=read
+		tn=vm_${kind}_${rw}
+		q0=$(qmpops "$drive")
+		# one round trip: the disk's diskstats (reads+merges, writes+merges,
+		# reads, writes) before and after, on stderr
+		"$V" sh $G "st() { awk '\$3 == \"$(basename "$gd")\" { print \$4 + \$5, \$8 + \$9, \$4, \$8 }' /proc/diskstats >&2; }
+st; iotrial --output-format=json --name=$kind-$rw --filename=$gd --rw=$rw $JOB; rc=\$?; st; exit \$rc" \
+			>"$T/it.json" 2>"$T/it.err" || echo "iotrial exited $?" >>"$T/it.err"
+		q1=$(qmpops "$drive")
+		it=$(ios "$T/it.json" $kind-$rw $dir)
+		fi=$(ios "$T/fio.json" $kind-$rw $dir)
+		check ${tn}_vs_fio [ "$it" = "512 2097152" ] && [ "$fi" = "512 2097152" ]
+		[ "$it" = "512 2097152" ] && [ "$fi" = "512 2097152" ] ||
+			echo "  iotrial: $it $(head -c 300 "$T/it.err"); fio (exit $fio_rc): $fi $(head -c 300 "$T/fio.err")"
+		# diskstats: requests + merges of the direction = the job's I/Os (a
+		# write job's device is probed for signatures first: reads, not
+		# counted here); blockstats: QEMU's operations = the guest's requests
+		# shellcheck disable=SC2046
+		set -- $(head -n 2 "$T/it.err") $q0 $q1
+		if [ $dir = read ]; then sd=$(($5 - $1)) sr=$(($7 - $3)) qd=$((${11} - $9))
+		else sd=$(($6 - $2)) sr=$(($8 - $4)) qd=$((${12} - ${10})); fi
+		check ${tn}_diskstats [ "$sd" -eq 512 ]
+		check ${tn}_blockstats [ "$qd" -eq "$sr" ]
+		[ "$sd" -eq 512 ] && [ "$qd" -eq "$sr" ] ||
+			echo "  diskstats $(head -n 2 "$T/it.err" | tr '\n' ' ')(I/Os+merges $sd, requests $sr), blockstats $q0 $q1 ($qd)"
+	done
+	lap "$kind checked"
+done
+
+# ab with each run in the guest: guest-iotrial fills ab's --output=HOSTFILE
+# from the guest's stdout; --parse-only reaches the guest's iotrial first
+vd=$(dev vblk guest_dev)
+R="$SRC/tests/vm/guest-iotrial --vm $G"
+"$IOTRIAL" ab --runner="$R" --dir="$T/ab" --runs=1 --a iodepth=1 --b iodepth=4 --name=j \
+	--filename="$vd" --rw=randread --bs=4k --size=1M --direct=1 --ioengine=io_uring \
+	>"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+check vm_ab_runner [ $rc -eq 0 ] && pyjson "
+import json, glob
+runs = sorted(glob.glob('$T/ab/run-*.json'))
+assert len(runs) == 2, runs
+for r in runs:
+    j = json.load(open(r))['jobs'][0]
+    assert j['read']['total_ios'] == 256, (r, j['read']['total_ios'])
+"
+[ $rc -eq 0 ] || echo "  ab exited $rc: $(tail -c 400 "$T/ab.err")"
+"$IOTRIAL" ab --runner="$R" --dir="$T/ab2" --runs=1 --a iodepth=1 --b iodpeth=4 --name=j \
+	--filename="$vd" --rw=randread --size=1M >"$T/ab2.out" 2>"$T/ab2.err"
+rc=$?
+check vm_ab_parse_only [ $rc -ne 0 ] && grep -q 'iodpeth' "$T/ab2.err" && [ ! -e "$T/ab2/run-001-A.json" ]
+# a job file on the host is copied in; the result lands on the host
+printf '[j]\nfilename=%s\nrw=read\nbs=64k\nsize=1M\ndirect=1\n' "$vd" >"$T/job.fio"
+(cd "$T" && $R --output-format=json --output=res.json job.fio) 2>"$T/gi.err"
+check vm_guest_iotrial_jobfile pyjson "
+import json
+assert json.load(open('$T/res.json'))['jobs'][0]['read']['total_ios'] == 16"
+
+lap ab checked
+# timeouts and signals end the command in the guest; the channel stays usable
+t0=$(date +%s)
+"$V" exec $G --timeout 2 -- sleep 60 2>"$T/to.err"
+rc=$?
+check vm_exec_timeout [ $rc -eq 124 ] && [ $(($(date +%s) - t0)) -lt 30 ] &&
+	grep -q 'timed out' "$T/to.err"
+"$V" exec $G -- sleep 60 2>/dev/null &
+p=$!
+sleep 2
+kill -INT $p
+wait $p
+rc=$?
+check vm_exec_sigint [ $rc -eq 130 ]
+check vm_exec_after [ "$("$V" exec $G echo still)" = still ]
+
+lap timeouts checked
+# a guest killed mid-command: exit 125 with one line, within seconds
+"$V" exec $G --timeout 120 -- sleep 60 >/dev/null 2>"$T/kill.err" &
+p=$!
+sleep 2
+t0=$(date +%s)
+"$V" kill $G
+wait $p
+rc=$?
+check vm_killed_mid_command [ $rc -eq 125 ] && [ $(($(date +%s) - t0)) -lt 15 ] &&
+	grep -q '^vm.sh: error: guest g went away mid-command' "$T/kill.err" &&
+	[ "$(wc -l <"$T/kill.err")" -eq 1 ]
+[ $rc -eq 125 ] || echo "  rc $rc: $(cat "$T/kill.err")"
+"$V" exec $G true 2>"$T/gone.err"
+rc=$?
+check vm_exec_gone [ $rc -eq 125 ] && grep -q 'is not running' "$T/gone.err"
+lap done
+exit 0
