@@ -23,6 +23,7 @@
 #include "mpi/abmpi.h"	/* ab across hosts: sides on MPI ranks */
 #include "lib/mpienv.h"
 #include "mpi/mpirank.h"
+#include "trial/abside.h"	/* the jobs a side resolves to */
 #include "trial/abrun.h"
 #include "trial/trial.h"
 #include "cmd.h"
@@ -43,10 +44,15 @@ static const char usage[] =
 	"saved as its own JSON result, then compare them (as iotrial compare).\n"
 	"  --a OPTS, --b OPTS   what differs: fio options, comma- or space-separated\n"
 	"                       key=value (\"rate_iops=1000\", \"ioengine=libaio,direct=1\"),\n"
-	"                       or a job file.  They are added after the common options,\n"
-	"                       so with a command-line job they apply to its last --name;\n"
-	"                       with a job file they act as global defaults that the\n"
-	"                       file's own settings override.\n"
+	"                       or a job file.  The options are set in every job, over\n"
+	"                       what the command line or a job file says (as --set).\n"
+	"                       A --runner other than iotrial gets them after the common\n"
+	"                       options, by its own rules (fio: a job file's settings win,\n"
+	"                       options after a --name reach that job only): ab refuses a\n"
+	"                       side option that would not reach every job.  Two sides\n"
+	"                       that resolve to the same jobs are refused (exit 2).\n"
+	"  --allow-same         run them all the same: an A/A trial, which measures the\n"
+	"                       set-up's own noise (its verdicts should be negligible)\n"
 	"  --preset=NAME        every run is the whole preset (a fio option like any\n"
 	"                       other); the report adds one row per test of the suite\n"
 	"  --runs=N             runs per side (default 5; with --until-ci the minimum,\n"
@@ -89,6 +95,7 @@ static const char exits[] =
 
 struct ab_args {
 	const char *a_spec, *b_spec;
+	int allow_same;			/* --allow-same: an A/A trial on purpose */
 	char **common;
 	size_t ncommon;
 	struct abrun_stop stop;
@@ -210,7 +217,7 @@ static int is_ab_option(const char *name)
 {
 	static const char *const names[] = { "a", "b", "runs", "max-runs", "order", "seed",
 		"dir", "runner", "pause", "max-time", "metric", "until-ci", "noise", "cv-limit", "alpha",
-		"a-ranks", "b-ranks", "run-timeout", "trial-of",
+		"a-ranks", "b-ranks", "run-timeout", "trial-of", "allow-same",
 		"fail-on-regression", "bootstrap-seed", "output-format", "window", NULL };
 	size_t i;
 
@@ -244,6 +251,13 @@ static int parse_args(int argc, char **argv, struct ab_args *ab, struct err *e)
 			continue;
 		}
 		used = split_opt(argc, argv, i, name, sizeof(name), &v);
+		if (!strcmp(name, "allow-same")) {	/* a flag: the next word is not its value */
+			if (strchr(argv[i], '='))
+				return err_set(e, -EINVAL, EXIT_USAGE, "ab: --allow-same takes no value");
+			ab->allow_same = 1;
+			used = 1;
+			continue;
+		}
 		if (!strcmp(name, "output"))
 			return err_set(e, -EINVAL, EXIT_USAGE, "ab: --output is not allowed: each "
 				       "run is saved in the trial directory (--dir)");
@@ -474,6 +488,74 @@ static int check_side(void *arg, int s, char *const *args, size_t nargs, struct 
 		       "file", "AB"[s], s ? "--b" : "--a", s ? ab->b_spec : ab->a_spec, msg);
 }
 
+/*
+ * Does the runner take --set: iotrial itself, or a runner whose program
+ * (the last word of a command line: "mpirun -n 4 iotrial") is iotrial?
+ */
+static int runner_takes_set(const struct ab_args *ab)
+{
+	const char *end, *start, *base;
+
+	if (!ab->runner)
+		return 1;
+	end = ab->runner + strlen(ab->runner);
+	while (end > ab->runner && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (start = end; start > ab->runner && start[-1] != ' ' && start[-1] != '\t'; start--)
+		;
+	for (base = end; base > start && base[-1] != '/'; base--)
+		;
+	return end - base == 7 && !strncmp(base, "iotrial", 7);
+}
+
+/*
+ * trial_cfg.resolve: the jobs a side runs, read by iotrial's parser (fio's
+ * job files are its input, so it holds for fio as the runner too).  For a
+ * runner without --set, a side option that would not reach every job is
+ * refused, naming the job and why.
+ */
+static int resolve_side(void *arg, int s, char *const *common, size_t ncommon,
+			char *const *side, size_t nside, char **jobs, struct err *e)
+{
+	const struct ab_args *ab = arg;
+	struct abside_miss miss;
+	char **v = calloc(ncommon + nside + 1, sizeof(*v));
+	struct err ignored;
+	size_t i, n = 0;
+	int ret;
+
+	*jobs = NULL;
+	if (!v)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	err_clear(&ignored);
+	if (!runner_takes_set(ab) &&
+	    abside_unreached(common, ncommon, side, nside, &miss, &ignored) == 1) {
+		const char *opt = side[miss.which] + 2;
+		int from_file = strcmp(miss.where, "command line") != 0;
+
+		free(v);
+		if (from_file)
+			return err_set(e, -EINVAL, EXIT_USAGE, "ab: side %c's %s would not reach job "
+				       "'%s': %s sets %.*s itself, and %s lets a job file's settings win "
+				       "over its command line; take it out of the job file, or let "
+				       "iotrial run the trial (it sets --a/--b in every job)", "AB"[s],
+				       opt, miss.job, miss.where, (int)strcspn(opt, "="), opt,
+				       ab->runner);
+		return err_set(e, -EINVAL, EXIT_USAGE, "ab: side %c's %s would reach only the last "
+			       "--name job under %s, not '%s'; give each job its own, or let iotrial "
+			       "run the trial (it sets --a/--b in every job)", "AB"[s], opt,
+			       ab->runner, miss.job);
+	}
+	for (i = 0; i < ncommon; i++)
+		v[n++] = common[i];
+	for (i = 0; i < nside; i++)
+		v[n++] = side[i];
+	ret = abside_jobs(v, n, jobs, &ignored);
+	free(v);
+	(void)ret;	/* iotrial cannot read it (a runner's own options): no check */
+	return 0;
+}
+
 /* trial_cfg.say: ab's progress lines go to stderr. */
 static void say_stderr(void *arg, const char *line)
 {
@@ -622,6 +704,10 @@ static int ab_trial(struct ab_args *ab, struct history_hooks_ab *hist, struct ab
 	 * run; across hosts each rank checks its own side as its runs start
 	 * (a fork under the MPI library is best avoided) */
 	cfg.check = x ? NULL : check_side;
+	cfg.side_set = runner_takes_set(ab);
+	/* across hosts one command line runs on different hosts: it may be the same */
+	cfg.resolve = x ? NULL : resolve_side;
+	cfg.allow_same = ab->allow_same;
 	cfg.say = say_stderr;
 	cfg.manifest_extra = extra;
 	if (trial_prepare(&t, &cfg, &e))

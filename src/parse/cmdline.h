@@ -8,7 +8,8 @@
  * whose jobs start from the command-line globals (a file's [global] then
  * overrides them).  Command-line jobs come first, then each file's, in order.
  * A job option takes --opt=val or --opt val; a flag (time_based, ...) only
- * --flag or --flag=0|1.  Jobs are validated; --readonly refuses a job that
+ * --flag or --flag=0|1.  --set KEY=VALUE (iotrial's own) sets an option in
+ * every job after all of that, so it wins over the job files.  Jobs are validated; --readonly refuses a job that
  * writes or trims.  numjobs is not expanded: the runner clones.
  *
  * Process options with a value take --opt=val or --opt val.  Times
@@ -54,6 +55,9 @@ struct cmdline {
 	size_t files_nr;
 	char **sections;		/* --section=NAME (repeatable, or a comma list) */
 	size_t sections_nr;
+	char **sets;			/* --set=KEY=VALUE (repeatable): set in every job
+					 * after the command line and job files, so it wins */
+	size_t sets_nr;
 
 	char *output;			/* --output=FILE; NULL = stdout */
 	unsigned formats;		/* CMDLINE_FMT_*; NORMAL when not given */

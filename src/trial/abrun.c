@@ -141,6 +141,23 @@ int abrun_side_args(const char *side, const char *spec, char ***argv, size_t *ar
 	return ret;
 }
 
+int abrun_side_set(char **argv, size_t argc)
+{
+	size_t i;
+
+	for (i = 0; i < argc; i++) {
+		char *s;
+
+		if (strncmp(argv[i], "--", 2))
+			continue;
+		if (asprintf(&s, "--set=%s", argv[i] + 2) < 0)
+			return -ENOMEM;
+		free(argv[i]);
+		argv[i] = s;
+	}
+	return 0;
+}
+
 char abrun_side(enum abrun_order order, uint64_t seed, size_t i)
 {
 	struct abstat_rng r;

@@ -62,6 +62,14 @@ struct abrun_stop {
 int abrun_side_args(const char *side, const char *spec, char ***argv, size_t *argc,
 		    char ***keys, size_t *nkeys, struct err *e);
 
+/*
+ * For a runner that takes --set (iotrial): each option argument of a side
+ * ("--key=value", "--flag") becomes "--set=key=value", so that it wins over
+ * a job file's own setting and reaches every job (docs/usage.md); a job
+ * file stays as it is.  0 or -ENOMEM.
+ */
+int abrun_side_set(char **argv, size_t argc);
+
 /* 'A' or 'B' for run @i (0-based) of the sequence. */
 char abrun_side(enum abrun_order order, uint64_t seed, size_t i);
 

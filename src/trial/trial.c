@@ -122,6 +122,8 @@ static int prepare_sides(struct trial *t, struct err *e)
 				      &t->nside_keys[s], e);
 		if (ret)
 			return ret;
+		if (t->cfg->side_set && abrun_side_set(t->side_args[s], t->nside_args[s]))
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 		nk = t->nside_keys[s];
 		files += nk == 0;
 		if (add_keys(t, nk ? t->side_keys[s] : anyv, nk ? nk : 1))
@@ -162,6 +164,30 @@ static int check_sides(struct trial *t, struct err *e)
 	return 0;
 }
 
+/*
+ * Two sides whose command lines resolve to the same jobs would compare a
+ * set-up with itself, and the report would then advise more runs of it:
+ * refused before any run.
+ */
+static int resolve_sides(struct trial *t, struct err *e)
+{
+	const struct trial_cfg *c = t->cfg;
+	char *jobs[2] = { NULL, NULL };
+	int s, ret = 0;
+
+	for (s = 0; c->resolve && s < 2 && !ret; s++)
+		ret = c->resolve(c->spawn_arg, s, c->common, c->ncommon, t->side_args[s],
+				 t->nside_args[s], &jobs[s], e);
+	if (!ret && !c->allow_same && jobs[0] && jobs[1] && !strcmp(jobs[0], jobs[1]))
+		ret = err_set(e, -EINVAL, EXIT_USAGE, "ab: --a %s and --b %s give the same jobs, "
+			      "so the trial would compare a set-up with itself; make the sides differ "
+			      "(iotrial --showcmd shows a command line's jobs), or give --allow-same "
+			      "for an A/A trial of the noise", c->a_spec, c->b_spec);
+	free(jobs[0]);
+	free(jobs[1]);
+	return ret;
+}
+
 /* manifest.json, replaced whole (outfile.h); 0 or -errno with @e filled (EXIT_OUTPUT). */
 static int write_manifest(struct trial *t, const char *stopped_by, struct err *e)
 {
@@ -187,7 +213,7 @@ int trial_prepare(struct trial *t, const struct trial_cfg *c, struct err *e)
 	memset(t, 0, sizeof(*t));
 	t->cfg = c;
 	sigemptyset(&t->sigs);
-	if (prepare_sides(t, e) || check_sides(t, e) || prepare_dir(t, e))
+	if (prepare_sides(t, e) || check_sides(t, e) || resolve_sides(t, e) || prepare_dir(t, e))
 		return -EINVAL;
 	t->manifest = abrun_manifest_new(c->order, c->seed, c->a_spec, c->b_spec, c->common,
 					 c->ncommon, c->metric, st);

@@ -59,6 +59,25 @@ struct trial_cfg {
 	 * directory is made, so a typo costs no run.  NULL: no check.
 	 */
 	int (*check)(void *arg, int side, char *const *args, size_t nargs, struct err *e);
+	/*
+	 * The runner takes --set (iotrial, here or under mpirun): each side's
+	 * options go as --set=KEY=VALUE, so they win over a job file's own
+	 * settings and reach every job.  0 (fio, a script): as typed, after
+	 * the common arguments, with the runner's own precedence.
+	 */
+	int side_set;
+	/*
+	 * The jobs side @side will run, after check: @common (@ncommon) and
+	 * @side_args (@nside) as the runner gets them, in *@jobs (malloc'd
+	 * text; NULL when it cannot be told, as with a runner's own options).
+	 * Two equal texts are refused: the trial would compare a set-up with
+	 * itself.  -errno with @e filled refuses the side (a side option the
+	 * runner would silently drop).  NULL: no such check (ab across hosts,
+	 * where the same command line runs on different hosts).
+	 */
+	int (*resolve)(void *arg, int side, char *const *common, size_t ncommon,
+		       char *const *side_args, size_t nside, char **jobs, struct err *e);
+	int allow_same;			/* an A/A trial on purpose: equal jobs are run */
 	void (*say)(void *arg, const char *line);	/* one line, no newline; NULL: quiet */
 	void *say_arg;
 	const json_t *manifest_extra;	/* members added to the manifest (ab across hosts:
@@ -92,7 +111,7 @@ struct trial {
 
 /*
  * Parse both sides and check each as its runs will be parsed (cfg->check),
- * then make the trial directory (new, or existing and empty) and write its
+ * refuse two sides that resolve to the same jobs (cfg->resolve), then make the trial directory (new, or existing and empty) and write its
  * manifest: nothing is made or run when a side is wrong.  0, or -errno with @e filled (EXIT_USAGE: bad
  * side, no job, a directory that holds a trial; EXIT_OUTPUT: cannot write).
  * Release with trial_free() either way.
