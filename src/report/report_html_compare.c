@@ -42,6 +42,7 @@ struct cmp_metric {
 	double diff, lo, hi, level;	/* %, %, %, confidence level in % */
 	double p;
 	int lower_better, regression;
+	int description;		/* describes the run: no better side, no chart row */
 	const char *verdict, *kind;
 	const json_t *runs;		/* per-run values, or NULL */
 };
@@ -101,6 +102,10 @@ static void cmp_read(const json_t *m, struct cmp_metric *v)
 	cmp_read_ci(m, v);
 	v->p = num_or_nan(json_object_get(m, "p_value"));
 	v->lower_better = json_is_true(json_object_get(m, "lower_is_better"));
+	/* the metric's kind as compare wrote it, else from compare's one table */
+	v->description = json_is_string(json_object_get(m, "kind")) ?
+			 !strcmp(json_string_value(json_object_get(m, "kind")), "description") :
+			 v->name && compare_metric_kind(v->name) == COMPARE_DESCRIPTION;
 	v->regression = json_is_true(json_object_get(m, "regression"));
 	v->verdict = json_is_string(verdict) ? json_string_value(verdict) :
 		     json_string_value(json_object_get(verdict, "text"));
@@ -240,11 +245,19 @@ static void headline(FILE *f, const json_t *cmp, const struct cmp_metric *m, siz
 	const char *own = cmp_headline(cmp), *cls = "";
 	const struct cmp_metric *pm = NULL;
 	char d[16], lo[16], hi[16];
-	size_t i, better = 0, worse = 0;
+	size_t i, better = 0, worse = 0, shown = 0, described = 0;
 
 	for (i = 0; i < nm; i++) {
 		if (!pm && m[i].name && !strcmp(m[i].name, "total.iops"))
 			pm = &m[i];
+		/* as the table: a folded metric is its row's, counted there */
+		if (m[i].same_as)
+			continue;
+		if (m[i].description) {	/* no better side: not a score to count */
+			described++;
+			continue;
+		}
+		shown++;
 		better += kind_is(&m[i], "better");
 		worse += kind_is(&m[i], "worse");
 	}
@@ -271,8 +284,12 @@ static void headline(FILE *f, const json_t *cmp, const struct cmp_metric *m, siz
 	fputs("</div>\n<p>", f);
 	report_html_escf(f, "%zu metric%s compared: %zu better for B, %zu worse for B, %zu "
 			 "without a claimable difference (not significant, negligible, too variable "
-			 "or too few runs).", nm, nm == 1 ? "" : "s", better, worse,
-			 nm - better - worse);
+			 "or too few runs).", shown, shown == 1 ? "" : "s", better, worse,
+			 shown - better - worse);
+	if (described)
+		report_html_escf(f, " %zu more describe%s the runs (device queue depth): a "
+				 "difference there is neither better nor worse.", described,
+				 described == 1 ? "s" : "");
 	if (json_is_true(json_object_get(cmp, "regression")))
 		fputs(" <b>Regression beyond the threshold.</b>", f);
 	fputs("</p>\n", f);
@@ -325,7 +342,7 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 	char t[640];
 
 	for (i = 0; i < nm && n < 64; i++) {
-		if (!isfinite(m[i].diff) || m[i].same_as)
+		if (!isfinite(m[i].diff) || m[i].same_as || m[i].description)
 			continue;
 		lo = fmin(lo, isfinite(m[i].lo) ? fmin(m[i].lo, m[i].diff) : m[i].diff);
 		hi = fmax(hi, isfinite(m[i].hi) ? fmax(m[i].hi, m[i].diff) : m[i].diff);
@@ -348,7 +365,7 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 	svg_chart_vline(&c, 0, "zero", NULL);
 	rows = n;
 	for (i = 0, n = 0; i < nm && n < 64; i++) {
-		if (!isfinite(m[i].diff) || m[i].same_as)
+		if (!isfinite(m[i].diff) || m[i].same_as || m[i].description)
 			continue;
 		yv[n] = (double)(rows - 1 - n);	/* the first metric on top */
 		yl[n] = m[i].name;
@@ -377,7 +394,16 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 							nl++ ? ", " : " Lower is better for ",
 							m[i].label);
 		if (nl && len < sizeof(t))
-			snprintf(t + len, sizeof(t) - len, ": a positive difference is worse.");
+			len += (size_t)snprintf(t + len, sizeof(t) - len, ": a positive difference "
+						"is worse.");
+		for (i = 0, nl = 0; i < nm && len < sizeof(t); i++)
+			if (m[i].description && !m[i].same_as && isfinite(m[i].diff))
+				len += (size_t)snprintf(t + len, sizeof(t) - len, "%s%s",
+							nl++ ? ", " : " Not drawn, as they describe "
+							"the runs rather than score them (the table has "
+							"them): ", m[i].label);
+		if (nl && len < sizeof(t))
+			snprintf(t + len, sizeof(t) - len, ".");
 	}
 	report_html_fig_end(f, t);
 }

@@ -18,46 +18,57 @@
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME };
 
 /*
- * One row per metric: what it is (@label, said on charts and tables) and in
+ * One row per metric: what it is (@label, said on charts and tables), in
  * which @unit its values are (the JSON's "unit": every renderer formats and
- * labels a value from these, never from the metric's name).
+ * labels a value from these, never from the metric's name), and whether it
+ * is a score, a referee or a description (@what, enum compare_kind: what a
+ * verdict may say of it and whether the gate counts it).
  */
 struct mdef {
 	const char *name;
 	enum mkind kind;
 	int dir;
+	enum compare_kind what;
 	int lower_better;
 	const char *unit;
 	const char *label;
 };
 
+#define S COMPARE_SCORE
+#define R COMPARE_REFEREE
+#define D COMPARE_DESCRIPTION
+
 static const struct mdef mdefs[] = {
-	{ "read.iops", MK_IOPS, 0, 0, COMPARE_UNIT_IOPS, "read IOPS" },
-	{ "write.iops", MK_IOPS, 1, 0, COMPARE_UNIT_IOPS, "write IOPS" },
-	{ "trim.iops", MK_IOPS, 2, 0, COMPARE_UNIT_IOPS, "trim IOPS" },
-	{ "total.iops", MK_TOTAL, -1, 0, COMPARE_UNIT_IOPS, "IOPS, all directions" },
-	{ "read.bw_bytes", MK_BW, 0, 0, COMPARE_UNIT_BW, "read bandwidth" },
-	{ "write.bw_bytes", MK_BW, 1, 0, COMPARE_UNIT_BW, "write bandwidth" },
-	{ "trim.bw_bytes", MK_BW, 2, 0, COMPARE_UNIT_BW, "trim bandwidth" },
-	{ "read.lat_mean_ns", MK_LAT, 0, 1, COMPARE_UNIT_NS, "read mean latency" },
-	{ "write.lat_mean_ns", MK_LAT, 1, 1, COMPARE_UNIT_NS, "write mean latency" },
-	{ "trim.lat_mean_ns", MK_LAT, 2, 1, COMPARE_UNIT_NS, "trim mean latency" },
-	{ "read.lat_p99_ns", MK_P99, 0, 1, COMPARE_UNIT_NS, "read p99 latency" },
-	{ "write.lat_p99_ns", MK_P99, 1, 1, COMPARE_UNIT_NS, "write p99 latency" },
-	{ "trim.lat_p99_ns", MK_P99, 2, 1, COMPARE_UNIT_NS, "trim p99 latency" },
-	{ "cpu_per_io_ns", MK_CPU, -1, 1, COMPARE_UNIT_NS, "CPU time per I/O" },
+	{ "read.iops", MK_IOPS, 0, S, 0, COMPARE_UNIT_IOPS, "read IOPS" },
+	{ "write.iops", MK_IOPS, 1, S, 0, COMPARE_UNIT_IOPS, "write IOPS" },
+	{ "trim.iops", MK_IOPS, 2, S, 0, COMPARE_UNIT_IOPS, "trim IOPS" },
+	{ "total.iops", MK_TOTAL, -1, S, 0, COMPARE_UNIT_IOPS, "IOPS, all directions" },
+	{ "read.bw_bytes", MK_BW, 0, S, 0, COMPARE_UNIT_BW, "read bandwidth" },
+	{ "write.bw_bytes", MK_BW, 1, S, 0, COMPARE_UNIT_BW, "write bandwidth" },
+	{ "trim.bw_bytes", MK_BW, 2, S, 0, COMPARE_UNIT_BW, "trim bandwidth" },
+	{ "read.lat_mean_ns", MK_LAT, 0, S, 1, COMPARE_UNIT_NS, "read mean latency" },
+	{ "write.lat_mean_ns", MK_LAT, 1, S, 1, COMPARE_UNIT_NS, "write mean latency" },
+	{ "trim.lat_mean_ns", MK_LAT, 2, S, 1, COMPARE_UNIT_NS, "trim mean latency" },
+	{ "read.lat_p99_ns", MK_P99, 0, S, 1, COMPARE_UNIT_NS, "read p99 latency" },
+	{ "write.lat_p99_ns", MK_P99, 1, S, 1, COMPARE_UNIT_NS, "write p99 latency" },
+	{ "trim.lat_p99_ns", MK_P99, 2, S, 1, COMPARE_UNIT_NS, "trim p99 latency" },
+	{ "cpu_per_io_ns", MK_CPU, -1, S, 1, COMPARE_UNIT_NS, "CPU time per I/O" },
 	/* the device's own view beside the tool's (docs/json.md, the device view; bottleneck.h) */
-	{ "device.lat_mean_ns", MK_DEV_LAT, -1, 1, COMPARE_UNIT_NS, "device mean latency" },
-	{ "device.queue_depth", MK_DEV_QD, -1, 0, COMPARE_UNIT_DEPTH, "device queue depth" },
+	{ "device.lat_mean_ns", MK_DEV_LAT, -1, R, 1, COMPARE_UNIT_NS, "device mean latency" },
+	{ "device.queue_depth", MK_DEV_QD, -1, D, 0, COMPARE_UNIT_DEPTH, "device queue depth" },
 	/* where each I/O's time went (compare_time.h; dir: the part, -1 the cycle) */
-	{ "time.cycle_ns", MK_TIME, -1, 1, COMPARE_UNIT_NS, "time per I/O: the whole cycle" },
-	{ "time.device_ns", MK_TIME, BD_DEVICE, 1, COMPARE_UNIT_NS, "time per I/O: in the device" },
-	{ "time.io_path_ns", MK_TIME, BD_IO_PATH, 1, COMPARE_UNIT_NS, "time per I/O: in the I/O path" },
-	{ "time.tool_user_ns", MK_TIME, BD_TOOL_USER, 1, COMPARE_UNIT_NS, "time per I/O: tool, user" },
-	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, 1, COMPARE_UNIT_NS, "time per I/O: tool, system" },
-	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, 1, COMPARE_UNIT_NS, "time per I/O: waiting for a CPU" },
-	{ "time.idle_ns", MK_TIME, BD_IDLE, 1, COMPARE_UNIT_NS, "time per I/O: no I/O in flight" },
+	{ "time.cycle_ns", MK_TIME, -1, R, 1, COMPARE_UNIT_NS, "time per I/O: the whole cycle" },
+	{ "time.device_ns", MK_TIME, BD_DEVICE, R, 1, COMPARE_UNIT_NS, "time per I/O: in the device" },
+	{ "time.io_path_ns", MK_TIME, BD_IO_PATH, R, 1, COMPARE_UNIT_NS, "time per I/O: in the I/O path" },
+	{ "time.tool_user_ns", MK_TIME, BD_TOOL_USER, R, 1, COMPARE_UNIT_NS, "time per I/O: tool, user" },
+	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, R, 1, COMPARE_UNIT_NS, "time per I/O: tool, system" },
+	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, R, 1, COMPARE_UNIT_NS, "time per I/O: waiting for a CPU" },
+	{ "time.idle_ns", MK_TIME, BD_IDLE, R, 1, COMPARE_UNIT_NS, "time per I/O: no I/O in flight" },
 };
+
+#undef S
+#undef R
+#undef D
 
 #define NR_MDEFS (sizeof(mdefs) / sizeof(mdefs[0]))
 
@@ -208,6 +219,19 @@ const char *compare_metric_at(size_t i, int *lower_better)
 	return mdefs[i].name;
 }
 
+enum compare_kind compare_metric_kind(const char *name)
+{
+	const struct mdef *d = mdef_find(name);
+
+	return d ? d->what : COMPARE_SCORE;
+}
+
+const char *compare_kind_name(enum compare_kind k)
+{
+	return k == COMPARE_DESCRIPTION ? "description" : k == COMPARE_REFEREE ? "referee" :
+	       "score";
+}
+
 const char *compare_metric_unit(const char *name)
 {
 	const struct mdef *d = mdef_find(name);
@@ -336,7 +360,8 @@ static int compare_def(const struct seq *s, const struct mdef *d,
 		return -ENOMEM;
 	}
 	m->name = d->name;
-	m->lower_better = d->lower_better;
+	m->kind = d->what;
+	m->lower_better = d->what == COMPARE_DESCRIPTION ? 0 : d->lower_better;
 	m->order_known = s->known;
 	for (i = 0; i < s->n; i++) {
 		double v;
@@ -506,9 +531,6 @@ static int compare_metrics(struct compare_report *out, const struct seq *s,
 			block = partial_block(s, &mdefs[i], buf, sizeof(buf), out->warnings);
 		if (compare_def(s, &mdefs[i], o, block, &out->m[out->nm]))
 			return -ENOMEM;
-		/* the device's figures referee, they never count as a regression */
-		if (mdefs[i].kind == MK_DEV_LAT || mdefs[i].kind == MK_DEV_QD || mdefs[i].kind == MK_TIME)
-			out->m[out->nm].regression = 0;
 		out->regressed |= out->m[out->nm++].regression;
 	}
 	mark_same(out);

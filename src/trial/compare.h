@@ -19,6 +19,8 @@
  * the point estimate:
  *   "B is L..H% faster|slower|better|worse"  the whole interval lies beyond
  *                                            +-noise (default 2%);
+ *   "B is L..H% higher|lower"  the same for a description of the run
+ *                     (device.queue_depth), which has no better side;
  *   "negligible"      the whole interval lies within +-noise;
  *   "inconclusive"    otherwise, or no interval, or side and run order
  *                     confounded (runs in blocks), with about how many runs
@@ -30,7 +32,8 @@
  *   "single run: ..." a side has one run.
  * A CV above --cv-limit is a flag and a note, never a verdict: it cannot hide
  * what the interval establishes.  A regression (--fail-on-regression=T) is a
- * "worse" verdict whose whole interval lies beyond T in the bad direction.
+ * "worse" verdict of a score (not a referee: compare_types.h) whose whole
+ * interval lies beyond T in the bad direction.
  * Runs without any I/O are dropped as failed runs, with a warning.
  * It also lists what differs between the sides (job options as "job.<key>",
  * environment as flattened keys), repeats each file's plausibility checks
@@ -94,6 +97,15 @@ extern const char compare_options_help[];
  * past the last; *@lower_better (when not NULL) says which way is better.
  */
 const char *compare_metric_at(size_t i, int *lower_better);
+
+/*
+ * What @name is (compare_types.h, enum compare_kind): a score, a referee or
+ * a description, from the one table of metrics; COMPARE_SCORE when unknown.
+ */
+enum compare_kind compare_metric_kind(const char *name);
+
+/* "score", "referee", "description": the JSON "kind". */
+const char *compare_kind_name(enum compare_kind k);
 
 /*
  * The unit of @name's values (its JSON "unit"): one of the COMPARE_UNIT_*

@@ -35,6 +35,23 @@ struct compare_opts {
 					 * (docs/statistics.md, "Baselines") */
 };
 
+/*
+ * What a metric is: compare.c's table says it for each metric, and the text,
+ * the JSON ("kind"), the HTML page, the history and the --fail-on-regression
+ * gate all read it from there (compare_metric_kind).
+ */
+enum compare_kind {
+	COMPARE_SCORE,		/* a figure of merit with a direction (IOPS, bandwidth,
+				 * latency, CPU per I/O): faster/slower or better/worse,
+				 * counted in the headline and by the gate */
+	COMPARE_REFEREE,	/* a score that explains the scores (the device's latency,
+				 * where each I/O's time went): better/worse, counted in
+				 * the headline, never by the gate */
+	COMPARE_DESCRIPTION,	/* describes the run (device.queue_depth: a deeper queue
+				 * is neither good nor bad): higher/lower, never better or
+				 * worse; counted nowhere, drawn on no difference chart */
+};
+
 enum compare_verdict {
 	COMPARE_ABSENT,		/* one side lacks the metric */
 	COMPARE_SINGLE_RUN,
@@ -43,6 +60,8 @@ enum compare_verdict {
 	COMPARE_NEGLIGIBLE,	/* the interval lies within +-noise */
 	COMPARE_BETTER,		/* ... beyond it: faster for IOPS/bw */
 	COMPARE_WORSE,		/* slower for IOPS/bw */
+	COMPARE_DIFFERS,	/* a description whose interval lies beyond +-noise:
+				 * B's is higher or lower, neither better nor worse */
 };
 
 enum compare_method {
@@ -67,7 +86,8 @@ struct compare_run {
 
 struct compare_metric {
 	const char *name;		/* "read.iops" */
-	int lower_better;
+	enum compare_kind kind;
+	int lower_better;		/* a score's direction (0 for a description) */
 	struct abstat_desc a, b;
 	double diff_pct;		/* NAN when not computable */
 	double ci_lo, ci_hi;		/* % at ci_level by @method, NAN when none */

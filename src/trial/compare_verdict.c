@@ -22,6 +22,7 @@ const char *compare_verdict_kind(enum compare_verdict v)
 		[COMPARE_NEGLIGIBLE] = "negligible",
 		[COMPARE_BETTER] = "better",
 		[COMPARE_WORSE] = "worse",
+		[COMPARE_DIFFERS] = "differs",
 	};
 
 	return kind[v];
@@ -123,10 +124,14 @@ static void decide_from_ci(struct compare_metric *m, const struct compare_opts *
 	fmt_ci(ci, sizeof(ci), lo, hi);
 	if (lo > nz || hi < -nz) {
 		up = lo > nz;	/* B's value is higher */
-		m->verdict = up != m->lower_better ? COMPARE_BETTER : COMPARE_WORSE;
+		if (m->kind == COMPARE_DESCRIPTION)	/* no better side: only which way */
+			m->verdict = COMPARE_DIFFERS;
+		else
+			m->verdict = up != m->lower_better ? COMPARE_BETTER : COMPARE_WORSE;
 		snprintf(m->verdict_text, sizeof(m->verdict_text), "B is %.1f..%.1f%% %s",
-			 up ? lo : -hi, up ? hi : -lo,
-			 m->lower_better ? (up ? "worse" : "better") : (up ? "faster" : "slower"));
+			 up ? lo : -hi, up ? hi : -lo, m->kind == COMPARE_DESCRIPTION ?
+			 (up ? "higher" : "lower") : m->lower_better ? (up ? "worse" : "better") :
+			 (up ? "faster" : "slower"));
 		snprintf(m->note, sizeof(m->note), "the whole %g%% CI %s lies beyond %+.1f%%",
 			 100 * m->ci_level, ci, up ? nz : -nz);
 		return;
@@ -210,7 +215,8 @@ void compare_verdict_decide(struct compare_metric *m, const struct compare_opts 
 	}
 	if (m->high_variance)
 		high_variance_note(m, o->cv_limit_pct);
-	if (o->fail_regression_pct >= 0 && m->verdict == COMPARE_WORSE)
+	/* the gate counts scores only: referees explain them, descriptions have no side */
+	if (o->fail_regression_pct >= 0 && m->verdict == COMPARE_WORSE && m->kind == COMPARE_SCORE)
 		m->regression = m->lower_better ? m->ci_lo > o->fail_regression_pct :
 						  m->ci_hi < -o->fail_regression_pct;
 }

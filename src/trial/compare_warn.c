@@ -245,7 +245,7 @@ void compare_warn_env_verdicts(struct compare_report *r, const struct compare_op
 		struct compare_metric *m = &r->m[i];
 
 		if (m->verdict != COMPARE_BETTER && m->verdict != COMPARE_WORSE &&
-		    m->verdict != COMPARE_NEGLIGIBLE)
+		    m->verdict != COMPARE_DIFFERS && m->verdict != COMPARE_NEGLIGIBLE)
 			continue;
 		len = strlen(m->note);
 		snprintf(m->note + len, sizeof(m->note) - len, "%snot %s alone: %s also differ%s",
