@@ -77,7 +77,10 @@ static json_t *metric_json(const struct compare_metric *m)
 	json_object_set_new(o, "mann_whitney_exact", json_boolean(m->mwu_exact));
 	json_object_set_new(o, "mann_whitney_note", m->mwu_note[0] ?
 			    json_string(m->mwu_note) : json_null());
-	json_object_set_new(o, "lower_is_better", json_boolean(m->lower_better));
+	json_object_set_new(o, "kind", json_string(compare_kind_name(m->kind)));
+	json_object_set_new(o, "lower_is_better", m->kind == COMPARE_DESCRIPTION ? json_null() :
+			    json_boolean(m->lower_better));
+	json_object_set_new(o, "gated", json_boolean(m->kind == COMPARE_SCORE));
 	json_object_set_new(o, "verdict", json_string(m->verdict_text));
 	json_object_set_new(o, "verdict_kind", json_string(compare_verdict_kind(m->verdict)));
 	json_object_set_new(o, "note", json_string(m->note));
@@ -185,9 +188,11 @@ static void write_metric(FILE *f, const struct compare_metric *m)
 	fmt_ci(m->ci_lo, m->ci_hi, ci, sizeof(ci));
 	fmt_p(m->p, p, sizeof(p));
 	fmt_p(m->p_mwu, pm, sizeof(pm));
-	fprintf(f, "%-18s %12s %9s %3zu  %12s %9s %3zu  %-17s %7s  %-8s %-8s %s%s%s%s\n",
+	/* [REGRESSION]: the rows the gate counts, as the JSON's "regression" */
+	fprintf(f, "%-18s %12s %9s %3zu  %12s %9s %3zu  %-17s %7s  %-8s %-8s %s%s%s%s%s\n",
 		m->name, am, as, m->a.n, bm, bs, m->b.n, ci, diff, p, pm, m->verdict_text,
-		m->note[0] ? " (" : "", m->note, m->note[0] ? ")" : "");
+		m->regression ? " [REGRESSION]" : "", m->note[0] ? " (" : "", m->note,
+		m->note[0] ? ")" : "");
 }
 
 /*
@@ -319,9 +324,57 @@ static void write_methods(FILE *f, const struct compare_report *r, const char *l
 			fprintf(f, ": %s; p: %s\n", d->interval, d->test);
 	}
 	fprintf(f, "The verdict is read off the interval: beyond +-%.1f%% (the noise threshold) as "
-		"a whole, faster/slower; within it, negligible; else inconclusive, with the runs a "
-		"side that would likely settle it.  B vs A: ratio of the means.  p MWU: "
-		"Mann-Whitney U.\n", r->noise_pct);
+		"a whole, faster/slower (better/worse where lower is better); within it, "
+		"negligible; else inconclusive, with the runs a side that would likely settle it.  "
+		"B vs A: ratio of the means.  p MWU: Mann-Whitney U.\n", r->noise_pct);
+	for (i = 0, n = 0; i < r->nm; i++)
+		if (!r->m[i].same_as && r->m[i].kind == COMPARE_DESCRIPTION)
+			fprintf(f, "%s%s", n++ ? ", " : "", r->m[i].name);
+	if (n)
+		fprintf(f, ": describe%s the runs, with no better side: higher or lower, never "
+			"better or worse, and never a regression.\n", n == 1 ? "s" : "");
+}
+
+/*
+ * --fail-on-regression's verdict, above the table: which metrics failed and
+ * by how much (their rows say [REGRESSION]), and which rows the gate does
+ * not count.
+ */
+static void write_gate(FILE *f, const struct compare_report *r)
+{
+	size_t i, n = 0;
+
+	if (r->fail_regression_pct < 0)
+		return;
+	fprintf(f, "Regression threshold %.1f%%: ", r->fail_regression_pct);
+	for (i = 0; i < r->nm; i++)
+		if (r->m[i].regression && !r->m[i].same_as)
+			fprintf(f, "%s%s %s", n++ ? "; " : "REGRESSION: ", r->m[i].name,
+				r->m[i].verdict_text);
+	if (n)
+		fprintf(f, " (the whole interval beyond %.1f%%; rows marked [REGRESSION])",
+			r->fail_regression_pct);
+	else if (r->regressed)
+		fprintf(f, "REGRESSION in a test of the suite (its row below says REGRESSION)");
+	else
+		fprintf(f, "no regression");
+	/* the rows it leaves out, by family ("device.*, time.*"), from their kinds */
+	for (i = 0, n = 0; i < r->nm; i++) {
+		const char *name = r->m[i].name, *dot = strchr(name, '.');
+		int len = dot ? (int)(dot - name) : (int)strlen(name);
+		size_t k;
+
+		if (r->m[i].kind == COMPARE_SCORE)
+			continue;
+		for (k = 0; k < i; k++)
+			if (r->m[k].kind != COMPARE_SCORE && !strncmp(r->m[k].name, name, (size_t)len) &&
+			    (r->m[k].name[len] == '.' || !r->m[k].name[len]))
+				break;
+		if (k == i)
+			fprintf(f, "%s%.*s%s", n++ ? ", " : "; not counted: ", len, name,
+				dot ? ".*" : "");
+	}
+	fprintf(f, "%s\n", n ? " (they explain or describe the scores)" : "");
 }
 
 int compare_write_text(const struct compare_report *r, FILE *f)
@@ -336,6 +389,10 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 	write_side(f, "A", r->side_a);
 	write_side(f, "B", r->side_b);
 	snprintf(level, sizeof(level), "%g%% CI", 100 * r->ci_level);
+	if (r->fail_regression_pct >= 0) {
+		fputc('\n', f);
+		write_gate(f, r);
+	}
 	fprintf(f, "\n%-18s %12s %9s %3s  %12s %9s %3s  %-17s %7s  %-8s %-8s %s\n", "metric",
 		"A mean", "sd", "n", "B mean", "sd", "n", level, "B vs A", "p", "p MWU",
 		"verdict");
@@ -345,11 +402,6 @@ int compare_write_text(const struct compare_report *r, FILE *f)
 	write_same(f, r);
 	fputc('\n', f);
 	write_methods(f, r, level);
-	if (r->fail_regression_pct >= 0)
-		fprintf(f, "Regression threshold %.1f%%: %s\n", r->fail_regression_pct,
-			r->regressed ? "REGRESSION (a metric is worse and its whole interval lies "
-			"beyond it)" :
-			"no regression");
 	compare_time_write_text(&r->time, f);	/* where each I/O's time went, A and B */
 	write_strips(f, r);
 	if (!r->diff_first)
