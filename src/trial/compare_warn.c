@@ -41,12 +41,31 @@ static int is_expected(const struct compare_opts *o, const char *key)
 	return 0;
 }
 
-/* Differences of two option objects as "job.<key>", without the job's name. */
-static int job_diff(const json_t *oa, const json_t *ob, json_t *out, struct err *e)
+/*
+ * Is a difference of @it ({"a", "b"}) only fio's way of writing options: fio
+ * leaves out of its "job options" an option typed without a value
+ * (time_based, a bare flag), which iotrial writes as "".  An option absent
+ * from a result fio wrote, "" in the other, is then the same job.
+ */
+static int fio_left_out(const json_t *it, const struct resultread *ra,
+			const struct resultread *rb)
+{
+	const json_t *a = json_object_get(it, "a"), *b = json_object_get(it, "b");
+
+	if ((!a || json_is_null(a)) && !ra->is_iotrial)
+		return json_is_string(b) && !*json_string_value(b);
+	if ((!b || json_is_null(b)) && !rb->is_iotrial)
+		return json_is_string(a) && !*json_string_value(a);
+	return 0;
+}
+
+/* Differences of two results' options as "job.<key>", without the job's name. */
+static int job_diff(const struct resultread *ra, const struct resultread *rb, json_t *out,
+		    struct err *e)
 {
 	json_t *d = NULL, *it;
 	size_t i;
-	int ret = env_diff(oa, ob, &d, e);
+	int ret = env_diff(ra->options, rb->options, &d, e);
 
 	if (ret)
 		return ret;
@@ -54,7 +73,7 @@ static int job_diff(const json_t *oa, const json_t *ob, json_t *out, struct err 
 		const char *k = json_string_value(json_object_get(it, "key"));
 		char key[256];
 
-		if (!strcmp(k, "name"))
+		if (!strcmp(k, "name") || fio_left_out(it, ra, rb))
 			continue;
 		snprintf(key, sizeof(key), "job.%s", k);
 		json_array_append_new(out, json_pack("{s:s, s:O, s:O}", "key", key,
@@ -288,7 +307,7 @@ int compare_warn_side_mixed(struct resultread *const *v, size_t n, const char *s
 		struct err e;
 
 		err_clear(&e);
-		if (d && !job_diff(v[0]->options, v[i]->options, d, &e) && json_array_size(d)) {
+		if (d && !job_diff(v[0], v[i], d, &e) && json_array_size(d)) {
 			json_t *first = json_array_get(d, 0);
 
 			compare_warn(warnings, "side_mixed", "warning", side,
@@ -433,7 +452,7 @@ int compare_warn_build_diff(struct compare_report *r, struct resultread *const *
 	r->env_diff = json_array();
 	if (!r->env_diff)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	ret = job_diff(a[0]->options, b[0]->options, r->env_diff, e);
+	ret = job_diff(a[0], b[0], r->env_diff, e);
 	if (!ret && a[0]->disks[0] && b[0]->disks[0] && strcmp(a[0]->disks, b[0]->disks))
 		json_array_append_new(r->env_diff, json_pack("{s:s, s:s, s:s}", "key", "disk_util",
 				      "a", a[0]->disks, "b", b[0]->disks));
