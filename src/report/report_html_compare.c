@@ -45,6 +45,7 @@ struct cmp_metric {
 	int description;		/* describes the run: no better side, no chart row */
 	const char *verdict, *kind;
 	const json_t *runs;		/* per-run values, or NULL */
+	const char *why;		/* why not the run-order fit (ci_method_why), or NULL */
 };
 
 static double num_or_nan(const json_t *v)
@@ -116,6 +117,7 @@ static void cmp_read(const json_t *m, struct cmp_metric *v)
 		v->verdict = "";
 	if (!v->kind)
 		v->kind = "";
+	v->why = json_string_value(json_object_get(m, "ci_method_why"));
 	v->runs = json_object_get(m, "runs");
 	if (!json_is_array(v->runs))
 		v->runs = json_is_array(json_object_get(m, "values")) ?
@@ -486,7 +488,8 @@ static void metrics_notes(FILE *f, const struct cmp_metric *m, size_t nm)
 		if (k < ns || ns == 8)
 			continue;
 		seen[ns++] = m[i].method;
-		report_html_escf(f, " %s: %s; p: %s.", m[i].method->label, m[i].method->interval,
+		report_html_escf(f, " %s: %s%s%s; p: %s.", m[i].method->label, m[i].method->interval,
+				 m[i].why ? ", because " : "", m[i].why ? m[i].why : "",
 				 m[i].method->test);
 	}
 	fputs("</p>\n", f);

@@ -66,6 +66,8 @@ static json_t *metric_json(const struct compare_metric *m)
 		return NULL;
 	json_object_set_new(o, "ci_note", m->method_note[0] ?
 			    json_string(m->method_note) : json_null());
+	json_object_set_new(o, "ci_method_why", m->method_why[0] ?
+			    json_string(m->method_why) : json_null());
 	json_object_set_new(o, "unit", json_string(compare_metric_unit(m->name)));
 	json_object_set_new(o, "label", json_string(compare_metric_label(m->name)));
 	json_object_set_new(o, "same_as", m->same_as ? json_string(m->same_as) : json_null());
@@ -320,8 +322,24 @@ static void write_methods(FILE *f, const struct compare_report *r, const char *l
 		for (i = 0, n = 0; i < r->nm; i++)
 			if (!r->m[i].same_as && r->m[i].method == k)
 				fprintf(f, "%s%s", n++ ? ", " : "  ", r->m[i].name);
-		if (n)
-			fprintf(f, ": %s; p: %s\n", d->interval, d->test);
+		if (!n)
+			continue;
+		fprintf(f, ": %s", d->interval);
+		/* why not the run-order fit, as each metric's runs said (the distinct reasons) */
+		for (i = 0, n = 0; i < r->nm; i++) {
+			const struct compare_metric *m = &r->m[i];
+			size_t j;
+
+			if (m->same_as || m->method != k || !m->method_why[0])
+				continue;
+			for (j = 0; j < i; j++)
+				if (!r->m[j].same_as && r->m[j].method == k &&
+				    !strcmp(r->m[j].method_why, m->method_why))
+					break;
+			if (j == i)
+				fprintf(f, "%s%s", n++ ? "; " : ", because ", m->method_why);
+		}
+		fprintf(f, "; p: %s\n", d->test);
 	}
 	fprintf(f, "The verdict is read off the interval: beyond +-%.1f%% (the noise threshold) as "
 		"a whole, faster/slower (better/worse where lower is better); within it, "

@@ -116,22 +116,45 @@ static int metric_order(const struct compare_run *runs, size_t n, int apart,
 	struct abdrift_run r[256];
 	struct abdrift_fit f;
 	double lo, hi, p;
-	size_t i;
+	size_t i, nb = 0;
+	int ret;
 
-	if (n > 256)
+	if (!n || n > 256) {
+		snprintf(m->method_why, sizeof(m->method_why), "the run order is known, but "
+			 "the run-order fit takes 5 to 256 runs, not %zu", n);
 		return -1;
-	for (i = 0; i < n; i++)
+	}
+	for (i = 0; i < n; i++) {
 		r[i] = (struct abdrift_run){ runs[i].value, runs[i].side == 'B' };
-	if (abdrift_fit(r, n, &f)) {
+		nb += runs[i].side == 'B';
+	}
+	ret = abdrift_fit(r, n, &f);
+	if (ret) {
 		m->confounded = f.switches <= 1 && !apart;
+		/* abdrift_fit's own conditions, said (abdrift.h) */
+		if (n < 5 || nb < 2 || n - nb < 2)
+			snprintf(m->method_why, sizeof(m->method_why), "the run order is known, "
+				 "but %zu runs (%zu of A, %zu of B) are too few for the run-order fit, "
+				 "which needs 5 or more, 2 a side", n, n - nb, nb);
+		else if (ret == -ERANGE)
+			snprintf(m->method_why, sizeof(m->method_why), "side and run order are "
+				 "collinear (the runs were made in blocks)");
+		else
+			snprintf(m->method_why, sizeof(m->method_why), "a value is not positive, "
+				 "which the run-order fit (on log values) cannot take");
 		return -1;
 	}
 	if (f.confounded && !apart) {
 		m->confounded = 1;
+		snprintf(m->method_why, sizeof(m->method_why), "side and run order are "
+			 "confounded (the runs were made in blocks)");
 		return -1;
 	}
-	if (!(f.se > 0))
+	if (!(f.se > 0)) {
+		snprintf(m->method_why, sizeof(m->method_why), "the run-order fit left no "
+			 "residual noise to build an interval on");
 		return -1;
+	}
 	abdrift_ci(&f, m->ci_level, &lo, &hi, &p);
 	m->method = COMPARE_CI_RUN_ORDER;
 	m->ci_lo = 100 * lo;
@@ -170,6 +193,9 @@ void compare_stats_fill(const double *va, size_t na, const double *vb, size_t nb
 	}
 	if (m->order_known && !metric_order(m->runs, m->nruns, o->sides_apart, m))
 		goto boot;
+	if (!m->order_known)	/* why Fieller: said beside it (the JSON's ci_note) */
+		snprintf(m->method_why, sizeof(m->method_why), "the run order is not known "
+			 "(timestamps missing or equal)");
 	m->method = COMPARE_CI_FIELLER;
 	m->p = m->p_welch;
 	m->df = w.df;

@@ -94,6 +94,9 @@ struct compare_metric {
 	double ci_level;		/* 1 - alpha */
 	enum compare_method method;
 	char method_note[192];		/* why this method ("A's 5 runs are all equal: ...") */
+	char method_why[160];		/* why not the run-order fit, when Fieller gave the
+					 * interval ("the run order is not known", "4 runs
+					 * are too few ..."); "" otherwise */
 	double boot_lo, boot_hi;	/* % (bootstrap-t), NAN when not computed */
 	double p;			/* of @method's test; NAN when none */
 	double p_welch;			/* Welch's t-test, NAN when a side has n < 2 */

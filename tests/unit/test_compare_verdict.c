@@ -132,8 +132,76 @@ static void decide(struct compare_metric *m, int lower_better, double lo, double
 	m->df = 8;
 	m->ci_lo = lo;
 	m->ci_hi = hi;
+	m->diff_pct = (lo + hi) / 2;	/* a symmetric interval around the estimate */
 	m->method = COMPARE_CI_FIELLER;
 	compare_verdict_decide(m, &o, NULL);
+}
+
+/*
+ * Fieller's interval with 2 runs a side is lopsided: -83.8% inside
+ * -170..+166%, whose centre (-2%) is on the noise bound.  The note must not
+ * say the difference sits on the threshold (it is 80 points clear of it):
+ * more runs would settle it, and the note says about how many.
+ */
+TEST(lopsided_interval)
+{
+	struct compare_opts o;
+	struct compare_metric m;
+
+	compare_opts_init(&o);
+	memset(&m, 0, sizeof(m));
+	m.a.n = m.b.n = 2;
+	m.ci_level = 0.95;
+	m.df = 1.4;
+	m.ci_lo = -170;
+	m.ci_hi = 166;
+	m.diff_pct = -83.8;
+	m.method = COMPARE_CI_FIELLER;
+	compare_verdict_decide(&m, &o, NULL);
+	CHECK(m.verdict == COMPARE_INCONCLUSIVE);
+	CHECK(strstr(m.note, "noise threshold") == NULL);
+	CHECK(m.runs_needed > 2 && strstr(m.note, "runs a side would likely settle it"));
+	CHECK(strstr(m.note, "straddles -2.0%") != NULL);
+}
+
+/* A description (device.queue_depth) is higher or lower, never faster or a regression. */
+TEST(description_has_no_side)
+{
+	struct compare_opts o;
+	struct compare_metric m;
+
+	compare_opts_init(&o);
+	o.fail_regression_pct = 5;
+	memset(&m, 0, sizeof(m));
+	m.a.n = m.b.n = 5;
+	m.ci_level = 0.95;
+	m.df = 8;
+	m.ci_lo = 1238.7;
+	m.ci_hi = 1412.7;
+	m.diff_pct = 1300;
+	m.kind = COMPARE_DESCRIPTION;
+	m.method = COMPARE_CI_FIELLER;
+	compare_verdict_decide(&m, &o, NULL);
+	CHECK(m.verdict == COMPARE_DIFFERS && !m.regression);
+	CHECK_STR(m.verdict_text, "B is 1238.7..1412.7% higher");
+	m.ci_lo = -60;
+	m.ci_hi = -50;
+	m.diff_pct = -55;
+	compare_verdict_decide(&m, &o, NULL);
+	CHECK(m.verdict == COMPARE_DIFFERS && !m.regression);
+	CHECK_STR(m.verdict_text, "B is 50.0..60.0% lower");
+	m.kind = COMPARE_REFEREE;	/* a direction, never the gate */
+	m.lower_better = 1;
+	m.ci_lo = 20;
+	m.ci_hi = 30;
+	compare_verdict_decide(&m, &o, NULL);
+	CHECK(m.verdict == COMPARE_WORSE && !m.regression);
+	m.kind = COMPARE_SCORE;
+	compare_verdict_decide(&m, &o, NULL);
+	CHECK(m.verdict == COMPARE_WORSE && m.regression);
+	CHECK(compare_metric_kind("device.queue_depth") == COMPARE_DESCRIPTION);
+	CHECK(compare_metric_kind("time.cycle_ns") == COMPARE_REFEREE);
+	CHECK(compare_metric_kind("read.lat_p99_ns") == COMPARE_SCORE);
 }
 
 /* 1: the whole interval beyond +-noise, within it, or neither; the same for regressions. */
@@ -611,6 +679,8 @@ TEST(bootstrap_and_fit)
 int main(void)
 {
 	RUN(interval_decides);
+	RUN(lopsided_interval);
+	RUN(description_has_no_side);
 	RUN(cv_never_hides);
 	RUN(run_order);
 	RUN(sides_apart);
