@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-layers: the dependency rules of src/'s folders (docs/design.md, "The
 # map"), checked on the built tree.  Prints one PASS or FAIL line per rule, as
-# the tests do, so that tests/e2e/layers.sh counts them in make check's tally.
+# the tests do, so that tests/e2e/build_layers.sh counts them in make check's tally.
 #
 #   scripts/check-layers.sh [BUILD]      (BUILD: build or build/san, built)
 #

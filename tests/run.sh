@@ -1,9 +1,13 @@
 #!/bin/sh
-# Runs every unit-test program in $1 and every end-to-end script in $2 (an
-# optional $3 keeps only names containing it), each under a timeout, and prints
-# the tally "N passed, N failed, N skipped" as the last line.  Each program
-# prints "PASS name" / "FAIL name" / "SKIP name: why" lines; one that exits
-# non-zero without printing FAIL (a crash, a timeout) counts as one failure.
+# Runs every unit-test program and every end-to-end script in $2 (an optional
+# $3 keeps only names containing it), each under a timeout, and prints the
+# tally "N passed, N failed, N skipped" as the last line.  The programs are
+# those of the sources tests/unit/**/test_*.c, built under $1 at the same
+# relative path (tests/unit/lib/test_vec.c -> $1/lib/test_vec), so a program
+# left in $1 by a renamed test is not run; a test is named by its file's
+# base name.  Each program prints "PASS name" / "FAIL name" / "SKIP name: why"
+# lines; one that exits non-zero without printing FAIL (a crash, a timeout)
+# counts as one failure.
 #
 # TEST_JOBS=N runs N tests at a time (default 3: most tests wait on timers,
 # rate limits and devices rather than CPUs, and the suite ran in 8 minutes
@@ -54,12 +58,17 @@ trap 'rm -rf "$dir"' EXIT
 self=$0
 
 # the list, one test a line: NAME CMD...  (paths hold no spaces: they are ours)
-for t in "$unit_dir"/test_*; do
-	[ -x "$t" ] || continue
-	case "$t" in *.d) continue ;; esac
+src=$(dirname "$0")/unit
+find "$src" -name 'test_*.c' | sort | while read -r c; do
+	rel=${c#"$src"/}
+	t=$unit_dir/${rel%.c}
 	n=$(basename "$t")
 	[ -n "$filter" ] && case "$n" in *"$filter"*) ;; *) continue ;; esac
-	echo "$n $t"
+	if [ -x "$t" ]; then
+		echo "$n $t"
+	else	# make builds every one: a missing program is a build gone wrong
+		echo "$n echo FAIL $n: $t was not built"
+	fi
 done >"$dir/list"
 for t in "$e2e_dir"/*.sh; do
 	[ -f "$t" ] || continue

@@ -15,7 +15,7 @@
  * every byte of an interval is compared or covered by a checksum (verify=meta
  * leaves the data unchecked, as fio's does).  With verify=pattern there is no
  * header: the block is verify_pattern repeated and is compared byte for byte.
- * tests/e2e/verify_scan.sh corrupts every 4-byte word of a block, per method.
+ * tests/e2e/opt_verify_scan.sh corrupts every 4-byte word of a block, per method.
  *
  * After the job's writes (do_verify=1), verify_pass() reads the region back
  * block by block with pread or the engine's own read (rbd) (outside the measurement: unlike fio, these reads

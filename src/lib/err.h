@@ -22,7 +22,7 @@ struct err {
 /*
  * Exit codes.  Kept here so that the core can say which class of failure
  * happened without calling exit(); err_exit_codes() is the one list of what
- * each means, printed by --help (tests/e2e/exit_codes.sh checks the man
+ * each means, printed by --help (tests/e2e/docs_exit_codes.sh checks the man
  * page's EXIT STATUS against it).
  */
 enum {

@@ -5,7 +5,7 @@
  * Percentiles follow fio's rule exactly, so that our numbers and fio's agree
  * bucket for bucket given the same counts: percentile p is the value of the
  * first bucket whose cumulative count reaches p/100 x N, the threshold
- * computed in long double.  tests/unit/test_hist.c checks this against the
+ * computed in long double.  tests/unit/lib/test_hist.c checks this against the
  * json+ bins and percentiles of a real fio run.
  */
 #include "lib/hist.h"

@@ -3,7 +3,7 @@
  * fio-shaped part of the text report reads (and parses) as fio's does:
  * IOPS=4193 and IOPS=37.3k, BW=85.9MiB/s, min=12031k.
  *
- * The rule, as fio's output shows it (tests/e2e/text_fio_format.sh compares
+ * The rule, as fio's output shows it (tests/e2e/report_text_fio_format.sh compares
  * with fio's own output): a value with more than @digits digits is divided
  * by 1000 (1024 when @bin) until it has at most @digits, and gets the
  * prefix of the divisions (k M G T P, or Ki Mi Gi Ti Pi).  When divided and

@@ -8,7 +8,7 @@
  * all of fio's lines: a partial run, jobs that stopped on an error, the
  * steady-state verdicts, bottlenecks, verify passes, the device view, the
  * MPI per-host table and the plausibility checks.  tests/e2e/
- * text_fio_format.sh runs fio and iotrial on the same jobs and compares.
+ * report_text_fio_format.sh runs fio and iotrial on the same jobs and compares.
  * Figures come from report_calc, as the JSON ones do, so the two agree.
  */
 #include "report/report_text.h"

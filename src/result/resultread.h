@@ -212,7 +212,7 @@ uint64_t resultread_size(const char *s, unsigned kb_base);
  * carry: the typed value (the job's, else the global one) when it is a
  * literal, else the resolved one (iotrial.job).  NULL when absent; may
  * point into @buf.  Every read of an option back from a result goes
- * through this or struct resultread_job (tests/e2e/result_options.sh).
+ * through this or struct resultread_job (tests/e2e/check_options.sh).
  */
 const char *resultread_job_option(const json_t *root, const json_t *job, const char *key,
 				  char *buf, size_t sz);

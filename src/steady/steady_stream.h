@@ -11,7 +11,7 @@
  * as steady.c's span_values, so every double is bit-identical to what
  * steady_find computes on the same intervals, and so are the window
  * statistics (the same window_stats code, via steady_window_stats) and the
- * verdict: tests/unit/test_steady_stream.c checks field by field on random
+ * verdict: tests/unit/steady/test_steady_stream.c checks field by field on random
  * series, both rules, k > 1, ramp and ss_ramp, held and lost.
  *
  * The window's per-direction figures (dir[], percentiles from the window's

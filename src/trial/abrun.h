@@ -38,7 +38,7 @@ enum abrun_reason {
  * Fewest pairs before the CI may stop a trial: stopping as soon as a noisy
  * early interval happens to be narrow inflates the false-positive rate (9% at
  * 3 pairs, A = B, CV 5%); from 5 pairs it stays near the nominal level
- * (measured in tests/unit/test_compare_sim.c).
+ * (measured in tests/unit/trial/test_compare_sim.c).
  */
 #define ABRUN_MIN_CI_PAIRS 5
 

@@ -14,7 +14,7 @@
  * of a verdict; compare shows it from ABSTAT_BOOT_MIN_N runs a side.  Measured
  * coverage of the nominal 95% (normal runs, CV 5%, 2000 trials): 95.7% at 5
  * runs a side, 95.0% at 8, 95.5% at 10, where the percentile bootstrap gave
- * 87.8%, 91.0% and 92.4% (tests/unit/test_compare_sim.c checks it at 8).
+ * 87.8%, 91.0% and 92.4% (tests/unit/trial/test_compare_sim.c checks it at 8).
  */
 #ifndef IOTRIAL_ABSTAT_BOOT_H
 #define IOTRIAL_ABSTAT_BOOT_H

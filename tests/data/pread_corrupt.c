@@ -6,7 +6,7 @@
  * With $CORRUPT_SCAN=BS instead of $CORRUPT_OFF, every block k (BS bytes) of
  * every file whose path starts with $CORRUPT_FILE comes back with its 4-byte
  * word k (modulo BS/4) flipped: one read pass corrupts every word position
- * once (tests/e2e/verify_scan.sh).
+ * once (tests/e2e/opt_verify_scan.sh).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

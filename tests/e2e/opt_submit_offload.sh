@@ -4,7 +4,7 @@
 # runs at the requested rate_iops, linear or poisson, with libaio and io_uring;
 # fio 3.33 gives the same rate with psync (fio 3.33 hangs in offload mode with
 # libaio and null here, so its async engines are not compared).  How the
-# schedule is kept under a slow device is test_offload's (fake clock).
+# schedule is kept under a slow device is test_worker_offload's (fake clock).
 . "$(dirname "$0")/lib.sh"
 F="$T/f"
 dd if=/dev/zero of="$F" bs=1M count=16 2>/dev/null

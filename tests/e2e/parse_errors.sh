@@ -53,7 +53,7 @@ expect_exit file_zero_bs 2 "invalid value '0' for option 'bs': below the minimum
 printf '[x]\nioengine=null\nbs=4k\n[y]\nruntime=5parsecs\n' >"$T/time.fio"
 expect_exit file_bad_time 2 "option 'runtime'.*\(.*time.fio:5\)$" $P "$T/time.fio"
 
-# the engines that move no data (engines_extra.sh runs them): their options and needs
+# the engines that move no data (engine_nodata.sh runs them): their options and needs
 expect_exit cpuio_no_load 2 "job 'x' \(command line\): ioengine cpuio needs cpuload=" $P --name=x --ioengine=cpuio --runtime=1
 expect_exit cpuio_no_end 2 "ioengine cpuio never ends by itself: set runtime= or exit_on_io_done=1" $P --name=x --ioengine=cpuio --cpuload=50
 expect_exit cpuload_range 2 "invalid value '101' for option 'cpuload': above the maximum 100" $P --name=x --ioengine=cpuio --cpuload=101 --runtime=1

@@ -3,7 +3,7 @@
  * validation every parsed job goes through, on any bytes.  Inputs with an
  * include line are skipped: an include opens a file by name, which would let
  * the fuzzer read the machine's files (or block on /dev/stdin); includes are
- * covered by tests/unit/test_jobfile.c.
+ * covered by tests/unit/parse/test_jobfile.c.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * MBR is written into the image so that signature probes see a real table.
  * Every resource is released by lh_destroy(); leftovers of a crashed run
  * (images named with a pid that is no longer alive) are released by
- * lh_reap_stale() at start.  Included by tests/unit/test_safety.c and
+ * lh_reap_stale() at start.  Included by tests/unit/io/test_safety.c and
  * test_file.c only.
  */
 #ifndef IOTRIAL_LOOP_HARNESS_H

@@ -2,7 +2,7 @@
  * Tests for ab across hosts without MPI: the rank lists of --a-ranks and
  * --b-ranks (numbers, ranges, their errors), the sides checked together,
  * the place names in messages, and --trial-of's names.  The protocol itself
- * runs under mpirun in tests/e2e/ab_mpi.sh.
+ * runs under mpirun in tests/e2e/mpi_ab.sh.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 # printed is fed to iotrial's formatter with the value fio's JSON gives, and
 # must come out the same (test_report_fionum's pairs_from_fio).
 . "$(dirname "$0")/lib.sh"
-UNIT=$(dirname "$IOTRIAL")/tests/test_report_fionum
+UNIT=$(dirname "$IOTRIAL")/tests/report/test_report_fionum
 if ! command -v fio >/dev/null 2>&1; then
 	skip text_fio_shape "fio is not installed"
 	skip text_fio_numbers "fio is not installed"

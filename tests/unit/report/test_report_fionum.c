@@ -3,7 +3,7 @@
  * The fixed cases are (value, text) pairs from fio 3.33's output (its
  * JSON gives the value: iops = 1000 * total_ios / runtime, bw = 1000 *
  * io_bytes / runtime, latencies in ns) and the edges of its rule.  Given a
- * file (tests/e2e/text_fio_format.sh writes one from a fio run it makes:
+ * file (tests/e2e/report_text_fio_format.sh writes one from a fio run it makes:
  * "VALUE DIGITS BIN UNIT TEXT" per line, UNIT "-" for none), every pair in
  * it is checked too.
  */
@@ -67,7 +67,7 @@ TEST(latency)
 
 static const char *pairs_path;
 
-/* The pairs a fio run gave (tests/e2e/text_fio_format.sh). */
+/* The pairs a fio run gave (tests/e2e/report_text_fio_format.sh). */
 TEST(pairs_from_fio)
 {
 	FILE *f = fopen(pairs_path, "r");

@@ -1,5 +1,5 @@
 /*
- * test_steady_hold: what follows the steady window, on synthetic series of
+ * test_steady_tail: what follows the steady window, on synthetic series of
  * 1 s intervals worked out by hand (SNIA defaults: W = 5, band +-20% of the
  * window mean): held or lost and when, MSER-5's truncation point (batch
  * means of 5 intervals, searched over the first half) and the steady tail's

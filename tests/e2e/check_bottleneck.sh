@@ -7,7 +7,7 @@
 #    the device kept >= 0.95 x 8 in flight, or -- on a machine too loaded for
 #    that (2 shared CPUs) -- the evidence gives the depth as the device view's
 #    own figure, below 0.9 x 8, and the verdict names the layer from the time
-#    breakdown (docs/breakdown.md; the known-truth cases are breakdown_truth.sh).
+#    breakdown (docs/breakdown.md; the known-truth cases are check_breakdown_truth.sh).
 #    The text has a "time per I/O" line.
 #    With group_reporting and a ramp, every interval still has its device.
 #    With series_max merging intervals, every element keeps its (merged) view.

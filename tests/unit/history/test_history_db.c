@@ -1,5 +1,5 @@
 /*
- * test_history: the history's core (src/history/) on databases in a temporary
+ * test_history_db: the history's core (src/history/) on databases in a temporary
  * directory: the path rules, the schema and its migrations (a later step
  * applied in a transaction, a failing step rolled back, a newer file refused
  * by name and left alone, a foreign SQLite file refused), storing a document

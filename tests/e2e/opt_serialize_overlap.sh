@@ -4,7 +4,7 @@
 # file (4 KiB, norandommap) can only ever have one I/O in flight with the
 # option, so every I/O is submitted at depth 1 (JSON iodepth_level), while
 # without it the depth reaches 16.  fio 3.33 on io_uring is the control;
-# tests/unit/test_serialize_overlap.c checks the ranges in flight one by one.
+# tests/unit/worker/test_worker_serialize_overlap.c checks the ranges in flight one by one.
 . "$(dirname "$0")/lib.sh"
 HAVE_FIO=0
 command -v fio >/dev/null 2>&1 && HAVE_FIO=1

@@ -1,5 +1,5 @@
 /*
- * test_serialize_overlap: serialize_overlap=1 (fio's t0013) never has two
+ * test_worker_serialize_overlap: serialize_overlap=1 (fio's t0013) never has two
  * overlapping I/Os of a job queued or in flight at once.  The real worker
  * runs the null engine (worker_fixture.h) with completions reaped one at a
  * time, so I/Os stay in flight; a wrapper around queue() records each

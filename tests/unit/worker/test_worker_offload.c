@@ -1,5 +1,5 @@
 /*
- * test_offload: io_submit_mode=offload against inline, on the real worker and
+ * test_worker_offload: io_submit_mode=offload against inline, on the real worker and
  * a fake clock, with a device model in which every I/O takes a fixed 5 ms
  * from its commit, whatever else is in flight (a deep, slow device).  At
  * rate_iops=1000 (an I/O due every 1 ms) and iodepth=32:
