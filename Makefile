@@ -1,6 +1,8 @@
 # iotrial: plain Makefile.
 #   make                  build build/iotrial
 #   make check            build and run every test (unit + end-to-end)
+#   make check-fast       unit tests and the e2e scripts marked check-fast (no
+#                         real I/O run): under 2 minutes, for editing
 #   make check-loaded     the same with two CPU hogs and a disk writer beside it
 #   make SANITIZE=1 check the same under ASan + UBSan (objects in build/san)
 #   make install PREFIX=/usr/local
@@ -148,6 +150,13 @@ check: $(BUILD)/iotrial $(UNIT_BIN)
 	@sh tests/fioref.sh $(FIOREF)
 	@$(CHECK_ENV) sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
 
+# For editing, not the gate: every unit test and the e2e scripts that carry a
+# "# check-fast" line (parsing, usage errors, documents read back: no real I/O
+# run beyond a few ms), in under 2 minutes on a busy 2-core machine.  No fio
+# reference outputs are made: no check-fast script uses them.
+check-fast: $(BUILD)/iotrial $(UNIT_BIN)
+	@$(CHECK_ENV) CHECK_FAST=1 sh tests/run.sh $(BUILD)/tests tests/e2e $(T)
+
 # The same suite with load beside it (tests/load.sh: two CPU hogs and an
 # O_DIRECT writer on a scratch file, started and stopped there): no test may
 # depend on an idle machine.
@@ -215,6 +224,6 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all units check check-loaded check-layers install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
+.PHONY: all units check check-fast check-loaded check-layers install uninstall clean FORCE fuzz fuzz-build fuzz-smoke
 # the tests' .d files too: editing fake_clock.h or engine_harness.h rebuilds them
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

@@ -8,6 +8,8 @@
 # base name.  Each program prints "PASS name" / "FAIL name" / "SKIP name: why"
 # lines; one that exits non-zero without printing FAIL (a crash, a timeout)
 # counts as one failure.
+# CHECK_FAST=1 (make check-fast) keeps the unit tests and only the scripts
+# with a line "# check-fast" (tests/README: no real I/O run beyond a few ms).
 #
 # TEST_JOBS=N runs N tests at a time (default 3: most tests wait on timers,
 # rate limits and devices rather than CPUs, and the suite ran in 8 minutes
@@ -75,6 +77,7 @@ for t in "$e2e_dir"/*.sh; do
 	n=$(basename "$t" .sh)
 	case "$n" in lib) continue ;; esac
 	[ -n "$filter" ] && case "$n" in *"$filter"*) ;; *) continue ;; esac
+	[ -n "${CHECK_FAST:-}" ] && ! grep -q '^# check-fast' "$t" && continue
 	echo "$n sh $t"
 done >>"$dir/list"
 

@@ -1,4 +1,5 @@
 # iotrial ab's command-line errors (nothing is run).
+# check-fast: usage errors, refused before any run
 . "$(dirname "$0")/lib.sh"
 
 expect_exit ab_needs_b 2 'both --a and --b are needed' "$IOTRIAL" ab --a rate_iops=1 --name=x

@@ -1,5 +1,6 @@
 # iotrial check on the seed's results (mix, Little's law, buffered I/O, with
 # their numbers), on real fio outputs, in text and JSON.
+# check-fast: iotrial check on stored results
 . "$(dirname "$0")/lib.sh"
 D=$(dirname "$0")/../data/results
 

@@ -3,6 +3,7 @@
 # (no p = 0, no zero-width interval, no exit 6 from 3 runs a side), the level's
 # label from --alpha, and no "nan" anywhere; then run order read from the
 # files' timestamps (blocks, and a drift).  Result files are written here.
+# check-fast: iotrial compare on stored results
 . "$(dirname "$0")/lib.sh"
 
 res() {	# res FILE READ_IOPS P99_NS

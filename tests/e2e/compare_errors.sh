@@ -1,5 +1,6 @@
 # Files compare must refuse (exit 2, one line naming the file and the fault),
 # and command-line mistakes.
+# check-fast: iotrial compare on stored results
 . "$(dirname "$0")/lib.sh"
 D=$(dirname "$0")/../data/results
 good=$D/seed_virtio.json

@@ -1,5 +1,6 @@
 # --fail-on-regression: a significant 20% read IOPS drop (json+ sets made from
 # real fio output, B's read IOPS x 0.8) exits 6 past a 10% threshold, 0 past 30%.
+# check-fast: iotrial compare on stored results
 . "$(dirname "$0")/lib.sh"
 D=$(dirname "$0")/../data/results
 

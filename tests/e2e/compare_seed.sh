@@ -1,6 +1,7 @@
 # The seed report's two results (rebuilt as fio JSON): compare must show the
 # +17.9% read IOPS, say no significance can be claimed from single runs, and
 # flag the 78% read share against 50% and 62.8 / 63.4 in flight against 128.
+# check-fast: iotrial compare on stored results
 . "$(dirname "$0")/lib.sh"
 D=$(dirname "$0")/../data/results
 

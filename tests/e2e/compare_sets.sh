@@ -1,6 +1,7 @@
 # Sets of fio results with a known difference (made from real fio output:
 # B = A with read IOPS x 1.10 and read latency / 1.10), directories as sides,
 # and the same configuration against itself.
+# check-fast: iotrial compare on stored results
 . "$(dirname "$0")/lib.sh"
 D=$(dirname "$0")/../data/results
 

@@ -2,6 +2,7 @@
 # Exit codes are one list (err_exit_codes() in src/lib/err.c): --help prints it,
 # and the hand-written man page's EXIT STATUS must name the same codes, in
 # the same order, so neither can drift from the code.
+# check-fast: reads --help and the man page
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 MAN=$SRC/docs/iotrial.1

@@ -1,5 +1,6 @@
 #!/bin/sh
 # --version, --help, --cmdhelp, --showcmd, --readonly and the accepted inputs.
+# check-fast: parse-level (--parse-only, --cmdhelp, --showcmd, usage errors)
 . "$(dirname "$0")/lib.sh"
 D=$(cd "$(dirname "$0")/../data/jobs" && pwd)
 VERSION=$(cat "$(dirname "$0")/../../VERSION")

@@ -12,6 +12,7 @@
 #     that unit, so a number stored in another unit carries its suffix;
 #   - fio's HOWTO (when installed), for the options fio has, says the same
 #     unit ("When the unit is omitted, the value is interpreted in ...").
+# check-fast: parse-level (--parse-only, --cmdhelp, --showcmd, usage errors)
 . "$(dirname "$0")/lib.sh"
 
 # options that only parse beside another

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every bad input exits 2 with exactly one stderr line naming the culprit
 # (and file:line for job files), through --parse-only.
+# check-fast: parse-level (--parse-only, --cmdhelp, --showcmd, usage errors)
 . "$(dirname "$0")/lib.sh"
 D=$(cd "$(dirname "$0")/../data/jobs" && pwd)
 P="$IOTRIAL --parse-only"

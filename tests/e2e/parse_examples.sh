@@ -5,6 +5,7 @@
 # never a crash or a hang.  Two passes: as shipped, and with every engine
 # replaced by null (so that option parsing is reached in every file even
 # while few engines are compiled in).
+# check-fast: parse-level (--parse-only, --cmdhelp, --showcmd, usage errors)
 . "$(dirname "$0")/lib.sh"
 EX="${SHARED:-}/spec/fio-examples"
 if [ ! -d "$EX" ]; then

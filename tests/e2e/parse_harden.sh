@@ -5,6 +5,7 @@
 # a size below the block size, are refused by --parse-only before any file
 # exists; a result file with two JSON documents or trailing garbage is
 # refused; a CR/LF from ${VAR} stays inside the one error line.
+# check-fast: parse-level (--parse-only, --cmdhelp, --showcmd, usage errors)
 . "$(dirname "$0")/lib.sh"
 
 A=tests/data/results/uring_a
