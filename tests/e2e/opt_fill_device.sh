@@ -13,6 +13,7 @@
 #   - a corrupted byte is found by the read job (exit 8), naming its offset;
 #   - fill_device with random writes is refused (exit 2, one line).
 . "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1	# fio and iotrial write verify state files (local-JOB-N-verify.state) here
 
 why=""
 if [ "$(id -u)" -ne 0 ]; then

@@ -2,6 +2,7 @@
 # Checks from fio's t/jobs (run-fio-tests.py), in seconds, fio as the control
 # where installed: each case prints what both tools did.
 . "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1	# fio and iotrial write verify state files (local-JOB-N-verify.state) here
 HAVE_FIO=0
 command -v fio >/dev/null 2>&1 && HAVE_FIO=1
 # kib TOOL ARGS...: read+write KiB and I/O count of the first job

@@ -4,6 +4,7 @@
 # found, named (offset, expected, found) and exits 8; fio 3.33 accepts the
 # same verify job.
 . "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1	# fio and iotrial write verify state files (local-JOB-N-verify.state) here
 F="$T/vf"
 JOB="--name=v --filename=$F --size=1m --bs=4k --rw=randwrite --ioengine=libaio --iodepth=8"
 

@@ -5,6 +5,7 @@
 # rw=write:112k holes included); every written block is checked once, as
 # fio 3.33 does, whatever the batch.  fio 3.33 accepts the same jobs.
 . "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1	# fio and iotrial write verify state files (local-JOB-N-verify.state) here
 F="$T/v"
 JOB="--name=v --filename=$F --size=1m --bs=4k --rw=write --ioengine=psync"
 

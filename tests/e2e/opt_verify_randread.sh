@@ -13,6 +13,7 @@
 # then finds no never-written block whatever the speed.  fio 3.33 is the
 # control where installed.
 . "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1	# fio and iotrial write verify state files (local-JOB-N-verify.state) here
 F="$T/verify.0.0"
 DIRECT=0
 dd if=/dev/zero of="$T/probe" bs=4k count=1 oflag=direct 2>/dev/null && DIRECT=1

@@ -14,6 +14,7 @@
 BS=4096
 NB=1024
 SHIM_SRC=$(cd "$(dirname "$0")/../data" && pwd)/pread_corrupt.c
+cd "$T" || exit 1	# fio and iotrial write verify state files (local-JOB-N-verify.state) here
 METHODS="md5 crc32c crc32 sha1 sha256 sha512 xxhash crc64 meta pattern"
 HAVE_FIO=0
 command -v fio >/dev/null 2>&1 && HAVE_FIO=1

@@ -5,6 +5,7 @@
 # installed (fio must accept or refuse the same line).
 . "$(dirname "$0")/lib.sh"
 VERSION=$(cat "$(dirname "$0")/../../VERSION")
+cd "$T" || exit 1	# fio and iotrial write verify state files (local-JOB-N-verify.state) here
 F="$T/f"
 : >"$F"
 truncate -s 4m "$F"
