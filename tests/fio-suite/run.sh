@@ -5,7 +5,7 @@
 # once with iotrial, then one table: test | fio | iotrial | reason for each
 # iotrial miss (the failure text of fio's own check).  Not part of `make check`
 # (it takes 15-25 minutes and needs fio's scripts, which are not in this tree);
-# the checks derived from it are tests/e2e/fio_*.sh.
+# the checks derived from it are in tests/e2e/ (docs/compat.md lists them).
 #
 #   tests/fio-suite/run.sh [-o OUT] [-f FIO] [-i IOTRIAL] [-t FIO_T] [-k] [-r] [PART...]
 #
