@@ -47,6 +47,10 @@ struct io_u {
 	 */
 	uint8_t untimed;
 	uint8_t vbl;		/* the worker's: a verify_backlog read-back (worker_verify.c) */
+	/* the worker's, rated jobs only: t_due (ticks) is the I/O's slot in the
+	 * rate schedule, set when due is; lat_from_due counts from it */
+	uint8_t due;
+	uint64_t t_due;
 };
 
 struct engine_file {

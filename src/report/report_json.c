@@ -398,6 +398,30 @@ static void json_bottleneck(json_t *iot, const struct job_result *jr, int *bad)
 	     bad);
 }
 
+/*
+ * jobs[i].iotrial.lat_from_due_ns (rated jobs): per direction with samples,
+ * fio's latency object of the latency from each I/O's slot in the rate
+ * schedule (result.h), with the job's percentiles (and bins with json+).
+ */
+static void json_lat_from_due(json_t *iot, const struct job_result *jr, int plus, int *bad)
+{
+	json_t *o = NULL;
+
+	for (int d = 0; d < DDIR_NR; d++) {
+		const struct dir_result *dr = &jr->dir[d];
+
+		if (!dr->due.n)
+			continue;
+		if (!o && !(o = json_object())) {
+			*bad = 1;
+			return;
+		}
+		jset(o, ddir_name(d), json_lat(&dr->due, &dr->due_hist, 1, jr->job, plus), bad);
+	}
+	if (o)
+		jset(iot, "lat_from_due_ns", o, bad);
+}
+
 static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int plus, int *bad)
 {
 	struct job_kv *kv = NULL;
@@ -421,6 +445,7 @@ static void json_job_iotrial_extra(json_t *iot, const struct job_result *jr, int
 		else
 			json_intervals_device(v, jr, bad);
 	}
+	json_lat_from_due(iot, jr, plus, bad);
 	json_bottleneck(iot, jr, bad);
 	report_breakdown_job_json(iot, jr, bad);	/* breakdown.h */
 	if (jr->steady) {

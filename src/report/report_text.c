@@ -14,6 +14,7 @@
 #include "report/report_text.h"
 #include "report/report_breakdown.h"
 #include "report/report_ranks.h"	/* MPI per-host table */
+#include "lib/human.h"	/* human_ns: lat from due */
 #include "steady/steady.h"
 
 #include <errno.h>
@@ -552,6 +553,33 @@ static void text_device_view(FILE *f, const struct run_result *r)
 }
 
 /*
+ * lat_from_due (rated jobs): per direction, the latency from each I/O's slot
+ * in the rate schedule, beside fio's lat, which counts from its start.
+ */
+static void text_lat_from_due(FILE *f, const struct job_result *jr)
+{
+	static const double p[] = { 50.0, 99.0, 99.9 };
+	char v[3][32], mean[32], max[32], lat[32];
+	uint64_t q[3];
+
+	for (int d = 0; d < DDIR_NR; d++) {
+		const struct dir_result *dr = &jr->dir[d];
+
+		if (!dr->due.n)
+			continue;
+		hist_percentiles(&dr->due_hist, p, 3, q);
+		for (int i = 0; i < 3; i++)
+			human_ns(v[i], sizeof(v[i]), (double)q[i], HUMAN_TABLE);
+		human_ns(mean, sizeof(mean), dr->due.mean, HUMAN_TABLE);
+		human_ns(max, sizeof(max), (double)dr->due.max, HUMAN_TABLE);
+		human_ns(lat, sizeof(lat), (double)hist_percentile(&dr->lat_hist, 99.0), HUMAN_TABLE);
+		fprintf(f, "  lat from due : %s p50=%s, p99=%s, p99.9=%s, mean=%s, max=%s over %llu I/Os "
+			"(from each I/O's slot in the rate schedule; lat's p99 from its start: %s)\n",
+			ddir_name(d), v[0], v[1], v[2], mean, max, (unsigned long long)dr->due.n, lat);
+	}
+}
+
+/*
  * Per job, what iotrial adds: why it stopped (and that it did no I/O, the
  * block fio would not print), its steady-state verdict, its bottleneck and
  * its verify pass.
@@ -569,6 +597,7 @@ static void text_job_additions(FILE *f, const struct job_result *jr)
 		steady_print_text(f, jr->steady);
 	if (job_did_io(jr))	/* time per I/O and the bottleneck (docs/breakdown.md) */
 		report_breakdown_text_job(f, jr);
+	text_lat_from_due(f, jr);
 	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
 		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
 			verify_method_name((enum verify_method)jr->verify.method),

@@ -28,6 +28,7 @@ static void dir_result_init(struct dir_result *d)
 	moments_init(&d->slat);
 	moments_init(&d->clat);
 	moments_init(&d->lat);
+	moments_init(&d->due);
 	sample_stat_init(&d->bw_kib);
 	sample_stat_init(&d->iops);
 }
@@ -61,6 +62,8 @@ static void dir_result_merge(struct dir_result *dst, const struct dir_result *sr
 	hist_merge(&dst->slat_hist, &src->slat_hist);
 	hist_merge(&dst->clat_hist, &src->clat_hist);
 	hist_merge(&dst->lat_hist, &src->lat_hist);
+	moments_merge(&dst->due, &src->due);
+	hist_merge(&dst->due_hist, &src->due_hist);
 	/*
 	 * Pooled bw/iops samples.  fio instead sums the group's threads per
 	 * sample period (its group bw_mean is the group's bandwidth); only the

@@ -31,6 +31,14 @@ struct dir_result {
 	uint64_t runtime_ms;		/* time this direction was active */
 	struct moments slat, clat, lat;	/* ns */
 	struct hist slat_hist, clat_hist, lat_hist;
+	/*
+	 * lat_from_due (rated jobs, else N = 0): from the I/O's slot in the rate
+	 * schedule to its completion, so the time an I/O waited for a free
+	 * io_u or a late issue counts (the closed lat/clat leave it out: the
+	 * coordinated omission).  docs/json.md, lat_from_due_ns.
+	 */
+	struct moments due;
+	struct hist due_hist;
 	struct sample_stat bw_kib;	/* KiB/s sampled every 500 ms */
 	struct sample_stat iops;	/* IOPS sampled every 500 ms */
 	double bw_agg_pct;		/* this job's share of its group's bw */

@@ -93,6 +93,21 @@ static void worker_lt_over(struct worker *w, uint64_t lat, uint64_t n)
 		w->t_next_event = 0;
 }
 
+/*
+ * lat_from_due: a rated I/O completed at @t_done; its latency counted from
+ * its slot in the rate schedule (io->t_due), not from when a free io_u let
+ * it start.  An I/O without a slot (a read-back, a sync) counts from its
+ * start.  Rated jobs reap one by one (worker_reap), so each I/O has its own.
+ */
+static void worker_due(struct worker *w, struct worker_dir *d, struct io_u *io, uint64_t t_done)
+{
+	uint64_t from = io->due && io->t_due < io->t_start ? io->t_due : io->t_start;
+	uint64_t ns = clock_ticks_to_ns(w->clk, t_done - from);
+
+	hist_add(&d->due_hist, ns);
+	lat_acc_add(&d->due, ns);
+}
+
 static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_done)
 {
 	const struct clock *c = w->clk;
@@ -157,6 +172,8 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	lat_acc_add(&d->clat, clat);
 	hist_add(&d->lat_hist, lat);
 	lat_acc_add(&d->lat, lat);
+	if (unlikely(w->due_on))
+		worker_due(w, d, io, t_done);
 	if (unlikely(lat > w->lt_ns))
 		worker_lt_over(w, lat, 1);
 	if (lat < d->iv_lat_min)
@@ -542,6 +559,8 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 				      clock_ns_to_ticks(w->clk, rate_next_ns(&w->rate, (enum ddir)io->ddir, io->len));
 
 			io->t_issue = at;	/* remembered while pending */
+			io->t_due = at;		/* and kept past issue: lat_from_due */
+			io->due = 1;
 		}
 		if (unlikely(w->think_ticks) && !io->vbl && io->ddir < DDIR_NR && !io->t_issue &&
 		    ++w->think_issued > w->job->thinktime_blocks) {
@@ -593,6 +612,7 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			inl++;
 			worker_account(w, io, t);
 			io->t_issue = 0;
+			io->due = 0;
 			w->free_list[w->nr_free++] = io;
 			*now = t;
 			if (unlikely(w->error) || unlikely(t >= w->t_next_event))
@@ -672,7 +692,8 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t *now)
 {
 	unsigned max = w->reap_max;
-	int log_on = w->log_on || w->vtrack || w->cprio || w->verify_reads, n, i;	/* per-I/O accounting */
+	/* per-I/O accounting; rated jobs too, each I/O has its own slot (worker_due) */
+	int log_on = w->log_on || w->vtrack || w->cprio || w->verify_reads || w->due_on, n, i;
 	struct worker_run run;
 
 	if (min > w->inflight)
@@ -718,6 +739,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 			worker_account(w, io, *now);
 		}
 		io->t_issue = 0;
+		io->due = 0;
 		if (unlikely(w->span != NULL))
 			w->span[io->index].hi = w->span[io->index].lo;
 		w->free_list[w->nr_free++] = io;

@@ -179,6 +179,8 @@ void worker_stats_reset(struct worker *w, uint64_t now)
 		lat_acc_init(&wd->slat);
 		lat_acc_init(&wd->clat);
 		lat_acc_init(&wd->lat);
+		lat_acc_init(&wd->due);
+		memset(&wd->due_hist, 0, sizeof(wd->due_hist));
 		memset(&wd->clat_hist, 0, sizeof(wd->clat_hist));
 		memset(&wd->lat_hist, 0, sizeof(wd->lat_hist));
 		memset(&wd->slat_hist, 0, sizeof(wd->slat_hist));

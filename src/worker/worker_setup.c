@@ -153,6 +153,7 @@ int worker_prepare(struct worker *w, struct err *e)
 		lat_acc_init(&w->st.dir[d].slat);
 		lat_acc_init(&w->st.dir[d].clat);
 		lat_acc_init(&w->st.dir[d].lat);
+		lat_acc_init(&w->st.dir[d].due);
 		sample_stat_init(&w->bw_kib[d]);
 		sample_stat_init(&w->iops[d]);
 	}
@@ -198,6 +199,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	r = rate_init(&w->rate, j, w->thread_index, e);
 	if (r)
 		return r;
+	w->due_on = rate_enabled(&w->rate);
 	series_init(&w->series);
 	steady_init(&w->ss);
 	r = job_steady_cfg(j, 1, &w->ss_cfg, e);
@@ -342,6 +344,8 @@ void worker_result(const struct worker *w, struct job_result *r)
 		dr->slat_hist = wd->slat_hist;
 		dr->clat_hist = wd->clat_hist;
 		dr->lat_hist = wd->lat_hist;
+		lat_acc_moments(&wd->due, &dr->due);
+		dr->due_hist = wd->due_hist;
 		dr->bw_kib = w->bw_kib[d];
 		dr->iops = w->iops[d];
 	}

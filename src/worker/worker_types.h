@@ -47,6 +47,9 @@ struct worker_dir {
 	struct lat_acc slat, clat, lat;
 	struct hist clat_hist, lat_hist, slat_hist;
 	uint64_t iv_lat_min, iv_lat_max;	/* this interval's exact extremes */
+	/* rated jobs: completion minus the rate schedule's slot (result.h) */
+	struct lat_acc due;
+	struct hist due_hist;
 };
 
 struct worker_stats {
@@ -136,6 +139,7 @@ struct worker {
 					 * started: read's runtime, not write's (as fio) */
 	const char *aux_path;		/* --aux-path: state and dump files go there (NULL: here) */
 	struct rate rate;
+	int due_on;			/* rated: lat_from_due is kept, completions one by one */
 	struct worker_stats st;
 	struct io_u **free_list;
 	unsigned nr_free;

@@ -639,6 +639,107 @@ TEST(rate_wait_ends_on_time)
 	tw_free(t);
 }
 
+/*
+ * lat_from_due on time: rate_iops=1000 at depth 1, 10 us per I/O.  Each I/O
+ * starts at its slot (the fake clock wakes exactly then), so its latency from
+ * the slot is its latency: 2000 samples of exactly 10 us.
+ */
+TEST(lat_from_due_on_time)
+{
+	static const uint64_t dev[] = { 10 * US };
+	struct tw *t = tw_new(1, 1 << 20, dev, 1);
+	const struct dir_result *d;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->f.j.time_based = 1;
+	t->f.j.runtime_us = 2000000;
+	t->f.j.rate_iops[DDIR_READ] = 1000;
+	CHECK_EQ_U(tw_run(t), 0);
+	d = &t->f.r.dir[DDIR_READ];
+	CHECK_EQ_U(d->due.n, 2000);
+	CHECK_EQ_U(d->due.min, 10 * US);
+	CHECK_EQ_U(d->due.max, 10 * US);
+	CHECK_EQ_U(hist_total(&d->due_hist), 2000);
+	CHECK_EQ_U(d->due.n, d->lat.n);
+	tw_free(t);
+}
+
+/*
+ * lat_from_due behind schedule: rate_iops=1000 (a slot each 1 ms) at depth 1
+ * on a device taking 2.5 ms.  I/O k is due at k ms but starts when I/O k-1
+ * completes, at 2.5k ms, so from its slot it takes 2.5 + 1.5k ms, while its
+ * lat (from its start) stays 2.5 ms: the coordinated omission, exactly.
+ */
+TEST(lat_from_due_counts_the_backlog)
+{
+	static const uint64_t dev[] = { 2500 * US };
+	struct tw *t = tw_new(1, 1 << 20, dev, 1);
+	const struct dir_result *d;
+	uint64_t n;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->f.j.time_based = 1;
+	t->f.j.runtime_us = 1000000;
+	t->f.j.rate_iops[DDIR_READ] = 1000;
+	CHECK_EQ_U(tw_run(t), 0);
+	d = &t->f.r.dir[DDIR_READ];
+	n = d->total_ios;
+	CHECK_EQ_U(n, 400);	/* 1 s / 2.5 ms */
+	CHECK_EQ_U(d->due.n, n);
+	CHECK_EQ_U(d->lat.max, 2500 * US);
+	CHECK_EQ_U(d->due.min, 2500 * US);
+	CHECK_EQ_U(d->due.max, 2500 * US + 1500 * US * (n - 1));
+	/* mean of 2.5 + 1.5k ms over k = 0 .. n-1 */
+	CHECK_NEAR(d->due.mean, 2500.0 * US + 1500.0 * US * (double)(n - 1) / 2.0, 1e-3);
+	tw_free(t);
+}
+
+/*
+ * Depth 4, reaped in batches: a rated job accounts each I/O alone (its own
+ * slot), so lat_from_due has every I/O, and no I/O is due after it started.
+ */
+TEST(lat_from_due_batched_reaps)
+{
+	static const uint64_t dev[] = { 30 * US, 700 * US, 50 * US };
+	struct tw *t = tw_new(4, 1 << 20, dev, 3);
+	const struct dir_result *d;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->f.j.time_based = 1;
+	t->f.j.runtime_us = 1000000;
+	t->f.j.rate_iops[DDIR_READ] = 5000;
+	CHECK_EQ_U(tw_run(t), 0);
+	d = &t->f.r.dir[DDIR_READ];
+	CHECK(d->total_ios > 1000);
+	CHECK_EQ_U(d->due.n, d->total_ios);
+	CHECK_EQ_U(hist_total(&d->due_hist), d->total_ios);
+	CHECK(d->due.min >= d->lat.min);
+	CHECK(d->due.mean >= d->lat.mean);
+	tw_free(t);
+}
+
+/* A job without a rate keeps no lat_from_due. */
+TEST(lat_from_due_unrated_none)
+{
+	static const uint64_t dev[] = { 10 * US };
+	struct tw *t = tw_new(4, 1 << 20, dev, 1);
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_EQ_U(tw_run(t), 0);
+	CHECK(t->f.r.dir[DDIR_READ].total_ios > 0);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].due.n, 0);
+	CHECK_EQ_U(hist_total(&t->f.r.dir[DDIR_READ].due_hist), 0);
+	tw_free(t);
+}
+
 /* startdelay waits on the clock too: the fake time passes, no real time. */
 TEST(startdelay_sleeps_on_the_clock)
 {
@@ -773,5 +874,9 @@ int main(void)
 	RUN(rate_wait_keeps_interval_boundaries);
 	RUN(rate_wait_ends_on_time);
 	RUN(startdelay_sleeps_on_the_clock);
+	RUN(lat_from_due_on_time);
+	RUN(lat_from_due_counts_the_backlog);
+	RUN(lat_from_due_batched_reaps);
+	RUN(lat_from_due_unrated_none);
 	return CHECK_DONE();
 }
