@@ -31,6 +31,9 @@ int cmd_check(int argc, char **argv);
 /* iotrial ab --runs N --a OPTS --b OPTS <fio options or job files> */
 int cmd_ab(int argc, char **argv);
 
+/* iotrial sweep [--slo=pNN:TIME] [--range=LO-HI] [--steps=N] <fio options or job files> */
+int cmd_sweep(int argc, char **argv);
+
 /* iotrial preset list | preset show NAME [fio options] */
 int cmd_preset(int argc, char **argv);
 /* iotrial report RESULT... [-o FILE.html] */

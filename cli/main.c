@@ -168,7 +168,8 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGTERM);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "check") ||
-			 !strcmp(argv[1], "ab") || !strcmp(argv[1], "history")))
+			 !strcmp(argv[1], "ab") || !strcmp(argv[1], "history") ||
+			 !strcmp(argv[1], "sweep")))
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
@@ -176,6 +177,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "ab"))
 		return cmd_ab(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "preset"))
 		return cmd_preset(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))

@@ -1,0 +1,236 @@
+/*
+ * cmd_sweep: `iotrial sweep [--slo=pNN:TIME] [--range=LO-HI] [--steps=N]
+ * <fio options or job file>`.  Latency against offered load: the sweep
+ * (src/trial/sweep.c) decides the steps and reads each run's result; this
+ * file parses, starts each run as a child of this very binary, and prints.
+ */
+#include <errno.h>
+#include <fcntl.h>	/* open */
+#include <signal.h>	/* sigprocmask */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>	/* waitpid */
+#include <time.h>	/* localtime_r, strftime */
+#include <unistd.h>	/* fork, execv, dup2 */
+#include "cmd.h"
+#include "lib/err.h"
+#include "lib/outfile.h"
+#include "trial/sweep.h"
+
+static const char usage[] =
+	"usage: iotrial sweep [sweep options] <fio options or job file>\n"
+	"Latency against offered load: a closed-loop run finds the job's capacity,\n"
+	"then the offered load (rate_iops, open loop) steps from 20% to 120% of it,\n"
+	"each step a few runs (batches), until the device falls behind (achieved\n"
+	"under 95% of offered); the gap to the last step kept is then halved.  Each\n"
+	"step reports its achieved IOPS, the latency from each I/O's due time (lat\n"
+	"from due: the wait for a free slot counts) and fio's clat.\n"
+	"  --slo=pNN:TIME   e.g. p99:1ms: the highest offered load kept with that\n"
+	"                   percentile, from the due time, within TIME, and its interval\n"
+	"  --range=LO-HI    offered IOPS, all threads together (no closed-loop run)\n"
+	"  --steps=N        coarse steps (default 8)\n"
+	"  --refine=N       halvings between the last kept and the first behind (default 2)\n"
+	"  --batches=N      runs per step (default 3, at least 2: the interval)\n"
+	"  --batch-time=T   each run's runtime unless the job sets one (default 1s)\n"
+	"  --probe-time=T   the closed-loop run's (default 2s)\n"
+	"  --dir=DIR        where the runs' results go (default ./iotrial-sweep-DATE)\n"
+	"  --output-format=normal|json   (json: stdout carries only the JSON)\n"
+	"  --output=FILE    the report there instead of stdout\n"
+	"Exit: 0 done, 2 bad input, else the failed run's exit code.\n";
+
+struct sweep_args {
+	struct sweep_cfg cfg;
+	char **job;
+	size_t njob;
+	int json;
+	const char *output;
+	char dir[4096];
+};
+
+/* sweep_cfg.spawn: /proc/self/exe with @args, its output to @log. */
+static int spawn_run(void *arg, char *const *args, size_t nargs, const char *log)
+{
+	char **argv = calloc(nargs + 2, sizeof(*argv));
+	int status = 0, fd;
+	pid_t pid;
+
+	(void)arg;
+	if (!argv)
+		return EXIT_INTERNAL;
+	argv[0] = (char *)"iotrial";
+	memcpy(argv + 1, args, nargs * sizeof(*argv));
+	pid = fork();
+	if (pid == 0) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "iotrial: error: sweep: cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	free(argv);
+	if (pid < 0)
+		return EXIT_INTERNAL;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return EXIT_INTERNAL;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void say_err(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "sweep: %s\n", line);
+}
+
+static int parse_uint(const char *name, const char *v, unsigned *out, struct err *e)
+{
+	char *end;
+	unsigned long x = v ? strtoul(v, &end, 10) : 0;
+
+	if (!v || !*v || *end || x > 1000)
+		return err_set(e, -EINVAL, EXIT_USAGE, "sweep: --%s=%s: want a whole number", name,
+			       v ? v : "");
+	*out = (unsigned)x;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct sweep_args *s, struct err *e)
+{
+	struct sweep_cfg *c = &s->cfg;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '='), *v = eq ? eq + 1 : NULL;
+		char name[32];
+		size_t len = eq ? (size_t)(eq - a) : strlen(a);
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), a);
+		if (!strcmp(name, "--slo")) {
+			c->has_slo = 1;
+			if (sweep_parse_slo(v, &c->slo_pct, &c->slo_ns, e))
+				return -EINVAL;
+		} else if (!strcmp(name, "--range")) {
+			c->has_range = 1;
+			if (sweep_parse_range(v, &c->lo, &c->hi, e))
+				return -EINVAL;
+		} else if (!strcmp(name, "--steps")) {
+			if (parse_uint("steps", v, &c->steps, e))
+				return -EINVAL;
+		} else if (!strcmp(name, "--refine")) {
+			if (parse_uint("refine", v, &c->refine, e))
+				return -EINVAL;
+		} else if (!strcmp(name, "--batches")) {
+			if (parse_uint("batches", v, &c->batches, e))
+				return -EINVAL;
+		} else if (!strcmp(name, "--batch-time") && v) {
+			c->batch_time = v;
+		} else if (!strcmp(name, "--probe-time") && v) {
+			c->probe_time = v;
+		} else if (!strcmp(name, "--dir") && v) {
+			snprintf(s->dir, sizeof(s->dir), "%s", v);
+		} else if (!strcmp(name, "--output") && v) {
+			s->output = v;
+		} else if (!strcmp(name, "--output-format") && v) {
+			if (strcmp(v, "json") && strcmp(v, "normal"))
+				return err_set(e, -EINVAL, EXIT_USAGE, "sweep: --output-format=%s: "
+					       "want normal or json", v);
+			s->json = !strcmp(v, "json");
+		} else {
+			s->job[s->njob++] = argv[i];	/* the job's: passed to every run */
+		}
+	}
+	if (!s->njob)
+		return err_set(e, -EINVAL, EXIT_USAGE, "sweep: no job (see iotrial sweep --help)");
+	return 0;
+}
+
+static int sweep_print(const struct sweep_args *s, const struct sweep_result *r, struct err *e)
+{
+	struct outfile o;
+	int rc = 0;
+
+	if (s->output) {
+		if (outfile_open(&o, s->output, e))
+			return e->exit_code ? e->exit_code : EXIT_OUTPUT;
+	} else {
+		o.f = stdout;
+	}
+	if (s->json) {
+		json_t *j = sweep_json(r);
+
+		if (!j || json_dumpf(j, o.f, JSON_INDENT(2)) || fputc('\n', o.f) == EOF)
+			rc = EXIT_OUTPUT;
+		json_decref(j);
+	} else if (sweep_write_text(r, o.f)) {
+		rc = EXIT_OUTPUT;
+	}
+	if (s->output) {
+		if (rc)
+			outfile_abort(&o);
+		else if (outfile_commit(&o, e))
+			rc = e->exit_code ? e->exit_code : EXIT_OUTPUT;
+	}
+	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_args s;
+	struct sweep_result *r;
+	struct err e;
+	int rc;
+
+	err_clear(&e);
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	memset(&s, 0, sizeof(s));
+	s.cfg.steps = 8;
+	s.cfg.refine = 2;
+	s.cfg.batches = 3;
+	s.cfg.batch_time = "1s";
+	s.cfg.probe_time = "2s";
+	s.job = calloc((size_t)argc, sizeof(*s.job));
+	r = calloc(1, sizeof(*r));
+	if (!s.job || !r) {
+		free(s.job);
+		free(r);
+		fprintf(stderr, "iotrial: error: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	rc = parse_args(argc, argv, &s, &e);
+	if (!rc) {
+		unsigned threads;
+
+		s.cfg.args = s.job;
+		s.cfg.nargs = s.njob;
+		rc = sweep_check(&s.cfg, &threads, &e);
+	}
+	if (!rc && !s.dir[0]) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		strftime(s.dir, sizeof(s.dir), "iotrial-sweep-%Y%m%d-%H%M%S", &tm);
+	}
+	s.cfg.dir = s.dir;
+	s.cfg.spawn = spawn_run;
+	s.cfg.say = say_err;
+	if (!rc)
+		rc = sweep_run(&s.cfg, r, &e);
+	if (rc) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;
+	} else {
+		rc = sweep_print(&s, r, &e);
+		if (rc && e.msg[0])
+			fprintf(stderr, "iotrial: error: %s\n", e.msg);
+	}
+	free(s.job);
+	free(r);
+	return rc;
+}
