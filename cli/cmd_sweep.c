@@ -32,7 +32,7 @@ static const char usage[] =
 	"  --steps=N        coarse steps (default 8)\n"
 	"  --refine=N       halvings between the last kept and the first behind (default 2)\n"
 	"  --batches=N      runs per step (default 3, at least 2: the interval)\n"
-	"  --batch-time=T   each run's runtime unless the job sets one (default 1s)\n"
+	"  --batch-time=T   each run's runtime unless the job sets one (default 2s)\n"
 	"  --probe-time=T   the closed-loop run's (default 2s)\n"
 	"  --dir=DIR        where the runs' results go (default ./iotrial-sweep-DATE)\n"
 	"  --output-format=normal|json   (json: stdout carries only the JSON)\n"
@@ -192,7 +192,7 @@ int cmd_sweep(int argc, char **argv)
 	s.cfg.steps = 8;
 	s.cfg.refine = 2;
 	s.cfg.batches = 3;
-	s.cfg.batch_time = "1s";
+	s.cfg.batch_time = "2s";
 	s.cfg.probe_time = "2s";
 	s.job = calloc((size_t)argc, sizeof(*s.job));
 	r = calloc(1, sizeof(*r));

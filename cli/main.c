@@ -2,7 +2,7 @@
  * main: the command line.  Turns argv into a request, calls the library,
  * prints, and maps the outcome to an exit code.  Nothing else prints or exits.
  *
- * "iotrial compare|check|ab|preset|report|history ..." go to their
+ * "iotrial compare|check|ab|sweep|preset|report|history ..." go to their
  * subcommands; anything else is a fio-compatible command line: parsed by
  * cmdline_parse(), then --version,
  * --help, --cmdhelp, --showcmd and --parse-only are answered here and a real
@@ -32,6 +32,7 @@ static void usage(FILE *f)
 		"       iotrial compare A.json... [-- B.json...]\n"
 		"       iotrial check RESULT.json...\n"
 		"       iotrial ab --runs N --a OPTS --b OPTS <fio options or job files>\n"
+		"       iotrial sweep [--slo=pNN:TIME] [--range=LO-HI] [--steps=N] <fio options or job file>\n"
 		"       iotrial --preset=NAME [fio options that override the preset's]\n"
 		"       iotrial preset list | preset show NAME [fio options]\n"
 		"       iotrial report RESULT.json... [-o FILE.html]\n"
@@ -49,6 +50,7 @@ static void usage(FILE *f)
 		"  compare                  compare saved results of configurations A and B\n"
 		"  check                    plausibility checks on saved results\n"
 		"  ab                       run an interleaved, repeated A/B trial\n"
+		"  sweep                    latency against offered load: the knee, an SLO's capacity\n"
 		"  preset                   list the built-in job sets or print one as a job file\n"
 		"  report                   an HTML report with charts of result files\n"
 		"  history                  the results history (--history stores a run there)\n"

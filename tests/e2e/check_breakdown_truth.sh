@@ -75,36 +75,7 @@ run_both() {
 	fi
 }
 
-# --- cgroups: a block-layer throttle, a CPU quota -------------------------
-# cg_new KIND: a new cgroup of this test (KIND io: v1 blkio or v2 io; cpu),
-# its directory in $CG, "" when this machine has none to give.
-CGS=""
-cg_new() {
-	_n=iotrial-e2e-truth.$$.$1 CG=""
-	if [ "$1" = io ] && [ -w /sys/fs/cgroup/blkio ] && [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
-		_d=/sys/fs/cgroup/blkio/$_n
-	elif [ "$1" = cpu ] && [ -w /sys/fs/cgroup/cpu ] && [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
-		_d=/sys/fs/cgroup/cpu/$_n
-	elif grep -qw "$1" /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
-		_d=/sys/fs/cgroup/$_n	# v2, the controller enabled below the root
-	else
-		return 0
-	fi
-	mkdir "$_d" 2>/dev/null && CGS="$CGS $_d" && CG=$_d
-}
-# cg_run DIR CMD...: CMD in cgroup DIR
-cg_run() {
-	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@"
-}
-# cg_riops DIR DEV N: reads of block device DEV limited to N a second
-cg_riops() {
-	_mm=$(cat "/sys/block/$(basename "$2")/dev")
-	if [ -e "$1/blkio.throttle.read_iops_device" ]; then
-		echo "$_mm $3" >"$1/blkio.throttle.read_iops_device"
-	else
-		echo "$_mm riops=$3" >"$1/io.max"
-	fi
-}
+# --- cgroups: a block-layer throttle (lib.sh: cg_new, cg_run, cg_riops), a CPU quota
 # cg_quota DIR PCT: PCT% of one CPU
 cg_quota() {
 	if [ -e "$1/cpu.cfs_quota_us" ]; then
