@@ -393,11 +393,13 @@ void bottleneck_read_breakdown(const struct resultread *r, size_t i, struct brea
 	in.wait_ns = NAN;
 	in.batch = breakdown_batch_from_buckets(j->time.complete_pct, per);
 	in.deviceless = (engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0;
+	in.direct = j->direct;
+	in.dev_busy_ns = NAN;	/* fio's util covers the whole run, every group */
 	if (dk && !in.deviceless) {
 		double all = result_ios_in_dirs(r, j);
 
 		in.dev_lat_ns = disk_lat(dk, j, &in.dev_ios);
-		in.has_dev = !isnan(in.dev_lat_ns);
+		in.has_dev = !isnan(in.dev_lat_ns) || in.dev_ios == 0;
 		in.dev_whole_run = !dk->has_view;
 		/* the result's other jobs reached the same counters */
 		if (all > 0)

@@ -156,13 +156,14 @@ static void job_bd_in(const struct run_result *r, const struct job_result *jr, s
 	in->threads = threads;
 	in->wall_s = (double)jr->job_runtime_ms / 1000.0 / threads;
 	in->lat_ns = mean_lat(jr->dir);
-	in->dev_lat_ns = in->dev_ios = NAN;
+	in->dev_lat_ns = in->dev_ios = in->dev_busy_ns = NAN;
 	in->usr_ns = (double)jr->usr_us * 1000;
 	in->sys_ns = (double)jr->sys_us * 1000;
 	in->wait_ns = jr->has_sched ? (double)jr->rq_wait_ns : NAN;
 	in->batch = jr->total_complete ? in->ios / (double)jr->total_complete : NAN;
 	in->batch_exact = 1;
 	in->deviceless = ops && (ops->flags & ENGINE_F_NODEVICE);
+	in->direct = jr->job ? jr->job->direct : 0;
 	if (v) {
 		double own = (double)(jr->dir[DDIR_READ].total_ios + jr->dir[DDIR_WRITE].total_ios);
 		double grp = group_ios_on(r, jr->groupid, v->name);
@@ -171,9 +172,12 @@ static void job_bd_in(const struct run_result *r, const struct job_result *jr, s
 		in->has_dev = 1;
 		dev_in_dirs(dirs, (double)v->read_ios, (double)v->write_ios, v->read_lat_ns_mean,
 			    v->write_lat_ns_mean, &in->dev_lat_ns, &in->dev_ios);
+		in->dev_busy_ns = v->util / 100 * (double)v->dur_ns;
 		/* the group's other jobs on the device are not "other I/O" */
-		if (grp > 0)
+		if (grp > 0) {
 			in->dev_ios *= own / grp;
+			in->dev_busy_ns *= own / grp;
+		}
 	}
 }
 
@@ -195,7 +199,8 @@ static void tail_bd(const struct job_result *jr, const struct breakdown_in *whol
 {
 	const struct steady_tail *t = jr->steady ? jr->steady->tail : NULL;
 	struct breakdown_in in = *whole;
-	double ios = 0, lat = 0, wall_us = 0, rd = 0, wr = 0, rl = 0, wl = 0;
+	double ios = 0, lat = 0, wall_us = 0, rd = 0, wr = 0, rl = 0, wl = 0, busy = 0;
+	int views = 0;
 	uint64_t dirs[DDIR_NR] = { 0 };
 
 	memset(out, 0, sizeof(*out));
@@ -220,12 +225,14 @@ static void tail_bd(const struct job_result *jr, const struct breakdown_in *whol
 	in.usr_ns = whole->usr_ns * ios / whole->ios;
 	in.sys_ns = whole->sys_ns * ios / whole->ios;
 	in.wait_ns = whole->wait_ns * ios / whole->ios;
-	in.dev_lat_ns = in.dev_ios = NAN;
+	in.dev_lat_ns = in.dev_ios = in.dev_busy_ns = NAN;
 	for (size_t k = 0; k < jr->nr_dev_iv; k++) {
 		const struct disk_view_iv *iv = &jr->dev_iv[k];
 
 		if (iv->ramp || !iv->v.dur_ns || iv->t_ms <= t->start_ms || iv->t_ms > t->end_ms)
 			continue;
+		views++;
+		busy += iv->v.util / 100 * (double)iv->v.dur_ns;
 		rd += (double)iv->v.read_ios;
 		wr += (double)iv->v.write_ios;
 		rl += iv->v.read_lat_ns_mean * (double)iv->v.read_ios;
@@ -234,6 +241,9 @@ static void tail_bd(const struct job_result *jr, const struct breakdown_in *whol
 	if (in.has_dev && rd + wr > 0) {
 		dev_in_dirs(dirs, rd, wr, rd > 0 ? rl / rd : 0, wr > 0 ? wl / wr : 0, &in.dev_lat_ns,
 			    &in.dev_ios);
+		in.dev_busy_ns = busy;
+	} else if (in.has_dev && views) {
+		in.dev_ios = 0;	/* the tail's views saw no request: the cache served it */
 	} else {
 		in.has_dev = 0;
 	}

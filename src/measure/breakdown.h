@@ -5,9 +5,13 @@
  * completes X I/Os a second, so each of those S slots takes S / X per I/O:
  * the mean completion cycle (at QD1, 1 / IOPS: one I/O's latency plus the
  * time until the next one is submitted).  That cycle is split into
- *   device    the device's own time per request, from its counters over the
- *             job's window (read/write ticks / I/Os, weighted by the job's
- *             mix of directions), at most the I/O's own latency;
+ *   device    the device's time per job I/O, from its counters over the
+ *             job's window (read/write ticks / requests, weighted by the
+ *             job's mix of directions): with O_DIRECT every I/O waits for
+ *             the request that holds it, merged or not, so the time per
+ *             request; with the page cache between, its busy time (ticks)
+ *             over the job's I/Os, the rest being cache hits and readahead's
+ *             followers the kernel served on its own; at most the latency;
  *   tool_user the thread's user time per I/O (getrusage), the tool's own code;
  *   tool_sys  its system time per I/O: the system calls, including the part of
  *             the kernel's I/O path that runs on the thread;
@@ -49,6 +53,9 @@ struct breakdown_in {
 	double dev_lat_ns;	/* device time per request in the job's directions; NAN none */
 	double dev_ios;		/* device requests in the job's directions over the window */
 	int dev_whole_run;	/* fio's disk_util: the whole run, every group, set-up too */
+	int direct;		/* O_DIRECT: every job I/O became (part of) a request */
+	double dev_busy_ns;	/* the device's busy (util) time over the window, the job's
+				 * share of it; NAN unknown (fio's disk_util) */
 	double usr_ns, sys_ns;	/* CPU time of the job's threads (NAN unknown) */
 	int cpu_rounded;	/* from fio's percentages of job_runtime */
 	double wait_ns;		/* run-queue wait of its threads (NAN unknown) */

@@ -22,6 +22,11 @@
 #  - page_cache: a buffered re-read of a cached file on a file system (the
 #    test's own ext4 on a RAM loop device when root, else the machine's disk):
 #    `page_cache`.
+#  - page_cache_device, merged_seq_buffered, merged_seq_direct: the device's
+#    part is its share of each job I/O: its busy time over the job's I/Os
+#    when the page cache served most of them (a cached re-read) or readahead
+#    merged them (a cold buffered read); under O_DIRECT, where each I/O waits
+#    for the merged request that holds it, the time per request.
 #  - qd1_disk: 4k random reads at QD1 with O_DIRECT on a file there, in a
 #    second stonewall group of two QD4 jobs: never `tool` while the tool's CPU
 #    is under half of each I/O, and the breakdown's parts add up to its cycle
@@ -395,7 +400,7 @@ for cand in "${TMPDIR:-/tmp}" /var/tmp "$HOME"; do
 	D=$(mktemp -d "$cand/iotrial-truth.XXXXXX") && break
 done
 if [ -z "$D" ]; then
-	for n in page_cache page_cache_fio qd1_disk qd1_disk_fio qd1_disk_parts group_views report_html_breakdown compare_per_test_time compare_per_test_device; do
+	for n in page_cache page_cache_fio page_cache_device merged_seq_buffered merged_seq_direct qd1_disk qd1_disk_fio qd1_disk_parts group_views report_html_breakdown compare_per_test_time compare_per_test_device; do
 		skip $n "no writable directory on a block device"
 	done
 else
@@ -409,6 +414,94 @@ else
 	else
 		skip page_cache_fio "fio is not installed"
 	fi
+
+	# The device's part is its share of each job I/O.  A buffered random re-read
+	# of the cached file: the device did (almost) none of the job's I/Os, so its
+	# part is its busy time over the job's I/Os, near 0 -- not the time per
+	# request, capped at the latency (the whole cycle before).  Then a cold
+	# buffered sequential read: readahead merges 4k reads into large requests,
+	# waited for by one I/O each: again the busy time over the job's I/Os,
+	# under the latency by the kernel's copy.  And the same read with O_DIRECT
+	# at QD32 submitted in batches: the block layer merges those requests too,
+	# but each I/O waits for the whole request that holds it: the time per
+	# request, not divided.
+	printf '[rc]\nfilename=%s\nsize=32m\nrw=randread\nbs=4k\ndirect=0\ninvalidate=0\nruntime=500ms\ntime_based\n' "$D/cached" >"$T/rcache.fio"
+	"$IOTRIAL" "$T/rcache.fio" --output-format=json >"$T/rcache.json" 2>"$T/rcache.err"
+	printf '[sq]\nfilename=%s\nsize=32m\nrw=read\nbs=4k\ndirect=0\n' "$D/cached" >"$T/seqb.fio"
+	"$IOTRIAL" "$T/seqb.fio" --output-format=json >"$T/seqb.json" 2>"$T/seqb.err"
+	seqd=libaio
+	engine_refused libaio && seqd=io_uring
+	printf '[sd]\nfilename=%s\nsize=32m\nrw=read\nbs=4k\ndirect=1\nioengine=%s\niodepth=32\niodepth_batch_submit=32\niodepth_batch_complete_min=16\n' "$D/cached" "$seqd" >"$T/seqd.fio"
+	"$IOTRIAL" "$T/seqd.fio" --output-format=json >"$T/seqd.json" 2>"$T/seqd.err"
+	python3 - "$T/rcache.json" "$T/seqb.json" "$T/seqd.json" <<'PY'
+import json, sys
+def load(p):
+    try:
+        j = json.load(open(p))["jobs"][0]
+    except (ValueError, KeyError, IndexError) as e:
+        return None
+    v = j["iotrial"].get("device") or {}
+    b = j["iotrial"]["breakdown"]
+    ios = j["read"]["total_ios"]
+    return j, v, b, ios, v.get("read_ios", 0), v.get("read_lat_ns_mean") or 0
+# the device's share of each buffered I/O: its time over the job's I/Os
+# (requests' ticks, or its busy time when requests overlapped), at most the
+# latency; and what the time per request, capped, said before
+def shares(r):
+    j, v, b, ios, dios, dlat = r
+    ticks = dlat * dios / ios
+    busy = v.get("util", 0) / 100 * v.get("window_s", 0) * 1e9 / ios
+    want = min(ticks, busy if busy > 0 else ticks, b["lat_ns"])
+    return want, min(dlat, b["lat_ns"])
+# page_cache_device: the device did under 10% of the I/Os; its part is its
+# time over the job's I/Os (exactly, within rounding), not the latency
+r = load(sys.argv[1])
+if not r:
+    print("FAIL page_cache_device: no result")
+else:
+    j, v, b, ios, dios, dlat = r
+    want, before = shares(r)
+    got = b["device"]["ns"]
+    if dios > 0.1 * ios or want > 0.95 * before:
+        print("SKIP page_cache_device: the file was not in the page cache (device %d of %d I/Os, %.0f ns each)" % (dios, ios, dlat))
+    elif got is None or abs(got - want) > 1e-6 * want + 1e-3:
+        print("FAIL page_cache_device: device %s ns (%s of the cycle), want %.1f ns: the device did %d of %d I/Os, %.0f ns per request"
+              % (got, b["device"]["share"], want, dios, ios, dlat))
+    else:
+        print("PASS page_cache_device (%d of %d I/Os on the device: %.1f ns of %.1f)" % (dios, ios, got, b["cycle_ns"]))
+# merged_seq_buffered: readahead's requests are fewer than a quarter of the
+# job's I/Os and moved most of its bytes; the device part is their time over
+# the job's I/Os, and not what the time per request, capped, said before
+r = load(sys.argv[2])
+if not r:
+    print("FAIL merged_seq_buffered: no result")
+else:
+    j, v, b, ios, dios, dlat = r
+    want, before = shares(r)
+    got = b["device"]["ns"]
+    if not (0 < dios < ios / 4):
+        print("SKIP merged_seq_buffered: no merged requests (device %d of %d I/Os)" % (dios, ios))
+    elif want > 0.95 * before:
+        print("SKIP merged_seq_buffered: readahead ran beside the job: its share of each I/O (%.0f ns) is the latency, as the time per request capped (%.0f ns)" % (want, before))
+    elif got is None or abs(got - want) > 1e-6 * want + 1e-3:
+        print("FAIL merged_seq_buffered: device %s ns, want %.1f (%d requests of %.0f ns for %d I/Os)" % (got, want, dios, dlat, ios))
+    else:
+        print("PASS merged_seq_buffered (%d requests for %d I/Os: %.0f ns per I/O, %.0f per request)" % (dios, ios, got, dlat))
+# merged_seq_direct: O_DIRECT's merged requests keep the time per request
+r = load(sys.argv[3])
+if not r:
+    print("FAIL merged_seq_direct: no result")
+else:
+    j, v, b, ios, dios, dlat = r
+    want = min(dlat, b["lat_ns"])
+    got = b["device"]["ns"]
+    if not (0 < dios < 0.9 * ios):
+        print("SKIP merged_seq_direct: the block layer merged nothing (%d requests for %d I/Os)" % (dios, ios))
+    elif got is None or abs(got - want) > 1e-6 * want + 1e-3 or "merged" not in b["device"]["exact"]:
+        print("FAIL merged_seq_direct: device %s ns, want %.1f per request: %s" % (got, want, b["device"]["exact"]))
+    else:
+        print("PASS merged_seq_direct (%d requests for %d I/Os, %.0f ns each)" % (dios, ios, got))
+PY
 
 	# two stonewall groups, the second of two jobs: each its own device window,
 	# named in the text; intervals of 25 ms give each job a steady tail (MSER
