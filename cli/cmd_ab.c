@@ -76,6 +76,13 @@ static const char usage[] =
 	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
 	"                       run is one MPI job, docs/mpi.md); e.g.\n"
 	"                       --runner=fio runs the trial with fio itself\n"
+	"  --host-qmp=SOCKET[,drive=ID]  the runs run in a QEMU guest (--runner): QEMU's\n"
+	"                       QMP socket on this host, sampled around each run; each\n"
+	"                       result gets iotrial.host (the drive's ops and backend\n"
+	"                       latency, QEMU's CPU per I/O by thread role, the virtual\n"
+	"                       device path) and compare its host.* rows; the drive is\n"
+	"                       the one whose ops moved unless named (docs/vm.md).  The\n"
+	"                       runner never sees it\n"
 	"  --a-ranks=LIST, --b-ranks=LIST  under mpirun: side A runs on these MPI ranks\n"
 	"                       (0, 1-3, 0,2), B on those (mpirun -H puts ranks on hosts);\n"
 	"                       rank 0 controls the trial, one side runs at a time\n"
@@ -105,6 +112,9 @@ struct ab_args {
 	int seed_given;
 	const char *dir;
 	const char *runner;		/* NULL: /proc/self/exe */
+	const char *host_qmp;		/* --host-qmp: SOCKET[,drive=ID], NULL none */
+	struct hostview_cfg host;
+	char host_buf[512];
 	const char *a_ranks, *b_ranks;	/* under mpirun: each side's ranks (abmpi.h) */
 	double run_timeout_s;		/* across hosts; 0: auto */
 	double pause_s;
@@ -173,6 +183,10 @@ static int ab_option(struct ab_args *ab, const char *name, const char *v, struct
 		*(name[0] == 'd' ? &ab->dir : &ab->runner) = v;
 		return 0;
 	}
+	if (!strcmp(name, "host-qmp")) {
+		ab->host_qmp = v;
+		return hostview_cfg_parse(v, ab->host_buf, sizeof(ab->host_buf), &ab->host, e);
+	}
 	if (!strcmp(name, "a-ranks") || !strcmp(name, "b-ranks")) {
 		if (!v || !*v)
 			return err_set(e, -EINVAL, EXIT_USAGE, "--%s needs a value (MPI ranks: 0, "
@@ -217,7 +231,7 @@ static int is_ab_option(const char *name)
 {
 	static const char *const names[] = { "a", "b", "runs", "max-runs", "order", "seed",
 		"dir", "runner", "pause", "max-time", "metric", "until-ci", "noise", "cv-limit", "alpha",
-		"a-ranks", "b-ranks", "run-timeout", "trial-of", "allow-same",
+		"a-ranks", "b-ranks", "run-timeout", "trial-of", "allow-same", "host-qmp",
 		"fail-on-regression", "bootstrap-seed", "output-format", "window", NULL };
 	size_t i;
 
@@ -710,17 +724,20 @@ static int ab_trial(struct ab_args *ab, struct history_hooks_ab *hist, struct ab
 	cfg.allow_same = ab->allow_same;
 	cfg.say = say_stderr;
 	cfg.manifest_extra = extra;
+	cfg.host = ab->host_qmp ? &ab->host : NULL;
 	if (trial_prepare(&t, &cfg, &e))
 		goto fail;
 	why = trial_run(&t, &e);
-	if (t.sig || (x && why == ABRUN_CONTINUE)) {
+	/* a run that failed (a guest killed, a host lost) ends the trial with
+	 * what was completed, in the report too */
+	if (t.sig || (why == ABRUN_CONTINUE && t.nres[0] + t.nres[1] > 0)) {
 		char note[ERR_MSG_MAX + 160];
 
 		if (t.sig)
 			snprintf(note, sizeof(note), "Interrupted by signal %d: %zu run(s) of A and %zu "
 				 "of B completed; the trial did not reach its stop rule.", t.sig,
 				 t.nres[0], t.nres[1]);
-		else	/* across hosts a failed or lost host keeps what was collected */
+		else	/* a failed run, a lost host: what was collected is kept */
 			snprintf(note, sizeof(note), "The trial ended early: %s. %zu run(s) of A and "
 				 "%zu of B completed.", e.msg, t.nres[0], t.nres[1]);
 		write_html(&t, note, &e);

@@ -464,6 +464,35 @@ static int check_bottleneck(const struct resultread *r, struct check_list *l)
 	return 0;
 }
 
+/*
+ * The host's view of a run in a QEMU guest (docs/vm.md): the pitfalls its
+ * counters showed (host page cache, no iothread, vCPUs and iothreads on
+ * the same cores, a sparse image read), and a drive whose ops are not the
+ * guest's I/Os (another drive, or other I/O on it, was measured).
+ */
+static int check_host(const struct resultread *r, struct check_list *l)
+{
+	const struct resultread_host *h = &r->host;
+	int ret = 0;
+
+	if (!h->has)
+		return 0;
+	for (size_t i = 0; !ret && i < h->npitfalls; i++)
+		ret = check_add(l, h->pitfalls[i].id, CHECK_SEV_WARN, "%s", h->pitfalls[i].text);
+	if (!ret && h->guest_ios > 0 && !isnan(h->ops) &&
+	    fabs(h->ops - h->guest_ios) > 0.01 * h->guest_ios)
+		ret = check_add(l, "host_ops", CHECK_SEV_WARN,
+			"QEMU's drive %s did %.0f ops, the guest %.0f I/Os: the host's figures are not "
+			"only this run's (another drive, other I/O, merged requests, a ramp or set-up)",
+			h->drive, h->ops, h->guest_ios);
+	if (!ret && h->virt_path_ns < 0)
+		ret = check_add(l, "host_virt_path", CHECK_SEV_WARN,
+			"the guest saw its device take %.1f us less than the host's backend per op: "
+			"the two counted different requests (merges, a shared drive)",
+			-h->virt_path_ns / 1000);
+	return ret;
+}
+
 int check_result(const struct resultread *r, struct check_list *out)
 {
 	int ret;
@@ -481,5 +510,7 @@ int check_result(const struct resultread *r, struct check_list *out)
 		ret = check_time(r, out);
 	if (!ret)
 		ret = check_bottleneck(r, out);
+	if (!ret)
+		ret = check_host(r, out);
 	return ret;
 }

@@ -41,6 +41,7 @@
 #include <jansson.h>	/* json_t: options and environment objects */
 #include "lib/ddir.h"	/* DDIR_NR */
 #include "lib/err.h"
+#include "lib/hostrole.h"	/* HOST_ROLE_NR: the host's CPU per role */
 #include "result/resultread_time.h"	/* where each I/O's time went */
 
 #define RESULTREAD_NDIR DDIR_NR	/* read, write, trim: enum ddir order */
@@ -106,6 +107,23 @@ struct resultread_disk {
 	double read_lat_ns, write_lat_ns, read_qd, write_qd, qd, view_util;
 };
 
+/*
+ * The host's view of a run in a QEMU guest ("iotrial.host", docs/vm.md):
+ * figures per I/O of the guest, NAN when the result has none.
+ */
+struct resultread_host {
+	int has;
+	char drive[128];
+	double ops, guest_ios;
+	double cpu_per_io_ns, backend_lat_ns, virt_path_ns;
+	double role_cpu_per_io_ns[HOST_ROLE_NR];
+	size_t npitfalls;
+	struct {
+		char id[32];	/* "host_no_iothread", ... (env/hostview.c) */
+		char text[320];
+	} pitfalls[4];		/* the first four, as the host's view worded them */
+};
+
 struct resultread {
 	char *path;
 	int is_iotrial;		/* has the "iotrial" object */
@@ -116,6 +134,7 @@ struct resultread {
 	struct resultread_dir dir[RESULTREAD_NDIR];
 	double total_iops;
 	double cpu_per_io_ns;	/* NAN when not known */
+	struct resultread_host host;
 	struct resultread_job *jobs;
 	size_t nr_jobs;
 	json_t *options;	/* first job's resolved options: {"rw": "randrw", ...} */

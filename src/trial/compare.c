@@ -15,7 +15,8 @@
 #include "trial/compare_time.h"
 #include "lib/utf8.h"
 
-enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME };
+enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME,
+	     MK_HOST_CPU, MK_HOST_LAT };
 
 /*
  * One row per metric: what it is (@label, said on charts and tables), in
@@ -64,6 +65,18 @@ static const struct mdef mdefs[] = {
 	{ "time.tool_sys_ns", MK_TIME, BD_TOOL_SYS, R, 1, COMPARE_UNIT_NS, "time per I/O: tool, system" },
 	{ "time.cpu_wait_ns", MK_TIME, BD_CPU_WAIT, R, 1, COMPARE_UNIT_NS, "time per I/O: waiting for a CPU" },
 	{ "time.idle_ns", MK_TIME, BD_IDLE, R, 1, COMPARE_UNIT_NS, "time per I/O: no I/O in flight" },
+	/* the host's view of a run in a QEMU guest (iotrial.host, docs/vm.md): QEMU's CPU
+	 * per I/O of the guest (dir: -1 every thread, a score as cpu_per_io_ns; else the
+	 * role, lib/hostrole.h), the backend's latency per op (dir 0) and the virtual
+	 * device path (dir 1): referees that say where the score's difference comes from */
+	{ "host.cpu_per_io_ns", MK_HOST_CPU, -1, S, 1, COMPARE_UNIT_NS, "host CPU per I/O: all of QEMU" },
+	{ "host.cpu_per_io_ns.vcpu", MK_HOST_CPU, HOST_ROLE_VCPU, R, 1, COMPARE_UNIT_NS, "host CPU per I/O: vCPU threads" },
+	{ "host.cpu_per_io_ns.iothread", MK_HOST_CPU, HOST_ROLE_IOTHREAD, R, 1, COMPARE_UNIT_NS, "host CPU per I/O: iothreads" },
+	{ "host.cpu_per_io_ns.main_loop", MK_HOST_CPU, HOST_ROLE_MAIN, R, 1, COMPARE_UNIT_NS, "host CPU per I/O: main loop" },
+	{ "host.cpu_per_io_ns.worker", MK_HOST_CPU, HOST_ROLE_WORKER, R, 1, COMPARE_UNIT_NS, "host CPU per I/O: worker pool" },
+	{ "host.cpu_per_io_ns.other", MK_HOST_CPU, HOST_ROLE_OTHER, R, 1, COMPARE_UNIT_NS, "host CPU per I/O: other threads" },
+	{ "host.backend_lat_ns", MK_HOST_LAT, 0, R, 1, COMPARE_UNIT_NS, "host backend latency per op" },
+	{ "host.virt_path_ns", MK_HOST_LAT, 1, R, 1, COMPARE_UNIT_NS, "virtual device path per request" },
 };
 
 #undef S
@@ -254,7 +267,7 @@ int compare_metric_known(const char *name)
 static int value_of(const struct resultread *r, const struct mdef *d, double *out)
 {
 	/* MK_TIME's dir is a breakdown part, not a direction */
-	const struct resultread_dir *x = d->dir >= 0 && d->kind != MK_TIME ? &r->dir[d->dir] : NULL;
+	const struct resultread_dir *x = d->dir >= 0 && d->kind < MK_TIME ? &r->dir[d->dir] : NULL;
 	double v;
 
 	switch (d->kind) {
@@ -282,6 +295,12 @@ static int value_of(const struct resultread *r, const struct mdef *d, double *ou
 	}
 	case MK_TIME:
 		compare_time_value(r, d->dir, &v);
+		break;
+	case MK_HOST_CPU:
+		v = d->dir < 0 ? r->host.cpu_per_io_ns : r->host.role_cpu_per_io_ns[d->dir];
+		break;
+	case MK_HOST_LAT:
+		v = d->dir == 0 ? r->host.backend_lat_ns : r->host.virt_path_ns;
 		break;
 	default:
 		v = r->cpu_per_io_ns;

@@ -3,6 +3,7 @@
  * which keeps the argument parsing, the process spawning and the report.
  */
 #include "trial/trial.h"
+#include "trial/trial_host.h"
 #include "lib/outfile.h"	/* the manifest appears whole or not at all */
 #include "lib/vec.h"	/* vec_grow, vec_free_strings */
 
@@ -257,6 +258,44 @@ static int keep_result(struct trial *t, int s, const char *path, int64_t start, 
 	return 0;
 }
 
+/*
+ * QEMU sampled for --host-qmp (@when: "before", "after").  A socket that is
+ * missing, refuses or went away is a warning: the guest's result is kept,
+ * without the host's view.
+ */
+static void host_sample(struct trial *t, struct hostview_sample *h, int *ok, const char *when)
+{
+	struct err e;
+
+	*ok = 0;
+	memset(h, 0, sizeof(*h));
+	if (!t->cfg->host)
+		return;
+	err_clear(&e);
+	if (hostview_sample(t->cfg->host, h, &e)) {
+		say(t, "ab: warning: --host-qmp: no sample %s the run: %s; the run is kept without "
+		    "the host's view", when, e.msg);
+		return;
+	}
+	*ok = 1;
+}
+
+/* The host's view after run @i, joined into its result @out; @h0 is freed. */
+static void host_attach(struct trial *t, size_t i, const char *out, struct hostview_sample *h0)
+{
+	struct hostview_sample h1;
+	struct err e;
+	int ok;
+
+	host_sample(t, &h1, &ok, "after");
+	err_clear(&e);
+	if (ok && trial_host_attach(out, t->cfg->host, h0, &h1, &e))
+		say(t, "ab: warning: --host-qmp: run %zu: %s; the run is kept without the host's "
+		    "view", i + 1, e.msg);
+	hostview_sample_free(h0);
+	hostview_sample_free(&h1);
+}
+
 /* Side @s's arguments for one run writing @out: common, side, JSON to @out. */
 static char **run_args(struct trial *t, int s, const char *out, size_t *n, char **o)
 {
@@ -285,8 +324,9 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	const struct trial_cfg *c = t->cfg;
 	char side = abrun_side(c->order, c->seed, i), name[32], out[PATH_MAX + 64];
 	char log[PATH_MAX + 64], tail[512], **args, *o = NULL, what[300];
-	int s = side == 'B', rc;
+	int s = side == 'B', rc, have_h0 = 0;
 	int64_t start = epoch_ms();
+	struct hostview_sample h0;
 	struct stat st;
 	size_t nargs;
 
@@ -302,6 +342,7 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	t->where[0] = 0;
 	json_decref(t->run_note);
 	t->run_note = NULL;
+	host_sample(t, &h0, &have_h0, "before");
 	rc = args ? c->spawn(c->spawn_arg, t, s, args, nargs, log) : EXIT_INTERNAL;
 	free(args);
 	free(o);
@@ -313,9 +354,13 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 		json_decref(t->run_note);
 		t->run_note = NULL;
 	}
-	if (write_manifest(t, NULL, e))
+	if (write_manifest(t, NULL, e)) {
+		hostview_sample_free(&h0);
 		return -EIO;
+	}
 	snprintf(what, sizeof(what), "%c%s%s", side, t->where[0] ? " on " : "", t->where);
+	if (trial_signalled(t, 0) || rc)
+		hostview_sample_free(&h0);
 	if (trial_signalled(t, 0))
 		return err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d during "
 			       "run %zu (%s); report.html covers the runs completed before it",
@@ -330,6 +375,8 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	}
 	if (!stat(log, &st) && st.st_size == 0)
 		unlink(log);
+	if (have_h0)
+		host_attach(t, i, out, &h0);
 	return keep_result(t, s, out, start, e);
 }
 

@@ -26,6 +26,7 @@
 #include "trial/abrun.h"
 #include "trial/compare.h"
 #include "result/resultwindow.h"
+#include "env/hostview.h"
 
 struct trial;
 
@@ -80,6 +81,8 @@ struct trial_cfg {
 	int allow_same;			/* an A/A trial on purpose: equal jobs are run */
 	void (*say)(void *arg, const char *line);	/* one line, no newline; NULL: quiet */
 	void *say_arg;
+	const struct hostview_cfg *host;	/* --host-qmp: QEMU sampled around each run
+						 * (trial_host.h); NULL: none */
 	const json_t *manifest_extra;	/* members added to the manifest (ab across hosts:
 					 * the ranks and hosts of each side); NULL: none */
 };
