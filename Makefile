@@ -182,7 +182,7 @@ check-layers: $(BUILD)/iotrial
 #                         libFuzzer is missing
 FUZZ_CC ?= clang
 FUZZ_BUILD := build/fuzz
-FUZZ_NAMES := num jobfile cmdline resultread compare
+FUZZ_NAMES := num jobfile cmdline resultread compare qmp
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -MMD -MP -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-DIOTRIAL_VERSION='"$(VERSION)"' -I$(BUILD)/gen

@@ -71,6 +71,13 @@ static int stat_line(const char *buf, char *comm, size_t csz, uint64_t *ticks)
 	return 0;
 }
 
+static int by_tid(const void *x, const void *y)
+{
+	int a = ((const struct hostview_thread *)x)->tid, b = ((const struct hostview_thread *)y)->tid;
+
+	return (a > b) - (a < b);
+}
+
 static int listed(const int *v, size_t n, int tid)
 {
 	for (size_t i = 0; i < n; i++)
@@ -160,6 +167,7 @@ int hostview_threads(const char *proc, pid_t pid, struct hostview_sample *s, str
 		}
 	}
 	closedir(d);
+	qsort(s->th, s->nth, sizeof(*s->th), by_tid);	/* readdir's order is the file system's */
 	return 0;
 }
 

@@ -59,6 +59,19 @@ num)
 		done
 	done
 	;;
+qmp)
+	# QEMU's replies as QEMU 7.2 writes them (tests/unit/test_qmp.c has more)
+	for l in '{"QMP": {"version": {"qemu": {"micro": 0, "minor": 2, "major": 7}}, "capabilities": ["oob"]}}' \
+		'{"return": {}}' '{"event": "RESUME", "timestamp": {"seconds": 1, "microseconds": 2}}' \
+		'{"error": {"class": "CommandNotFound", "desc": "The command x has not been found"}}' \
+		'{"return": [{"device": "drive-virtio0", "qdev": "/machine/peripheral/virtio0/virtio-backend", "stats": {"rd_operations": 2426, "wr_operations": 0, "flush_operations": 0, "rd_bytes": 9936896, "wr_bytes": 0, "rd_total_time_ns": 325503000, "wr_total_time_ns": 0, "flush_total_time_ns": 0}}]}' \
+		'{"return": [{"device": "drive-virtio0", "inserted": {"cache": {"direct": true, "writeback": true, "no-flush": false}, "image": {"virtual-size": 67108864, "actual-size": 0}}}]}' \
+		'{"return": [{"id": "iothread-virtio0", "thread-id": 17699, "poll-max-ns": 32768}]}' \
+		'{"return": [{"cpu-index": 0, "thread-id": 17705, "target": "x86_64"}]}'; do
+		printf '%s' "$l" >"$tmp"
+		put "$tmp"
+	done
+	;;
 *)
 	echo "seeds.sh: unknown harness '$name'" >&2
 	exit 2

@@ -1,0 +1,163 @@
+#!/bin/sh
+# ab --host-qmp against a fake QMP server (python3, in this test): the
+# host's view joined into each run's result, and every way the socket can
+# fail keeping the guest's results with a one-line warning (docs/vm.md).
+#  - host_join: a server that answers like QEMU 7.2 (greeting, capabilities,
+#    blockstats whose drive moves 1000 ops of 50 us, block, iothreads,
+#    cpus): each result has iotrial.host with that drive, 1000 ops, a
+#    backend latency of 50 us, CPU by role; compare has host.* rows; check
+#    flags the host page cache the server reports.
+#  - host_not_passed: the runner (a script logging its arguments) never
+#    sees --host-qmp, and a runner that knows nothing of it works.
+#  - host_missing, host_refused, host_dies: no socket; a socket nobody
+#    listens on; a server that answers the sample before the run and exits:
+#    each a warning naming the socket, exit 0, every run's result kept.
+#  - host_bad_option: --host-qmp=S,drv=x is a one-line usage error (exit 2).
+#  - host_hostile: a reply of 2 MiB, and one with a counter of the wrong
+#    type: a warning naming the limit or the field, the run kept.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null 2>&1 || { for n in host_join host_not_passed host_missing host_refused host_dies host_bad_option host_hostile; do skip $n "python3 is missing"; done; exit 0; }
+
+cat >"$T/fakeqmp.py" <<'PY'
+import json, os, socket, sys
+path, mode = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path)
+s.listen(4)
+ops = 0
+conns = 0
+while True:
+    c, _ = s.accept()
+    conns += 1
+    f = c.makefile("rwb")
+    def send(o):
+        f.write((json.dumps(o) + "\r\n").encode()); f.flush()
+    send({"QMP": {"version": {"qemu": {"major": 7, "minor": 2, "micro": 0}}, "capabilities": []}})
+    for line in f:
+        cmd = json.loads(line)["execute"]
+        if cmd == "qmp_capabilities":
+            send({"event": "RESUME", "timestamp": {"seconds": 1, "microseconds": 0}})
+            send({"return": {}})
+        elif cmd == "query-blockstats":
+            if mode == "huge":
+                f.write(b'{"return": [' + b" " * (2 << 20)); f.flush(); break
+            st = {"rd_operations": ops, "wr_operations": 0, "flush_operations": 0, "rd_bytes": ops * 4096,
+                  "wr_bytes": 0, "rd_total_time_ns": ops * 50000, "wr_total_time_ns": 0, "flush_total_time_ns": 0}
+            if mode == "badtype":
+                st["rd_operations"] = str(ops)
+            idle = dict(st, rd_operations=5, rd_total_time_ns=5)
+            send({"return": [{"device": "drive-virtio0", "stats": st}, {"device": "drive-nvme0-ns1", "stats": idle}]})
+            ops += 1000
+        elif cmd == "query-block":
+            send({"return": [{"device": "drive-virtio0", "inserted": {"cache": {"direct": False, "writeback": True, "no-flush": False},
+                  "image": {"virtual-size": 1 << 30, "actual-size": 1 << 30}}}]})
+        elif cmd == "query-iothreads":
+            send({"return": []})
+        elif cmd == "query-cpus-fast":
+            send({"return": [{"cpu-index": 0, "thread-id": os.getpid()}]})
+        else:
+            send({"error": {"class": "CommandNotFound", "desc": "no " + cmd}})
+    c.close()
+    if mode == "dies" and conns >= 1:
+        os.unlink(path)
+        sys.exit(0)
+PY
+# a runner that logs its arguments and runs this iotrial (knows nothing of --host-qmp)
+cat >"$T/runner.sh" <<RUNNER
+#!/bin/sh
+echo "\$@" >>"$T/runner.args"
+exec "$IOTRIAL" "\$@"
+RUNNER
+chmod +x "$T/runner.sh"
+
+SRV=""
+serve() {	# serve MODE: a fake server on $T/q.sock
+	rm -f "$T/q.sock"
+	python3 "$T/fakeqmp.py" "$T/q.sock" "$1" 2>"$T/srv.err" &
+	SRV=$!
+	i=0
+	while [ ! -S "$T/q.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+}
+stop() { [ -n "$SRV" ] && kill "$SRV" 2>/dev/null; wait "$SRV" 2>/dev/null; SRV=""; }
+trap 'stop; lib_cleanup' EXIT
+
+# ab DIR SOCKETSPEC: two runs of each side of the null engine, quick
+ab() {
+	"$IOTRIAL" ab --runs=2 --dir="$T/$1" --runner="$T/runner.sh" --host-qmp="$2" \
+		--a iodepth=1 --b iodepth=2 --name=j --ioengine=null --size=1m --rw=randread \
+		--runtime=100ms --time_based >"$T/$1.out" 2>"$T/$1.err"
+}
+kept() {	# kept DIR: every run's result is there
+	[ "$(ls "$T/$1"/run-*.json 2>/dev/null | wc -l)" -eq 4 ]
+}
+
+serve ok
+ab join "$T/q.sock"
+rc=$?
+stop
+got=$(python3 - "$T/join" <<'PY'
+import glob, json, sys
+why = []
+for f in sorted(glob.glob(sys.argv[1] + "/run-*.json")):
+    h = json.load(open(f))["iotrial"].get("host")
+    if not h:
+        why.append("%s: no iotrial.host" % f); continue
+    if h["drive"] != "drive-virtio0" or h["ops"] != 1000 or abs(h["backend_lat_ns"] - 50000) > 1e-6:
+        why.append("%s: drive %s ops %s lat %s" % (f, h["drive"], h["ops"], h["backend_lat_ns"]))
+    if set(h["cpu_per_io_ns_by_role"]) != {"vcpu", "iothread", "main_loop", "worker", "other"}:
+        why.append("roles %s" % list(h["cpu_per_io_ns_by_role"]))
+    if not any(p["id"] == "host_page_cache" for p in h["pitfalls"]):
+        why.append("no host_page_cache pitfall: %s" % h["pitfalls"])
+print("; ".join(why) or "ok")
+PY
+)
+if [ $rc -ne 0 ]; then fail host_join "ab exit $rc: $(tail -3 "$T/join.err")"
+elif [ "$got" != ok ]; then fail host_join "$got"
+elif ! grep -q "^host.backend_lat_ns " "$T/join.out" || ! grep -q "^host.cpu_per_io_ns " "$T/join.out"; then
+	fail host_join "no host.* rows in ab's table: $(grep -c host "$T/join.out")"
+elif ! "$IOTRIAL" check "$T"/join/run-001-?.json 2>&1 | grep -q "host_page_cache"; then
+	fail host_join "check does not flag the host page cache"
+else pass host_join; fi
+
+if grep -q -- "host-qmp" "$T/runner.args"; then fail host_not_passed "$(grep -- host-qmp "$T/runner.args" | head -1)"
+elif [ "$(grep -c -- '--output=' "$T/runner.args")" -ne 4 ]; then fail host_not_passed "the runner ran $(wc -l <"$T/runner.args") times"
+else pass host_not_passed; fi
+
+# fails NAME DIR WANT RC: exit 0, the runs kept, a warning line with WANT
+fails() {
+	if [ "$4" -ne 0 ]; then fail "$1" "ab exit $4: $(tail -2 "$T/$2.err")"
+	elif ! kept "$2"; then fail "$1" "runs not kept: $(ls "$T/$2")"
+	elif ! grep -q "^ab: warning: --host-qmp: .*$3" "$T/$2.err"; then fail "$1" "no warning with '$3': $(grep -m2 warning "$T/$2.err")"
+	else pass "$1"; fi
+}
+ab missing "$T/nothere.sock"
+fails host_missing missing "cannot connect: No such file" $?
+
+python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])" "$T/dead.sock"
+ab refused "$T/dead.sock"
+fails host_refused refused "Connection refused" $?
+
+serve dies
+ab dies "$T/q.sock"
+rc=$?
+stop
+fails host_dies dies "no sample after the run" $rc
+
+"$IOTRIAL" ab --runs=2 --host-qmp="$T/q.sock,drv=x" --name=j --ioengine=null --size=1m >"$T/bad.out" 2>"$T/bad.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$T/bad.err")" -eq 1 ] && grep -q "drive=ID" "$T/bad.err"; then pass host_bad_option
+else fail host_bad_option "exit $rc: $(head -c 300 "$T/bad.err")"; fi
+
+serve huge
+ab huge "$T/q.sock"
+rc=$?
+stop
+serve badtype
+ab badtype "$T/q.sock"
+rc2=$?
+stop
+if [ $rc -ne 0 ] || [ $rc2 -ne 0 ] || ! kept huge || ! kept badtype; then fail host_hostile "exit $rc/$rc2"
+elif ! grep -q "longer than 1048576 bytes" "$T/huge.err" || ! grep -q '"rd_operations" is not an integer' "$T/badtype.err"; then
+	fail host_hostile "$(grep -m1 warning "$T/huge.err"); $(grep -m1 warning "$T/badtype.err")"
+else pass host_hostile; fi
