@@ -1,0 +1,108 @@
+#!/bin/sh
+# The host's view of a real QEMU guest (docs/vm.md), through the guest
+# harness (tests/vm): a trial of virtio-blk (with an iothread) against NVMe
+# driven from the host, each run in the guest (tests/vm/guest-iotrial), QEMU
+# sampled through its QMP socket (ab --host-qmp).
+#  - vm_host_ops: per run, QMP's ops on the drive within 1% of the guest's
+#    total_ios (the drive found from the counters, the one named in vm.json).
+#  - vm_host_cpu: QEMU's CPU per I/O above 0 for each role that ran (vCPU and
+#    main loop on both sides, the iothread on virtio-blk's).
+#  - vm_host_virt: virt_path_ns >= 0 in every run.
+#  - vm_host_verdicts: ab's comparison has every host.* metric with a verdict.
+#  - vm_host_killed: QEMU killed mid-trial ends the trial (non-zero exit, one
+#    error line) with the completed runs kept and a report that says so.
+# Slow under TCG: skipped under SANITIZE=1 (the plain pass runs it once).
+. "$(dirname "$0")/lib.sh"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+V="$SRC/tests/vm/vm.sh"
+NAMES="vm_host_ops vm_host_cpu vm_host_virt vm_host_verdicts vm_host_killed"
+skip_all() { for n in $NAMES; do skip $n "$1"; done; exit 0; }
+case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
+[ "${SANITIZE:-0}" = 1 ] && skip_all "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
+[ -x "$V" ] || skip_all "no guest harness in this tree (tests/vm/vm.sh)"
+for c in qemu-system-x86_64 busybox cpio python3; do
+	command -v $c >/dev/null 2>&1 || skip_all "$c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio)"
+done
+export IOTRIAL_VM_RUN="$T/vm"
+G=h
+trap '"$V" stop $G >/dev/null 2>&1; lib_cleanup' EXIT
+if ! "$V" boot $G --iotrial "$IOTRIAL" --disks vblk-iothread,nvme --size 16M --lifetime 400 \
+	>"$T/boot.out" 2>"$T/boot.err"; then
+	for n in $NAMES; do fail $n "the guest did not boot: $(tail -c 300 "$T/boot.err")"; done
+	exit 0
+fi
+"$V" info $G >"$T/vm.json"
+info() { python3 -c "
+import json, sys
+d = json.load(open('$T/vm.json'))
+if sys.argv[1] == 'qmp' or sys.argv[1] == 'pid': print(d[sys.argv[1]])
+else: print([x for x in d['disks'] if x['kind'] == sys.argv[1]][0][sys.argv[2]])" "$@"; }
+VD=$(info vblk-iothread guest_dev) ND=$(info nvme guest_dev) QMP=$(info qmp)
+# write the disks first: reads of blocks never written cost the host nothing
+"$V" sh $G "dd if=/dev/zero of=$VD bs=1M count=16 oflag=direct 2>/dev/null; dd if=/dev/zero of=$ND bs=1M count=16 oflag=direct 2>/dev/null" >/dev/null 2>&1
+
+RUNNER="$SRC/tests/vm/guest-iotrial --vm $G"
+"$IOTRIAL" ab --runs=2 --dir="$T/ab" --runner="$RUNNER" --host-qmp="$QMP" --output-format=json \
+	--a filename="$VD" --b filename="$ND" --name=j --rw=randread --bs=4k --direct=1 \
+	--ioengine=io_uring --iodepth=4 --size=16M --runtime=1 --time_based >"$T/ab.json" 2>"$T/ab.err"
+rc=$?
+python3 - "$T/ab" "$T/ab.json" "$rc" "$(info vblk-iothread drive)" "$(info nvme drive)" <<'PY' >"$T/res"
+import glob, json, sys
+d, cmpf, rc, dv, dn = sys.argv[1:6]
+runs = sorted(f for f in glob.glob(d + "/run-*.json"))
+ops, cpu, virt = [], [], []
+for f in runs:
+    r = json.load(open(f))
+    h = r["iotrial"].get("host")
+    ios = sum(j[k]["total_ios"] for j in r["jobs"] for k in ("read", "write", "trim"))
+    if not h:
+        ops.append("%s: no iotrial.host" % f); continue
+    want = dv if f.endswith("-A.json") else dn
+    if h["drive"] != want or abs(h["ops"] - ios) > 0.01 * ios:
+        ops.append("%s: drive %s ops %s, guest %d I/Os" % (f[-13:], h["drive"], h["ops"], ios))
+    by = h["cpu_per_io_ns_by_role"]
+    roles = ["vcpu", "main_loop"] + (["iothread"] if f.endswith("-A.json") else [])
+    bad = [x for x in roles if not (by.get(x) or 0) > 0]
+    if bad:
+        cpu.append("%s: %s" % (f[-13:], by))
+    if h["virt_path_ns"] is None or h["virt_path_ns"] < 0:
+        virt.append("%s: %s" % (f[-13:], h["virt_path_ns"]))
+if len(runs) != 4:
+    ops.append("%d runs (ab exit %s)" % (len(runs), rc))
+try:
+    c = json.load(open(cmpf))
+    m = {x["name"]: x for x in c["metrics"]}
+except (ValueError, KeyError) as e:
+    m = {}
+want = ["host.cpu_per_io_ns", "host.cpu_per_io_ns.vcpu", "host.cpu_per_io_ns.main_loop",
+        "host.cpu_per_io_ns.iothread", "host.backend_lat_ns", "host.virt_path_ns"]
+miss = [w for w in want if not (m.get(w) or {}).get("verdict")]
+print("ops " + ("; ".join(ops) or "ok"))
+print("cpu " + ("; ".join(cpu) or "ok"))
+print("virt " + ("; ".join(virt) or "ok"))
+print("verdicts " + ("missing %s of %s" % (miss, sorted(m)) if miss else "ok"))
+PY
+for k in ops cpu virt verdicts; do
+	got=$(sed -n "s/^$k //p" "$T/res")
+	if [ "$got" = ok ]; then pass vm_host_$k; else fail vm_host_$k "${got:-no result: $(tail -c 300 "$T/ab.err")}"; fi
+done
+
+
+# QEMU killed mid-trial: after a run of each side, kill -9
+"$IOTRIAL" ab --runs=3 --dir="$T/ab2" --runner="$RUNNER" --host-qmp="$QMP" \
+	--a filename="$VD" --b filename="$ND" --name=j --rw=randread --bs=4k --direct=1 \
+	--ioengine=io_uring --iodepth=4 --size=16M --runtime=2 --time_based >"$T/ab2.out" 2>"$T/ab2.err" &
+AB=$!
+i=0
+while [ $i -lt 600 ] && ! ls "$T/ab2"/run-002-?.json >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+kill -9 "$(info pid)" 2>/dev/null
+wait $AB
+rc=$?
+n=$(ls "$T/ab2"/run-*.json 2>/dev/null | wc -l)
+if [ $rc -ne 0 ] && [ "$n" -ge 2 ] && [ "$(grep -c '^iotrial: error:' "$T/ab2.err")" -eq 1 ] &&
+	grep -q "ended early" "$T/ab2/report.html" 2>/dev/null; then
+	pass "vm_host_killed (exit $rc, $n run(s) kept)"
+else
+	fail vm_host_killed "exit $rc, $n runs kept, report: $(ls "$T/ab2"); $(grep error "$T/ab2.err" | head -2)"
+fi
