@@ -182,6 +182,7 @@ TEST(threads_by_role_and_join)
 	char buf[64];
 	json_t *o, *by;
 	struct err e;
+	char *pit;
 
 	CHECK(mkdtemp(root) != NULL);
 	memset(&a, 0, sizeof(a));
@@ -230,8 +231,9 @@ TEST(threads_by_role_and_join)
 	b.d[1].rd_ns = 10;
 	o = hostview_join(&c, &a, &b, &g, NULL);
 	CHECK(o && json_integer_value(json_object_get(o, "ops")) == 10);
-	CHECK(o && strstr(json_dumps(json_object_get(o, "pitfalls"), 0), "host_no_iothread") &&
-	      strstr(json_dumps(json_object_get(o, "pitfalls"), 0), "host_page_cache"));
+	pit = o ? json_dumps(json_object_get(o, "pitfalls"), 0) : NULL;
+	CHECK(pit && strstr(pit, "host_no_iothread") && strstr(pit, "host_page_cache"));
+	free(pit);
 	json_decref(o);
 	err_clear(&e);
 	CHECK(!hostview_cfg_parse("/run/q.sock,drive=nope", buf, sizeof(buf), &c, NULL));
