@@ -60,7 +60,7 @@ num)
 	done
 	;;
 qmp)
-	# QEMU's replies as QEMU 7.2 writes them (tests/unit/test_qmp.c has more)
+	# QEMU's replies as QEMU 7.2 writes them (tests/unit/env/test_qmp.c has more)
 	for l in '{"QMP": {"version": {"qemu": {"micro": 0, "minor": 2, "major": 7}}, "capabilities": ["oob"]}}' \
 		'{"return": {}}' '{"event": "RESUME", "timestamp": {"seconds": 1, "microseconds": 2}}' \
 		'{"error": {"class": "CommandNotFound", "desc": "The command x has not been found"}}' \
