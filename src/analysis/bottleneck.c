@@ -2,7 +2,7 @@
  * bottleneck: who limited a job (see bottleneck.h for the rules).
  */
 #include "analysis/bottleneck.h"
-#include "io/engine.h"	/* engine_traits */
+#include "io/engine_traits.h"
 
 #include <errno.h>
 #include <stdint.h>	/* SIZE_MAX */

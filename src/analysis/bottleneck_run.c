@@ -8,7 +8,7 @@
  * job file or preset of several tests has a view per test).
  */
 #include "analysis/bottleneck.h"
-#include "io/engine.h"		/* engine_traits, engine_find */
+#include "io/engine_traits.h"
 #include "steady/steady.h"	/* struct steady_tail */
 #include "measure/series.h"		/* struct series_window */
 
@@ -146,7 +146,6 @@ static double group_ios_on(const struct run_result *r, unsigned g, const char *n
 static void job_bd_in(const struct run_result *r, const struct job_result *jr, struct breakdown_in *in)
 {
 	const struct disk_view *v = jr->nr_dev && jr->dev[0].dur_ns ? &jr->dev[0] : NULL;
-	const struct engine_ops *ops = jr->job && jr->job->ioengine ? engine_find(jr->job->ioengine) : NULL;
 	double threads = jr->nr_threads ? jr->nr_threads : 1;
 	uint64_t dirs[DDIR_NR];
 
@@ -162,7 +161,7 @@ static void job_bd_in(const struct run_result *r, const struct job_result *jr, s
 	in->wait_ns = jr->has_sched ? (double)jr->rq_wait_ns : NAN;
 	in->batch = jr->total_complete ? in->ios / (double)jr->total_complete : NAN;
 	in->batch_exact = 1;
-	in->deviceless = ops && (ops->flags & ENGINE_F_NODEVICE);
+	in->deviceless = jr->job && (engine_traits(jr->job->ioengine) & ENGINE_F_NODEVICE);
 	in->direct = jr->job ? jr->job->direct : 0;
 	if (v) {
 		double own = (double)(jr->dir[DDIR_READ].total_ios + jr->dir[DDIR_WRITE].total_ios);

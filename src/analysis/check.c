@@ -5,7 +5,7 @@
 #include "analysis/check.h"
 #include "lib/ddir.h"
 #include "analysis/bottleneck.h"
-#include "io/engine.h"	/* engine_traits */
+#include "io/engine_traits.h"
 #include "lib/vec.h"	/* vec_grow */
 #include "lib/human.h"
 

@@ -1,7 +1,5 @@
 /*
- * engine: the registry of compiled-in engines, and with it the one table of
- * engine traits (each engine's flags, plus the fio engines whose results are
- * read but which iotrial does not run).  Adding an engine means one extern
+ * engine: the registry of compiled-in engines.  Adding an engine means one extern
  * line and one array entry here, nothing else.  An engine built only when
  * its library is found (rbd: IOTRIAL_RBD, the Makefile's librbd probe) is
  * behind its #ifdef, and engine_absent_reason() says why it is missing.
@@ -70,29 +68,6 @@ const struct engine_ops *engine_find(const char *name)
 		if (!strcmp(engines[i]->name, name))
 			return engines[i];
 	return NULL;
-}
-
-/* fio's engines that iotrial reads results of but does not run: their traits only. */
-static const struct {
-	const char *name;
-	unsigned flags;
-} fio_only[] = {
-	{ "vsync", ENGINE_F_SYNC },
-	{ "pvsync", ENGINE_F_SYNC },
-	{ "splice", ENGINE_F_SYNC },
-};
-
-unsigned engine_traits(const char *name)
-{
-	const struct engine_ops *ops = engine_find(name);
-	size_t i;
-
-	if (ops)
-		return ops->flags;
-	for (i = 0; name && i < sizeof(fio_only) / sizeof(fio_only[0]); i++)
-		if (!strcmp(fio_only[i].name, name))
-			return fio_only[i].flags;
-	return 0;
 }
 
 const struct engine_ops *const *engine_list(void)

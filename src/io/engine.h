@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include "lib/err.h"
 #include "model/job.h"
+#include "io/engine_traits.h"	/* ENGINE_F_*, named in the contracts below */
 
 /* An extra "direction" for fsync/fdatasync requests (not counted as I/O). */
 #define DDIR_SYNC 3
@@ -82,26 +83,13 @@ struct engine_ctx {
 
 enum { ENGINE_Q_QUEUED = 0, ENGINE_Q_COMPLETED = 1, ENGINE_Q_BUSY = 2 };
 
-enum {
-	ENGINE_F_SYNC = 1u << 0,	/* completes in queue(): no slat, depth 1 */
-	ENGINE_F_NOFILES = 1u << 1,	/* needs no open file (null) */
-	/*
-	 * The engine makes, looks at or removes its targets itself (filecreate,
-	 * dircreate, dirstat, dirdelete): run.c resolves the names and regions
-	 * (file_plan_only) but creates and opens nothing; every fd is -1.
-	 */
-	ENGINE_F_OWNFILES = 1u << 2,
-	/*
-	 * Its I/O reaches no storage device (null, cpuio, exec, page_fault, the
-	 * file-operation engines, ftruncate: memory, CPU or metadata only):
-	 * device-level checks and verdicts do not apply.  fio's FIO_DISKLESSIO.
-	 */
-	ENGINE_F_NODEVICE = 1u << 3,
-};
-
+/*
+ * An engine's traits (synchronous, needs no files, ...) are not here: they
+ * are engine_traits.h's table, keyed by name, which code that never runs an
+ * engine asks too.
+ */
 struct engine_ops {
 	const char *name;
-	unsigned flags;
 	/* Set up after files are open and buffers allocated. 0 or -errno (+ @e). */
 	int (*init)(struct engine_ctx *ctx, struct err *e);
 	/* ENGINE_Q_* or -errno. */
@@ -169,16 +157,6 @@ struct engine_ops {
 
 /* The engine named @name, or NULL (the registry in engine.c). */
 const struct engine_ops *engine_find(const char *name);
-
-/*
- * The traits of the engine named @name (ENGINE_F_SYNC, ENGINE_F_NOFILES,
- * ENGINE_F_NODEVICE, ...): a compiled-in engine's flags, else those of fio's
- * engines that iotrial does not implement but whose results it reads (vsync,
- * pvsync, splice); 0 for any other name.  The one answer to "is it
- * synchronous, does it touch a device, does it need files" for checks and
- * verdicts, which never keep their own list of engine names.
- */
-unsigned engine_traits(const char *name);
 
 /*
  * Why engine @name, which iotrial has but this build left out, is missing

@@ -217,7 +217,7 @@ int opt_job_validate(struct job *j, struct err *e)
 		ret = job_err(e, j, "zonemode=strided needs zonesize > 0");
 	/* a sync engine has one I/O at a time: offload cannot change when it goes */
 	if (!ret && j->submit_offload && !engine_find(j->ioengine)->getevents_timed &&
-	    !(engine_find(j->ioengine)->flags & ENGINE_F_SYNC))
+	    !(engine_traits(j->ioengine) & ENGINE_F_SYNC))
 		ret = job_err(e, j, "io_submit_mode=offload is not supported with ioengine %s "
 			      "(use io_uring, libaio or a sync engine)", j->ioengine);
 	if (!ret)

@@ -83,6 +83,7 @@ static int run_make_workers(struct run_state *s, struct err *e)
 			w->groupid = groupid;
 			w->clk = &s->clk;
 			w->ops = ops;
+			w->traits = engine_traits(j->ioengine);
 			w->flow = j->flow ? flow_set_find(&s->flows, j->flow_id) : NULL;
 			/* error_dump=1 (I/O errors let pass), and every verify failure let pass */
 			w->error_dump = req->error_dump;
@@ -99,11 +100,11 @@ static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 {
 	int r = 0;
 
-	if (!(w->ops->flags & ENGINE_F_NOFILES)) {
+	if (!(w->traits & ENGINE_F_NOFILES)) {
 		uint64_t real = 0;
 
 		/* a target with a size of its own (rbd's image): regions planned on it */
-		if (w->ops->flags & ENGINE_F_OWNFILES) {
+		if (w->traits & ENGINE_F_OWNFILES) {
 			if (w->ops->target_size)
 				r = w->ops->target_size(w->job, &real, e);
 			if (!r)

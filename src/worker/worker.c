@@ -185,7 +185,7 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		fiolog_io(&w->log, clock_ticks_to_ns(c, t_done - w->t_measure) / 1000000,
 			  (enum ddir)io->ddir, io->len, io->offset,
 			  /* fio logs no slat for an I/O completed inline */
-			  (w->ops->flags & ENGINE_F_SYNC) || io->t_issue == io->t_start ? FIOLOG_NONE :
+			  (w->traits & ENGINE_F_SYNC) || io->t_issue == io->t_start ? FIOLOG_NONE :
 			  clock_ticks_to_ns(c, io->t_issue - io->t_start), clat, lat);
 	}
 }

@@ -104,7 +104,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	unsigned depth = j->iodepth ? j->iodepth : 1, i;
 	int r, d;
 
-	if (w->ops->flags & ENGINE_F_SYNC)
+	if (w->traits & ENGINE_F_SYNC)
 		depth = 1;
 	maxbs = (maxbs + 4095) & ~4095ull;
 	blen = maxbs * depth;
@@ -178,9 +178,9 @@ int worker_prepare(struct worker *w, struct err *e)
 	}
 	r = iogen_init_regions(&w->gen, j, w->thread_index, sizes, starts,
 			       w->nr_files ? w->nr_files : 1, e);
-	w->gen.loop_restart = !(w->ops->flags & (ENGINE_F_SYNC | ENGINE_F_NOFILES));
+	w->gen.loop_restart = !(w->traits & (ENGINE_F_SYNC | ENGINE_F_NOFILES));
 	/* openfiles: the file-operation engines close each file at once (engine_fileop.c) */
-	if (!r && !(w->ops->flags & (ENGINE_F_NOFILES | ENGINE_F_NODEVICE)))
+	if (!r && !(w->traits & (ENGINE_F_NOFILES | ENGINE_F_NODEVICE)))
 		iogen_set_openfiles(&w->gen, j->eng.openfiles);
 	free(sizes);
 	free(starts);

@@ -79,6 +79,8 @@ struct worker {
 	unsigned groupid;
 	const struct clock *clk;
 	const struct engine_ops *ops;
+	/* the engine's traits (ENGINE_F_*, engine_traits.h), looked up with ops */
+	unsigned traits;
 	struct engine_ctx ctx;
 	int ctx_ready;			/* engine initialised: exit() it */
 	struct engine_file *files;

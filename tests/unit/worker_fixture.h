@@ -110,6 +110,7 @@ static inline int wfix_run(struct wfix *f)
 	f->w.job = &f->j;
 	f->w.clk = &f->fc.clk;
 	f->w.ops = &f->ops;
+	f->w.traits = engine_traits(f->null->name);
 	r = worker_prepare(&f->w, &e);
 	if (r) {
 		printf("  worker_prepare: %s\n", e.msg);

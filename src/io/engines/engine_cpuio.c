@@ -126,7 +126,6 @@ static int cpuio_validate(const struct job *j, struct err *e)
 
 const struct engine_ops engine_cpuio_ops = {
 	.name = "cpuio",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_NODEVICE,
 	.init = cpuio_init,
 	.queue = cpuio_queue,
 	.exit = cpuio_exit,

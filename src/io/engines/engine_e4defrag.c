@@ -165,7 +165,6 @@ static int e4d_validate(const struct job *j, struct err *e)
 
 const struct engine_ops engine_e4defrag_ops = {
 	.name = "e4defrag",
-	.flags = ENGINE_F_SYNC,
 	.init = e4d_init,
 	.queue = e4d_queue,
 	.exit = e4d_exit,

@@ -256,7 +256,6 @@ static int exec_validate(const struct job *j, struct err *e)
 
 const struct engine_ops engine_exec_ops = {
 	.name = "exec",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_NODEVICE,
 	.init = exec_init,
 	.queue = exec_queue,
 	.exit = exec_exit,

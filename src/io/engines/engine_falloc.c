@@ -55,7 +55,6 @@ static void fal_exit(struct engine_ctx *ctx)
 
 const struct engine_ops engine_falloc_ops = {
 	.name = "falloc",
-	.flags = ENGINE_F_SYNC,
 	.init = fal_init,
 	.queue = fal_queue,
 	.exit = fal_exit,

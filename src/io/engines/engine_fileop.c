@@ -145,16 +145,15 @@ static int dc_init(struct engine_ctx *c, struct err *e) { return fileop_init_kin
 static int ds_init(struct engine_ctx *c, struct err *e) { return fileop_init_kind(c, FOP_DIRSTAT, e); }
 static int dd_init(struct engine_ctx *c, struct err *e) { return fileop_init_kind(c, FOP_RMDIR, e); }
 
-#define FILEOP_OPS(sym, nm, fl, in)						\
+#define FILEOP_OPS(sym, nm, in)							\
 	const struct engine_ops sym = {						\
-		.name = nm, .flags = ENGINE_F_SYNC | ENGINE_F_NODEVICE | (fl),	\
-		.init = in,							\
+		.name = nm, .init = in,						\
 		.queue = fileop_queue, .exit = fileop_exit,			\
 	}
 
-FILEOP_OPS(engine_filecreate_ops, "filecreate", ENGINE_F_OWNFILES, fc_init);
-FILEOP_OPS(engine_filestat_ops, "filestat", 0, fs_init);
-FILEOP_OPS(engine_filedelete_ops, "filedelete", 0, fd_init);
-FILEOP_OPS(engine_dircreate_ops, "dircreate", ENGINE_F_OWNFILES, dc_init);
-FILEOP_OPS(engine_dirstat_ops, "dirstat", ENGINE_F_OWNFILES, ds_init);
-FILEOP_OPS(engine_dirdelete_ops, "dirdelete", ENGINE_F_OWNFILES, dd_init);
+FILEOP_OPS(engine_filecreate_ops, "filecreate", fc_init);
+FILEOP_OPS(engine_filestat_ops, "filestat", fs_init);
+FILEOP_OPS(engine_filedelete_ops, "filedelete", fd_init);
+FILEOP_OPS(engine_dircreate_ops, "dircreate", dc_init);
+FILEOP_OPS(engine_dirstat_ops, "dirstat", ds_init);
+FILEOP_OPS(engine_dirdelete_ops, "dirdelete", dd_init);

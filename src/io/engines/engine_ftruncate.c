@@ -52,7 +52,6 @@ static int ftr_validate(const struct job *j, struct err *e)
 
 const struct engine_ops engine_ftruncate_ops = {
 	.name = "ftruncate",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NODEVICE,
 	.init = ftr_init,
 	.queue = ftr_queue,
 	.exit = ftr_exit,

@@ -192,7 +192,6 @@ static void aio_exit(struct engine_ctx *ctx)
 
 const struct engine_ops engine_libaio_ops = {
 	.name = "libaio",
-	.flags = 0,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

@@ -105,7 +105,6 @@ static int mm_queue(struct engine_ctx *ctx, struct io_u *io)
 
 const struct engine_ops engine_mmap_ops = {
 	.name = "mmap",
-	.flags = ENGINE_F_SYNC,
 	.init = mm_init,
 	.queue = mm_queue,
 	.exit = mm_exit,

@@ -92,7 +92,6 @@ static void null_exit(struct engine_ctx *ctx)
 
 const struct engine_ops engine_null_ops = {
 	.name = "null",
-	.flags = ENGINE_F_NOFILES | ENGINE_F_NODEVICE,
 	.init = null_init,
 	.queue = null_queue,
 	.commit = null_commit,

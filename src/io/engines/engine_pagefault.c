@@ -119,7 +119,6 @@ static void pf_exit(struct engine_ctx *ctx)
 
 const struct engine_ops engine_pagefault_ops = {
 	.name = "page_fault",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_NODEVICE,
 	.init = pf_init,
 	.queue = pf_queue,
 	.exit = pf_exit,

@@ -177,7 +177,6 @@ static void paio_exit(struct engine_ctx *ctx)
 
 const struct engine_ops engine_posixaio_ops = {
 	.name = "posixaio",
-	.flags = 0,
 	.init = paio_init,
 	.queue = paio_queue,
 	.commit = paio_commit,

@@ -523,7 +523,6 @@ static int rbd_validate(const struct job *j, struct err *e)
 
 const struct engine_ops engine_rbd_ops = {
 	.name = "rbd",
-	.flags = ENGINE_F_OWNFILES,
 	.init = rbd_init,
 	.queue = rbd_queue,
 	.commit = rbd_commit,

@@ -113,7 +113,6 @@ static void sync_exit(struct engine_ctx *ctx)
 
 const struct engine_ops engine_sync_ops = {
 	.name = "sync",
-	.flags = ENGINE_F_SYNC,
 	.init = sync_init,
 	.queue = sync_queue,
 	.exit = sync_exit,
@@ -121,7 +120,6 @@ const struct engine_ops engine_sync_ops = {
 
 const struct engine_ops engine_psync_ops = {
 	.name = "psync",
-	.flags = ENGINE_F_SYNC,
 	.init = sync_init,
 	.queue = psync_queue,
 	.exit = sync_exit,
@@ -129,7 +127,6 @@ const struct engine_ops engine_psync_ops = {
 
 const struct engine_ops engine_pvsync2_ops = {
 	.name = "pvsync2",
-	.flags = ENGINE_F_SYNC,
 	.init = pvsync2_init,
 	.queue = pvsync2_queue,
 	.exit = sync_exit,

@@ -524,7 +524,6 @@ static int uring_getevents_timed(struct engine_ctx *ctx, unsigned min, unsigned 
 
 const struct engine_ops engine_uring_ops = {
 	.name = "io_uring",
-	.flags = 0,
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

@@ -20,7 +20,7 @@ TEST(engine_find_all)
 			/* commit and getevents come together, and only a synchronous
 			 * engine (every I/O completes in queue) may leave both out */
 			CHECK(!o->commit == !o->getevents);
-			CHECK(o->commit || (o->flags & ENGINE_F_SYNC));
+			CHECK(o->commit || (engine_traits(o->name) & ENGINE_F_SYNC));
 		}
 	}
 	CHECK(engine_find("windowsaio") == NULL);
@@ -41,26 +41,15 @@ TEST(engine_list_unique)
 	CHECK_EQ_U(n, 20 + (engine_absent_reason("rbd") == NULL));
 }
 
-TEST(engine_flags)
+TEST(engine_ops)
 {
-	CHECK(engine_find("psync")->flags & ENGINE_F_SYNC);
-	CHECK(!(engine_find("io_uring")->flags & ENGINE_F_SYNC));
-	CHECK(!(engine_find("libaio")->flags & ENGINE_F_SYNC));
-	CHECK(engine_find("null")->flags & ENGINE_F_NOFILES);
-	/* the engines that make their targets themselves get names, no files */
-	CHECK(engine_find("filecreate")->flags & ENGINE_F_OWNFILES);
-	CHECK(engine_find("dirdelete")->flags & ENGINE_F_OWNFILES);
-	CHECK(!(engine_find("filestat")->flags & ENGINE_F_OWNFILES));	/* laid out first */
-	CHECK(engine_find("cpuio")->flags & ENGINE_F_NOFILES);
-	CHECK(engine_find("exec")->flags & ENGINE_F_NOFILES);
-	CHECK(engine_find("page_fault")->flags & ENGINE_F_NOFILES);
 	/* the engines with their own checks */
 	CHECK(engine_find("cpuio")->validate && engine_find("exec")->validate &&
 	      engine_find("ftruncate")->validate && engine_find("e4defrag")->validate);
 	/* rbd: names only, sized from the image, verify reads through it */
 	if (engine_find("rbd"))
-		CHECK((engine_find("rbd")->flags & ENGINE_F_OWNFILES) && engine_find("rbd")->validate &&
-		      engine_find("rbd")->target_size && engine_find("rbd")->read_sync);
+		CHECK(engine_find("rbd")->validate && engine_find("rbd")->target_size &&
+		      engine_find("rbd")->read_sync);
 	else
 		CHECK(engine_absent_reason("rbd") != NULL);
 }
@@ -69,6 +58,6 @@ int main(void)
 {
 	RUN(engine_find_all);
 	RUN(engine_list_unique);
-	RUN(engine_flags);
+	RUN(engine_ops);
 	return CHECK_DONE();
 }

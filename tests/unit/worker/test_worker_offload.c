@@ -126,7 +126,7 @@ static struct slow *slow_run(int offload)
 	s->j.time_based = 1;
 	s->j.norandommap = 1;
 	s->j.submit_offload = offload;
-	s->ops = (struct engine_ops){ .name = "slow", .flags = ENGINE_F_NOFILES, .init = slow_init,
+	s->ops = (struct engine_ops){ .name = "slow", .init = slow_init,
 		.queue = slow_queue, .commit = slow_commit, .getevents = slow_getevents,
 		.exit = slow_exit, .getevents_timed = slow_timed };
 	if (fake_clock_init(&s->fc, START_NS, 0)) {
@@ -137,6 +137,7 @@ static struct slow *slow_run(int offload)
 	s->w.job = &s->j;
 	s->w.clk = &s->fc.clk;
 	s->w.ops = &s->ops;
+	s->w.traits = ENGINE_F_NOFILES;
 	if (worker_prepare(&s->w, &e)) {
 		printf("  worker_prepare: %s\n", e.msg);
 		worker_release(&s->w);

@@ -32,7 +32,7 @@ TEST(sync_flags)
 	unsigned i;
 
 	for (i = 0; i < NR_OPS; i++)
-		CHECK(all[i]->flags & ENGINE_F_SYNC);
+		CHECK(engine_traits(all[i]->name) & ENGINE_F_SYNC);
 }
 
 TEST(sync_roundtrip)
