@@ -176,8 +176,8 @@ static void cmdprio_show_pair(const int v[2], char *buf, size_t len)
 		snprintf(buf, len, "%d,%d", v[0], v[1]);
 }
 
-int cmdprio_parse_pct(struct job *j, const struct opt_def *o, const char *val,
-		      const struct num_ctx *c, struct err *e)
+static int cmdprio_parse_pct(struct job *j, const struct opt_def *o, const char *val,
+			     const struct num_ctx *c, struct err *e)
 {
 	int v[2], r = cmdprio_pair(val, c, 0, 100, v, e);
 
@@ -189,7 +189,7 @@ int cmdprio_parse_pct(struct job *j, const struct opt_def *o, const char *val,
 	return r;
 }
 
-int cmdprio_show_pct(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+static int cmdprio_show_pct(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	int v[2] = { (int)j->cmdprio.pct[0], (int)j->cmdprio.pct[1] };
 
@@ -198,14 +198,14 @@ int cmdprio_show_pct(const struct job *j, const struct opt_def *o, char *buf, si
 	return 0;
 }
 
-int cmdprio_parse_class(struct job *j, const struct opt_def *o, const char *val,
-			const struct num_ctx *c, struct err *e)
+static int cmdprio_parse_class(struct job *j, const struct opt_def *o, const char *val,
+			       const struct num_ctx *c, struct err *e)
 {
 	(void)o;
 	return cmdprio_pair(val, c, 1, 3, j->cmdprio.cls, e);
 }
 
-int cmdprio_show_class(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+static int cmdprio_show_class(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	int v[2] = { j->cmdprio.cls[0] == CMDPRIO_NONE ? 1 : j->cmdprio.cls[0],
 		     j->cmdprio.cls[1] == CMDPRIO_NONE ? 1 : j->cmdprio.cls[1] };
@@ -215,14 +215,14 @@ int cmdprio_show_class(const struct job *j, const struct opt_def *o, char *buf, 
 	return 0;
 }
 
-int cmdprio_parse_level(struct job *j, const struct opt_def *o, const char *val,
-			const struct num_ctx *c, struct err *e)
+static int cmdprio_parse_level(struct job *j, const struct opt_def *o, const char *val,
+			       const struct num_ctx *c, struct err *e)
 {
 	(void)o;
 	return cmdprio_pair(val, c, 0, 7, j->cmdprio.lvl, e);
 }
 
-int cmdprio_show_level(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+static int cmdprio_show_level(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	int v[2] = { j->cmdprio.lvl[0] == CMDPRIO_NONE ? 0 : j->cmdprio.lvl[0],
 		     j->cmdprio.lvl[1] == CMDPRIO_NONE ? 0 : j->cmdprio.lvl[1] };
@@ -369,3 +369,26 @@ int cmdprio_show_prio(const struct job *j, const struct opt_def *o, char *buf, s
 	snprintf(buf, len, "%d", v);
 	return 0;
 }
+
+/*
+ * Their rows: engine options of io_uring and libaio (fio's engines/cmdprio.h;
+ * null takes them too, for tests), which those engines list among theirs
+ * (io/engine.h).  No storage of their own in a row: the callbacks fill
+ * struct job's cmdprio, which the worker applies.
+ */
+const struct opt_def cmdprio_opt_rows[] = {
+	{ .name = "cmdprio_percentage", .type = OPT_FUNC, .parse = cmdprio_parse_pct,
+	  .show = cmdprio_show_pct,
+	  .help = "percent of I/Os (read,write) issued with cmdprio_class/cmdprio" },
+	{ .name = "cmdprio_class", .type = OPT_FUNC, .parse = cmdprio_parse_class,
+	  .show = cmdprio_show_class,
+	  .help = "priority class of those I/Os, 1..3 (read,write; default 1, RT)" },
+	{ .name = "cmdprio", .type = OPT_FUNC, .parse = cmdprio_parse_level,
+	  .show = cmdprio_show_level,
+	  .help = "priority level of those I/Os, 0..7 (read,write; default 0)" },
+	{ .name = "cmdprio_bssplit", .type = OPT_FUNC, .parse = cmdprio_parse_bssplit,
+	  .show = cmdprio_show_bssplit,
+	  .help = "per block size: bs/percent[/class/level[/hint]]:..., read,write "
+		  "(the hint is accepted and not sent, as fio 3.33)" },
+	{ .name = NULL },
+};

@@ -26,6 +26,7 @@
 #include "lib/rand.h"
 #include "lib/stat.h"
 #include "model/cmdprio_cfg.h"	/* struct cmdprio_cfg, CMDPRIO_NONE */
+#include "model/opt_def.h"	/* struct opt_def: its option rows */
 
 #define CMDPRIO_STATS_MAX 8
 
@@ -76,16 +77,14 @@ void cmdprio_result_mixed(const struct cmdprio_result *src, struct cmdprio_resul
 /* dst (+)= src, by priority. */
 void cmdprio_result_merge(struct cmdprio_result *dst, const struct cmdprio_result *src);
 
-/* The option callbacks (rows in opt_table.c). */
-int cmdprio_parse_pct(struct job *j, const struct opt_def *o, const char *val,
-		      const struct num_ctx *c, struct err *e);
-int cmdprio_show_pct(const struct job *j, const struct opt_def *o, char *buf, size_t len);
-int cmdprio_parse_class(struct job *j, const struct opt_def *o, const char *val,
-			const struct num_ctx *c, struct err *e);
-int cmdprio_show_class(const struct job *j, const struct opt_def *o, char *buf, size_t len);
-int cmdprio_parse_level(struct job *j, const struct opt_def *o, const char *val,
-			const struct num_ctx *c, struct err *e);
-int cmdprio_show_level(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+/*
+ * The rows of cmdprio_percentage, cmdprio_class, cmdprio and cmdprio_bssplit
+ * (ended by a row without a name): engine options, listed by the engines
+ * that apply per-I/O priorities (io_uring, libaio, null).
+ */
+extern const struct opt_def cmdprio_opt_rows[];
+
+/* cmdprio_bssplit's callbacks; prio's and prioclass's (rows in opt_table.c). */
 int cmdprio_parse_bssplit(struct job *j, const struct opt_def *o, const char *val,
 			  const struct num_ctx *c, struct err *e);
 int cmdprio_show_bssplit(const struct job *j, const struct opt_def *o, char *buf, size_t len);

@@ -13,14 +13,17 @@
  * its ring to the thread of the first commit; init may run elsewhere).
  * res is the byte count done (short when < len) or -errno.  An engine never
  * allocates, locks or prints in queue/commit/getevents: they are the hot path.
- * Each engine's own options live in its file; the registry is engine.c.
+ * Each engine's own options live in its file (below); the registry is
+ * engine.c.
  */
 #ifndef IOTRIAL_ENGINE_H
 #define IOTRIAL_ENGINE_H
 
+#include <stddef.h>	/* offsetof */
 #include <stdint.h>
 #include "lib/err.h"
 #include "model/job.h"
+#include "model/opt_def.h"	/* struct opt_def: an engine's option rows */
 #include "io/engine_traits.h"	/* ENGINE_F_*, named in the contracts below */
 
 /* An extra "direction" for fsync/fdatasync requests (not counted as I/O). */
@@ -90,6 +93,25 @@ enum { ENGINE_Q_QUEUED = 0, ENGINE_Q_COMPLETED = 1, ENGINE_Q_BUSY = 2 };
  */
 struct engine_ops {
 	const char *name;
+	/*
+	 * Its own options (see "An engine's options" below): runs of rows
+	 * (opt_def.h), each ended by a row without a name, in the order
+	 * --cmdhelp lists them; NULL-terminated; NULL for none.
+	 */
+	const struct opt_def *const *opts;
+	/*
+	 * Its options struct in the job's engine area: its size and fio's
+	 * defaults (ENGINE_OPTS_AREA sets both); 0 and NULL when its rows keep
+	 * no value there.
+	 */
+	size_t opts_size;
+	const void *opts_default;
+	/*
+	 * Set for an engine this build leaves out (rbd without librbd): why.
+	 * engine_find() does not return it; its rows stay in the option
+	 * table, so that they are refused by name under any other engine.
+	 */
+	const char *absent;
 	/* Set up after files are open and buffers allocated. 0 or -errno (+ @e). */
 	int (*init)(struct engine_ctx *ctx, struct err *e);
 	/* ENGINE_Q_* or -errno. */
@@ -155,6 +177,48 @@ struct engine_ops {
 			     uint64_t off);
 };
 
+/*
+ * An engine's options, as fio's engines keep theirs: its rows are in its
+ * file, and the option table (parse/) gathers every engine's from the
+ * registry, in the registry's order, a run several engines list once.  A
+ * row belongs to the engines that list it: under any other engine a value
+ * set away from its default is refused by name (opt_engine_owned_check).
+ *
+ * The values live in struct job's engine area, as the engine's own options
+ * struct, which only its file knows: the area holds the options of the
+ * job's engine, at fio's defaults (opts_default) until set.  A row names its
+ * field there with ENGINE_OPT_FIELD; engines that list a row with a value
+ * there share one options struct (filestat and dirstat).  A row whose value
+ * code outside its engine's file reads names a field of struct job instead
+ * (OPT_FIELD: cmdprio's rows, cmdprio.h; hipri, engine_rows.h;
+ * exit_on_io_done).  A parse callback
+ * of a row in the area writes only the row's field, and no value in the
+ * area is a pointer (job_copy copies it with memcpy).  Engines read their
+ * values at init and validate, never per I/O.
+ */
+#define ENGINE_OPT_FIELD(type, field)						\
+	.off = offsetof(struct job, engine_area) + offsetof(type, field),	\
+	.width = sizeof(((type *)0)->field)
+
+/*
+ * In an engine's ops: its options struct @type and its defaults @def (a
+ * const @type *).  The build fails where @type does not fit the area.
+ */
+#define ENGINE_OPTS_AREA(type, def)						\
+	.opts_size = sizeof(type) + 0 * sizeof(struct {				\
+		_Static_assert(sizeof(type) <= JOB_ENGINE_AREA_MAX &&		\
+			       _Alignof(type) <= 8,				\
+			       #type " does not fit struct job's engine area");	\
+		int unused;							\
+	}),									\
+	.opts_default = (const type *)(def)
+
+/* The job's engine options: its engine's options struct (for that engine's file). */
+static inline const void *engine_job_opts(const struct job *j)
+{
+	return j->engine_area;
+}
+
 /* The engine named @name, or NULL (the registry in engine.c). */
 const struct engine_ops *engine_find(const char *name);
 
@@ -164,10 +228,32 @@ const struct engine_ops *engine_find(const char *name);
  */
 const char *engine_absent_reason(const char *name);
 
-/* NULL-terminated list of compiled-in engines, for --help and --cmdhelp. */
-const struct engine_ops *const *engine_list(void);
+/* The @i-th engine of this build, in the registry's order; NULL past the end. */
+const struct engine_ops *engine_at(size_t i);
 
-/* The @i-th compiled-in engine's name, NULL past the end (opt_def.value_at). */
+/* The @i-th engine's name, NULL past the end (opt_def.value_at: --cmdhelp). */
 const char *engine_name_at(size_t i);
+
+/*
+ * The engines' option rows, each once, in the registry's order: start with
+ * *@eng = *@row = 0 and call until NULL (the option table's middle part).
+ */
+const struct opt_def *engine_opt_next(size_t *eng, size_t *row);
+
+/* True when @ops lists row @o (@ops NULL: none). */
+int engine_takes(const struct engine_ops *ops, const struct opt_def *o);
+
+/*
+ * The @n-th engine, in the registry's order, that lists row @o (engines of
+ * this build or not); NULL past the last, and for @n = 0 when @o is no
+ * engine's.
+ */
+const struct engine_ops *engine_opt_owner(const struct opt_def *o, size_t n);
+
+/* True when @o's value lives in a job's engine area (ENGINE_OPT_FIELD). */
+int engine_opt_in_area(const struct opt_def *o);
+
+/* Put @ops's default options in @j's engine area (zeros for none; @ops may be NULL). */
+void engine_opts_reset(struct job *j, const struct engine_ops *ops);
 
 #endif

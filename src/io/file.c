@@ -395,7 +395,7 @@ static int file_layout(struct file_plan *p, int readonly, struct err *e)
 		return err_set(e, -errno, EXIT_TARGET, "%s: cannot create: %s", p->path, strerror(errno));
 	if (j->fill_device && !file_reads(j))
 		goto out;
-	if (!j->fill_device && file_extend(fd, j->eng.fallocate, p->real, need)) {
+	if (!j->fill_device && file_extend(fd, j->fallocate, p->real, need)) {
 		ret = -errno;
 		if (ret == -EOPNOTSUPP || ret == -ENOSYS)
 			ret = ftruncate(fd, (off_t)need) ? -errno : 0;

@@ -42,7 +42,6 @@ void job_init(struct job *j)
 	j->iodepth_batch_submit = 1;
 	j->iodepth_batch_complete_min = 1;
 	j->sync = SYNC_NONE;
-	j->sqthread_poll_cpu = -1;
 	j->flow_watermark = 1024;
 	j->dedupe_ws_pct = 5;
 	j->numa.mem_mode = NUMA_MPOL_NONE;
@@ -79,7 +78,6 @@ void job_init(struct job *j)
 	j->snia_slope_pct = 10;
 	j->snia_metric = SNIA_METRIC_IOPS;
 	/* The ioengine string is the only default that needs memory. */
-	job_engine_init(&j->eng);
 	j->ioengine = strdup(JOB_IOENGINE_DEFAULT);
 }
 

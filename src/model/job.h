@@ -23,7 +23,6 @@
 #include "model/ioerr_cfg.h"	/* struct ioerr_cfg */
 #include "model/cmdprio_cfg.h"	/* struct cmdprio_cfg */
 #include "model/numa_cfg.h"	/* struct numa_cfg */
-#include "model/job_engine.h"	/* struct job_engine */
 #include "model/latency_target_cfg.h"	/* struct lat_target_cfg */
 
 /* rw= as bits: which directions a job issues, and whether offsets are random. */
@@ -47,6 +46,17 @@ enum ss_metric { SS_NONE, SS_IOPS, SS_IOPS_SLOPE, SS_BW, SS_BW_SLOPE };
 /* steady_report=: AUTO is fio's rule when the job has one (ss= with ss_dur), else SNIA. */
 enum ss_report { SS_REPORT_AUTO, SS_REPORT_SNIA, SS_REPORT_FIO, SS_REPORT_NONE };
 enum snia_metric { SNIA_METRIC_IOPS, SNIA_METRIC_BW, SNIA_METRIC_LAT };
+/* fallocate=: native and posix both preallocate (fallocate(2), size changed);
+ * keep preallocates past the size; none and truncate only set the size */
+enum job_fallocate { JOB_FALLOC_NATIVE, JOB_FALLOC_POSIX, JOB_FALLOC_KEEP, JOB_FALLOC_NONE,
+		     JOB_FALLOC_TRUNCATE };
+
+/*
+ * Bytes of struct job's engine area: the largest engine's options struct
+ * (exec's, two 1024-byte paths) fits, and each engine's file checks at
+ * build time that its own does (ENGINE_OPTS_AREA, io/engine.h).
+ */
+#define JOB_ENGINE_AREA_MAX 2112
 
 #define JOB_MAX_BSSPLIT 64
 #define JOB_MAX_PERCENTILES 20
@@ -95,6 +105,8 @@ struct job {
 	int create_on_open;
 	int create_serialize;	/* 0: laid out when its stonewall group starts (run.c) */
 	int fill_device;	/* write until the file system is full (file.c, worker_compat.c) */
+	int fallocate;		/* enum job_fallocate: layout of new or extended files (file.c) */
+	uint32_t openfiles;	/* files in use at once, 0 = nrfiles (fio's default; iogen.c) */
 
 	/* workload */
 	unsigned rw;			/* RW_* bits */
@@ -137,13 +149,23 @@ struct job {
 	uint32_t fdatasync_blocks;	/* fdatasync=N */
 	int end_fsync;
 	int fsync_on_close;
-	int fixedbufs;
-	int registerfiles;
-	int sqthread_poll;
-	int sqthread_poll_cpu;		/* -1 = unset */
+	/*
+	 * The options of the job's engine (io/engine.h): that engine's own
+	 * struct, which only its file knows, at its defaults until set.  It
+	 * always holds the options of the engine ioengine names (the parser
+	 * puts the new engine's defaults here when the engine changes); no
+	 * pointers, so job_copy()'s memcpy copies it.  job_init()'s zeros are
+	 * the default engine's (psync: none).
+	 */
+	_Alignas(8) unsigned char engine_area[JOB_ENGINE_AREA_MAX];
+	/*
+	 * Engine options read outside their engines' files, so kept here
+	 * (their rows are the engines', io/engine.h): hipri, which two
+	 * engines take (io_uring IOPOLL, pvsync2 RWF_HIPRI), and cpuio's
+	 * exit_on_io_done, which the run acts on (run.c).
+	 */
 	int hipri;
-	int nonvectored;
-	struct job_engine eng;		/* options of filestat, cpuio, exec, e4defrag... */
+	int exit_on_io_done;
 
 	/* time */
 	uint64_t runtime_us;		/* 0 = until io_size is done */

@@ -1,7 +1,7 @@
 /*
  * opt_def: what one row of the option table is (its type, bounds, help and
  * callbacks), and the row callbacks for a fixed-size string.  The rows
- * themselves live with what they configure (the engines' in their headers,
+ * themselves live with what they configure (the engines' in their files,
  * steady state's in steady/opt_steady.h, io/'s option groups); the table that
  * gathers them and everything that reads it are parse/opt.h, above them all.
  * This header is below every row's owner, so an engine or a measurement
@@ -32,6 +32,11 @@ enum {
 	OPT_F_NOSHOW = 1u << 0,	/* shares storage with another option: not listed */
 	OPT_F_OPTVAL = 1u << 1,	/* OPT_STR that may appear bare (stored as "") */
 	OPT_F_IOTRIAL = 1u << 2,	/* iotrial's own option, not fio's */
+	/*
+	 * It picks the job's engine (ioengine): the job's engine area then
+	 * holds that engine's options (parse/opt.c).
+	 */
+	OPT_F_ENGINE = 1u << 3,
 };
 
 struct opt_choice {
@@ -68,17 +73,16 @@ struct opt_def {
 	 */
 	int (*debug)(const char *val, char *buf, size_t len);
 	const char *help;		/* OPT_UNSUPPORTED: why, and what to use instead */
-	/*
-	 * Engine options: the engines (space-separated) that own this option.
-	 * Under any other ioengine a value other than the default is refused by
-	 * name, as fio refuses an option its engine does not have.  NULL: all.
-	 */
-	const char *engines;
 };
 
+/* A row's storage: @field of struct job (off and width). */
+#define OPT_FIELD(field) \
+	.off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field)
+
 /*
- * A fixed-size string field of struct job (the row's off/width; struct
- * job_engine's program, arguments, donorname, rbd names): parse refuses a
+ * A fixed-size string field of struct job (the row's off/width: exec's
+ * program and arguments, e4defrag's donorname, rbd's names, in the engine
+ * area): parse refuses a
  * value that does not fit, naming the option (0 or -EINVAL with @e filled);
  * show prints it, or returns 1 (unset) when empty.
  */

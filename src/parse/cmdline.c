@@ -434,20 +434,28 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
  */
 static int cl_resolve_prefix(char *name, size_t size, struct err *e)
 {
-	size_t nr, k, a, n = strlen(name), hits = 0, pos = 0;
-	const struct opt_def *t = opt_table(&nr);
+	size_t k, a = 0, n = strlen(name), hits = 0, pos = 0;
+	struct opt_iter it = { 0 };
+	const struct opt_def *o = NULL;
 	const char *hit = NULL, *cand;
 	char list[300];
 
 	if (cl_popt_find(name) || opt_find(name))
 		return 0;
 	list[0] = '\0';
-	for (k = 0; k < CL_POPTS_NR + nr * 3; k++) {
+	/* the process options, then each row's name and aliases */
+	for (k = 0;; k++) {
 		if (k < CL_POPTS_NR) {
 			cand = cl_popts[k].name;
 		} else {
-			a = (k - CL_POPTS_NR) % 3;
-			cand = a ? t[(k - CL_POPTS_NR) / 3].alias[a - 1] : t[(k - CL_POPTS_NR) / 3].name;
+			if (!o || a == 3) {
+				o = opt_next(&it);
+				a = 0;
+			}
+			if (!o)
+				break;
+			cand = a ? o->alias[a - 1] : o->name;
+			a++;
 		}
 		if (!cand || strncmp(cand, name, n))
 			continue;
@@ -507,8 +515,9 @@ static int cl_single_dash(struct cl_state *s, const char *arg, int argc, char **
 {
 	char name[128];
 	const char *eq = strchr(arg + 1, '=');
-	size_t n = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1), nr, k;
-	const struct opt_def *t = opt_table(&nr);
+	size_t n = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1), k;
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
 	int ret, long_hit = 0;
 
 	if (n < sizeof(name)) {
@@ -518,10 +527,10 @@ static int cl_single_dash(struct cl_state *s, const char *arg, int argc, char **
 			long_hit = 1;
 		for (k = 0; !long_hit && k < CL_POPTS_NR; k++)
 			long_hit = !strncmp(cl_popts[k].name, name, n);
-		for (k = 0; !long_hit && k < nr; k++)
-			long_hit = !strncmp(t[k].name, name, n) ||
-				   (t[k].alias[0] && !strncmp(t[k].alias[0], name, n)) ||
-				   (t[k].alias[1] && !strncmp(t[k].alias[1], name, n));
+		while (!long_hit && (o = opt_next(&it)) != NULL)
+			long_hit = !strncmp(o->name, name, n) ||
+				   (o->alias[0] && !strncmp(o->alias[0], name, n)) ||
+				   (o->alias[1] && !strncmp(o->alias[1], name, n));
 		/* a lone short letter is a short option even when long names start with it */
 		if (long_hit && !(n == 1 && strchr("ovhb", name[0]) && !cl_popt_find(name) &&
 				  !opt_find(name)))

@@ -3,8 +3,15 @@
  * opt_table.c (see opt.h).  The generic types (string, bool, flag, integer,
  * per-direction integer, time, choice) are read and shown here; the table's
  * callbacks handle the rest.  Cross-field checks are in opt_validate.c.
+ *
+ * Engine options: a row in the engine area (io/engine.h) has a value in a
+ * job only when the job's engine lists it.  For any other job its value is
+ * its default; setting it checks the value and keeps it as typed only,
+ * until ioengine= picks its engine (opt_engine_area_switch) or validation
+ * refuses it (opt_engine_owned_check).
  */
 #include "parse/opt.h"
+#include "io/engine.h"	/* the registry: which engine lists a row, its defaults */
 #include "lib/suggest.h"	/* did you mean */
 
 #include <errno.h>	/* EINVAL, ERANGE, ENOMEM */
@@ -17,28 +24,29 @@
 
 const struct opt_def *opt_find(const char *name)
 {
-	size_t nr, i;
-	const struct opt_def *t = opt_table(&nr);
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < nr; i++)
-		if (!strcmp(t[i].name, name) || (t[i].alias[0] && !strcmp(t[i].alias[0], name)) ||
-		    (t[i].alias[1] && !strcmp(t[i].alias[1], name)))
-			return &t[i];
+	while ((o = opt_next(&it)) != NULL)
+		if (!strcmp(o->name, name) || (o->alias[0] && !strcmp(o->alias[0], name)) ||
+		    (o->alias[1] && !strcmp(o->alias[1], name)))
+			return o;
 	return NULL;
 }
 
 /* suggest_nearest's list: the supported options' names, in table order. */
 static const char *opt_name_at(size_t i, const void *ctx)
 {
-	size_t nr;
-	const struct opt_def *t = opt_table(&nr);
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
 
 	(void)ctx;
-	while (i < nr && t[i].type == OPT_UNSUPPORTED)
-		i++;	/* an unsupported row gives the next one: a name twice is harmless */
-	return i < nr ? t[i].name : NULL;
+	while ((o = opt_next(&it)) != NULL && (i || o->type == OPT_UNSUPPORTED))
+		if (o->type != OPT_UNSUPPORTED)
+			i--;
+	return o ? o->name : NULL;
 }
 
 /* The supported option closest to @name within 2 edits, or NULL. */
@@ -247,6 +255,62 @@ static int opt_parse_pct2(struct job *j, const struct opt_def *o, const char *va
 	return opt_parse(j, o, buf, c, e);
 }
 
+/* The engine whose options @j's engine area holds; NULL when this build has none of that name. */
+static const struct engine_ops *opt_job_engine(const struct job *j)
+{
+	return engine_find(j->ioengine ? j->ioengine : JOB_IOENGINE_DEFAULT);
+}
+
+/* True when @o's value is in the engine area and @j's engine does not list @o. */
+static int opt_foreign(const struct job *j, const struct opt_def *o)
+{
+	return engine_opt_in_area(o) && !engine_takes(opt_job_engine(j), o);
+}
+
+/*
+ * For a row @j holds no value of (opt_foreign): @tmp, a shallow copy of @j
+ * whose engine area holds the defaults of @o's engine.  It owns nothing (the
+ * area holds no pointer, and @o's callbacks touch only its field there):
+ * never job_free() it.
+ */
+static struct job *opt_foreign_view(const struct job *j, const struct opt_def *o, struct job *tmp)
+{
+	memcpy(tmp, j, sizeof(*tmp));
+	engine_opts_reset(tmp, engine_opt_owner(o, 0));
+	return tmp;
+}
+
+/*
+ * @j's engine changed from @from (NULL: none of this build) to its
+ * ioengine's: the engine area takes the new engine's defaults, then the
+ * values @j's own "job options" gave its rows, in order (an engine option
+ * may come before ioengine=).  Engines sharing one options struct keep the
+ * values.  0 or -errno with @e filled.
+ */
+static int opt_engine_area_switch(struct job *j, const struct engine_ops *from, struct err *e)
+{
+	const struct engine_ops *to = opt_job_engine(j);
+	const struct opt_def *o;
+	size_t i;
+	int ret;
+
+	if (from && to && from->opts_default == to->opts_default)
+		return 0;	/* one options struct (filestat and dirstat; none): the values stay */
+	engine_opts_reset(j, to);
+	for (i = 0; i < j->opts_nr; i++) {
+		struct num_ctx c = { .kb_base = (unsigned)j->kb_base, .opt = j->opts[i].key,
+				     .where = j->origin[0] ? j->origin : NULL };
+
+		o = opt_find(j->opts[i].key);
+		if (!o || !engine_opt_in_area(o) || !engine_takes(to, o))
+			continue;
+		ret = opt_parse_pct2(j, o, j->opts[i].val, &c, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int opt_set(struct job *j, const char *name, const char *val, const char *where,
 	    struct err *e)
 {
@@ -270,7 +334,20 @@ int opt_set(struct job *j, const char *name, const char *val, const char *where,
 	if ((!val || !*val) && o->type != OPT_FLAG && !(o->flags & OPT_F_OPTVAL))
 		return err_set(e, -EINVAL, EXIT_USAGE, "option '%s' requires an argument%s%s%s", name,
 			       WHERE(where));
-	ret = opt_parse_pct2(j, o, val, &c, e);
+	if (opt_foreign(j, o)) {
+		/* checked now; kept only as typed until ioengine= picks its engine */
+		struct job tmp;
+
+		ret = opt_parse_pct2(opt_foreign_view(j, o, &tmp), o, val, &c, e);
+	} else if (o->flags & OPT_F_ENGINE) {
+		const struct engine_ops *from = opt_job_engine(j);
+
+		ret = opt_parse_pct2(j, o, val, &c, e);
+		if (!ret)
+			ret = opt_engine_area_switch(j, from, e);
+	} else {
+		ret = opt_parse_pct2(j, o, val, &c, e);
+	}
 	if (ret)
 		return ret;
 	/* fio echoes the canonical name ("rw" for "readwrite"), the value as typed */
@@ -294,8 +371,8 @@ int opt_debug_parse(const char *name, const char *val, char *buf, size_t len)
 
 /* ---- showing values -------------------------------------------------- */
 
-/* Write @o's resolved value in @j to @buf; returns 1 when unset. */
-static int opt_show(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+/* Write @o's value in @j's storage to @buf; returns 1 when unset. */
+static int opt_show_value(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	const char *base = (const char *)j + o->off;
 	uint64_t v[DDIR_NR];
@@ -346,18 +423,26 @@ static int opt_show(const struct job *j, const struct opt_def *o, char *buf, siz
 	return 1;
 }
 
-/* True when the space-separated list @list has the word @w. */
-static int opt_word_in(const char *list, const char *w)
+/*
+ * Write @o's resolved value in @j to @buf (an option of an engine other than
+ * @j's: its default); returns 1 when unset.
+ */
+static int opt_show(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
-	size_t n = strlen(w);
-	const char *p = list;
+	struct job tmp;
 
-	while ((p = strstr(p, w))) {
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return 1;
-		p += n;
-	}
-	return 0;
+	return opt_show_value(opt_foreign(j, o) ? opt_foreign_view(j, o, &tmp) : j, o, buf, len);
+}
+
+/* The engines that list @o, space-separated in the registry's order, in @buf. */
+static void opt_owners(const struct opt_def *o, char *buf, size_t len)
+{
+	const struct engine_ops *ops;
+	size_t n, pos = 0;
+
+	buf[0] = '\0';
+	for (n = 0; (ops = engine_opt_owner(o, n)) != NULL && pos < len; n++)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", n ? " " : "", ops->name);
 }
 
 /* True when @j set option @name itself (its "job options"), not inherited it. */
@@ -372,36 +457,58 @@ static int opt_own(const struct job *j, const char *name)
 }
 
 /*
+ * @o's value as @j's own "job options" set it, for a row @j holds no value
+ * of (opt_foreign): its default with every value typed for it applied in
+ * order, into @tmp.  Each parsed when it was set, so none fails here.
+ */
+static const struct job *opt_own_value(const struct job *j, const struct opt_def *o,
+				       struct job *tmp)
+{
+	struct num_ctx c = { .kb_base = (unsigned)j->kb_base, .opt = o->name };
+	struct err e;
+	size_t i;
+
+	opt_foreign_view(j, o, tmp);
+	for (i = 0; i < j->opts_nr; i++)
+		if (!strcmp(j->opts[i].key, o->name))
+			opt_parse_pct2(tmp, o, j->opts[i].val, &c, &e);
+	return tmp;
+}
+
+/*
  * fio checks an engine's option against the engine the section ends with,
  * where it is set: a job's own donorname under libaio is refused, while one
  * inherited from a [global] that had ioengine=e4defrag is dropped when the
- * job switches engine (opt_engine_drop_inherited).
+ * job switches engine (opt_engine_area_switch, opt_engine_drop_inherited).
  */
 int opt_engine_owned_check(const struct job *j, struct err *e)
 {
-	size_t nr, i;
-	const struct opt_def *t = opt_table(&nr);
-	char a[OPT_VAL_MAX], b[OPT_VAL_MAX];
+	const struct engine_ops *ops = opt_job_engine(j);
 	const char *eng = j->ioengine ? j->ioengine : JOB_IOENGINE_DEFAULT;
-	struct job def;
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
+	char a[OPT_VAL_MAX], b[OPT_VAL_MAX], owners[256];
+	struct job def, tmp;
 	int ret = 0, unset_a, unset_b;
 
 	job_init(&def);
-	for (i = 0; i < nr && !ret; i++) {
-		if (!t[i].engines || t[i].type == OPT_UNSUPPORTED || opt_word_in(t[i].engines, eng) ||
-		    !opt_own(j, t[i].name))
+	while (!ret && (o = opt_next(&it)) != NULL) {
+		if (o->type == OPT_UNSUPPORTED || !engine_opt_owner(o, 0) || engine_takes(ops, o) ||
+		    !opt_own(j, o->name))
 			continue;
-		unset_a = opt_show(j, &t[i], a, sizeof(a));
-		unset_b = opt_show(&def, &t[i], b, sizeof(b));
+		unset_a = opt_show_value(opt_foreign(j, o) ? opt_own_value(j, o, &tmp) : j, o, a,
+					 sizeof(a));
+		unset_b = opt_show(&def, o, b, sizeof(b));
 		if (unset_a || (!unset_b && !strcmp(a, b)))
 			continue;
+		opt_owners(o, owners, sizeof(owners));
 		if (!j->name[0])	/* a global section: jobs are not named yet */
 			ret = err_set(e, -EINVAL, EXIT_USAGE, "job 'global'%s%s%s: option '%s' belongs to "
 				      "ioengine %s, not %s", j->origin[0] ? " (" : "", j->origin,
-				      j->origin[0] ? ")" : "", t[i].name, t[i].engines, eng);
+				      j->origin[0] ? ")" : "", o->name, owners, eng);
 		else
-			ret = job_err(e, j, "option '%s' belongs to ioengine %s, not %s", t[i].name,
-				      t[i].engines, eng);
+			ret = job_err(e, j, "option '%s' belongs to ioengine %s, not %s", o->name,
+				      owners, eng);
 	}
 	job_free(&def);
 	return ret;
@@ -409,17 +516,20 @@ int opt_engine_owned_check(const struct job *j, struct err *e)
 
 void opt_engine_drop_inherited(struct job *j)
 {
-	size_t nr, i;
-	const struct opt_def *t = opt_table(&nr);
-	const char *eng = j->ioengine ? j->ioengine : JOB_IOENGINE_DEFAULT;
+	const struct engine_ops *ops = opt_job_engine(j);
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
 	struct job def;
 
 	job_init(&def);
-	for (i = 0; i < nr; i++)
-		/* rows without storage of their own (cmdprio's) stay: their engines read them */
-		if (t[i].engines && t[i].type != OPT_UNSUPPORTED && t[i].width &&
-		    !opt_word_in(t[i].engines, eng) && !opt_own(j, t[i].name))
-			memcpy((char *)j + t[i].off, (const char *)&def + t[i].off, t[i].width);
+	while ((o = opt_next(&it)) != NULL)
+		/*
+		 * rows in struct job itself; rows without storage of their own
+		 * (cmdprio's) stay: their engines read them
+		 */
+		if (o->type != OPT_UNSUPPORTED && o->width && !engine_opt_in_area(o) &&
+		    engine_opt_owner(o, 0) && !engine_takes(ops, o) && !opt_own(j, o->name))
+			memcpy((char *)j + o->off, (const char *)&def + o->off, o->width);
 	job_free(&def);
 }
 
@@ -442,17 +552,22 @@ void opt_kv_free(struct job_kv *kv, size_t nr)
 
 int opt_job_resolved(const struct job *j, struct job_kv **kv, size_t *nr)
 {
-	size_t tnr, i, n = 0;
-	const struct opt_def *t = opt_table(&tnr);
-	struct job_kv *out = calloc(tnr, sizeof(*out));
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
+	size_t tnr = 0, n = 0;
+	struct job_kv *out;
 	char buf[OPT_VAL_MAX];
 
+	while (opt_next(&it))
+		tnr++;
+	out = calloc(tnr, sizeof(*out));
 	if (!out)
 		return -ENOMEM;
-	for (i = 0; i < tnr; i++) {
-		if (!opt_listed(&t[i]) || opt_show(j, &t[i], buf, sizeof(buf)))
+	memset(&it, 0, sizeof(it));
+	while ((o = opt_next(&it)) != NULL) {
+		if (!opt_listed(o) || opt_show(j, o, buf, sizeof(buf)))
 			continue;
-		out[n].key = strdup(t[i].name);
+		out[n].key = strdup(o->name);
 		out[n].val = strdup(buf);
 		n++;
 		if (!out[n - 1].key || !out[n - 1].val) {
@@ -523,8 +638,9 @@ static int opt_append_opt(char **line, size_t *len, const char *name, const char
 
 int opt_job_cmdline(const struct job *j, char **line)
 {
-	size_t tnr, i, len = 0;
-	const struct opt_def *t = opt_table(&tnr);
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
+	size_t len = 0;
 	char a[OPT_VAL_MAX], b[OPT_VAL_MAX];
 	const char *suffix;
 	struct job def;
@@ -533,21 +649,21 @@ int opt_job_cmdline(const struct job *j, char **line)
 	*line = NULL;
 	job_init(&def);
 	ret = opt_append_opt(line, &len, "name", j->name, "");
-	for (i = 0; i < tnr && !ret; i++) {
-		if (!opt_listed(&t[i]) || !strcmp(t[i].name, "name"))
+	while (!ret && (o = opt_next(&it)) != NULL) {
+		if (!opt_listed(o) || !strcmp(o->name, "name"))
 			continue;
-		unset_a = opt_show(j, &t[i], a, sizeof(a));
-		unset_b = opt_show(&def, &t[i], b, sizeof(b));
+		unset_a = opt_show(j, o, a, sizeof(a));
+		unset_b = opt_show(&def, o, b, sizeof(b));
 		if (unset_a || (!unset_b && !strcmp(a, b)))
 			continue;
-		if (t[i].type == OPT_FLAG && !strcmp(a, "1")) {
-			ret = opt_append(line, &len, " --", 0) || opt_append(line, &len, t[i].name, 0)
+		if (o->type == OPT_FLAG && !strcmp(a, "1")) {
+			ret = opt_append(line, &len, " --", 0) || opt_append(line, &len, o->name, 0)
 				      ? -ENOMEM : 0;
 			continue;
 		}
 		/* a time stored in us re-parses as seconds unless the unit is written */
-		suffix = t[i].type == OPT_TIME && t[i].unit_us != t[i].bare_us ? "us" : "";
-		ret = opt_append_opt(line, &len, t[i].name, a, suffix);
+		suffix = o->type == OPT_TIME && o->unit_us != o->bare_us ? "us" : "";
+		ret = opt_append_opt(line, &len, o->name, a, suffix);
 	}
 	job_free(&def);
 	if (ret) {
@@ -607,8 +723,10 @@ static void opt_help_one(FILE *f, const struct opt_def *o)
 		return;
 	}
 	fprintf(f, "%s: %s\n", o->name, o->help ? o->help : "");
-	if (o->engines)
-		fprintf(f, "  engines: %s (refused under any other)\n", o->engines);
+	if (engine_opt_owner(o, 0)) {
+		opt_owners(o, buf, sizeof(buf));
+		fprintf(f, "  engines: %s (refused under any other)\n", buf);
+	}
 	if (o->alias[0])
 		fprintf(f, "  alias:   %s%s%s\n", o->alias[0], o->alias[1] ? ", " : "",
 			o->alias[1] ? o->alias[1] : "");
@@ -642,17 +760,17 @@ static void opt_help_one(FILE *f, const struct opt_def *o)
 
 int opt_cmdhelp(FILE *f, const char *name)
 {
-	size_t nr, i, unsup = 0;
-	const struct opt_def *t = opt_table(&nr);
+	struct opt_iter it = { 0 };
 	const struct opt_def *o;
+	size_t unsup = 0;
 
 	if (name && !strcmp(name, "all")) {
 		/* fio's --cmdhelp=all: every option described in full, so a
 		 * script reads all of them from one run */
-		for (i = 0; i < nr; i++) {
-			if (t[i].type == OPT_UNSUPPORTED)
+		while ((o = opt_next(&it)) != NULL) {
+			if (o->type == OPT_UNSUPPORTED)
 				continue;
-			opt_help_one(f, &t[i]);
+			opt_help_one(f, o);
 			fprintf(f, "\n");
 		}
 		return 0;
@@ -664,12 +782,12 @@ int opt_cmdhelp(FILE *f, const char *name)
 		opt_help_one(f, o);
 		return 0;
 	}
-	for (i = 0; i < nr; i++) {
-		if (t[i].type == OPT_UNSUPPORTED) {
+	while ((o = opt_next(&it)) != NULL) {
+		if (o->type == OPT_UNSUPPORTED) {
 			unsup++;
 			continue;
 		}
-		fprintf(f, "%-28s %s\n", t[i].name, t[i].help ? t[i].help : "");
+		fprintf(f, "%-28s %s\n", o->name, o->help ? o->help : "");
 	}
 	fprintf(f, "\n%zu further fio options are recognised and refused as unsupported.\n"
 		"--cmdhelp=NAME describes one option, --cmdhelp=all every one.\n", unsup);

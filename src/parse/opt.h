@@ -1,16 +1,19 @@
 /*
  * opt: the one option table.
  *
- * Every option iotrial knows is a row of opt_table.c: its name and aliases,
+ * Every option iotrial knows is a row of the table: its name and aliases,
  * how its value is read, where it lands in struct job, its bounds and its
- * help.  Job files, the command line, --showcmd, --cmdhelp and the JSON
+ * help.  The core's rows are opt_table.c's; each engine's are in its own
+ * file, gathered from the engine registry (io/engine.h), and belong to the
+ * engines that list them.  Job files, the command line, --showcmd, --cmdhelp and the JSON
  * "job options" all go through this table; nothing else knows option names.
  * Options fio has and iotrial does not implement are rows too (OPT_UNSUPPORTED),
  * so that they are refused by name ("unsupported option 'verify'") instead of
  * being mistaken for typos or, worse, ignored.
  *
- * Defaults are not in the table: they are whatever job_init() sets, read back
- * through the same show functions that print resolved values.
+ * Defaults are not in the table: they are whatever job_init() sets (an
+ * engine's: its opts_default), read back through the same show functions
+ * that print resolved values.
  */
 #ifndef IOTRIAL_OPT_H
 #define IOTRIAL_OPT_H
@@ -23,8 +26,18 @@
 #include "model/num.h"
 #include "model/opt_def.h"	/* struct opt_def: a row */
 
-/* The table (opt_table.c), @nr rows. */
-const struct opt_def *opt_table(size_t *nr);
+/* A position in the table: zero-initialise it to start at the first row. */
+struct opt_iter {
+	unsigned part;
+	size_t a, b;
+};
+
+/*
+ * The row at @it, advancing it; NULL past the last.  The rows in order: the
+ * core's first part, every engine's (the registry's order, a row several
+ * engines list once), the core's second part (opt_table.c).
+ */
+const struct opt_def *opt_next(struct opt_iter *it);
 
 /*
  * The value of @o's closed set (value_at) nearest @val within 2 edits
@@ -72,19 +85,23 @@ int opt_job_validate(struct job *j, struct err *e);
 int opt_job_resolved(const struct job *j, struct job_kv **kv, size_t *nr);
 
 /*
- * Refuse an engine option (opt_def.engines) that @j set itself (its "job
- * options") away from its default under an engine that does not own it:
- * "option 'fixedbufs' belongs to ioengine io_uring, not psync".  A global
- * section (empty name) is named 'global'.  0 or -EINVAL with @e filled.
- * Called by opt_job_validate(), and on global sections by their parsers.
+ * Refuse an engine option (a row an engine lists, io/engine.h) that @j set
+ * itself (its "job options") away from its default under an engine that
+ * does not list it: "option 'fixedbufs' belongs to ioengine io_uring, not
+ * psync".  A global section (empty name) is named 'global'.  0 or -EINVAL
+ * with @e filled.  Called by opt_job_validate(), and on global sections by
+ * their parsers.
  */
 int opt_engine_owned_check(const struct job *j, struct err *e);
 
 /*
  * Reset to their defaults the engine options @j inherited (not in its own
  * "job options") for an engine other than its own, as fio drops a [global]
- * engine's options when a job switches engine.  Called by opt_job_validate()
- * after opt_engine_owned_check().
+ * engine's options when a job switches engine.  The engine area needs no
+ * reset (it holds the options of the job's engine only: see opt.c);
+ * this is for the engine options kept in struct job itself (hipri,
+ * exit_on_io_done).  Called by opt_job_validate() after
+ * opt_engine_owned_check().
  */
 void opt_engine_drop_inherited(struct job *j);
 

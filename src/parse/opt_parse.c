@@ -374,7 +374,7 @@ static const char *const fio_engines[] = {
 };
 
 /* suggest_nearest's list: the engines this build has (engine.h's registry). */
-static const char *engine_at(size_t i, const void *ctx)
+static const char *opt_engine_name_at(size_t i, const void *ctx)
 {
 	(void)ctx;
 	return engine_name_at(i);
@@ -397,7 +397,7 @@ int opt_engine_check(const char *name, const char *where, struct err *e)
 	if (fio_engines[i] || !strncmp(name, "external", 8))
 		return err_set(e, -EINVAL, EXIT_USAGE, "unsupported engine '%s'%s%s%s", name,
 			       where ? " (" : "", where ? where : "", where ? ")" : "");
-	hint = suggest_nearest(name, engine_at, NULL);
+	hint = suggest_nearest(name, opt_engine_name_at, NULL);
 	if (hint)
 		return err_set(e, -EINVAL, EXIT_USAGE, "unknown engine '%s' (did you mean '%s'?)%s%s%s",
 			       name, hint, where ? " (" : "", where ? where : "", where ? ")" : "");

@@ -1,11 +1,14 @@
 /*
- * opt_table: the rows of the option table (see opt.h): data only.  The
- * parse/show callbacks of the options whose values are more than a number
- * or a word are in opt_parse.c (and in opt_compat.c, steady/opt_steady.c,
- * and the engines' and modules' own files for their options).
+ * opt_table: the option table (see opt.h): the core's rows, data only, and
+ * the walk that puts the engines' rows among them.  The parse/show
+ * callbacks of the options whose values are more than a number or a word
+ * are in opt_parse.c (and in opt_compat.c, steady/opt_steady.c, and the
+ * modules' own files for their options).  The engines' rows are in the
+ * engines' files: the table gathers them from the registry (io/engine.h),
+ * between its two parts here, so that nothing here names an engine option.
  *
  * Order matters only for --cmdhelp (rows are listed as they appear) and
- * --showcmd (options print in this order).  The second half of the table
+ * --showcmd (options print in this order).  The end of the second part
  * lists fio 3.33's options (fio --cmdhelp=all, the engines' options from
  * fio --enghelp=NAME, plus later fio options met in fio's own example job
  * files) that iotrial does not implement, so each is refused by name.
@@ -14,13 +17,6 @@
 #include "parse/opt_parse.h"
 #include "steady/opt_steady.h"
 #include "parse/opt_compat.h"
-#include "io/engines/engine_fileop.h"	/* their option rows */
-#include "io/engines/engine_cpuio.h"
-#include "io/engines/engine_exec.h"
-#include "io/engines/engine_e4defrag.h"
-#include "io/engines/engine_uring.h"
-#include "io/engines/engine_cmdprio.h"
-#include "io/engines/engine_rbd.h"
 #include "io/ioerr.h"
 #include "io/cmdprio.h"
 #include "io/numa.h"
@@ -32,10 +28,10 @@
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strcmp, strchr, strdup */
 #include <strings.h>	/* strcasecmp */
-#include "io/engine.h"	/* engine_find */
+#include "io/engine.h"	/* the engines' rows, engine_name_at */
 #include "steady/job_steady.h"	/* job_steady_report: steady_report shows its resolved value */
 
-#define F(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field)
+#define F(field) OPT_FIELD(field)
 #define FD(field) .off = offsetof(struct job, field), .width = sizeof(((struct job *)0)->field[0])
 #define SEC 1000000ull
 #define U(n) { .name = n, .type = OPT_UNSUPPORTED }
@@ -98,7 +94,8 @@ static const struct opt_choice window_choices[] = {
 
 /* ---- the table ------------------------------------------------------- */
 
-static const struct opt_def opt_defs[] = {
+/* Before the engines' rows. */
+static const struct opt_def opt_defs_head[] = {
 	/* job */
 	{ .name = "name", .type = OPT_FUNC, .parse = opt_parse_name, .show = opt_show_name,
 	  .help = "name of the job (on the command line, starts a new job)" },
@@ -125,6 +122,10 @@ static const struct opt_def opt_defs[] = {
 	  .help = "bytes of I/O to do (default: size)" },
 	{ .name = "nrfiles", .alias = { "nr_files" }, .type = OPT_INT, F(nrfiles), .min = 1,
 	  .help = "number of files to spread the job over" },
+	{ .name = "openfiles", .type = OPT_INT, F(openfiles),
+	  .help = "files in use at once (default nrfiles): round-robin over the first N, a "
+	  "file done makes room for the next; the file-operation engines close each file "
+	  "right after its operation" },
 	{ .name = "unlink", .type = OPT_BOOL, F(unlink),
 	  .help = "delete the job's files when it ends" },
 	{ .name = "allow_file_create", .type = OPT_BOOL, F(allow_file_create),
@@ -138,7 +139,7 @@ static const struct opt_def opt_defs[] = {
 	  .help = "drop the file's page cache before starting" },
 	{ .name = "create_on_open", .type = OPT_BOOL, F(create_on_open),
 	  .help = "create files when they are opened for I/O, not before" },
-	{ .name = "fallocate", .type = OPT_CHOICE, F(eng.fallocate),
+	{ .name = "fallocate", .type = OPT_CHOICE, F(fallocate),
 	  .choices = fallocate_choices,
 	  .help = "space of new or extended files: native/posix (preallocate), keep "
 		  "(preallocate past the size), none/truncate (only set the size)" },
@@ -183,7 +184,8 @@ static const struct opt_def opt_defs[] = {
 	  .help = "percent of a random job's I/Os that are random, per direction" },
 
 	/* engine */
-	{ .name = "ioengine", .type = OPT_FUNC, .parse = opt_parse_ioengine, .show = opt_show_ioengine,
+	{ .name = "ioengine", .type = OPT_FUNC, .flags = OPT_F_ENGINE, .parse = opt_parse_ioengine,
+	  .show = opt_show_ioengine,
 	  .value_at = engine_name_at, .help = "I/O engine (fio's others are refused by name)" },
 	{ .name = "iodepth", .type = OPT_INT, F(iodepth), .min = 1, .max = 65536,
 	  .help = "I/Os kept in flight" },
@@ -209,15 +211,10 @@ static const struct opt_def opt_defs[] = {
 	  .help = "fsync when the job's writes are done" },
 	{ .name = "fsync_on_close", .type = OPT_BOOL, F(fsync_on_close),
 	  .help = "fsync each file when it is closed" },
-	ENGINE_URING_OPTS
-	ENGINE_CMDPRIO_OPTS
-	ENGINE_URING_IO_OPTS
-	ENGINE_FILEOP_OPTS
-	ENGINE_CPUIO_OPTS
-	ENGINE_EXEC_OPTS
-	ENGINE_E4DEFRAG_OPTS
-	ENGINE_RBD_OPTS
+};
 
+/* After the engines' rows. */
+static const struct opt_def opt_defs_tail[] = {
 	/* time */
 	{ .name = "runtime", .alias = { "timeout" }, .type = OPT_TIME, F(runtime_us),
 	  .unit_us = 1, .bare_us = SEC, .help = "stop the job after this long (0 = when the I/O is done)" },
@@ -565,8 +562,32 @@ UH("verify_write_sequence", "not supported (verify= checks every block after the
 	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"),
 };
 
-const struct opt_def *opt_table(size_t *nr)
+#define HEAD_NR (sizeof(opt_defs_head) / sizeof(opt_defs_head[0]))
+#define TAIL_NR (sizeof(opt_defs_tail) / sizeof(opt_defs_tail[0]))
+
+const struct opt_def *opt_next(struct opt_iter *it)
 {
-	*nr = sizeof(opt_defs) / sizeof(opt_defs[0]);
-	return opt_defs;
+	const struct opt_def *o;
+
+	switch (it->part) {
+	case 0:
+		if (it->a < HEAD_NR)
+			return &opt_defs_head[it->a++];
+		it->part = 1;
+		it->a = it->b = 0;
+		/* fall through */
+	case 1:
+		o = engine_opt_next(&it->a, &it->b);
+		if (o)
+			return o;
+		it->part = 2;
+		it->a = 0;
+		/* fall through */
+	case 2:
+		if (it->a < TAIL_NR)
+			return &opt_defs_tail[it->a++];
+		it->part = 3;
+		break;
+	}
+	return NULL;
 }

@@ -303,12 +303,12 @@ static void run_exit_on_io_done(struct run_state *s, size_t first, size_t end)
 	size_t i;
 
 	for (i = first; i < end; i++)
-		if (!s->w[i].job->eng.exit_on_io_done && !atomic_load(&s->w[i].done))
+		if (!s->w[i].job->exit_on_io_done && !atomic_load(&s->w[i].done))
 			return;
 	for (i = first; i < end; i++) {
 		int expected = WORKER_RUN;
 
-		if (s->w[i].job->eng.exit_on_io_done)
+		if (s->w[i].job->exit_on_io_done)
 			atomic_compare_exchange_strong(&s->w[i].stop, &expected, WORKER_STOP_EXITALL);
 	}
 }

@@ -181,7 +181,7 @@ int worker_prepare(struct worker *w, struct err *e)
 	w->gen.loop_restart = !(w->traits & (ENGINE_F_SYNC | ENGINE_F_NOFILES));
 	/* openfiles: the file-operation engines close each file at once (engine_fileop.c) */
 	if (!r && !(w->traits & (ENGINE_F_NOFILES | ENGINE_F_NODEVICE)))
-		iogen_set_openfiles(&w->gen, j->eng.openfiles);
+		iogen_set_openfiles(&w->gen, j->openfiles);
 	free(sizes);
 	free(starts);
 	if (r)

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "io/engine.h"
+#include "parse/opt.h"	/* opt_set: an engine's options, as a job file sets them */
 
 struct eh {
 	struct job job;
@@ -45,11 +46,24 @@ static inline void eh_job(struct job *j, unsigned depth)
 	memset(j, 0, sizeof(*j));
 	snprintf(j->name, sizeof(j->name), "t");
 	j->iodepth = depth;
-	j->sqthread_poll_cpu = -1;
 	j->nrfiles = 1;
 	j->allow_file_create = 1;
-	j->nonvectored = -1;
 	snprintf(j->origin, sizeof(j->origin), "test");
+}
+
+/*
+ * Set job option @name=@val (NULL: bare) through the option table, as a job
+ * file would: "ioengine" first puts that engine's defaults in the job's
+ * engine area, then its own options land there.  0, or -1 (printed).
+ */
+static inline int eh_opt(struct eh *h, const char *name, const char *val)
+{
+	struct err e = { 0 };
+
+	if (!opt_set(&h->job, name, val, "test", &e))
+		return 0;
+	printf("  %s=%s: %s\n", name, val ? val : "(bare)", e.msg);
+	return -1;
 }
 
 /*
@@ -120,6 +134,7 @@ static inline void eh_teardown(struct eh *h, const struct engine_ops *ops)
 	h->ctx.buf_base = NULL;
 	h->ctx.ios = NULL;
 	h->out = NULL;
+	job_free(&h->job);	/* what eh_opt() set */
 }
 
 /* A completed io_u: check it, and for reads check the data. 0 or -1 with h->fail. */

@@ -15,13 +15,20 @@
 #include <stdlib.h>	/* calloc, free, qsort */
 #include <time.h>	/* clock_gettime */
 #include "io/engine.h"
-#include "io/engines/engine_cpuio.h"
 
 #define CPUIO_QSORT_N 1024	/* ints sorted per round: 4 KiB, stays in L1 */
 
-const struct opt_choice engine_cpuio_modes[] = {
-	{ "noop", JOB_CPUMODE_NOOP }, { "qsort", JOB_CPUMODE_QSORT }, { NULL, 0 },
+enum cpuio_mode { CPUIO_NOOP, CPUIO_QSORT };
+
+/* Its options (the rows at the end), in the job's engine area. */
+struct cpuio_opts {
+	uint32_t cpuload;	/* percent of one CPU, 1..100 (required) */
+	uint32_t cpuchunks;	/* us of CPU burnt per I/O (fio's cpucycle) */
+	int cpumode;		/* enum cpuio_mode */
 };
+
+/* fio's: 50000 us per cycle, a spin loop */
+static const struct cpuio_opts cpuio_defaults = { .cpuchunks = 50000, .cpumode = CPUIO_NOOP };
 
 struct cpuio_state {
 	uint64_t chunk_ns;
@@ -47,7 +54,7 @@ static int cpuio_cmp(const void *a, const void *b)
 
 static int cpuio_init(struct engine_ctx *ctx, struct err *e)
 {
-	const struct job_engine *je = &ctx->job->eng;
+	const struct cpuio_opts *je = engine_job_opts(ctx->job);
 	struct cpuio_state *s = calloc(1, sizeof(*s));
 
 	if (!s)
@@ -55,7 +62,7 @@ static int cpuio_init(struct engine_ctx *ctx, struct err *e)
 	s->chunk_ns = (uint64_t)je->cpuchunks * 1000;
 	s->mode = je->cpumode;
 	s->seed = 0x9e3779b9u;
-	if (s->mode == JOB_CPUMODE_QSORT && !(s->arr = calloc(CPUIO_QSORT_N, sizeof(int)))) {
+	if (s->mode == CPUIO_QSORT && !(s->arr = calloc(CPUIO_QSORT_N, sizeof(int)))) {
 		free(s);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "cpuio: out of memory");
 	}
@@ -63,7 +70,7 @@ static int cpuio_init(struct engine_ctx *ctx, struct err *e)
 	/* validate() guarantees 1 <= cpuload <= 100 */
 	ctx->think_ns = s->chunk_ns * (100 - je->cpuload) / je->cpuload;
 	snprintf(ctx->info, sizeof(ctx->info), "cpuio: %s, %u us busy, %llu us idle per cycle",
-		 s->mode == JOB_CPUMODE_QSORT ? "qsort" : "noop", je->cpuchunks,
+		 s->mode == CPUIO_QSORT ? "qsort" : "noop", je->cpuchunks,
 		 (unsigned long long)(ctx->think_ns / 1000));
 	return 0;
 }
@@ -90,7 +97,7 @@ static int cpuio_queue(struct engine_ctx *ctx, struct io_u *io)
 	uint64_t end = cpuio_now() + s->chunk_ns;
 	volatile unsigned spin;
 
-	if (s->mode == JOB_CPUMODE_QSORT) {
+	if (s->mode == CPUIO_QSORT) {
 		while (cpuio_now() < end)
 			cpuio_qsort_round(s);
 	} else {
@@ -116,16 +123,40 @@ static void cpuio_exit(struct engine_ctx *ctx)
 
 static int cpuio_validate(const struct job *j, struct err *e)
 {
-	if (!j->eng.cpuload)
+	const struct cpuio_opts *co = engine_job_opts(j);
+
+	if (!co->cpuload)
 		return job_err(e, j, "ioengine cpuio needs cpuload= (percent of a CPU, 1-100)");
-	if (!j->runtime_us && !j->eng.exit_on_io_done)
+	if (!j->runtime_us && !j->exit_on_io_done)
 		return job_err(e, j, "ioengine cpuio never ends by itself: set runtime= or "
 			       "exit_on_io_done=1");
 	return 0;
 }
 
+static const struct opt_choice cpuio_modes[] = {
+	{ "noop", CPUIO_NOOP }, { "qsort", CPUIO_QSORT }, { NULL, 0 },
+};
+
+static const struct opt_def cpuio_rows[] = {
+	{ .name = "cpuload", .type = OPT_INT, ENGINE_OPT_FIELD(struct cpuio_opts, cpuload),
+	  .max = 100, .help = "cpuio: percent of one CPU to keep busy (required)" },
+	{ .name = "cpuchunks", .type = OPT_INT, ENGINE_OPT_FIELD(struct cpuio_opts, cpuchunks),
+	  .min = 1, .help = "cpuio: microseconds of CPU burnt per cycle (one I/O)" },
+	{ .name = "cpumode", .type = OPT_CHOICE, ENGINE_OPT_FIELD(struct cpuio_opts, cpumode),
+	  .choices = cpuio_modes,
+	  .help = "cpuio: how the CPU is kept busy: noop (a spin loop) or qsort" },
+	/* the run acts on it (run.c): struct job's */
+	{ .name = "exit_on_io_done", .type = OPT_BOOL, OPT_FIELD(exit_on_io_done),
+	  .help = "cpuio: end when every non-cpuio job of the run is done" },
+	{ .name = NULL },
+};
+
+static const struct opt_def *const cpuio_opts[] = { cpuio_rows, NULL };
+
 const struct engine_ops engine_cpuio_ops = {
 	.name = "cpuio",
+	.opts = cpuio_opts,
+	ENGINE_OPTS_AREA(struct cpuio_opts, &cpuio_defaults),
 	.init = cpuio_init,
 	.queue = cpuio_queue,
 	.exit = cpuio_exit,

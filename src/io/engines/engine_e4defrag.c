@@ -22,7 +22,16 @@
 #include <sys/stat.h>	/* fstat */
 #include <unistd.h>	/* close, unlink, ftruncate, fsync */
 #include "io/engine.h"
-#include "io/engines/engine_e4defrag.h"
+
+#define E4D_PATH_MAX 1024
+
+/* Its options (the rows at the end), in the job's engine area. */
+struct e4d_opts {
+	char donorname[E4D_PATH_MAX];
+	int inplace;		/* 1: allocate the donor's blocks per I/O */
+};
+
+static const struct e4d_opts e4d_defaults;	/* zeros: no donor, preallocated once */
 
 /* The kernel's ext4 ioctl (fs/ext4/ext4.h; not in the exported headers). */
 struct e4d_move_extent {
@@ -37,7 +46,7 @@ struct e4d_move_extent {
 
 struct e4d_state {
 	int donor_fd;
-	char donor[JOB_ENGINE_PATH_MAX + 512];
+	char donor[E4D_PATH_MAX + 512];
 	uint64_t bsz;		/* the file system's block size */
 	int inplace;
 };
@@ -59,6 +68,7 @@ static void e4d_exit(struct engine_ctx *ctx)
 static int e4d_init(struct engine_ctx *ctx, struct err *e)
 {
 	const struct job *j = ctx->job;
+	const struct e4d_opts *eo = engine_job_opts(j);
 	struct e4d_state *s = calloc(1, sizeof(*s));
 	uint64_t end = 0;
 	struct stat st;
@@ -69,16 +79,16 @@ static int e4d_init(struct engine_ctx *ctx, struct err *e)
 	if (!s)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "e4defrag: out of memory");
 	s->donor_fd = -1;
-	s->inplace = j->eng.inplace;
+	s->inplace = eo->inplace;
 	ctx->priv = s;
-	if (j->directory && j->eng.donorname[0] != '/') {
+	if (j->directory && eo->donorname[0] != '/') {
 		const char *colon = strchr(j->directory, ':');
 		int dlen = colon ? (int)(colon - j->directory) : (int)strlen(j->directory);
 
 		n = snprintf(s->donor, sizeof(s->donor), "%.*s/%s", dlen, j->directory,
-			     j->eng.donorname);
+			     eo->donorname);
 	} else {
-		n = snprintf(s->donor, sizeof(s->donor), "%s", j->eng.donorname);
+		n = snprintf(s->donor, sizeof(s->donor), "%s", eo->donorname);
 	}
 	if (n < 0 || (size_t)n >= sizeof(s->donor)) {
 		e4d_exit(ctx);
@@ -156,15 +166,28 @@ static int e4d_queue(struct engine_ctx *ctx, struct io_u *io)
 
 static int e4d_validate(const struct job *j, struct err *e)
 {
-	if (!j->eng.donorname[0])
+	if (!((const struct e4d_opts *)engine_job_opts(j))->donorname[0])
 		return job_err(e, j, "ioengine e4defrag needs donorname=");
 	if (j->rw & (RW_READ | RW_TRIM | RW_TRIMWRITE))
 		return job_err(e, j, "ioengine e4defrag does only writes (rw=write or randwrite)");
 	return 0;
 }
 
+static const struct opt_def e4d_rows[] = {
+	{ .name = "donorname", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct e4d_opts, donorname),
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf,
+	  .help = "e4defrag: the donor file (in directory=) whose blocks are swapped in" },
+	{ .name = "inplace", .type = OPT_INT, ENGINE_OPT_FIELD(struct e4d_opts, inplace), .max = 1,
+	  .help = "e4defrag: 0 preallocates the donor once, 1 allocates and frees it per I/O" },
+	{ .name = NULL },
+};
+
+static const struct opt_def *const e4d_opts[] = { e4d_rows, NULL };
+
 const struct engine_ops engine_e4defrag_ops = {
 	.name = "e4defrag",
+	.opts = e4d_opts,
+	ENGINE_OPTS_AREA(struct e4d_opts, &e4d_defaults),
 	.init = e4d_init,
 	.queue = e4d_queue,
 	.exit = e4d_exit,

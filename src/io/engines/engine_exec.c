@@ -24,7 +24,19 @@
 #include <time.h>	/* nanosleep, clock_gettime */
 #include <unistd.h>	/* access */
 #include "io/engine.h"
-#include "io/engines/engine_exec.h"
+
+#define EXEC_PATH_MAX 1024
+
+/* Its options (the rows at the end), in the job's engine area. */
+struct exec_opts {
+	char program[EXEC_PATH_MAX];
+	char arguments[EXEC_PATH_MAX];	/* as given: %r and %n expanded at init */
+	uint64_t grace_time_us;		/* SIGTERM to SIGKILL */
+	int std_redirect;		/* stdout/stderr to <job>.stdout / <job>.stderr */
+};
+
+/* fio's: a grace time of 1 s, output redirected */
+static const struct exec_opts exec_defaults = { .grace_time_us = 1000000, .std_redirect = 1 };
 
 #define EXEC_TICK_NS 100000000ull	/* one "I/O": the program is looked at every 100 ms */
 #define EXEC_MAX_ARGS 256
@@ -105,6 +117,7 @@ static int exec_findable(const char *prog)
 static int exec_init(struct engine_ctx *ctx, struct err *e)
 {
 	const struct job *j = ctx->job;
+	const struct exec_opts *xo = engine_job_opts(j);
 	struct exec_state *s = calloc(1, sizeof(*s));
 	unsigned n = 0;
 	char *p;
@@ -114,17 +127,17 @@ static int exec_init(struct engine_ctx *ctx, struct err *e)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "exec: out of memory");
 	ctx->priv = s;
 	/* found now, before any job runs, rather than as an error of its first I/O */
-	if (!exec_findable(j->eng.program)) {
+	if (!exec_findable(xo->program)) {
 		exec_exit(ctx);
 		return err_set(e, -ENOENT, EXIT_TARGET, "job '%s': exec: program '%s' is not found "
-			       "or not executable", j->name, j->eng.program);
+			       "or not executable", j->name, xo->program);
 	}
-	s->argbuf = exec_expand(j, j->eng.arguments);
+	s->argbuf = exec_expand(j, xo->arguments);
 	if (!s->argbuf) {
 		exec_exit(ctx);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "exec: out of memory");
 	}
-	s->argv[n++] = (char *)j->eng.program;
+	s->argv[n++] = (char *)xo->program;
 	for (p = strtok(s->argbuf, " "); p; p = strtok(NULL, " ")) {
 		if (n > EXEC_MAX_ARGS) {
 			exec_exit(ctx);
@@ -133,11 +146,11 @@ static int exec_init(struct engine_ctx *ctx, struct err *e)
 		s->argv[n++] = p;
 	}
 	s->argv[n] = NULL;
-	s->redirect = j->eng.std_redirect;
+	s->redirect = xo->std_redirect;
 	snprintf(s->out, sizeof(s->out), "%s.stdout", j->name);
 	snprintf(s->errf, sizeof(s->errf), "%s.stderr", j->name);
-	s->grace_ns = j->eng.grace_time_us * 1000;
-	snprintf(ctx->info, sizeof(ctx->info), "exec: %.140s", j->eng.program);
+	s->grace_ns = xo->grace_time_us * 1000;
+	snprintf(ctx->info, sizeof(ctx->info), "exec: %.140s", xo->program);
 	return 0;
 }
 
@@ -247,15 +260,34 @@ static void exec_exit(struct engine_ctx *ctx)
 
 static int exec_validate(const struct job *j, struct err *e)
 {
-	if (!j->eng.program[0])
+	if (!((const struct exec_opts *)engine_job_opts(j))->program[0])
 		return job_err(e, j, "ioengine exec needs program=");
 	if (!j->runtime_us)
 		return job_err(e, j, "ioengine exec runs its program for the job's runtime: set runtime=");
 	return 0;
 }
 
+static const struct opt_def exec_rows[] = {
+	{ .name = "program", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct exec_opts, program),
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf,
+	  .help = "exec: the program to run (looked up in PATH)" },
+	{ .name = "arguments", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct exec_opts, arguments),
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf,
+	  .help = "exec: its arguments, split at spaces; %r is the runtime in seconds, %n the job name" },
+	{ .name = "grace_time", .type = OPT_TIME, ENGINE_OPT_FIELD(struct exec_opts, grace_time_us),
+	  .unit_us = 1, .bare_us = 1000000,
+	  .help = "exec: time between SIGTERM and SIGKILL at the end of the job" },
+	{ .name = "std_redirect", .type = OPT_BOOL, ENGINE_OPT_FIELD(struct exec_opts, std_redirect),
+	  .help = "exec: stdout and stderr go to <job>.stdout and <job>.stderr (default 1)" },
+	{ .name = NULL },
+};
+
+static const struct opt_def *const exec_opts[] = { exec_rows, NULL };
+
 const struct engine_ops engine_exec_ops = {
 	.name = "exec",
+	.opts = exec_opts,
+	ENGINE_OPTS_AREA(struct exec_opts, &exec_defaults),
 	.init = exec_init,
 	.queue = exec_queue,
 	.exit = exec_exit,

@@ -25,12 +25,15 @@
 #include <sys/stat.h>	/* stat, lstat, statx, mkdir */
 #include <unistd.h>	/* close, unlink, rmdir */
 #include "io/engine.h"
-#include "io/engines/engine_fileop.h"
 
-const struct opt_choice engine_fileop_stat_types[] = {
-	{ "stat", JOB_STAT_STAT }, { "lstat", JOB_STAT_LSTAT }, { "statx", JOB_STAT_STATX },
-	{ NULL, 0 },
+enum fileop_stat_type { FOP_STAT_STAT, FOP_STAT_LSTAT, FOP_STAT_STATX };
+
+/* The options of filestat and dirstat (the rows at the end), in the job's engine area. */
+struct fileop_opts {
+	int stat_type;		/* enum fileop_stat_type */
 };
+
+static const struct fileop_opts fileop_defaults = { .stat_type = FOP_STAT_STAT };
 
 enum fileop_kind { FOP_CREATE, FOP_STAT, FOP_DELETE, FOP_MKDIR, FOP_DIRSTAT, FOP_RMDIR };
 
@@ -54,7 +57,8 @@ static int fileop_init_kind(struct engine_ctx *ctx, enum fileop_kind kind, struc
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "%s: out of memory", ctx->job->ioengine);
 	}
 	s->kind = kind;
-	s->stat_type = ctx->job->eng.stat_type;
+	if (kind == FOP_STAT || kind == FOP_DIRSTAT)
+		s->stat_type = ((const struct fileop_opts *)engine_job_opts(ctx->job))->stat_type;
 	ctx->priv = s;
 	/* dirstat and dirdelete time the operation on directories that exist */
 	for (i = 0; (kind == FOP_DIRSTAT || kind == FOP_RMDIR) && i < ctx->nr_files; i++) {
@@ -73,9 +77,9 @@ static int fileop_stat(const char *path, int type)
 	struct statx stx;
 
 	switch (type) {
-	case JOB_STAT_LSTAT:
+	case FOP_STAT_LSTAT:
 		return lstat(path, &st) ? -errno : 0;
-	case JOB_STAT_STATX:
+	case FOP_STAT_STATX:
 		return statx(AT_FDCWD, path, 0, STATX_ALL, &stx) ? -errno : 0;
 	default:
 		return stat(path, &st) ? -errno : 0;
@@ -145,15 +149,37 @@ static int dc_init(struct engine_ctx *c, struct err *e) { return fileop_init_kin
 static int ds_init(struct engine_ctx *c, struct err *e) { return fileop_init_kind(c, FOP_DIRSTAT, e); }
 static int dd_init(struct engine_ctx *c, struct err *e) { return fileop_init_kind(c, FOP_RMDIR, e); }
 
+static const struct opt_choice fileop_stat_types[] = {
+	{ "stat", FOP_STAT_STAT }, { "lstat", FOP_STAT_LSTAT }, { "statx", FOP_STAT_STATX },
+	{ NULL, 0 },
+};
+
+static const struct opt_def fileop_stat_rows[] = {
+	{ .name = "stat_type", .type = OPT_CHOICE, ENGINE_OPT_FIELD(struct fileop_opts, stat_type),
+	  .choices = fileop_stat_types,
+	  .help = "filestat/dirstat: the call that is timed: stat, lstat or statx" },
+	{ .name = NULL },
+};
+
+/* stat_type=: filestat's and dirstat's, one options struct for both */
+static const struct opt_def *const fileop_stat_opts[] = { fileop_stat_rows, NULL };
+
 #define FILEOP_OPS(sym, nm, in)							\
 	const struct engine_ops sym = {						\
 		.name = nm, .init = in,						\
 		.queue = fileop_queue, .exit = fileop_exit,			\
 	}
+#define FILEOP_STAT_OPS(sym, nm, in)						\
+	const struct engine_ops sym = {						\
+		.name = nm, .init = in,						\
+		.opts = fileop_stat_opts,					\
+		ENGINE_OPTS_AREA(struct fileop_opts, &fileop_defaults),		\
+		.queue = fileop_queue, .exit = fileop_exit,			\
+	}
 
 FILEOP_OPS(engine_filecreate_ops, "filecreate", fc_init);
-FILEOP_OPS(engine_filestat_ops, "filestat", fs_init);
+FILEOP_STAT_OPS(engine_filestat_ops, "filestat", fs_init);
 FILEOP_OPS(engine_filedelete_ops, "filedelete", fd_init);
 FILEOP_OPS(engine_dircreate_ops, "dircreate", dc_init);
-FILEOP_OPS(engine_dirstat_ops, "dirstat", ds_init);
+FILEOP_STAT_OPS(engine_dirstat_ops, "dirstat", ds_init);
 FILEOP_OPS(engine_dirdelete_ops, "dirdelete", dd_init);

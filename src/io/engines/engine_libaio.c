@@ -13,6 +13,7 @@
 #include <libaio.h>	/* io_setup, io_submit, io_getevents */
 #include <stdlib.h>	/* calloc */
 #include <string.h>	/* memmove */
+#include "io/cmdprio.h"	/* cmdprio_opt_rows: per-I/O priorities are libaio options */
 #include "io/engine.h"
 #include "io/file.h"
 
@@ -190,8 +191,11 @@ static void aio_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+static const struct opt_def *const libaio_opts[] = { cmdprio_opt_rows, NULL };
+
 const struct engine_ops engine_libaio_ops = {
 	.name = "libaio",
+	.opts = libaio_opts,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

@@ -8,6 +8,7 @@
  */
 #include <errno.h>	/* ENOMEM */
 #include <stdlib.h>	/* calloc */
+#include "io/cmdprio.h"	/* cmdprio_opt_rows: per-I/O priorities are null options */
 #include "io/engine.h"
 
 struct null_state {
@@ -90,8 +91,12 @@ static void null_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/* cmdprio_*: taken for tests of the worker's priorities (fio's null has none) */
+static const struct opt_def *const null_opts[] = { cmdprio_opt_rows, NULL };
+
 const struct engine_ops engine_null_ops = {
 	.name = "null",
+	.opts = null_opts,
 	.init = null_init,
 	.queue = null_queue,
 	.commit = null_commit,

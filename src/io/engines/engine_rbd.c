@@ -32,11 +32,47 @@
  * functions are called through struct rbd_lib, typed from librbd's own
  * header, so a changed signature is still a compile error.
  *
- * Built only with IOTRIAL_RBD (the Makefile's librbd probe); without it
- * this file is empty and ioengine=rbd is refused naming the missing
- * library (engine.c).  Options: engine_rbd.h.
+ * The engine is built only with IOTRIAL_RBD (the Makefile's librbd probe);
+ * without it this file holds its name and options only, so that its options
+ * are refused by name under other engines, and ioengine=rbd is refused
+ * naming the missing library (engine_ops.absent).
  */
-#include "io/engines/engine_rbd.h"
+#include "io/engine.h"
+
+#define RBD_NAME_MAX 256	/* pool, image, client and cluster names */
+
+/* Its options (the rows below), in the job's engine area: "" = unset. */
+struct rbd_opts {
+	char clustername[RBD_NAME_MAX];
+	char clientname[RBD_NAME_MAX];
+	char pool[RBD_NAME_MAX];
+	char name[RBD_NAME_MAX];	/* rbdname= */
+	int busy_poll;			/* spin on completions instead of sleeping */
+};
+
+static const struct rbd_opts rbd_defaults;	/* zeros: nothing named, sleep */
+
+static const struct opt_def rbd_rows[] = {
+	{ .name = "clustername", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct rbd_opts, clustername),
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf,
+	  .help = "rbd: the Ceph cluster's name (its configuration is /etc/ceph/NAME.conf); "
+		  "needs clientname=" },
+	{ .name = "rbdname", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct rbd_opts, name),
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf,
+	  .help = "rbd: the image to do I/O on (required)" },
+	{ .name = "pool", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct rbd_opts, pool),
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf,
+	  .help = "rbd: the pool holding the image (required)" },
+	{ .name = "clientname", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct rbd_opts, clientname),
+	  .parse = opt_parse_strbuf, .show = opt_show_strbuf,
+	  .help = "rbd: the Ceph user, without 'client.' (default admin); with clustername= "
+		  "a full TYPE.ID, 'client.' added when there is no dot" },
+	{ .name = "busy_poll", .type = OPT_BOOL, ENGINE_OPT_FIELD(struct rbd_opts, busy_poll),
+	  .help = "rbd: 1 spins on the completion queue instead of sleeping until one is ready" },
+	{ .name = NULL },
+};
+
+static const struct opt_def *const rbd_opts[] = { rbd_rows, NULL };
 
 #ifdef IOTRIAL_RBD
 
@@ -51,7 +87,6 @@
 #include <sys/eventfd.h>	/* eventfd */
 #include <time.h>	/* struct timespec */
 #include <unistd.h>	/* read, close */
-#include "io/engine.h"
 
 /* librbd1's soname (stable since Ceph's first releases); it needs librados */
 #define RBD_LIB_RBD "librbd.so.1"
@@ -140,8 +175,8 @@ static void rbd_disconnect(struct rbd_conn *c)
  */
 static int rbd_connect(const struct job *j, struct rbd_conn *c, struct err *e)
 {
-	const struct job_engine *je = &j->eng;
-	char who[JOB_ENGINE_NAME_MAX + 8];
+	const struct rbd_opts *je = engine_job_opts(j);
+	char who[RBD_NAME_MAX + 8];
 	int r;
 
 	c->cluster = NULL;
@@ -150,14 +185,14 @@ static int rbd_connect(const struct job *j, struct rbd_conn *c, struct err *e)
 	r = rbd_lib_load(j, &c->lib, e);
 	if (r)
 		return r;
-	if (je->rbd_clustername[0]) {
-		snprintf(who, sizeof(who), "%s%s", strchr(je->rbd_clientname, '.') ? "" : "client.",
-			 je->rbd_clientname);
-		r = c->lib.rados_create2(&c->cluster, je->rbd_clustername, who, 0);
+	if (je->clustername[0]) {
+		snprintf(who, sizeof(who), "%s%s", strchr(je->clientname, '.') ? "" : "client.",
+			 je->clientname);
+		r = c->lib.rados_create2(&c->cluster, je->clustername, who, 0);
 	} else {
 		snprintf(who, sizeof(who), "client.%s",
-			 je->rbd_clientname[0] ? je->rbd_clientname : "admin");
-		r = c->lib.rados_create(&c->cluster, je->rbd_clientname[0] ? je->rbd_clientname : NULL);
+			 je->clientname[0] ? je->clientname : "admin");
+		r = c->lib.rados_create(&c->cluster, je->clientname[0] ? je->clientname : NULL);
 	}
 	if (r < 0) {
 		c->cluster = NULL;
@@ -170,7 +205,7 @@ static int rbd_connect(const struct job *j, struct rbd_conn *c, struct err *e)
 		return err_set(e, r, EXIT_TARGET,
 			       "job '%s': rbd: cannot read the Ceph configuration ($CEPH_CONF, else "
 			       "/etc/ceph/%s.conf): %s", j->name,
-			       je->rbd_clustername[0] ? je->rbd_clustername : "ceph", strerror(-r));
+			       je->clustername[0] ? je->clustername : "ceph", strerror(-r));
 	}
 	/* fio's rule: direct=1 reads and writes past librbd's cache */
 	if (j->direct && (r = c->lib.rados_conf_set(c->cluster, "rbd_cache", "false")) < 0) {
@@ -184,19 +219,19 @@ static int rbd_connect(const struct job *j, struct rbd_conn *c, struct err *e)
 		return err_set(e, r, EXIT_TARGET, "job '%s': rbd: cannot connect to the cluster as %s: %s",
 			       j->name, who, strerror(-r));
 	}
-	r = c->lib.rados_ioctx_create(c->cluster, je->rbd_pool, &c->ioctx);
+	r = c->lib.rados_ioctx_create(c->cluster, je->pool, &c->ioctx);
 	if (r < 0) {
 		c->ioctx = NULL;
 		rbd_disconnect(c);
-		return err_set(e, r, EXIT_TARGET, "job '%s': rbd: pool '%s': %s", j->name, je->rbd_pool,
+		return err_set(e, r, EXIT_TARGET, "job '%s': rbd: pool '%s': %s", j->name, je->pool,
 			       r == -ENOENT ? "no such pool" : strerror(-r));
 	}
-	r = c->lib.rbd_open(c->ioctx, je->rbd_name, &c->image, NULL);
+	r = c->lib.rbd_open(c->ioctx, je->name, &c->image, NULL);
 	if (r < 0) {
 		c->image = NULL;
 		rbd_disconnect(c);
 		return err_set(e, r, EXIT_TARGET, "job '%s': rbd: image '%s' in pool '%s': %s", j->name,
-			       je->rbd_name, je->rbd_pool, r == -ENOENT ? "no such image" : strerror(-r));
+			       je->name, je->pool, r == -ENOENT ? "no such image" : strerror(-r));
 	}
 	return 0;
 }
@@ -204,6 +239,7 @@ static int rbd_connect(const struct job *j, struct rbd_conn *c, struct err *e)
 /* The image's size, for run.c's region planning (engine_ops.target_size). */
 static int rbd_target_size(const struct job *j, uint64_t *size, struct err *e)
 {
+	const struct rbd_opts *ro = engine_job_opts(j);
 	struct rbd_conn c;
 	rbd_image_info_t info;
 	int r = rbd_connect(j, &c, e);
@@ -214,10 +250,10 @@ static int rbd_target_size(const struct job *j, uint64_t *size, struct err *e)
 	rbd_disconnect(&c);
 	if (r < 0)
 		return err_set(e, r, EXIT_TARGET, "job '%s': rbd: cannot stat image '%s': %s", j->name,
-			       j->eng.rbd_name, strerror(-r));
+			       ro->name, strerror(-r));
 	if (!info.size)
 		return err_set(e, -EINVAL, EXIT_TARGET, "job '%s': rbd: image '%s' has size 0",
-			       j->name, j->eng.rbd_name);
+			       j->name, ro->name);
 	*size = info.size;
 	return 0;
 }
@@ -236,6 +272,7 @@ static void rbd_state_free(struct rbd_state *s)
 static int rbd_init(struct engine_ctx *ctx, struct err *e)
 {
 	const struct job *j = ctx->job;
+	const struct rbd_opts *ro = engine_job_opts(j);
 	struct rbd_state *s = calloc(1, sizeof(*s));
 	rbd_image_info_t info;
 	int r, maj, min, extra;
@@ -244,7 +281,7 @@ static int rbd_init(struct engine_ctx *ctx, struct err *e)
 	if (!s)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "rbd: out of memory");
 	s->efd = -1;
-	s->busy_poll = j->eng.rbd_busy_poll;
+	s->busy_poll = ro->busy_poll;
 	s->pending = calloc(ctx->depth, sizeof(*s->pending));
 	s->failed = calloc(ctx->depth, sizeof(*s->failed));
 	s->comps = calloc(ctx->depth, sizeof(*s->comps));
@@ -284,7 +321,7 @@ static int rbd_init(struct engine_ctx *ctx, struct err *e)
 		info.size = 0;
 	s->c.lib.rbd_version(&maj, &min, &extra);
 	snprintf(ctx->info, sizeof(ctx->info), "rbd: %.40s/%.40s (%llu MiB), librbd %d.%d.%d, cache %s%s",
-		 j->eng.rbd_pool, j->eng.rbd_name, (unsigned long long)(info.size >> 20), maj, min,
+		 ro->pool, ro->name, (unsigned long long)(info.size >> 20), maj, min,
 		 extra, j->direct ? "off" : "on", s->busy_poll ? ", busy_poll" : "");
 	ctx->priv = s;
 	return 0;
@@ -498,13 +535,14 @@ static void rbd_exit(struct engine_ctx *ctx)
 /* fio's requirements, checked when the job is parsed (--parse-only sees them). */
 static int rbd_validate(const struct job *j, struct err *e)
 {
+	const struct rbd_opts *ro = engine_job_opts(j);
 	const char *f = j->filename;
 
-	if (!j->eng.rbd_pool[0])
+	if (!ro->pool[0])
 		return job_err(e, j, "ioengine rbd needs pool= (the pool holding the image)");
-	if (!j->eng.rbd_name[0])
+	if (!ro->name[0])
 		return job_err(e, j, "ioengine rbd needs rbdname= (the image)");
-	if (j->eng.rbd_clustername[0] && !j->eng.rbd_clientname[0])
+	if (ro->clustername[0] && !ro->clientname[0])
 		return job_err(e, j, "ioengine rbd: clustername= needs clientname= "
 			       "(librados takes a cluster name only with a client name)");
 	if (j->nrfiles > 1)
@@ -523,6 +561,8 @@ static int rbd_validate(const struct job *j, struct err *e)
 
 const struct engine_ops engine_rbd_ops = {
 	.name = "rbd",
+	.opts = rbd_opts,
+	ENGINE_OPTS_AREA(struct rbd_opts, &rbd_defaults),
 	.init = rbd_init,
 	.queue = rbd_queue,
 	.commit = rbd_commit,
@@ -536,7 +576,11 @@ const struct engine_ops engine_rbd_ops = {
 
 #else
 
-/* ISO C wants a translation unit to declare something. */
-typedef int engine_rbd_not_built;
+const struct engine_ops engine_rbd_ops = {
+	.name = "rbd",
+	.opts = rbd_opts,
+	ENGINE_OPTS_AREA(struct rbd_opts, &rbd_defaults),
+	.absent = "this build has no librbd; install librbd-dev and librados-dev, then rebuild",
+};
 
 #endif

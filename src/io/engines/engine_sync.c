@@ -16,6 +16,7 @@
 #include <sys/uio.h>	/* preadv2, RWF_HIPRI */
 #include <unistd.h>	/* pread, lseek, fsync */
 #include "io/engine.h"
+#include "io/engine_rows.h"	/* hipri, which io_uring takes too */
 #include "io/file.h"
 
 enum sync_kind { SYNC_KIND_SYNC, SYNC_KIND_PSYNC, SYNC_KIND_PVSYNC2 };
@@ -125,8 +126,12 @@ const struct engine_ops engine_psync_ops = {
 	.exit = sync_exit,
 };
 
+/* hipri: RWF_HIPRI on every I/O */
+static const struct opt_def *const pvsync2_opts[] = { engine_rows_hipri, NULL };
+
 const struct engine_ops engine_pvsync2_ops = {
 	.name = "pvsync2",
+	.opts = pvsync2_opts,
 	.init = pvsync2_init,
 	.queue = pvsync2_queue,
 	.exit = sync_exit,

@@ -44,11 +44,29 @@
 #include <sys/stat.h>	/* fstat */
 #include <sys/sysmacros.h>	/* major, minor */
 #include <sys/uio.h>	/* struct iovec */
+#include "io/cmdprio.h"	/* cmdprio_opt_rows: per-I/O priorities are io_uring options */
 #include "io/engine.h"
-#include "io/engines/engine_uring.h"
+#include "io/engine_rows.h"	/* hipri, which pvsync2 takes too */
 #include "io/file.h"
 
 #define URING_BUF_MAX (1ull << 30)	/* kernel limit on one registered buffer */
+
+/* Its options (the rows at the end of this file), in the job's engine area. */
+struct uring_opts {
+	int fixedbufs;		/* register the I/O buffers */
+	int registerfiles;	/* register the files */
+	int sqthread_poll;	/* IORING_SETUP_SQPOLL */
+	int sqthread_poll_cpu;	/* its CPU (SQ_AFF), -1 = unset */
+	int nonvectored;	/* accepted: iotrial's commands are READ/WRITE already */
+};
+
+static const struct uring_opts uring_defaults = { .sqthread_poll_cpu = -1 };
+
+/* The job's options (@j NULL, as engine tests have it: the defaults). */
+static const struct uring_opts *uring_opts_of(const struct job *j)
+{
+	return j ? engine_job_opts(j) : &uring_defaults;
+}
 
 struct uring_state {
 	struct io_uring ring;
@@ -109,13 +127,14 @@ static void uring_describe(struct engine_ctx *ctx, const struct uring_state *s)
 static int uring_setup(struct engine_ctx *ctx, struct uring_state *s, struct err *e)
 {
 	const struct job *j = ctx->job;
+	const struct uring_opts *uo = uring_opts_of(j);
 	struct io_uring_params p;
 	unsigned base = 0, i;
 	int ret = -EINVAL;
 
-	if (j && j->sqthread_poll) {
+	if (uo->sqthread_poll) {
 		base |= IORING_SETUP_SQPOLL;
-		if (j->sqthread_poll_cpu >= 0)
+		if (uo->sqthread_poll_cpu >= 0)
 			base |= IORING_SETUP_SQ_AFF;
 	}
 	if (j && j->hipri)
@@ -126,7 +145,7 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_state *s, struct err
 		if (p.flags & IORING_SETUP_SINGLE_ISSUER)
 			p.flags |= IORING_SETUP_R_DISABLED;
 		if (base & IORING_SETUP_SQ_AFF)
-			p.sq_thread_cpu = (unsigned)j->sqthread_poll_cpu;
+			p.sq_thread_cpu = (unsigned)uo->sqthread_poll_cpu;
 		ret = io_uring_queue_init_params(ctx->depth, &s->ring, &p);
 		if (ret != -EINVAL)
 			break;
@@ -134,7 +153,7 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_state *s, struct err
 	if (ret == -EINVAL && (base & IORING_SETUP_SQ_AFF))
 		return err_set(e, ret, EXIT_USAGE,
 			       "io_uring: the kernel refused sqthread_poll_cpu=%d (Invalid argument)",
-			       j->sqthread_poll_cpu);
+			       uo->sqthread_poll_cpu);
 	if (ret == -EPERM || ret == -ENOSYS)
 		return err_set(e, ret, EXIT_TARGET, "io_uring is not available here: %s "
 			       "(kernel.io_uring_disabled, a seccomp filter or an old kernel)",
@@ -152,11 +171,11 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_state *s, struct err
 
 static int uring_register(struct engine_ctx *ctx, struct uring_state *s, struct err *e)
 {
-	const struct job *j = ctx->job;
+	const struct uring_opts *uo = uring_opts_of(ctx->job);
 	unsigned i, n;
 	int ret;
 
-	if (j && j->fixedbufs && ctx->buf_base && ctx->buf_len) {
+	if (uo->fixedbufs && ctx->buf_base && ctx->buf_len) {
 		struct iovec one = { .iov_base = ctx->buf_base, .iov_len = ctx->buf_len };
 		struct iovec *iov = &one;
 		char *end = (char *)ctx->buf_base + ctx->buf_len;
@@ -184,7 +203,7 @@ static int uring_register(struct engine_ctx *ctx, struct uring_state *s, struct 
 				       (unsigned long long)ctx->buf_len, strerror(-ret),
 				       ret == -ENOMEM ? " (RLIMIT_MEMLOCK too low?)" : "");
 	}
-	if (j && j->registerfiles && ctx->nr_files) {
+	if (uo->registerfiles && ctx->nr_files) {
 		int *fds = calloc(ctx->nr_files, sizeof(*fds));
 
 		if (!fds)
@@ -522,8 +541,68 @@ static int uring_getevents_timed(struct engine_ctx *ctx, unsigned min, unsigned 
 	return uring_reap(ctx, min, max, out, &ts);
 }
 
+/* ---- options ---- */
+
+/* sqthread_poll_cpu=N: the polling kernel thread's CPU (below CPU_SETSIZE). */
+static int uring_parse_sqpoll_cpu(struct job *j, const struct opt_def *o, const char *val,
+				  const struct num_ctx *c, struct err *e)
+{
+	uint64_t v;
+	int cpu, ret = num_parse_u64(val, c, &v, e);
+
+	if (ret)
+		return ret;
+	if (v >= CPU_SETSIZE)
+		return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
+	cpu = (int)v;
+	memcpy((char *)j + o->off, &cpu, sizeof(cpu));
+	return 0;
+}
+
+static int uring_show_sqpoll_cpu(const struct job *j, const struct opt_def *o, char *buf,
+				 size_t len)
+{
+	int cpu;
+
+	memcpy(&cpu, (const char *)j + o->off, sizeof(cpu));
+	if (cpu < 0)
+		return 1;
+	snprintf(buf, len, "%d", cpu);
+	return 0;
+}
+
+/* The ring's set-up. */
+static const struct opt_def uring_setup_rows[] = {
+	{ .name = "fixedbufs", .type = OPT_FLAG, ENGINE_OPT_FIELD(struct uring_opts, fixedbufs),
+	  .help = "io_uring: register the I/O buffers" },
+	{ .name = "registerfiles", .type = OPT_FLAG,
+	  ENGINE_OPT_FIELD(struct uring_opts, registerfiles),
+	  .help = "io_uring: register the files" },
+	{ .name = "sqthread_poll", .type = OPT_FLAG,
+	  ENGINE_OPT_FIELD(struct uring_opts, sqthread_poll),
+	  .help = "io_uring: a kernel thread polls the submission queue" },
+	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC,
+	  ENGINE_OPT_FIELD(struct uring_opts, sqthread_poll_cpu),
+	  .parse = uring_parse_sqpoll_cpu, .show = uring_show_sqpoll_cpu,
+	  .help = "io_uring: CPU of the polling kernel thread" },
+	{ .name = NULL },
+};
+
+/* How each I/O is issued, after hipri (fio's order). */
+static const struct opt_def uring_io_rows[] = {
+	{ .name = "nonvectored", .type = OPT_BOOL, ENGINE_OPT_FIELD(struct uring_opts, nonvectored),
+	  .help = "io_uring: use non-vectored read/write commands" },
+	{ .name = NULL },
+};
+
+static const struct opt_def *const uring_opts[] = {
+	uring_setup_rows, cmdprio_opt_rows, engine_rows_hipri, uring_io_rows, NULL,
+};
+
 const struct engine_ops engine_uring_ops = {
 	.name = "io_uring",
+	.opts = uring_opts,
+	ENGINE_OPTS_AREA(struct uring_opts, &uring_defaults),
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,
@@ -532,28 +611,3 @@ const struct engine_ops engine_uring_ops = {
 	.exit = uring_exit,
 	.getevents_timed = uring_getevents_timed,
 };
-
-/* ---- options (engine_uring.h) ---- */
-
-int engine_uring_parse_sqpoll_cpu(struct job *j, const struct opt_def *o, const char *val,
-				  const struct num_ctx *c, struct err *e)
-{
-	uint64_t v;
-	int ret = num_parse_u64(val, c, &v, e);
-
-	if (ret)
-		return ret;
-	if (v >= CPU_SETSIZE)
-		return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
-	j->sqthread_poll_cpu = (int)v;
-	return 0;
-}
-
-int engine_uring_show_sqpoll_cpu(const struct job *j, const struct opt_def *o, char *buf,
-				 size_t len)
-{
-	if (j->sqthread_poll_cpu < 0)
-		return 1;
-	snprintf(buf, len, "%d", j->sqthread_poll_cpu);
-	return 0;
-}

@@ -1,6 +1,12 @@
-/* Tests for the engine registry: every engine is found by its fio name and listed once. */
+/*
+ * Tests for the engine registry: every engine is found by its fio name and
+ * listed once; the engines' option rows and their options structs hold
+ * together (test_engine_toy.c adds an engine from outside the library).
+ */
+#include <stddef.h>	/* offsetof */
 #include "check.h"
 #include "io/engine.h"
+#include "parse/opt.h"	/* opt_find, opt_next: the table gathers the engines' rows */
 
 TEST(engine_find_all)
 {
@@ -30,12 +36,11 @@ TEST(engine_find_all)
 
 TEST(engine_list_unique)
 {
-	const struct engine_ops *const *l = engine_list();
 	unsigned i, k, n = 0;
 
-	for (i = 0; l[i]; i++)
+	for (i = 0; engine_at(i); i++)
 		for (k = 0; k < i; k++)
-			CHECK(strcmp(l[i]->name, l[k]->name) != 0);
+			CHECK(strcmp(engine_at(i)->name, engine_at(k)->name) != 0);
 	n = i;
 	/* rbd is there when the build found librbd, and only then */
 	CHECK_EQ_U(n, 20 + (engine_absent_reason("rbd") == NULL));
@@ -54,10 +59,73 @@ TEST(engine_ops)
 		CHECK(engine_absent_reason("rbd") != NULL);
 }
 
+/* Every row an engine lists is the table's row of that name, found once. */
+TEST(engine_rows_in_table)
+{
+	size_t eng = 0, row = 0, n = 0;
+	struct opt_iter it = { 0 };
+	const struct opt_def *o, *p;
+
+	while ((o = engine_opt_next(&eng, &row)) != NULL) {
+		n++;
+		CHECK(opt_find(o->name) == o);
+		CHECK(engine_opt_owner(o, 0) != NULL);
+	}
+	CHECK(n >= 25);		/* io_uring's, cmdprio's, cpuio's, exec's, rbd's, ... */
+	/* listed by three engines, named in the registry's order */
+	o = opt_find("cmdprio_percentage");
+	CHECK_STR(engine_opt_owner(o, 0)->name, "io_uring");
+	CHECK_STR(engine_opt_owner(o, 1)->name, "libaio");
+	CHECK_STR(engine_opt_owner(o, 2)->name, "null");
+	CHECK(engine_opt_owner(o, 3) == NULL);
+	CHECK(engine_takes(engine_find("null"), o) && !engine_takes(engine_find("psync"), o));
+	/* a core option is no engine's */
+	CHECK(engine_opt_owner(opt_find("bs"), 0) == NULL);
+	CHECK(!engine_opt_in_area(opt_find("bs")));
+	/* the engines' rows sit together in the table, each once */
+	for (n = 0; (p = opt_next(&it)) != NULL;)
+		n += engine_opt_owner(p, 0) != NULL;
+	eng = row = 0;
+	while (engine_opt_next(&eng, &row))
+		n--;
+	CHECK_EQ_U(n, 0);
+}
+
+/*
+ * A row with its value in the engine area: its engines share one options
+ * struct, the field lies inside it, and it holds no pointer (job_copy's
+ * memcpy copies the area).  The default engine has no options there, so
+ * job_init()'s zeroed area is its own.
+ */
+TEST(engine_area_rows)
+{
+	size_t eng = 0, row = 0, k, base = offsetof(struct job, engine_area), in_area = 0;
+	const struct engine_ops *own, *other;
+	const struct opt_def *o;
+
+	while ((o = engine_opt_next(&eng, &row)) != NULL) {
+		if (!engine_opt_in_area(o))
+			continue;
+		in_area++;
+		own = engine_opt_owner(o, 0);
+		CHECK(o->type != OPT_STR);
+		CHECK(own->opts_default != NULL && own->opts_size <= JOB_ENGINE_AREA_MAX);
+		CHECK(o->off - base + o->width <= own->opts_size);
+		for (k = 1; (other = engine_opt_owner(o, k)) != NULL; k++)
+			CHECK(other->opts_default == own->opts_default &&
+			      other->opts_size == own->opts_size);
+	}
+	CHECK(in_area >= 15);
+	CHECK_EQ_U(engine_find(JOB_IOENGINE_DEFAULT)->opts_size, 0);
+	CHECK(engine_find(JOB_IOENGINE_DEFAULT)->opts_default == NULL);
+}
+
 int main(void)
 {
 	RUN(engine_find_all);
 	RUN(engine_list_unique);
 	RUN(engine_ops);
+	RUN(engine_rows_in_table);
+	RUN(engine_area_rows);
 	return CHECK_DONE();
 }

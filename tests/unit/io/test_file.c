@@ -204,7 +204,7 @@ TEST(setup_fallocate_modes)
 
 		fjob(&j, RW_WRITE);
 		j.size = 1 << 20;
-		j.eng.fallocate = m[k].mode;
+		j.fallocate = m[k].mode;
 		CHECK(file_setup(&j, 0, 0, &f, &nr, &e) == 0);
 		CHECK(nr == 1 && fstat(f[0].fd, &st) == 0 && st.st_size == 1 << 20);
 		if (m[k].reserved)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "check.h"
+#include "io/engine.h"	/* engine_opt_owner: an engine's option is set under that engine */
 #include "parse/opt.h"
 #include "opt_fixture.h"	/* W, fixture_resolved, fixture_set1 */
 
@@ -276,8 +277,19 @@ TEST(every_option_sets_its_value)
 
 	job_init(&def);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int ret = fixture_set1(&j, cases[i].name, cases[i].val, &e);
+		const struct opt_def *o = opt_find(cases[i].name);
+		/* an option whose value is in the engine area is its engine's: set under it */
+		const struct engine_ops *own = o && engine_opt_in_area(o) ? engine_opt_owner(o, 0) : NULL;
+		size_t at = own ? 1 : 0;
+		int ret;
 
+		if (own && own->absent) {
+			printf("  %s: engine %s is not in this build\n", cases[i].name, own->name);
+			continue;
+		}
+		ret = own ? fixture_set1(&j, "ioengine", own->name, &e) : 0;
+		ret = ret ? ret : own ? opt_set(&j, cases[i].name, cases[i].val, W, &e)
+				      : fixture_set1(&j, cases[i].name, cases[i].val, &e);
 		if (ret) {
 			printf("  %s=%s: %s\n", cases[i].name, cases[i].val ? cases[i].val : "(bare)", e.msg);
 			CHECK(ret == 0);
@@ -290,11 +302,11 @@ TEST(every_option_sets_its_value)
 			printf("  %s: the case does not change the default\n", cases[i].name);
 		CHECK(strcmp(before, cases[i].want) != 0);
 		/* the pair is recorded as typed */
-		CHECK_EQ_U(j.opts_nr, 1);
+		CHECK_EQ_U(j.opts_nr, at + 1);
 		/* under its canonical name, as fio's "job options" */
-		CHECK_STR(j.opts[0].key, opt_find(cases[i].name)->name);
-		CHECK(cases[i].val ? j.opts[0].val && !strcmp(j.opts[0].val, cases[i].val)
-				   : j.opts[0].val == NULL);
+		CHECK_STR(j.opts[at].key, o->name);
+		CHECK(cases[i].val ? j.opts[at].val && !strcmp(j.opts[at].val, cases[i].val)
+				   : j.opts[at].val == NULL);
 		job_free(&j);
 	}
 	for (i = 0; i < sizeof(default_only) / sizeof(default_only[0]); i++) {
@@ -309,15 +321,16 @@ TEST(every_option_sets_its_value)
 /* Adding an option to the table without a case above fails here. */
 TEST(every_supported_option_has_a_case)
 {
-	size_t nr, i, k, a;
-	const struct opt_def *t = opt_table(&nr);
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
+	size_t k, a;
 	int found;
 
-	for (i = 0; i < nr; i++) {
-		if (t[i].type == OPT_UNSUPPORTED)
+	while ((o = opt_next(&it)) != NULL) {
+		if (o->type == OPT_UNSUPPORTED)
 			continue;
 		for (a = 0; a < 3; a++) {
-			const char *n = a ? t[i].alias[a - 1] : t[i].name;
+			const char *n = a ? o->alias[a - 1] : o->name;
 
 			if (!n)
 				continue;
@@ -338,12 +351,12 @@ TEST(every_supported_option_has_a_case)
 /* Each row's storage matches its type, and no name is claimed twice. */
 TEST(table_integrity)
 {
-	size_t nr, i, k, a, b;
-	const struct opt_def *t = opt_table(&nr);
+	struct opt_iter it = { 0 }, it2;
+	const struct opt_def *o, *p;
+	size_t nr = 0, a, b;
 
-	CHECK(nr > 300);
-	for (i = 0; i < nr; i++) {
-		const struct opt_def *o = &t[i];
+	while ((o = opt_next(&it)) != NULL) {
+		nr++;
 
 		switch (o->type) {
 		case OPT_BOOL: case OPT_FLAG: case OPT_CHOICE:
@@ -373,11 +386,11 @@ TEST(table_integrity)
 			CHECK(o->off + o->width <= sizeof(struct job));
 		if (o->type != OPT_UNSUPPORTED)
 			CHECK(o->help && o->help[0]);
-		for (k = i + 1; k < nr; k++)
+		for (it2 = it; (p = opt_next(&it2)) != NULL;)
 			for (a = 0; a < 3; a++)
 				for (b = 0; b < 3; b++) {
-					const char *x = a ? t[i].alias[a - 1] : t[i].name;
-					const char *y = b ? t[k].alias[b - 1] : t[k].name;
+					const char *x = a ? o->alias[a - 1] : o->name;
+					const char *y = b ? p->alias[b - 1] : p->name;
 
 					if (x && y && !strcmp(x, y)) {
 						printf("  '%s' appears twice\n", x);
@@ -385,6 +398,7 @@ TEST(table_integrity)
 					}
 				}
 	}
+	CHECK(nr > 300);
 }
 
 TEST(fields)
@@ -533,7 +547,6 @@ TEST(defaults)
 	CHECK_EQ_U(j.invalidate, 1);
 	CHECK_EQ_U(j.nrfiles, 1);
 	CHECK_EQ_U(j.interval_us, 1000000);
-	CHECK(j.sqthread_poll_cpu == -1);
 	CHECK_EQ_U(j.ss_metric, SS_NONE);
 	CHECK_NEAR(j.ss_limit, 0.01, 0);
 	CHECK_EQ_U(j.ss_pct, 1);
@@ -613,6 +626,74 @@ TEST(copy_is_deep)
 	CHECK_STR(ddir_name(DDIR_TRIM), "trim");
 }
 
+/*
+ * An engine's options hold a value only under that engine: before
+ * ioengine= they are kept as typed and applied when it comes; under another
+ * engine they show their defaults, and a job's own value is refused.
+ */
+TEST(engine_options_follow_the_engine)
+{
+	struct job j, k;
+	struct err e;
+
+	/* given before ioengine=, applied when it picks the engine */
+	CHECK(fixture_set1(&j, "cpuload", "50", &e) == 0);
+	CHECK_STR(fixture_resolved(&j, "cpuload"), "0");	/* psync's job: the default */
+	CHECK(opt_set(&j, "cpumode", "qsort", W, &e) == 0);
+	CHECK(opt_set(&j, "ioengine", "cpuio", W, &e) == 0);
+	CHECK_STR(fixture_resolved(&j, "cpuload"), "50");
+	CHECK_STR(fixture_resolved(&j, "cpumode"), "qsort");
+	CHECK_STR(fixture_resolved(&j, "cpuchunks"), "50000");	/* cpuio's default */
+	/* a bad value is refused at once, whatever the engine */
+	CHECK(opt_set(&j, "cpuload", "101", W, &e) == -ERANGE);
+	CHECK(opt_set(&j, "program", "", W, &e) == -EINVAL);
+	CHECK_STR(fixture_resolved(&j, "cpuload"), "50");
+	/* away from cpuio the values go; validation names the one the job set */
+	CHECK(opt_set(&j, "ioengine", "psync", W, &e) == 0);
+	CHECK_STR(fixture_resolved(&j, "cpuload"), "0");
+	CHECK(opt_set(&j, "name", "x", W, &e) == 0);
+	err_clear(&e);
+	CHECK(opt_job_validate(&j, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "option 'cpuload' belongs to ioengine cpuio, not psync") != NULL);
+	job_free(&j);
+
+	/* a copy (a [global]'s job) keeps them under the same engine */
+	CHECK(fixture_set1(&j, "ioengine", "exec", &e) == 0);
+	CHECK(opt_set(&j, "program", "/bin/true", W, &e) == 0);
+	CHECK(opt_set(&j, "grace_time", "2s", W, &e) == 0);
+	CHECK(job_copy(&k, &j) == 0);
+	job_kv_clear(&k);
+	CHECK(opt_set(&k, "ioengine", "exec", W, &e) == 0);
+	CHECK_STR(fixture_resolved(&k, "program"), "/bin/true");
+	CHECK_STR(fixture_resolved(&k, "grace_time"), "2000000");
+	/* and drop them under another: the area holds that engine's defaults */
+	CHECK(opt_set(&k, "ioengine", "io_uring", W, &e) == 0);
+	CHECK_STR(fixture_resolved(&k, "program"), "<unset>");
+	CHECK_STR(fixture_resolved(&k, "grace_time"), "1000000");
+	CHECK_STR(fixture_resolved(&k, "sqthread_poll_cpu"), "<unset>");	/* -1 */
+	CHECK(opt_set(&k, "sqthread_poll_cpu", "1", W, &e) == 0);
+	CHECK_STR(fixture_resolved(&k, "sqthread_poll_cpu"), "1");
+	job_free(&k);
+	job_free(&j);
+
+	/* engines sharing an options struct keep the values across */
+	CHECK(fixture_set1(&j, "ioengine", "filestat", &e) == 0);
+	CHECK(opt_set(&j, "stat_type", "lstat", W, &e) == 0);
+	CHECK(job_copy(&k, &j) == 0);
+	job_kv_clear(&k);
+	CHECK(opt_set(&k, "ioengine", "dirstat", W, &e) == 0);
+	CHECK_STR(fixture_resolved(&k, "stat_type"), "lstat");
+	CHECK(opt_set(&k, "ioengine", "filecreate", W, &e) == 0);
+	CHECK_STR(fixture_resolved(&k, "stat_type"), "stat");
+	job_free(&k);
+	job_free(&j);
+
+	/* the values kept in struct job (hipri: io_uring's and pvsync2's) stay as they were */
+	CHECK(fixture_set1(&j, "hipri", NULL, &e) == 0);
+	CHECK_STR(fixture_resolved(&j, "hipri"), "1");
+	job_free(&j);
+}
+
 int main(void)
 {
 	RUN(every_option_sets_its_value);
@@ -624,5 +705,6 @@ int main(void)
 	RUN(defaults);
 	RUN(steady_report_default);
 	RUN(copy_is_deep);
+	RUN(engine_options_follow_the_engine);
 	return CHECK_DONE();
 }

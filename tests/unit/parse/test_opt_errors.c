@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "parse/opt.h"
-#include "io/engine.h"	/* engine_find, engine_absent_reason: .engines names checked */
+#include "io/engine.h"	/* engine_find, engine_absent_reason: rbd built or not */
 #include "opt_fixture.h"	/* W, fixture_resolved, fixture_set1 */
 
 /* @name=@val must fail with exactly @msg. */
@@ -386,36 +386,6 @@ TEST(engine_options_owned)
 }
 
 /*
- * Every engine an option row says it belongs to (.engines, a blank-separated
- * list) is in the registry: a misspelt or removed engine would leave the
- * option refused under every engine, silently.
- */
-TEST(engine_names_registered)
-{
-	size_t n, i, owned = 0;
-	const struct opt_def *t = opt_table(&n);
-
-	for (i = 0; i < n; i++) {
-		char buf[256], *w, *save = NULL;
-
-		if (!t[i].engines)
-			continue;
-		owned++;
-		CHECK(strlen(t[i].engines) < sizeof(buf));
-		snprintf(buf, sizeof(buf), "%s", t[i].engines);
-		for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-			/* or an engine this build left out (rbd without librbd) */
-			int known = engine_find(w) || engine_absent_reason(w);
-
-			CHECK(known);
-			if (!known)
-				printf("  option '%s': engine '%s' is not registered\n", t[i].name, w);
-		}
-	}
-	CHECK(owned >= 15);	/* io_uring's, cmdprio's, cpuio's, exec's, ... */
-}
-
-/*
  * An engine option inherited (a [global] with ioengine=e4defrag and
  * donorname) is dropped when the job switches engine, as fio 3.33 does; the
  * same option set by the job itself under libaio is refused.
@@ -436,7 +406,7 @@ TEST(engine_options_inherited_dropped)
 	CHECK(opt_set(&j, "ioengine", "libaio", W, &e) == 0);
 	err_clear(&e);
 	CHECK(opt_job_validate(&j, &e) == 0);
-	CHECK(j.eng.donorname[0] == '\0');
+	CHECK_STR(fixture_resolved(&j, "donorname"), "<unset>");
 	CHECK(opt_job_cmdline(&j, &line) == 0);
 	CHECK(strstr(line, "donorname") == NULL);
 	free(line);
@@ -512,8 +482,10 @@ TEST(rbd_options)
 	CHECK(opt_set(&j, "busy_poll", "1", W, &e) == 0);
 	err_clear(&e);
 	CHECK(opt_job_validate(&j, &e) == 0);
-	CHECK(j.eng.rbd_busy_poll == 1 && !strcmp(j.eng.rbd_pool, "rbd") &&
-	      !strcmp(j.eng.rbd_name, "img") && !strcmp(j.eng.rbd_clientname, "admin"));
+	CHECK_STR(fixture_resolved(&j, "busy_poll"), "1");
+	CHECK_STR(fixture_resolved(&j, "pool"), "rbd");
+	CHECK_STR(fixture_resolved(&j, "rbdname"), "img");
+	CHECK_STR(fixture_resolved(&j, "clientname"), "admin");
 	job_free(&j);
 }
 
@@ -524,7 +496,6 @@ int main(void)
 	RUN(failure_leaves_job_unchanged);
 	RUN(validate);
 	RUN(engine_options_owned);
-	RUN(engine_names_registered);
 	RUN(engine_options_inherited_dropped);
 	RUN(rbd_options);
 	return CHECK_DONE();

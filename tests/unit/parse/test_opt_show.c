@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "parse/opt.h"
-#include "io/engine.h"	/* engine_list, engine_name_at: --cmdhelp lists the engines */
+#include "io/engine.h"	/* engine_at, engine_name_at: --cmdhelp lists the engines */
 #include "opt_fixture.h"	/* W, fixture_resolved, fixture_set1 */
 
 /* "%%" reads as "%" in values (fio 3.33); strings keep their text. */
@@ -35,13 +35,14 @@ TEST(resolved_list)
 	struct job j;
 	struct err e = { 0 };
 	struct job_kv *kv;
-	size_t nr, i, tnr, listed = 0;
-	const struct opt_def *t = opt_table(&tnr);
+	size_t nr, i, listed = 0;
+	struct opt_iter it = { 0 };
+	const struct opt_def *o;
 
 	job_init(&j);
 	CHECK(!opt_job_resolved(&j, &kv, &nr));
-	for (i = 0; i < tnr; i++)
-		if (t[i].type != OPT_UNSUPPORTED && !(t[i].flags & OPT_F_NOSHOW))
+	while ((o = opt_next(&it)) != NULL)
+		if (o->type != OPT_UNSUPPORTED && !(o->flags & OPT_F_NOSHOW))
 			listed++;
 	/* unset at default: description, filename, directory, randseed, sqthread_poll_cpu,
 	 * cpus_allowed, bsrange, bssplit, clocksource, steadystate, 4 logs, buffer_pattern,
@@ -112,14 +113,14 @@ TEST(cmdhelp)
 	fclose(f);
 	CHECK(strstr(buf, "type:    one of the values below") != NULL);
 	{
-		const struct engine_ops *const *l = engine_list();
+		const struct engine_ops *ops;
 		char want[64];
 
-		CHECK(l[0] != NULL);
-		for (size_t i = 0; l[i]; i++) {
-			snprintf(want, sizeof(want), " %s", l[i]->name);
+		CHECK(engine_at(0) != NULL);
+		for (size_t i = 0; (ops = engine_at(i)) != NULL; i++) {
+			snprintf(want, sizeof(want), " %s", ops->name);
 			CHECK(strstr(strstr(buf, "values: ") ? strstr(buf, "values: ") : "", want));
-			CHECK_STR(engine_name_at(i), l[i]->name);
+			CHECK_STR(engine_name_at(i), ops->name);
 		}
 	}
 	free(buf);

@@ -23,10 +23,11 @@ static void roundtrip(const char *dir, unsigned depth, int fixedbufs, int regfil
 		CHECK(r == 0);
 		return;
 	}
-	h.job.fixedbufs = fixedbufs;
-	h.job.registerfiles = regfiles;
-	h.job.sqthread_poll = sqpoll;
-	r = eh_init(&h, OPS, &e);
+	r = eh_opt(&h, "ioengine", "io_uring");
+	r = r ? r : eh_opt(&h, "fixedbufs", fixedbufs ? "1" : "0");
+	r = r ? r : eh_opt(&h, "registerfiles", regfiles ? "1" : "0");
+	r = r ? r : eh_opt(&h, "sqthread_poll", sqpoll ? "1" : "0");
+	r = r ? r : eh_init(&h, OPS, &e);
 	if (r)
 		printf("  init: %s\n", e.msg);
 	CHECK(r == 0);
@@ -80,9 +81,10 @@ TEST(uring_sqpoll_cpu)
 
 	CHECK(r == 0);
 	if (!r) {
-		h.job.sqthread_poll = 1;
-		h.job.sqthread_poll_cpu = 0;
-		r = eh_init(&h, OPS, &e);
+		r = eh_opt(&h, "ioengine", "io_uring");
+		r = r ? r : eh_opt(&h, "sqthread_poll", "1");
+		r = r ? r : eh_opt(&h, "sqthread_poll_cpu", "0");
+		r = r ? r : eh_init(&h, OPS, &e);
 		CHECK(r == 0);
 		if (!r) {
 			CHECK(strstr(h.ctx.info, "SQPOLL SQ_AFF") != NULL);
@@ -150,7 +152,8 @@ TEST(uring_fsync)
 
 	CHECK(r == 0);
 	if (!r) {
-		h.job.registerfiles = 1;
+		CHECK(eh_opt(&h, "ioengine", "io_uring") == 0);
+		CHECK(eh_opt(&h, "registerfiles", NULL) == 0);
 		CHECK(eh_init(&h, OPS, &e) == 0);
 		CHECK(eh_pass(&h, OPS, DDIR_WRITE, 4096, 3) == 0);
 		CHECK(eh_one(&h, OPS, DDIR_SYNC, 0, 0) == 0);

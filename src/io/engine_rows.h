@@ -1,0 +1,19 @@
+/*
+ * engine_rows: engine option rows that engines in different files list, so
+ * that each is one row (io/engine.h, "An engine's options"), kept below
+ * those engines and the registry alike.  Per-I/O priorities' rows are
+ * cmdprio.h's, beside their mechanism.
+ */
+#ifndef IOTRIAL_ENGINE_ROWS_H
+#define IOTRIAL_ENGINE_ROWS_H
+
+#include "model/opt_def.h"
+
+/*
+ * hipri=: polled completions, which io_uring (IORING_SETUP_IOPOLL) and
+ * pvsync2 (RWF_HIPRI) take; its value is struct job's hipri.  Ended by a
+ * row without a name.
+ */
+extern const struct opt_def engine_rows_hipri[];
+
+#endif
