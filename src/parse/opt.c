@@ -255,7 +255,7 @@ static int opt_parse_pct2(struct job *j, const struct opt_def *o, const char *va
 	return opt_parse(j, o, buf, c, e);
 }
 
-/* The engine whose options @j's engine area holds; NULL when this build has none of that name. */
+/* The engine whose options @j's engine area holds (NULL: no engine of this build). */
 static const struct engine_ops *opt_job_engine(const struct job *j)
 {
 	return engine_find(j->ioengine ? j->ioengine : JOB_IOENGINE_DEFAULT);
@@ -493,8 +493,8 @@ int opt_engine_owned_check(const struct job *j, struct err *e)
 
 	job_init(&def);
 	while (!ret && (o = opt_next(&it)) != NULL) {
-		if (o->type == OPT_UNSUPPORTED || !engine_opt_owner(o, 0) || engine_takes(ops, o) ||
-		    !opt_own(j, o->name))
+		if (o->type == OPT_UNSUPPORTED || !opt_own(j, o->name) || engine_takes(ops, o) ||
+		    !engine_opt_owner(o, 0))
 			continue;
 		unset_a = opt_show_value(opt_foreign(j, o) ? opt_own_value(j, o, &tmp) : j, o, a,
 					 sizeof(a));
@@ -528,7 +528,7 @@ void opt_engine_drop_inherited(struct job *j)
 		 * (cmdprio's) stay: their engines read them
 		 */
 		if (o->type != OPT_UNSUPPORTED && o->width && !engine_opt_in_area(o) &&
-		    engine_opt_owner(o, 0) && !engine_takes(ops, o) && !opt_own(j, o->name))
+		    !opt_own(j, o->name) && !engine_takes(ops, o) && engine_opt_owner(o, 0))
 			memcpy((char *)j + o->off, (const char *)&def + o->off, o->width);
 	job_free(&def);
 }
