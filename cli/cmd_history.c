@@ -32,7 +32,8 @@ static const char usage[] =
 	"commands:\n"
 	"  list [filters]                 stored runs, newest first (* after an id: partial)\n"
 	"  show ID                        one run: device, workload, verdicts, figures\n"
-	"  trend METRIC --device=DEV      one device's figure over time, with each run's\n"
+	"  trend METRIC [--device=DEV]    one device's figure over time (--device when the\n"
+	"                                 history holds several), with each run's\n"
 	"                                 spread and the band of the runs before it\n"
 	"  compare --baseline=SEL --candidate=SEL [compare options]\n"
 	"                                 iotrial compare on runs chosen from the history\n"
@@ -327,7 +328,7 @@ static int do_trend(struct history *h, struct hargs *a, FILE *f, struct err *e)
 
 	if (a->npos != 1)
 		return err_set(e, -EINVAL, EXIT_USAGE, "history trend: give one metric (total.iops, "
-			       "read.lat_p99_ns, ...) and --device=DEV");
+			       "read.lat_p99_ns, ...); --device=DEV when the history holds several devices");
 	if (history_trend(h, a->pos[0], &a->f, a->window ? a->window : "auto", a->band, &t, e))
 		return -EINVAL;
 	if (a->json)
@@ -424,12 +425,37 @@ static int do_trial(struct history *h, struct hargs *a, FILE *f, struct err *e)
 	return 0;
 }
 
+static const char compare_usage[] =
+	"usage: iotrial history [--history=FILE] compare --baseline=SEL --candidate=SEL\n"
+	"                       [compare options]\n"
+	"iotrial compare on runs chosen from the history: each side's runs are loaded\n"
+	"from the database, checked to be comparable (same device and job signature),\n"
+	"and compared with compare's statistics.  docs/history.md.\n"
+	"selectors: 42, 40-45, 40,42  label:NAME  trial:T:A (a stored ab trial's side)\n"
+	"  last:N     the N newest runs with the other side's device and workload\n"
+	"  --allow-differences   compare even when device or workload differ\n"
+	"compare options (iotrial compare --help): --window=all|steady|auto,\n"
+	"  --fail-on-regression=PCT, --output-format=text|json|html, -o FILE, ...\n"
+	"exit codes: 0 compared, 2 bad option, selector or database, 6 regression\n"
+	"(--fail-on-regression), 7 output not writable.\n";
+
 /* history compare: iotrial compare with both sides chosen from the history. */
 static int do_compare(int argc, char **argv, const char *db)
 {
-	char **v = calloc((size_t)argc + 3, sizeof(*v)), *dbopt = NULL;
+	char **v, *dbopt = NULL;
 	int i, n = 0, rc;
 
+	/* its own texts, not plain compare's (whose sides are files) */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(compare_usage, stdout);
+			return EXIT_OK;
+		}
+	if (argc < 2) {
+		fputs(compare_usage, stderr);
+		return EXIT_USAGE;
+	}
+	v = calloc((size_t)argc + 3, sizeof(*v));
 	if (!v)
 		return fprintf(stderr, "iotrial: error: out of memory\n"), EXIT_INTERNAL;
 	v[n++] = "compare";

@@ -286,6 +286,8 @@ int history_export(struct history *h, const struct history_filter *f, const char
 #define HISTORY_TREND_BAND_RUNS 10	/* runs before a point that make its band */
 #define HISTORY_TREND_BAND_MIN 5	/* fewer runs before a point: no band (an sd of
 					 * 2 or 3 runs says little) */
+#define HISTORY_TREND_JUMP 0.25		/* before the band forms: a point this far (relative)
+					 * from the earlier runs' mean is marked a jump */
 
 struct history_trend_point {
 	int64_t id;
@@ -295,6 +297,9 @@ struct history_trend_point {
 	double band_mean, band_sd;	/* over up to band_runs runs before it; NAN below
 					 * HISTORY_TREND_BAND_MIN */
 	int outside;		/* beyond band_mean +- 2 band_sd, on the bad side (+1) or good (-1) */
+	double jump;		/* no band yet (1 to BAND_MIN - 1 runs before): (value - their
+				 * mean) / their mean when beyond HISTORY_TREND_JUMP, else NAN */
+	int jump_side;		/* the jump's side: +1 bad, -1 good, 0 none */
 	char labels[128];
 };
 

@@ -590,6 +590,14 @@ int history_open(const char *path, enum history_mode mode, unsigned busy_ms,
 		return err_set(e, -ENOENT, EXIT_USAGE, "history database %s does not exist: record "
 			       "runs with --history or IOTRIAL_HISTORY, or give --history=FILE", path);
 	}
+	/* SQLite would say "disk I/O error" (read) or "unable to open" (write): name the cause */
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+		if (problem)
+			*problem = HISTORY_OTHER;
+		return err_set(e, -EISDIR, EXIT_USAGE, "history database %s is a directory, not a "
+			       "file: give --history=FILE (for example %s%shistory.db)", path, path,
+			       path[0] && path[strlen(path) - 1] == '/' ? "" : "/");
+	}
 	if (mode == HISTORY_WRITE && (ret = make_parent(path))) {
 		if (problem)
 			*problem = ret == -ENOSPC ? HISTORY_FULL : HISTORY_READONLY;

@@ -157,11 +157,13 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 		fmt_metric(t, p->value, v, sizeof(v));
 		fmt_date(p->start_ms, when, sizeof(when));
 		snprintf(tip, sizeof(tip), "run %lld, %s UTC: %s%s%s", (long long)p->id, when, v,
-			 p->outside > 0 ? " (outside the band, worse)" : "",
+			 p->outside > 0 ? " (outside the band, worse)" :
+			 p->jump_side > 0 ? " (a jump before the band formed, worse)" : "",
 			 p->labels[0] ? " -- " : "");
 		if (p->labels[0])
 			snprintf(tip + strlen(tip), sizeof(tip) - strlen(tip), "%s", p->labels);
-		svg_chart_marker(&c, p->outside > 0 ? STYLE_OUT : STYLE_VALUE, (double)(i + 1),
+		svg_chart_marker(&c, p->outside > 0 || p->jump_side > 0 ? STYLE_OUT : STYLE_VALUE,
+				 (double)(i + 1),
 				 p->value, tip);
 	}
 	svg_chart_legend(&c, legend, styles, 3);
@@ -226,7 +228,13 @@ int history_write_trend_html(FILE *f, const struct history_trend *t)
 		cell(f, 1, v);
 		cell(f, 1, sd);
 		cell(f, 1, isfinite(p->band_mean) ? band : "");
-		cell(f, 0, p->outside > 0 ? "worse" : p->outside < 0 ? "better" : "");
+		if (p->jump_side) {
+			snprintf(num, sizeof(num), "%s (jump %+.0f%%)", p->jump_side > 0 ? "worse" :
+				 "better", 100 * p->jump);
+			cell(f, 0, num);
+		} else {
+			cell(f, 0, p->outside > 0 ? "worse" : p->outside < 0 ? "better" : "");
+		}
 		cell(f, 0, p->labels);
 		fputs("</tr>\n", f);
 	}

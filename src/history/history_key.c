@@ -2,10 +2,11 @@
  * history_key: what makes two stored runs comparable (docs/history.md,
  * "Comparability").  A run is keyed by the device it measured and by its
  * job signature: per job the options that change what is measured (rw, the
- * read mix when mixed, bs, iodepth, direct, ioengine, numjobs), resolved with
- * fio's defaults as resultread does.  Trends follow one key; compare and the
+ * read mix when mixed, bs, iodepth, direct, ioengine, numjobs, and the rate
+ * limits rate and rate_iops when set), resolved with fio's defaults as
+ * resultread does.  Trends follow one key; compare and the
  * baselines refuse runs whose keys differ, saying exactly what differs.
- * Everything else (size, runtime, rate limits, the rest of the environment)
+ * Everything else (size, runtime, the rest of the environment)
  * is compare's to report as it does between any two files.
  */
 #include <errno.h>
@@ -88,6 +89,28 @@ static void job_bs(const json_t *root, const json_t *job, char *out, size_t sz)
 		snprintf(out, sz, "%llu", (unsigned long long)n);
 }
 
+/*
+ * The rate limits a job ran under, " rate=1m rate_iops=4000" as typed (""
+ * when none): a rated run measures the limit, not the device, so it never
+ * joins an unlimited run's series.  Appended only when set, so the
+ * signatures of unlimited runs are what they were before rates counted.
+ */
+static void job_rates(const json_t *root, const json_t *job, char *out, size_t sz)
+{
+	static const char *const opts[] = { "rate", "rate_iops" };
+	size_t off = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char buf[64];
+		const char *v = resultread_job_option(root, job, opts[i], buf, sizeof(buf));
+
+		if (v && *v && strcmp(v, "0") && off < sz)
+			off += (size_t)snprintf(out + off, sz - off, " %s=%.*s", opts[i],
+						(int)strcspn(v, " "), v);
+	}
+}
+
 static uint64_t fnv1a(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -120,16 +143,17 @@ int history_key_of(const json_t *root, const struct resultread *r, struct histor
 	for (i = 0; i < r->nr_jobs; i++) {
 		const struct resultread_job *j = &r->jobs[i];
 		const char *rw = rw_name(j->rw);
-		char bs[64], mix[24] = "";
+		char bs[64], mix[24] = "", rates[160];
 		int n;
 
 		job_bs(root, json_array_get(jobs, i), bs, sizeof(bs));
 		if (is_mixed(rw))
 			snprintf(mix, sizeof(mix), " rwmixread=%u", j->rwmixread);
+		job_rates(root, json_array_get(jobs, i), rates, sizeof(rates));
 		n = snprintf(k->sig_text + off, sizeof(k->sig_text) - off,
-			     "%srw=%s%s bs=%s iodepth=%u direct=%d ioengine=%s numjobs=%u",
+			     "%srw=%s%s bs=%s iodepth=%u direct=%d ioengine=%s numjobs=%u%s",
 			     i ? " | " : "", rw, mix, bs, j->iodepth, j->direct, j->ioengine,
-			     j->numjobs);
+			     j->numjobs, rates);
 		if (n < 0 || (size_t)n >= sizeof(k->sig_text) - off)
 			break;	/* a huge job list: the hash covers what fits */
 		off += (size_t)n;
@@ -193,7 +217,7 @@ int history_key_diff(const struct history_key *a, const struct history_key *b, c
 		     size_t sz)
 {
 	static const char *const fields[] = { "rw", "rwmixread", "bs", "iodepth", "direct",
-		"ioengine", "numjobs" };
+		"ioengine", "numjobs", "rate", "rate_iops" };
 	char ja[512], jb[512], va[64], vb[64], who[24], na[16], nb[16];
 	size_t off = 0, f;
 	unsigned i;

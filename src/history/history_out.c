@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>	/* strtoull */
 #include <string.h>
 #include <time.h>
 #include "history/history.h"
@@ -41,9 +42,29 @@ static void fmt_iso(int64_t ms, char *buf, size_t sz)
 }
 
 /* "randread bs=4096 qd=32 libaio direct" from the signature, or "3 jobs". */
+/* A block size in bytes as people type it: 4096 -> 4k, 1048576 -> 1m; else as stored. */
+static void short_bs(char *bs, size_t sz)
+{
+	static const char unit[] = "kmg";
+	char *end;
+	unsigned long long v = strtoull(bs, &end, 10);
+	int u = -1;
+
+	if (*end || !v)
+		return;
+	while (u < 2 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	if (u >= 0)
+		snprintf(bs, sz, "%llu%c", v, unit[u]);
+}
+
+/* The workload column: one job's signature, short ("randread 4k qd32 libaio direct"). */
 static void workload(const struct history_key *k, char *buf, size_t sz)
 {
 	char rw[24] = "?", bs[24] = "?", qd[16] = "?", eng[24] = "?", nj[16] = "1", dir[4] = "0";
+	char rate[40] = "", riops[40] = "";
 	const char *p = k->sig_text;
 
 	if (k->nr_jobs != 1) {
@@ -57,11 +78,15 @@ static void workload(const struct history_key *k, char *buf, size_t sz)
 		sscanf(p, "ioengine=%23s", eng);
 		sscanf(p, "numjobs=%15s", nj);
 		sscanf(p, "direct=%3s", dir);
+		sscanf(p, "rate=%39s", rate);
+		sscanf(p, "rate_iops=%39s", riops);
 		p = strchr(p, ' ');
 		p = p ? p + 1 : NULL;
 	}
-	snprintf(buf, sz, "%s bs=%s qd=%s%s%s %s%s", rw, bs, qd, strcmp(nj, "1") ? " x" : "",
-		 strcmp(nj, "1") ? nj : "", eng, strcmp(dir, "1") ? "" : " direct");
+	short_bs(bs, sizeof(bs));
+	snprintf(buf, sz, "%s %s qd%s%s%s %s%s%s%s%s%s", rw, bs, qd, strcmp(nj, "1") ? " x" : "",
+		 strcmp(nj, "1") ? nj : "", eng, strcmp(dir, "1") ? "" : " direct",
+		 rate[0] ? " rate=" : "", rate, riops[0] ? " rate_iops=" : "", riops);
 }
 
 json_t *history_run_json(const struct history_run *r)
@@ -108,7 +133,7 @@ int history_write_list_head(FILE *f)
 
 int history_write_list_line(FILE *f, const struct history_run *r)
 {
-	char when[24], wl[80], iops[24], bw[32], lat[24], id[24];
+	char when[24], wl[160], iops[24], bw[32], lat[24], id[24];
 	double b = (isfinite(r->read_bw) ? r->read_bw : 0) + (isfinite(r->write_bw) ? r->write_bw : 0);
 	double l = isfinite(r->read_lat_ns) ? r->read_lat_ns : r->write_lat_ns;
 
@@ -118,7 +143,8 @@ int history_write_list_line(FILE *f, const struct history_run *r)
 	human_rate(bw, sizeof(bw), b > 0 ? b : NAN, HUMAN_PAGE);
 	human_ns(lat, sizeof(lat), l, HUMAN_PAGE);
 	snprintf(id, sizeof(id), "%lld%s", (long long)r->id, r->partial ? "*" : "");
-	return fprintf(f, "%-6s %-19s %-22.22s %-12.12s %-14.14s %-34.34s %9s %12s %9s %s\n", id,
+	/* the workload is never cut (a cut word misleads): a longer one pushes the row right */
+	return fprintf(f, "%-6s %-19s %-22.22s %-12.12s %-14.14s %-34s %9s %12s %9s %s\n", id,
 		       when, r->key.dev_name[0] ? r->key.dev_name : r->key.dev_id,
 		       r->key.host[0] ? r->key.host : "-", r->job_name, wl, iops, bw, lat,
 		       r->labels) < 0 ? -1 : 0;
@@ -190,12 +216,14 @@ json_t *history_trend_json(const struct history_trend *t)
 		char iso[32];
 
 		fmt_iso(p->start_ms, iso, sizeof(iso));
-		json_array_append_new(pts, json_pack("{s:I, s:s, s:I, s:f, s:o, s:o, s:o, s:o, s:s}",
+		json_array_append_new(pts, json_pack("{s:I, s:s, s:I, s:f, s:o, s:o, s:o, s:o, s:o, "
+				      "s:o, s:s}",
 				      "id", (json_int_t)p->id, "start", iso, "start_ms",
 				      (json_int_t)p->start_ms, "value", p->value, "run_sd",
 				      jreal(p->within_sd), "band_mean", jreal(p->band_mean),
 				      "band_sd", jreal(p->band_sd), "outside",
-				      jstr(outside_word(p->outside)), "labels", p->labels));
+				      jstr(outside_word(p->outside)), "jump", jreal(p->jump),
+				      "jump_side", jstr(outside_word(p->jump_side)), "labels", p->labels));
 	}
 	o = json_pack("{s:s, s:b, s:s, s:{s:s, s:o, s:o, s:o}, s:s, s:s, s:I, s:I, s:o, s:O}",
 		      "metric", t->metric, "lower_is_better", t->lower_better, "window", t->window,
@@ -220,18 +248,20 @@ static void fmt_metric(const struct history_trend *t, double v, char *buf, size_
 
 int history_write_trend_text(FILE *f, const struct history_trend *t)
 {
-	size_t i, nout = 0;
+	size_t i, nout = 0, njump = 0;
 
 	fprintf(f, "trend of %s (%s is better) on %s, %s window\n", t->metric,
 		t->lower_better ? "lower" : "higher", t->key.dev_id, t->window);
 	fprintf(f, "workload: %s [%s]\n", t->key.sig_text, t->key.sig);
-	fprintf(f, "%zu runs; band: mean +- 2 sd of the %zu runs before each point\n", t->n,
-		t->band_runs);
+	fprintf(f, "%zu runs; band: mean +- 2 sd of up to %zu runs before each point, formed "
+		"once %d runs precede it; before that a point more than %.0f%% from the mean "
+		"of the runs before it is marked a jump\n", t->n, t->band_runs,
+		HISTORY_TREND_BAND_MIN, 100 * HISTORY_TREND_JUMP);
 	fprintf(f, "%-6s %-19s %12s %12s %27s  %-7s %s\n", "ID", "START (UTC)", "VALUE", "RUN SD",
 		"BAND", "OUTSIDE", "LABELS");
 	for (i = 0; i < t->n; i++) {
 		const struct history_trend_point *p = &t->p[i];
-		char when[24], v[24], sd[24], lo[24], hi[24], band[56];
+		char when[24], v[24], sd[24], lo[24], hi[24], band[56], mark[40];
 
 		fmt_time(p->start_ms, when, sizeof(when));
 		fmt_metric(t, p->value, v, sizeof(v));
@@ -245,12 +275,22 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 			snprintf(band, sizeof(band), "-");
 		}
 		nout += p->outside > 0;
+		njump += p->jump_side > 0;
+		if (p->jump_side)
+			snprintf(mark, sizeof(mark), "%s (jump %+.0f%%)", outside_word(p->jump_side),
+				 100 * p->jump);
+		else
+			snprintf(mark, sizeof(mark), "%s", p->outside ? outside_word(p->outside) : "");
 		fprintf(f, "%-6lld %-19s %12s %12s %27s  %-7s %s\n", (long long)p->id, when, v, sd,
-			band, p->outside ? outside_word(p->outside) : "", p->labels);
+			band, mark, p->labels);
 	}
 	if (nout)
 		fprintf(f, "%zu run(s) outside the band on the bad side: check them with history "
 			"compare (the band is descriptive, not a test)\n", nout);
+	if (njump)
+		fprintf(f, "%zu run(s) jumped on the bad side before the band formed (more than "
+			"%.0f%% from the runs before): check them with history compare\n", njump,
+			100 * HISTORY_TREND_JUMP);
 	if (t->other_sigs)
 		fprintf(f, "%zu other job signature(s) on this device (history trend --sig=SIG; "
 			"history list --device shows them)\n", t->other_sigs);

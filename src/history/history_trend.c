@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "history/history_db.h"
+#include "lib/suggest.h"
 #include "lib/vec.h"
 
 void history_trend_free(struct history_trend *t)
@@ -130,6 +131,31 @@ static int trend_points(struct history *h, const char *where, const struct histo
 	return 0;
 }
 
+/*
+ * Before the band forms (fewer than HISTORY_TREND_BAND_MIN runs before a
+ * point) an sd says too little to draw limits, but a large step is still
+ * worth a look: a point more than HISTORY_TREND_JUMP from the mean of the runs
+ * before it is marked a jump, by that stated rule and not as a band verdict.
+ */
+static void trend_jump(const struct history_trend *t, struct history_trend_point *p, size_t from,
+		       size_t i)
+{
+	double mean = 0, rel;
+
+	if (i == from)
+		return;
+	for (size_t k = from; k < i; k++)
+		mean += t->p[k].value;
+	mean /= (double)(i - from);
+	if (!(mean > 0))
+		return;
+	rel = (p->value - mean) / mean;
+	if (fabs(rel) <= HISTORY_TREND_JUMP)
+		return;
+	p->jump = rel;
+	p->jump_side = (rel < 0) != (t->lower_better != 0) ? 1 : -1;
+}
+
 /* Each point's band from the runs before it (Welford over a sliding window). */
 static void trend_bands(struct history_trend *t)
 {
@@ -142,8 +168,12 @@ static void trend_bands(struct history_trend *t)
 
 		p->band_mean = p->band_sd = NAN;
 		p->outside = 0;
-		if (n < HISTORY_TREND_BAND_MIN || n < 2)
+		p->jump = NAN;
+		p->jump_side = 0;
+		if (n < HISTORY_TREND_BAND_MIN || n < 2) {
+			trend_jump(t, p, from, i);
 			continue;
+		}
 		for (k = from; k < i; k++) {
 			double d = t->p[k].value - mean;
 
@@ -159,11 +189,63 @@ static void trend_bands(struct history_trend *t)
 	}
 }
 
+/* suggest_nearest's list: compare's metric names. */
+static const char *metric_at(size_t i, const void *ctx)
+{
+	int lower;
+
+	(void)ctx;
+	return compare_metric_at(i, &lower);
+}
+
+/*
+ * No --device: the one device the selected runs measured (a trend is one
+ * device's; with one in the database there is nothing to choose), else an
+ * error naming them.  @dev gets its id.
+ */
+static int trend_device(struct history *h, const struct history_filter *f, char *dev, size_t sz,
+			struct err *e)
+{
+	char where[1024], sql[1400], names[300] = "";
+	const char *devcol;
+	sqlite3_stmt *st;
+	size_t off = 0;
+	int rc, n = 0;
+
+	if (history_query_where(h, f, where, sizeof(where), &devcol, e))
+		return -EIO;
+	snprintf(sql, sizeof(sql), "SELECT DISTINCT r.dev_id FROM runs r %s ORDER BY r.dev_id "
+		 "LIMIT 6", where);
+	if (history_db_prepare(h, sql, &st, e))
+		return -EIO;
+	history_query_bind(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+
+		if (!n++)
+			snprintf(dev, sz, "%s", id ? id : "");
+		if (off < sizeof(names))
+			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+						n > 1 ? ", " : "", n > 5 ? "..." : id ? id : "?");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return history_db_fail(h, rc, "reading the trend", e);
+	if (!n)
+		return err_set(e, -ENOENT, EXIT_USAGE, "history trend: no runs in %s%s", h->path,
+			       f->job || f->label || f->host || f->preset ? " with these filters" : "");
+	if (n > 1)
+		return err_set(e, -EINVAL, EXIT_USAGE, "history trend: the runs measured %s%d devices "
+			       "(%s): give --device=DEV (a trend is one device's)",
+			       n > 5 ? "more than " : "", n > 5 ? 5 : n, names);
+	return 0;
+}
+
 int history_trend(struct history *h, const char *metric, const struct history_filter *f0,
 		  const char *window, size_t band_runs, struct history_trend *t, struct err *e)
 {
 	struct history_filter f = *f0;
-	char where[1024];
+	char where[1024], device[sizeof(t->key.dev_id)];
 	const char *devcol, *name;
 	struct history_run newest;
 	long long n, nsteady;
@@ -176,13 +258,21 @@ int history_trend(struct history *h, const char *metric, const struct history_fi
 			found = 1;
 			break;
 		}
-	if (!found)
+	if (!found) {
+		const char *hint = suggest_nearest(metric, metric_at, NULL);
+
+		if (hint)
+			return err_set(e, -EINVAL, EXIT_USAGE, "history trend: unknown metric '%s' "
+				       "(did you mean %s?)", metric, hint);
 		return err_set(e, -EINVAL, EXIT_USAGE, "history trend: unknown metric '%s' (total.iops, "
 			       "read.iops, read.bw_bytes, read.lat_mean_ns, read.lat_p99_ns, "
 			       "cpu_per_io_ns, ...: compare's metrics)", metric);
-	if (!f.device)
-		return err_set(e, -EINVAL, EXIT_USAGE, "history trend: give --device=DEV (a device "
-			       "name, model, serial or the DEVICE column of history list)");
+	}
+	if (!f.device) {
+		if (trend_device(h, &f, device, sizeof(device), e))
+			return -EINVAL;
+		f.device = device;
+	}
 	if (strcmp(window, "all") && strcmp(window, "steady") && strcmp(window, "auto"))
 		return err_set(e, -EINVAL, EXIT_USAGE, "history trend: --window=%s: expected all, "
 			       "steady or auto", window);
