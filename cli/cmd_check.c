@@ -35,8 +35,15 @@ static int print_text(struct resultread *const *v, const struct check_list *l, s
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
-		printf("%s (%s, %zu job%s): %zu warning%s\n", v[i]->path, v[i]->version,
-		       v[i]->nr_jobs, v[i]->nr_jobs == 1 ? "" : "s", l[i].n, l[i].n == 1 ? "" : "s");
+		size_t warn = 0;
+
+		for (k = 0; k < l[i].n; k++)	/* an info is not a warning: counted apart */
+			warn += l[i].v[k].sev == CHECK_SEV_WARN;
+		printf("%s (%s, %zu job%s): %zu warning%s", v[i]->path, v[i]->version,
+		       v[i]->nr_jobs, v[i]->nr_jobs == 1 ? "" : "s", warn, warn == 1 ? "" : "s");
+		if (l[i].n > warn)
+			printf(", %zu info%s", l[i].n - warn, l[i].n - warn == 1 ? "" : "s");
+		putchar('\n');
 		for (k = 0; k < l[i].n; k++)
 			printf("  %-7s [%s] %s\n", check_sev_name(l[i].v[k].sev), l[i].v[k].id,
 			       l[i].v[k].msg);

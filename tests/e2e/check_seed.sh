@@ -16,6 +16,12 @@ for f in seed_virtio:62.8 seed_passthrough:63.4; do
 	then pass "check_$name"; else fail "check_$name" "rc $rc: $(cat "$T/out" "$T/err")"; fi
 done
 
+# the head line counts warnings and infos apart: an info is not "one of 5 warnings"
+"$IOTRIAL" check "$D/seed_virtio.json" >"$T/out" 2>&1
+if head -1 "$T/out" | grep -q ': 4 warnings, 1 info$' && [ "$(grep -c '^  warning ' "$T/out")" = 4 ] &&
+   [ "$(grep -c '^  info ' "$T/out")" = 1 ]; then pass check_counts_info_apart; else
+	fail check_counts_info_apart "$(head -1 "$T/out")"; fi
+
 "$IOTRIAL" check --output-format=json "$D/seed_virtio.json" "$D/uring_a" >"$T/json" 2>"$T/err"
 rc=$?
 if [ $rc -eq 0 ] && pyjson '
