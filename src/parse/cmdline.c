@@ -6,6 +6,7 @@
  * line and job files accept exactly the same job options.
  */
 #include "parse/cmdline.h"
+#include "lib/suggest.h"
 
 #include <errno.h>	/* EINVAL, ENOMEM, EPERM, ERANGE */
 #include <stdio.h>	/* snprintf */
@@ -631,6 +632,27 @@ static int cl_apply_sets(struct cmdline *cl, struct err *e)
 	return 0;
 }
 
+/* suggest_nearest's list: the job sections --section left out. */
+static const char *skipped_at(size_t i, const void *ctx)
+{
+	const struct jobfile_out *out = ctx;
+
+	return i < out->skipped_nr ? out->skipped[i] : NULL;
+}
+
+/* No job section matched --section: say so, with the nearest section name. */
+static int cl_no_section(struct cl_state *s, const struct jobfile_out *out)
+{
+	const struct cmdline *cl = s->cl;
+	const char *hint = NULL;
+
+	for (size_t i = 0; i < cl->sections_nr && !hint; i++)
+		hint = suggest_nearest(cl->sections[i], skipped_at, out);
+	return err_set(s->e, -EINVAL, EXIT_USAGE, "no job section matches --section=%s%s%s%s%s",
+		       cl->sections[0], cl->sections_nr > 1 ? ",..." : "",
+		       hint ? " (did you mean " : "", hint ? hint : "", hint ? "?)" : "");
+}
+
 /* Parse the job files, then validate every job. */
 static int cl_files_and_validate(struct cl_state *s)
 {
@@ -651,6 +673,8 @@ static int cl_files_and_validate(struct cl_state *s)
 	for (i = 0; i < out.jobs_nr && !ret; i++)
 		if (cl_push_job(cl, &out.jobs[i]))
 			ret = cl_nomem(s->e);
+	if (!ret && !cl->jobs_nr && cl->sections_nr)
+		ret = cl_no_section(s, &out);
 	if (!ret && cl_take_kv(cl, out.globals, out.globals_nr))
 		ret = cl_nomem(s->e);
 	else if (!ret)
@@ -660,9 +684,6 @@ static int cl_files_and_validate(struct cl_state *s)
 		ret = cl_apply_sets(cl, s->e);
 	if (ret)
 		return ret;
-	if (!cl->jobs_nr && cl->sections_nr)
-		return err_set(s->e, -EINVAL, EXIT_USAGE, "no job section matches --section=%s%s",
-			       cl->sections[0], cl->sections_nr > 1 ? ",..." : "");
 	if (!cl->jobs_nr && cl->parse_only)	/* fio: nothing to check is no error */
 		return 0;
 	if (!cl->jobs_nr)

@@ -190,7 +190,16 @@ static int jf_finish_job(struct jf *p)
 		return 0;
 	p->cur = NULL;
 	if (!jf_selected(p, p->job.name)) {
+		struct jobfile_out *o = p->out;
+		char *name = strdup(p->job.name);
+
 		job_free(&p->job);
+		if (!name || vec_grow((void **)&o->skipped, &o->skipped_cap, o->skipped_nr + 1,
+				      sizeof(*o->skipped), 8)) {
+			free(name);
+			return err_set(p->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+		}
+		o->skipped[o->skipped_nr++] = name;
 		return 0;
 	}
 	if (p->out->jobs_nr >= JOBFILE_JOBS_MAX) {
@@ -473,5 +482,6 @@ void jobfile_out_free(struct jobfile_out *out)
 		free(out->globals[i].val);
 	}
 	free(out->globals);
+	vec_free_strings(out->skipped, out->skipped_nr);
 	memset(out, 0, sizeof(*out));
 }

@@ -43,6 +43,8 @@ struct jobfile_out {
 	size_t jobs_cap;		/* allocated (doubling: see vec.h) */
 	struct job_kv *globals;		/* [global] options as typed, in order */
 	size_t globals_nr, globals_cap;
+	char **skipped;			/* job sections --section left out: "did you mean" */
+	size_t skipped_nr, skipped_cap;
 };
 
 /*

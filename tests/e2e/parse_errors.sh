@@ -8,6 +8,10 @@ P="$IOTRIAL --parse-only"
 N="--name=x --ioengine=null"
 
 expect_exit unknown_option 2 "^iotrial: error: unknown option 'xyz' \(command line\)$" $P $N --xyz=1
+printf '[global]\nsize=1m\nioengine=null\n[alpha]\nrw=read\n[beta]\nrw=write\n' >"$T/sections.fio"
+expect_exit misspelt_section 2 "no job section matches --section=alpah \(did you mean alpha\?\)$" \
+	$P --section=alpah "$T/sections.fio"
+expect_exit unknown_section 2 "no job section matches --section=zzzzzz$" $P --section=zzzzzz "$T/sections.fio"
 expect_exit misspelt_option 2 "unknown option 'iodpeth' \(did you mean 'iodepth'\?\)" $P $N --iodpeth=4
 expect_exit unsupported_option 2 "^iotrial: error: unsupported option 'lockmem' \(command line\)$" $P $N --lockmem=1g
 expect_exit unknown_engine 2 "^iotrial: error: unknown engine 'foo' \(command line\)$" $P --name=x --ioengine=foo
