@@ -64,6 +64,7 @@ struct engine_file {
 	int is_blk;		/* a block device (trim via BLKDISCARD) */
 	uint64_t offset;	/* first byte of the I/O region (offset=, offset_increment=) */
 	uint64_t laid_out;	/* the size this run created or extended it to; 0: it was there */
+	unsigned dio_align;	/* direct=1: the target's direct I/O alignment in bytes, 0 unknown */
 };
 
 struct engine_ctx {

@@ -478,6 +478,71 @@ static int file_open(const struct file_plan *p, struct err *e)
 		       job_writes(p->j) ? "for writing" : "for reading", strerror(saved));
 }
 
+/*
+ * direct=1: the target's direct I/O alignment, in bytes (0 unknown).  The
+ * kernel says it through statx (STATX_DIOALIGN, Linux 6.1: the offset
+ * alignment, which is the one that also binds lengths); a block device's
+ * logical block size otherwise.  A file system that cannot tell is not
+ * checked: the I/O's own error then names the rule (worker_setup.c).
+ */
+static unsigned file_dio_align(int fd, int is_blk)
+{
+	unsigned align = 0;
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+
+	if (!statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) && (sx.stx_mask & STATX_DIOALIGN))
+		align = sx.stx_dio_offset_align;
+#endif
+	if (!align && is_blk) {
+		int lbs = 0;
+
+		if (!ioctl(fd, BLKSSZGET, &lbs) && lbs > 0)
+			align = (unsigned)lbs;
+	}
+	return align;
+}
+
+/*
+ * Refuse, before any I/O, a direct=1 job whose block sizes or region start
+ * are not multiples of @align: every such I/O would fail with EINVAL, which
+ * says nothing about alignment.  bsrange sizes are multiples of the smallest
+ * (fio's rule), so the smallest and largest stand for the range.
+ */
+static int file_check_dio(const struct file_plan *p, unsigned align, struct err *e)
+{
+	const struct job *j = p->j;
+	const int used[DDIR_NR] = { file_reads(j), job_writes(j), file_trims(j) };
+
+	if (!align)
+		return 0;
+	for (unsigned d = 0; d < DDIR_NR; d++) {
+		uint64_t bad = 0;
+
+		if (!used[d])
+			continue;
+		if (j->bs_min[d] % align)
+			bad = j->bs_min[d];
+		else if (j->bs_max[d] % align)
+			bad = j->bs_max[d];
+		for (unsigned i = 0; !bad && i < j->bssplit_nr[d]; i++)
+			if (j->bssplit[d][i].bs % align)
+				bad = j->bssplit[d][i].bs;
+		if (bad)
+			return err_set(e, -EINVAL, EXIT_USAGE, "%s: job %s: direct=1 needs every I/O "
+				       "aligned to %u bytes (this target's direct I/O alignment), but "
+				       "the %s block size %llu is not a multiple of %u; use a bs that "
+				       "is, or direct=0", p->path, j->name, align, ddir_name(d),
+				       (unsigned long long)bad, align);
+	}
+	if (p->off % align)
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: job %s: direct=1 needs every I/O aligned "
+			       "to %u bytes (this target's direct I/O alignment), but the region "
+			       "starts at offset %llu", p->path, j->name, align,
+			       (unsigned long long)p->off);
+	return 0;
+}
+
 /* Can a block device discard?  Its queue (the whole disk's, for a partition) says. */
 static int file_blk_can_discard(dev_t rdev)
 {
@@ -614,6 +679,11 @@ static int file_prepare(struct file_plan *p, int readonly, struct engine_file *f
 	f->offset = p->off;
 	f->size = p->len;
 	f->is_blk = p->kind == FILE_BLK;
+	if (j->direct) {
+		f->dio_align = file_dio_align(f->fd, f->is_blk);
+		if ((ret = file_check_dio(p, f->dio_align, e)))
+			goto fail;
+	}
 	if (file_trims(j) && (ret = file_check_trim(p, f, rdev, e)))
 		goto fail;
 	if (j->invalidate)

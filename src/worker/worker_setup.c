@@ -28,7 +28,7 @@
  */
 void worker_fail_op(struct worker *w, int err, const struct io_u *io, const char *op)
 {
-	char buf[128];
+	char buf[128], dio[160] = "";
 	const char *what, *why;
 
 	if (w->error)
@@ -47,10 +47,21 @@ void worker_fail_op(struct worker *w, int err, const struct io_u *io, const char
 		return;
 	}
 	what = io->ddir < DDIR_NR ? ddir_name(io->ddir) : "sync";
-	snprintf(w->first_error, sizeof(w->first_error), "%s%s%s on %s at offset %llu, length %u: %s",
+	/* O_DIRECT's EINVAL is almost always alignment: say the rule, with the size when known */
+	if (err == EINVAL && w->job->direct) {
+		unsigned align = w->nr_files ? w->files[io->file].dio_align : 0;
+
+		if (align)
+			snprintf(dio, sizeof(dio), " (direct=1: offset, length and buffer must be "
+				 "multiples of %u bytes, this target's direct I/O alignment)", align);
+		else
+			snprintf(dio, sizeof(dio), " (direct=1: offset, length and buffer must be "
+				 "multiples of the target's logical block size, often 512 or 4096)");
+	}
+	snprintf(w->first_error, sizeof(w->first_error), "%s%s%s on %s at offset %llu, length %u: %s%s",
 		 op ? op : "", op ? " of a " : "", what,
 		 w->nr_files ? w->files[io->file].path : "(none)",
-		 (unsigned long long)io->offset, io->len, why);
+		 (unsigned long long)io->offset, io->len, why, dio);
 }
 
 void worker_fail(struct worker *w, int err, const struct io_u *io)
