@@ -60,7 +60,7 @@ static void evidence(const struct bottleneck_in *in, struct bottleneck_verdict *
 
 	p[0] = '\0';
 	add(p, sz, "%s; thread CPU %.0f%% of one CPU", why, in->cpu_pct);
-	if (in->bd.valid)
+	if (in->bd.valid && !in->bd_beside)
 		breakdown_line(p, sz, &in->bd);
 	if (in->has_dev) {
 		add(p, sz, "; device depth %.1f of %.0f requested (%.2f)", in->dev_depth, in->req_depth,

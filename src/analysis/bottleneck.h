@@ -94,6 +94,8 @@ struct bottleneck_in {
 	double nivcsw;			/* involuntary context switches, all threads */
 	double load1;			/* 1-minute load average, < 0 unknown */
 	struct breakdown bd;		/* the job's cycle split (breakdown.h) */
+	int bd_beside;			/* the breakdown is reported beside the verdict (iotrial's
+					 * own runs: "time per I/O"): the evidence leaves it out */
 	struct bottleneck_cross cross;	/* other jobs of the result (bottleneck_peer.c) */
 };
 

@@ -302,6 +302,7 @@ static void judge_job(struct run_result *r, size_t i, const struct bottleneck_pe
 	memset(&in, 0, sizeof(in));
 	job_bd_in(r, jr, &bin);
 	in.bd = jr->bd;
+	in.bd_beside = 1;	/* the text's "time per I/O" line and the JSON's breakdown say it */
 	/* job_runtime adds up the threads' (as fio's): this is per thread */
 	in.cpu_pct = rt_us > 0 ? 100.0 * (double)(jr->usr_us + jr->sys_us) / rt_us : 0;
 	in.req_depth = job_depth(jr);

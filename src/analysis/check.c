@@ -323,6 +323,47 @@ static const struct resultread_job *first_job(const struct resultread *r,
 	return first;
 }
 
+/*
+ * The jobs @bad picks, named as the text report names them: clone k of a
+ * definition with several (the entries of one name in one group) is
+ * "NAME.k", so "randrw.0..3 (all 4 clones)" when every clone is picked,
+ * "randrw.1, randrw.3" when some are, "randrw" for a job of one entry.
+ * Prefixed "job " or "jobs ".  Returns how many jobs were picked.
+ */
+static size_t jobs_phrase(const struct resultread *r, int (*bad)(const struct resultread_job *),
+			  char *buf, size_t sz)
+{
+	size_t off, picked = 0, shown = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		picked += bad(&r->jobs[i]) != 0;
+	off = (size_t)snprintf(buf, sz, "%s", picked > 1 ? "jobs " : "job ");
+	for (size_t i = 0; i < r->nr_jobs && off < sz; i++) {
+		const struct resultread_job *j = &r->jobs[i];
+		size_t n = 0, idx = 0, nbad = 0;
+
+		for (size_t k = 0; k < r->nr_jobs; k++)
+			if (r->jobs[k].groupid == j->groupid && !strcmp(r->jobs[k].name, j->name)) {
+				idx += k < i;
+				n++;
+				nbad += bad(&r->jobs[k]) != 0;
+			}
+		if (!bad(j) || (nbad == n && idx))	/* a whole definition once, at its first */
+			continue;
+		if (n == 1)
+			off += (size_t)snprintf(buf + off, sz - off, "%s%s", shown ? ", " : "", j->name);
+		else if (nbad == n)
+			off += (size_t)snprintf(buf + off, sz - off, "%s%s.0..%zu (all %zu clones)",
+						shown ? ", " : "", j->name, n - 1, n);
+		else
+			off += (size_t)snprintf(buf + off, sz - off, "%s%s.%zu", shown ? ", " : "",
+						j->name, idx);
+		shown++;
+	}
+	return picked;
+}
+
 static int job_failed(const struct resultread_job *j)
 {
 	return j->error != 0;
@@ -346,16 +387,15 @@ static int check_lost(const struct resultread *r, struct check_list *l)
 {
 	size_t more;
 	const struct resultread_job *j = first_job(r, job_lost, &more);
-	char others[48] = "";
+	char who[200];
 
 	if (!j)
 		return 0;
-	if (more)
-		snprintf(others, sizeof(others), " (and %zu more)", more);
+	jobs_phrase(r, job_lost, who, sizeof(who));
 	return check_add(l, "steady_lost", CHECK_SEV_WARN,
-		"job %s%s reached steady state but lost it at %.1f s (the level %s %.0f%%): "
+		"%s reached steady state but lost it %s %.1f s (the level %s %.0f%%): "
 		"the steady window's figures describe a level the job left; see its steady tail",
-		j->name, others, (double)j->steady_lost_ms / 1000.0,
+		who, more ? "(the first listed) at" : "at", (double)j->steady_lost_ms / 1000.0,
 		j->steady_lost_pct < 0 ? "fell" : "rose", fabs(j->steady_lost_pct));
 }
 
@@ -364,31 +404,28 @@ static int check_run(const struct resultread *r, struct check_list *l)
 	const json_t *flags = json_object_get(json_object_get(r->env, "cpu"), "flags");
 	const char *f = json_is_string(flags) ? json_string_value(flags) : NULL;
 	const struct resultread_job *j;
-	char others[48] = "";
+	char who[200];
 	size_t more;
 	int ret = 0;
 
 	j = first_job(r, job_failed, &more);
-	if (more)
-		snprintf(others, sizeof(others), " (and %zu more)", more);
+	jobs_phrase(r, job_failed, who, sizeof(who));
 	/* under continue_on_error "error" is the first error, which need not have ended the job */
 	if (j && j->coe)
 		ret = check_add(l, "job_error", CHECK_SEV_WARN,
-			"job %s%s had %llu errors under continue_on_error (the first: error %d): "
-			"the figures include I/Os that failed or read back bad data", j->name, others,
-			(unsigned long long)j->total_err, j->error);
+			"%s had %llu errors under continue_on_error (the first: error %d%s): "
+			"the figures include I/Os that failed or read back bad data", who,
+			(unsigned long long)j->total_err, j->error, more ? ", of the first job" : "");
 	else if (j)
 		ret = check_add(l, "job_error", CHECK_SEV_WARN,
-			"job %s%s ended with error %d: the figures cover only "
-			"part of the run", j->name, others, j->error);
+			"%s ended with error %d%s: the figures cover only "
+			"part of the run", who, j->error, more ? " (the first)" : "");
 	j = first_job(r, job_unsteady, &more);
-	others[0] = 0;
-	if (more)
-		snprintf(others, sizeof(others), " (and %zu more)", more);
+	jobs_phrase(r, job_unsteady, who, sizeof(who));
 	if (!ret && j)
 		ret = check_add(l, "steady_state", CHECK_SEV_WARN,
-			"job %s%s did not reach steady state (%s): the figures "
-			"average a still-changing workload", j->name, others,
+			"%s did not reach steady state (%s): the figures "
+			"average a still-changing workload", who,
 			j->steady_what[0] ? j->steady_what : "criterion not recorded");
 	if (!ret && !r->dir[0].ios && !r->dir[1].ios && !r->dir[2].ios)
 		ret = check_add(l, "no_io", CHECK_SEV_WARN,

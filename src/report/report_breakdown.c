@@ -108,14 +108,6 @@ int report_breakdown_run_json(json_t *root, const struct run_result *r)
 	return bad ? -ENOMEM : 0;
 }
 
-void report_breakdown_text_job(FILE *f, const struct job_result *jr)
-{
-	breakdown_text(f, "  ", "time per I/O (us)", &jr->bd);
-	breakdown_text(f, "  ", "time per I/O, steady tail (us)", &jr->bd_tail);
-	if (jr->bottleneck.verdict[0])	/* who limited the job (bottleneck.h) */
-		fprintf(f, "  bottleneck: %s (%s)\n", jr->bottleneck.verdict, jr->bottleneck.evidence);
-}
-
 static void view_line(FILE *f, const struct disk_view *v, const char *window)
 {
 	fprintf(f, "  %s device view over %.2f s (%s): iops=%.0f/%.0f, lat=%.1f/%.1f us, "
@@ -124,29 +116,32 @@ static void view_line(FILE *f, const struct disk_view *v, const char *window)
 		v->read_queue_depth, v->write_queue_depth, v->queue_depth, v->util);
 }
 
+void report_breakdown_text_group(FILE *f, const struct run_result *r, unsigned gid)
+{
+	char window[320];
+
+	for (size_t g = 0; g < r->nr_groups; g++) {
+		const struct result_group *gr = &r->groups[g];
+
+		if (gr->groupid != gid)
+			continue;
+		snprintf(window, sizeof(window), "group %u: %.280s", gr->groupid, gr->jobs);
+		for (size_t d = 0; d < gr->nr_dev; d++)
+			if (gr->dev[d].dur_ns)
+				view_line(f, &gr->dev[d], window);
+		/* a group of several jobs: its own time per I/O (each job's is under the job) */
+		if (!strstr(gr->jobs, ", "))
+			continue;
+		snprintf(window, sizeof(window), "group %u (%.200s) time per I/O (us)", gr->groupid,
+			 gr->jobs);
+		breakdown_text(f, "  ", window, &gr->bd);
+	}
+}
+
 void report_breakdown_text_views(FILE *f, const struct run_result *r)
 {
 	char window[320];
 
-	if (r->nr_groups) {
-		for (size_t g = 0; g < r->nr_groups; g++)
-			for (size_t d = 0; d < r->groups[g].nr_dev; d++) {
-				if (!r->groups[g].dev[d].dur_ns)
-					continue;
-				snprintf(window, sizeof(window), "group %u: %.280s", r->groups[g].groupid,
-					 r->groups[g].jobs);
-				view_line(f, &r->groups[g].dev[d], window);
-			}
-		/* a group of several jobs: its own time per I/O (each job's is under the job) */
-		for (size_t g = 0; g < r->nr_groups; g++) {
-			if (!strstr(r->groups[g].jobs, ", "))
-				continue;
-			snprintf(window, sizeof(window), "group %u (%.200s) time per I/O (us)",
-				 r->groups[g].groupid, r->groups[g].jobs);
-			breakdown_text(f, "  ", window, &r->groups[g].bd);
-		}
-		return;
-	}
 	for (size_t i = 0; i < r->nr_du; i++) {
 		const struct job_result *o = view_owner(r, r->du[i].name);
 

@@ -29,10 +29,14 @@ void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *ba
  */
 int report_breakdown_run_json(json_t *root, const struct run_result *r);
 
-/* The lines after fio's part of a job: its time per I/O (and tail's), the bottleneck. */
-void report_breakdown_text_job(FILE *f, const struct job_result *jr);
+/*
+ * Stonewall group @gid's lines: one device view per device, naming its
+ * window, and for a group of several jobs its time per I/O (each job's is
+ * under the job).  Nothing when @r has no groups (bottleneck_run failed).
+ */
+void report_breakdown_text_group(FILE *f, const struct run_result *r, unsigned gid);
 
-/* The device view lines: one per device and stonewall group, naming its window. */
+/* Without groups: the run-level device views (disk_util[].view), one per device. */
 void report_breakdown_text_views(FILE *f, const struct run_result *r);
 
 /*

@@ -5,30 +5,22 @@
  * block (jobs that did no I/O have none, as in fio), the groups and the
  * disk stats, numbers as fio prints them (report_fionum.h; fio's unit
  * choices for latencies and percentiles).  Then iotrial's additions, after
- * all of fio's lines: a partial run, jobs that stopped on an error, the
- * steady-state verdicts, bottlenecks, verify passes, the device view, the
- * MPI per-host table and the plausibility checks.  tests/e2e/
+ * all of fio's lines (report_text_add.h).  tests/e2e/
  * report_text_fio_format.sh runs fio and iotrial on the same jobs and compares.
  * Figures come from report_calc, as the JSON ones do, so the two agree.
  */
 #include "report/report_text.h"
-#include "report/report_breakdown.h"
-#include "report/report_ranks.h"	/* MPI per-host table */
-#include "lib/human.h"	/* human_ns: lat from due */
-#include "steady/steady.h"
+#include "report/report_text_add.h"	/* iotrial's part */
 
 #include <errno.h>
 #include <math.h>	/* round */
-#include <signal.h>	/* sigabbrev_np */
 #include <stdlib.h>	/* qsort */
 #include <string.h>
 #include <time.h>	/* localtime_r, strftime */
-#include <jansson.h>	/* the warnings array */
 #include "report/report_calc.h"
 #include "report/report_fionum.h"
 #include "parse/opt.h"		/* opt_find: the rw line of the job header */
 #include "parse/opt_parse.h"		/* opt_show_rw */
-#include "steady/steady_out.h"
 
 /* fio's latency line unit: usec, msec only when the spread is that wide too. */
 static const char *lat_unit(uint64_t *min, uint64_t *max, double *mean, double *sd)
@@ -319,28 +311,13 @@ static void text_time(char *buf, size_t n, time_t t)
 		snprintf(buf, n, "%lld", (long long)t);
 }
 
-/*
- * Did the entry do any I/O?  fio prints no block for one that did none.  A
- * verify pass counts (fio counts its reads as the job's; iotrial does not,
- * but the job did read).
- */
-static int job_did_io(const struct job_result *jr)
-{
-	if (jr->verify.blocks)
-		return 1;
-	for (unsigned d = 0; d < DDIR_NR; d++)
-		if (jr->dir[d].total_ios || jr->dir[d].io_bytes)
-			return 1;
-	return 0;
-}
-
 /* One job's block, as fio prints it (nothing of iotrial's: that comes after). */
 static void text_job(FILE *f, const struct job_result *jr, time_t when)
 {
 	int per_dir = !jr->job || jr->job->unified_rw_reporting != 1;	/* mixed: only the sum */
 	char date[64];
 
-	if (!job_did_io(jr))
+	if (!result_job_did_io(jr))
 		return;
 	/* the time its last thread ended (fio prints the time of its report) */
 	text_time(date, sizeof(date), jr->end_time ? jr->end_time : when);
@@ -509,24 +486,10 @@ static void text_group(FILE *f, const struct run_result *r, unsigned gid)
 
 static void text_groups(FILE *f, const struct run_result *r)
 {
-	unsigned gid = 0, next;
-	int more = r->nr_jobs > 0;
+	unsigned gid = 0;
 
-	/* ascending group ids; jobs need not be sorted by group */
-	for (size_t i = 0; i < r->nr_jobs; i++)
-		if (r->jobs[i].groupid < gid || i == 0)
-			gid = r->jobs[i].groupid;
-	while (more) {
+	for (int ok = result_next_group(r, 1, 0, &gid); ok; ok = result_next_group(r, 0, gid, &gid))
 		text_group(f, r, gid);
-		more = 0;
-		next = 0;
-		for (size_t i = 0; i < r->nr_jobs; i++)
-			if (r->jobs[i].groupid > gid && (!more || r->jobs[i].groupid < next)) {
-				next = r->jobs[i].groupid;
-				more = 1;
-			}
-		gid = next;
-	}
 }
 
 static void text_disks(FILE *f, const struct run_result *r)
@@ -546,110 +509,6 @@ static void text_disks(FILE *f, const struct run_result *r)
 	}
 }
 
-/* What each device saw over each group's window (docs/json.md, the device view). */
-static void text_device_view(FILE *f, const struct run_result *r)
-{
-	report_breakdown_text_views(f, r);
-}
-
-/*
- * lat_from_due (rated jobs): per direction, the latency from each I/O's slot
- * in the rate schedule, beside fio's lat, which counts from its start.
- */
-static void text_lat_from_due(FILE *f, const struct job_result *jr)
-{
-	static const double p[] = { 50.0, 99.0, 99.9 };
-	char v[3][32], mean[32], max[32], lat[32];
-	uint64_t q[3];
-
-	for (int d = 0; d < DDIR_NR; d++) {
-		const struct dir_result *dr = &jr->dir[d];
-
-		if (!dr->due.n)
-			continue;
-		hist_percentiles(&dr->due_hist, p, 3, q);
-		for (int i = 0; i < 3; i++)
-			human_ns(v[i], sizeof(v[i]), (double)q[i], HUMAN_TABLE);
-		human_ns(mean, sizeof(mean), dr->due.mean, HUMAN_TABLE);
-		human_ns(max, sizeof(max), (double)dr->due.max, HUMAN_TABLE);
-		human_ns(lat, sizeof(lat), (double)hist_percentile(&dr->lat_hist, 99.0), HUMAN_TABLE);
-		fprintf(f, "  lat from due : %s p50=%s, p99=%s, p99.9=%s, mean=%s, max=%s over %llu I/Os "
-			"(from each I/O's slot in the rate schedule; lat's p99 from its start: %s)\n",
-			ddir_name(d), v[0], v[1], v[2], mean, max, (unsigned long long)dr->due.n, lat);
-	}
-}
-
-/*
- * Per job, what iotrial adds: why it stopped (and that it did no I/O, the
- * block fio would not print), its steady-state verdict, its bottleneck and
- * its verify pass.
- */
-static void text_job_additions(FILE *f, const struct job_result *jr)
-{
-	/* not fio's "NAME: (groupid=" line: what greps for that finds fio's block */
-	fprintf(f, "job %s (groupid=%u, jobs=%u)%s:\n", jr->name, jr->groupid,
-		jr->nr_threads ? jr->nr_threads : 1, jr->partial ? " [PARTIAL: stopped early]" : "");
-	if (jr->error)
-		fprintf(f, "  error        : %d (%s)%s\n", jr->error,
-			jr->first_error[0] ? jr->first_error : strerror(jr->error),
-			job_did_io(jr) ? "" : "; no I/O was done");
-	if (jr->steady && job_did_io(jr))	/* without I/O nothing to judge: the error says why */
-		steady_print_text(f, jr->steady);
-	if (job_did_io(jr))	/* time per I/O and the bottleneck (docs/breakdown.md) */
-		report_breakdown_text_job(f, jr);
-	text_lat_from_due(f, jr);
-	if (jr->verify.method)	/* verify=: the read-back pass (not counted as reads) */
-		fprintf(f, "  verify       : %s, %llu blocks (%llu bytes) checked, %llu failed%s%s%s\n",
-			verify_method_name((enum verify_method)jr->verify.method),
-			(unsigned long long)jr->verify.blocks, (unsigned long long)jr->verify.bytes,
-			(unsigned long long)jr->verify.failures, jr->verify.failures ? ": " : "",
-			jr->verify.failures ? jr->verify.fail_msg : "",
-			jr->verify.no_pass ? " (no end pass: do_verify=0 or time_based, as fio)" : "");
-}
-
-/* The line of a run that did not finish (the first of iotrial's additions). */
-static void text_partial(FILE *f, const struct run_result *r)
-{
-	uint64_t secs = 0;
-	const char *sig;
-	const char *why = NULL;
-
-	for (size_t i = 0; i < r->nr_jobs; i++) {
-		if (r->jobs[i].elapsed_s > secs)
-			secs = r->jobs[i].elapsed_s;
-		if (!why && r->jobs[i].first_error[0])
-			why = r->jobs[i].first_error;
-	}
-	if (r->signal) {
-		sig = sigabbrev_np(r->signal);
-		if (sig)
-			fprintf(f, "*** PARTIAL RESULTS: interrupted by SIG%s after %llu s ***\n",
-				sig, (unsigned long long)secs);
-		else
-			fprintf(f, "*** PARTIAL RESULTS: interrupted by signal %d after %llu s ***\n",
-				r->signal, (unsigned long long)secs);
-	} else {
-		fprintf(f, "*** PARTIAL RESULTS: stopped by an error after %llu s%s%s ***\n",
-			(unsigned long long)secs, why ? ": " : "", why ? why : "");
-	}
-}
-
-/* The plausibility checks (result_check.c): one line each, with numbers. */
-static void text_warnings(FILE *f, const struct run_result *r)
-{
-	const json_t *w = r->warnings, *it;
-	size_t i;
-
-	if (!w || !json_array_size(w))
-		return;
-	fprintf(f, "\nPlausibility checks:\n");
-	json_array_foreach(w, i, it) {
-		fprintf(f, "  %-7s [%s] %s\n", json_string_value(json_object_get(it, "severity")),
-			json_string_value(json_object_get(it, "id")),
-			json_string_value(json_object_get(it, "message")));
-	}
-}
-
 int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 {
 	/* fio's part, in its format */
@@ -659,14 +518,7 @@ int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 	text_groups(f, r);
 	text_disks(f, r);
 	/* iotrial's, after every line of fio's */
-	fprintf(f, "\niotrial:\n");
-	if (r->partial)
-		text_partial(f, r);
-	for (size_t i = 0; i < r->nr_jobs; i++)
-		text_job_additions(f, &r->jobs[i]);
-	text_device_view(f, r);
-	report_ranks_text(f, r);	/* MPI: the per-host table */
-	text_warnings(f, r);
+	report_text_add_write(f, r);
 	if (fflush(f) == EOF || ferror(f))
 		return err_set(e, -EIO, EXIT_OUTPUT, "cannot write the text report: %s",
 			       strerror(errno ? errno : EIO));

@@ -190,6 +190,47 @@ void result_bw_agg(struct run_result *r)
 	}
 }
 
+int result_job_did_io(const struct job_result *jr)
+{
+	if (jr->verify.blocks)
+		return 1;
+	for (unsigned d = 0; d < DDIR_NR; d++)
+		if (jr->dir[d].total_ios || jr->dir[d].io_bytes)
+			return 1;
+	return 0;
+}
+
+int result_next_group(const struct run_result *r, int first, unsigned after, unsigned *gid)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		unsigned g = r->jobs[i].groupid;
+
+		if ((first || g > after) && (!found || g < *gid)) {
+			*gid = g;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+size_t result_job_clones(const struct run_result *r, size_t i, size_t *index)
+{
+	const struct job_result *j = &r->jobs[i];
+	size_t n = 0;
+
+	*index = 0;
+	for (size_t k = 0; k < r->nr_jobs; k++) {
+		if (r->jobs[k].groupid != j->groupid || strcmp(r->jobs[k].name, j->name))
+			continue;
+		if (k < i)
+			(*index)++;
+		n++;
+	}
+	return n;
+}
+
 /*
  * Release what one entry owns: its series, steady outcome, per-priority
  * figures and device views.  The run's environment and warnings are

@@ -234,6 +234,29 @@ static inline int result_job_error(const struct job_result *r)
 	return r->error ? r->error : r->coe ? r->first_err : 0;
 }
 
+/*
+ * Did the entry do any I/O?  fio prints no block for one that did none.  A
+ * verify pass counts (fio counts its reads as the job's; iotrial does not,
+ * but the job did read).
+ */
+int result_job_did_io(const struct job_result *jr);
+
+/*
+ * Clones: the entries of one job definition, told apart by the entries that
+ * share job @i's name and group (numjobs=4 without group_reporting: four).
+ * Returns how many there are, with *@index job @i's place among them (0..).
+ * A reader names clone k of job "randrw" "randrw.k" when there are several.
+ */
+size_t result_job_clones(const struct run_result *r, size_t i, size_t *index);
+
+/*
+ * Stonewall groups in ascending order (jobs need not be sorted by group):
+ * the smallest group id above @after (any, when @first), in *@gid.  Returns
+ * 0 when there is none.  for (ok = result_next_group(r, 1, 0, &g); ok;
+ * ok = result_next_group(r, 0, g, &g)) visits each group once.
+ */
+int result_next_group(const struct run_result *r, int first, unsigned after, unsigned *gid);
+
 /* Release the series and steady outcome @r owns (not the struct itself). */
 void result_job_clear(struct job_result *r);
 

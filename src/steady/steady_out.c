@@ -383,3 +383,94 @@ void steady_print_text(FILE *f, const struct steady *st)
 	}
 	steady_tail_print_text(f, st);
 }
+
+/* One clone's verdict on one line: reached (when, held or lost, the window's mean) or why not, and its tail. */
+static void clone_line(FILE *f, const char *name, const struct steady *st)
+{
+	static const char *const unit[] = { "IOPS", "B/s", "ns" };
+	char buf[160], mean[48], ci[96];
+
+	if (st->attained) {
+		fmt_hold(buf, sizeof(buf), st);
+		fmt_metric(mean, sizeof(mean), st->cfg.metric, st->mean);
+		fprintf(f, "    %s: reached at %.3f-%.3f s, %s; window mean %s", name,
+			(double)st->start_ms / 1000.0, (double)st->end_ms / 1000.0, buf, mean);
+	} else {
+		fmt_reason(buf, sizeof(buf), st);
+		fprintf(f, "    %s: NOT reached (%s)", name, buf);
+	}
+	if (st->tail) {
+		const struct steady_tail *t = st->tail;
+
+		fmt_ci(ci, sizeof(ci), t->iops, t->iops_ci95, t->batches, t->batch_intervals);
+		fprintf(f, "; steady tail %.3f-%.3f s: %.0f IOPS%s", (double)t->start_ms / 1000.0,
+			(double)t->end_ms / 1000.0, t->iops, ci);
+	} else if (st->mser_ok) {
+		fmt_ci(ci, sizeof(ci), st->mser.mean, st->mser.ci95, st->mser.batches,
+		       st->mser_batch ? st->mser_batch : MSER_BATCH);
+		fprintf(f, "; after a %.3f s warm-up %.0f %s%s", (double)st->mser_ms / 1000.0,
+			st->mser.mean, unit[st->cfg.metric], ci);
+	}
+	fputc('\n', f);
+}
+
+void steady_print_text_clones(FILE *f, const struct steady *const *v, const char *const *names,
+			      size_t n)
+{
+	char spec[160], other[160];
+	int same = 1, snia = 1;
+	size_t reached = 0;
+
+	if (n == 1) {
+		steady_print_text(f, v[0]);
+		return;
+	}
+	steady_spec(&v[0]->cfg, spec, sizeof(spec));
+	for (size_t i = 0; i < n; i++) {
+		steady_spec(&v[i]->cfg, other, sizeof(other));
+		same &= !strcmp(spec, other);
+		reached += v[i]->attained != 0;
+		/* SNIA's rule judged the clone and nothing more is to be said of it */
+		snia &= v[i]->cfg.rule == STEADY_SNIA && v[i]->evaluated && v[i]->mean > 0 &&
+			!v[i]->attained && !v[i]->mser_ok && !v[i]->tail;
+	}
+	if (!same) {	/* clones of one job share a criterion; a merged result may not */
+		for (size_t i = 0; i < n; i++) {
+			fprintf(f, "  %s:\n", names[i]);
+			steady_print_text(f, v[i]);
+		}
+		return;
+	}
+	if (snia) {	/* the figures' ranges say it in one line */
+		double rlo = v[0]->range_pct, rhi = rlo, xlo = v[0]->excursion_pct, xhi = xlo;
+
+		for (size_t i = 1; i < n; i++) {
+			rlo = fmin(rlo, v[i]->range_pct);
+			rhi = fmax(rhi, v[i]->range_pct);
+			xlo = fmin(xlo, v[i]->excursion_pct);
+			xhi = fmax(xhi, v[i]->excursion_pct);
+		}
+		fprintf(f, "  steady state NOT reached by any of the %zu (%s): range %.2f..%.2f%%, "
+			"slope excursion %.2f..%.2f%% (%s..%s)\n", n, spec, rlo, rhi, xlo, xhi,
+			names[0], names[n - 1]);
+		return;
+	}
+	if (!reached) {	/* one reason for all (too few rounds, say): said once */
+		char why[160], other_why[160];
+		int one = 1;
+
+		fmt_reason(why, sizeof(why), v[0]);
+		for (size_t i = 0; i < n && one; i++) {
+			fmt_reason(other_why, sizeof(other_why), v[i]);
+			one = !strcmp(why, other_why) && !v[i]->mser_ok && !v[i]->tail;
+		}
+		if (one) {
+			fprintf(f, "  steady state NOT reached by any of the %zu (%s): %s, in each\n",
+				n, spec, why);
+			return;
+		}
+	}
+	fprintf(f, "  steady state reached by %zu of the %zu (%s):\n", reached, n, spec);
+	for (size_t i = 0; i < n; i++)
+		clone_line(f, names[i], v[i]);
+}

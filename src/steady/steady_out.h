@@ -51,4 +51,16 @@ void steady_spec(const struct steady_cfg *c, char *buf, size_t len);
  */
 void steady_print_text(FILE *f, const struct steady *st);
 
+/*
+ * The verdicts of @n clones of one job (@names[i] is clone i's, e.g.
+ * "randrw.2"), said once where they agree: the criterion once, then when
+ * SNIA's rule judged every clone unsteady one line with the range of their
+ * figures, else one line per clone (when it was reached and whether held,
+ * the window's mean, or why not; its steady tail or warm-up).  The window's
+ * per-direction figures are the JSON's.  Clones under different criteria
+ * get each steady_print_text under its name.  @n == 1 is steady_print_text.
+ */
+void steady_print_text_clones(FILE *f, const struct steady *const *v, const char *const *names,
+			      size_t n);
+
 #endif

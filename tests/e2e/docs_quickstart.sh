@@ -78,3 +78,15 @@ if "$QS" >"$T/qs.txt" 2>"$T/qs.err" && grep -q '^Run status group 0 (all jobs):'
 else
 	fail quickstart_text "$(head -c 300 "$T/qs.txt") $(tail -c 200 "$T/qs.err")"
 fi
+
+# iotrial's part of the default text: the four clones said once, named apart
+# (randrw.0..3), each qualifier beside its figure; on tmpfs-backed or buffered
+# files the verdict may vary, so only the shape is checked, not the verdict
+add=$(sed -n '/^iotrial:$/,$p' "$T/qs.txt")
+if echo "$add" | grep -q '^randrw\.0\.\.3 (group 0, 4 clones of job randrw):$' &&
+   [ "$(echo "$add" | grep -c '^  bottleneck')" -le 4 ] &&
+   [ "$(echo "$add" | grep -c '^  time per I/O')" -le 2 ] &&
+   echo "$add" | grep -Eq '^  read : bw=[0-9.]+[KMG]iB/s \([0-9.]+[kMG]B/s\), IOPS=[0-9.]+k?(: .*)?$' &&
+   ! echo "$add" | grep -q "each I/O's cycle" && ! echo "$add" | grep -q '^job randrw' &&
+   ! echo "$add" | grep -q '(and 3 more)'
+then pass quickstart_additions_grouped; else fail quickstart_additions_grouped "$add"; fi

@@ -49,5 +49,5 @@ done
 	--name=b --rw=read --size=4m --filename="$T/full/b" >"$T/o.txt" 2>"$T/err"
 rc=$?
 if [ $rc -eq 3 ] && grep -q '^a: (groupid=0' "$T/o.txt" && ! grep -q '^b: (groupid=' "$T/o.txt" &&
-   sed -n '/^iotrial:$/,$p' "$T/o.txt" | grep -q '^  error        : 28 (.*No space left on device); no I/O was done'
+   sed -n '/^iotrial:$/,$p' "$T/o.txt" | grep -q '^  error: 28 (.*No space left on device); no I/O was done'
 then pass layout_enospc_text; else fail layout_enospc_text "exit $rc: $(cat "$T/o.txt" "$T/err" | head -c 600)"; fi

@@ -94,8 +94,8 @@ TEST(second_job_error_and_custom_percentiles)
 	CHECK_LINE(t, "beta: (groupid=1, jobs=2): err= 5 (read at offset 4096 of /dev/vdz: "
 		   "Input/output error): pid=0: Mon Nov 30 17:49:37 2026");
 	/* after fio's part: the partial job and its error */
-	CHECK_LINE(t, "job beta (groupid=1, jobs=2) [PARTIAL: stopped early]:");
-	CHECK_LINE(t, "  error        : 5 (read at offset 4096 of /dev/vdz: Input/output error)");
+	CHECK_LINE(t, "beta (group 1, threads merged by group_reporting) [PARTIAL: stopped early]:");
+	CHECK_LINE(t, "  error: 5 (read at offset 4096 of /dev/vdz: Input/output error)");
 	/* "99:50" printed sorted, with the list's own decimals (none), as fio;
 	 * 150 us lands in the bucket of midpoint 150.5 us, rounded up */
 	CHECK_LINE(t, "     |  50th=[  151],  99th=[  151]");
@@ -236,9 +236,61 @@ TEST(laying_out_lines)
 	free(fx);
 }
 
+/* How many lines of @t start with @prefix. */
+static int count_lines(const char *t, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += !strncmp(p, prefix, strlen(prefix));
+	return n;
+}
+
+/*
+ * Four clones of one job (numjobs=4, no group_reporting) that agree: named
+ * alpha.0..3, said once, the verdict beside the figure it qualifies, and the
+ * bottleneck line without the time per I/O said above it.
+ */
+TEST(clones_said_once)
+{
+	struct fixture *fx = fixture_new();
+	struct job_result *jr = calloc(4, sizeof(*jr));
+	struct run_result r;
+	char *t;
+
+	for (int k = 0; k < 4; k++) {
+		jr[k] = fx->jr[0];
+		strcpy(jr[k].bottleneck.verdict, "page_cache");
+		snprintf(jr[k].bottleneck.evidence, sizeof(jr[k].bottleneck.evidence),
+			 "the device did far less than the job; thread CPU %d%% of one CPU", 20 + k);
+		jr[k].bottleneck.dev_io_share = 0.01;
+	}
+	r = fx->r;
+	r.jobs = jr;
+	r.nr_jobs = 4;
+	r.nr_groups = 0;
+	t = render(&r);
+	CHECK(t != NULL);
+	CHECK_LINE(t, "alpha.0..3 (group 0, 4 clones of job alpha):");
+	/* the four together, over the longest runtime (4 x 1000 reads / 2 s), and what they are */
+	CHECK_LINE(t, "  read : bw=8000KiB/s (8192kB/s), IOPS=2000: the page cache, not the device "
+		   "(the device did 1% of the bytes)");
+	CHECK_LINE(t, "  write: bw=15.6MiB/s (16.4MB/s), IOPS=2000: the page cache, not the device");
+	CHECK_LINE(t, "  bottleneck: page_cache, all 4 (alpha.0's figures: the device did far less "
+		   "than the job; thread CPU 20% of one CPU)");
+	CHECK(count_lines(t, "  bottleneck") == 1);
+	CHECK(t && !strstr(t, "\njob alpha"));
+	/* fio's part is untouched: one block per clone */
+	CHECK(count_lines(t, "alpha: (groupid=0, jobs=1)") == 4);
+	free(t);
+	free(jr);
+	free(fx);
+}
+
 int main(void)
 {
 	RUN(job_lines);
+	RUN(clones_said_once);
 	RUN(second_job_error_and_custom_percentiles);
 	RUN(groups_and_disks);
 	RUN(group_totals_over_two_jobs);
