@@ -38,8 +38,23 @@ int check_add(struct check_list *l, const char *id, enum check_sev sev,
 	it = &l->v[l->n++];
 	snprintf(it->id, sizeof(it->id), "%s", id);
 	it->sev = sev;
+	it->brief[0] = '\0';
 	va_start(ap, fmt);
 	vsnprintf(it->msg, sizeof(it->msg), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int check_brief(int added, struct check_list *l, const char *fmt, ...)
+{
+	struct check_item *it;
+	va_list ap;
+
+	if (added || !l->n)
+		return added;
+	it = &l->v[l->n - 1];
+	va_start(ap, fmt);
+	vsnprintf(it->brief, sizeof(it->brief), fmt, ap);
 	va_end(ap);
 	return 0;
 }
@@ -59,6 +74,12 @@ json_t *check_list_json(const struct check_list *l)
 				      "severity", check_sev_name(l->v[i].sev),
 				      "message", l->v[i].msg);
 
+		/* the short form beside the figures it qualifies (the summary table) */
+		if (o && l->v[i].brief[0] &&
+		    json_object_set_new(o, "brief", json_string(l->v[i].brief))) {
+			json_decref(o);
+			o = NULL;
+		}
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);
 			return NULL;
@@ -153,26 +174,29 @@ static int little_group(const struct resultread *r, unsigned gid, struct check_l
 		snprintf(conf, sizeof(conf), "sum of numjobs x iodepth = %lu", g.conf);
 	ratio = g.total / (double)g.kept;
 	if (ratio > CHECK_LITTLE_HIGH && g.why)
-		return check_add(l, "littles_law", CHECK_SEV_WARN,
+		return check_brief(check_add(l, "littles_law", CHECK_SEV_WARN,
 			"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) vs %s "
 			"configured (%.0f%%); and ioengine=%s%s %s (one I/O per job), so at most "
 			"%lu can be in flight: the figures are inconsistent with the job",
 			g.total, terms, conf, 100 * g.total / (double)g.conf, g.first->ioengine,
-			g.first->ioengine_given ? "" : " (fio's default)", g.why, g.kept);
+			g.first->ioengine_given ? "" : " (fio's default)", g.why, g.kept), l,
+			"%.1f I/Os in flight, at most %lu possible: inconsistent", g.total, g.kept);
 	if (ratio > CHECK_LITTLE_HIGH)
-		return check_add(l, "littles_law", CHECK_SEV_WARN,
+		return check_brief(check_add(l, "littles_law", CHECK_SEV_WARN,
 			"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) exceeds "
 			"the %s configured (%.0f%%): the figures are inconsistent",
-			g.total, terms, conf, 100 * ratio);
+			g.total, terms, conf, 100 * ratio), l,
+			"%.1f I/Os in flight > %lu configured: inconsistent", g.total, g.conf);
 	if (ratio >= CHECK_LITTLE_LOW)
 		return 0;
-	return check_add(l, "littles_law", g.rate_limited ? CHECK_SEV_INFO : CHECK_SEV_WARN,
+	return check_brief(check_add(l, "littles_law", g.rate_limited ? CHECK_SEV_INFO : CHECK_SEV_WARN,
 		"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) vs %s "
 		"configured (%.0f%%): %s", g.total, terms, conf, 100 * ratio,
 		g.rate_limited ? "expected, a rate limit or think time holds the load back" :
 		g.deviceless ? "no device is involved, the load generator is the limit" :
 		"the device was not the bottleneck (load generator, CPU, or the engine "
-		"could not keep the queue full)");
+		"could not keep the queue full)"), l,
+			"%.1f I/Os in flight of %lu kept (%.0f%%)", g.total, g.kept, 100 * ratio);
 }
 
 static int check_little(const struct resultread *r, struct check_list *l)
@@ -223,14 +247,16 @@ static int check_mix(const struct resultread *r, struct check_list *l)
 	if (fabs(share - want) <= CHECK_MIX_POINTS)
 		return 0;
 	if (!first->rwmix_given)
-		return check_add(l, "mix", CHECK_SEV_WARN,
+		return check_brief(check_add(l, "mix", CHECK_SEV_WARN,
 			"read share %.1f%% of I/Os (read %.0f IOPS, write %.0f IOPS) but rw=%s "
 			"without rwmixread issues 50%% reads: these figures do not come from "
-			"this job as written", share, r->dir[0].iops, r->dir[1].iops, first->rw);
-	return check_add(l, "mix", CHECK_SEV_WARN,
+			"this job as written", share, r->dir[0].iops, r->dir[1].iops, first->rw), l,
+			"read share %.1f%%, not 50%%", share);
+	return check_brief(check_add(l, "mix", CHECK_SEV_WARN,
 		"read share %.1f%% of I/Os (read %.0f IOPS, write %.0f IOPS) but "
 		"rwmixread=%.0f asks for %.0f%%: these figures do not come from this job "
-		"as written", share, r->dir[0].iops, r->dir[1].iops, want, want);
+		"as written", share, r->dir[0].iops, r->dir[1].iops, want, want), l,
+			"read share %.1f%%, not %.0f%%", share, want);
 }
 
 static uint64_t env_memory(const struct resultread *r)
@@ -254,14 +280,17 @@ static int check_cache(const struct resultread *r, struct check_list *l)
 		snprintf(extra, sizeof(extra), "; the working set (%.1f MiB) fits in RAM (%.1f MiB)",
 			 (double)ws / 1048576, (double)ram / 1048576);
 	if (!j->direct && (r->dir[0].ios || r->dir[1].ios))
-		ret = check_add(l, "page_cache", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "page_cache", CHECK_SEV_WARN,
 			"direct=0 (buffered I/O, fio's default): reads may come from the page "
-			"cache and writes land in it, not on the device%s; use direct=1", extra);
+			"cache and writes land in it, not on the device%s; use direct=1", extra), l,
+				"buffered (direct=0): the page cache can serve it%s",
+			ram && ws && ws < ram ? ", the working set fits in RAM" : "");
 	if (!ret && r->dir[0].ios && r->dir[0].lat_mean_ns < CHECK_CACHE_LAT_NS) {
 		human_ns(lat, sizeof(lat), r->dir[0].lat_mean_ns, HUMAN_TABLE);
-		ret = check_add(l, "page_cache", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "page_cache", CHECK_SEV_WARN,
 			"mean read latency %s is below what a storage device delivers "
-			"(about 5 us or more): the reads were likely served from memory", lat);
+			"(about 5 us or more): the reads were likely served from memory", lat), l,
+			"read latency %s: served from memory", lat);
 	}
 	return ret;
 }
@@ -287,19 +316,22 @@ static int check_time(const struct resultread *r, struct check_list *l)
 		}
 	}
 	if (ms && ms < CHECK_SHORT_MS)
-		ret = check_add(l, "short_run", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "short_run", CHECK_SEV_WARN,
 			"measured for %.1f s (< %d s): too short to see the device's sustained "
 			"behaviour (caches, garbage collection, throttling)",
-			(double)ms / 1000, CHECK_SHORT_MS / 1000);
+			(double)ms / 1000, CHECK_SHORT_MS / 1000), l,
+			"%.1f s run (< %d s)", (double)ms / 1000, CHECK_SHORT_MS / 1000);
 	if (!ret && samples && samples < CHECK_FEW_SAMPLES)
-		ret = check_add(l, "few_samples", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "few_samples", CHECK_SEV_WARN,
 			"only %llu interval samples per job (< %d): variation over time and "
 			"steady state cannot be judged", (unsigned long long)samples,
-			CHECK_FEW_SAMPLES);
+			CHECK_FEW_SAMPLES), l,
+			"%llu interval samples (< %d)", (unsigned long long)samples, CHECK_FEW_SAMPLES);
 	if (!ret && worst >= 0 && cv > CHECK_CV_LIMIT)
-		ret = check_add(l, "interval_cv", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "interval_cv", CHECK_SEV_WARN,
 			"%s IOPS varied across intervals with CV %.1f%% (> %.0f%%): the mean "
-			"hides a moving rate", ddir_name(worst), 100 * cv, 100 * CHECK_CV_LIMIT);
+			"hides a moving rate", ddir_name(worst), 100 * cv, 100 * CHECK_CV_LIMIT), l,
+			"%s IOPS CV %.1f%% across intervals", ddir_name(worst), 100 * cv);
 	return ret;
 }
 
@@ -392,11 +424,12 @@ static int check_lost(const struct resultread *r, struct check_list *l)
 	if (!j)
 		return 0;
 	jobs_phrase(r, job_lost, who, sizeof(who));
-	return check_add(l, "steady_lost", CHECK_SEV_WARN,
+	return check_brief(check_add(l, "steady_lost", CHECK_SEV_WARN,
 		"%s reached steady state but lost it %s %.1f s (the level %s %.0f%%): "
 		"the steady window's figures describe a level the job left; see its steady tail",
 		who, more ? "(the first listed) at" : "at", (double)j->steady_lost_ms / 1000.0,
-		j->steady_lost_pct < 0 ? "fell" : "rose", fabs(j->steady_lost_pct));
+		j->steady_lost_pct < 0 ? "fell" : "rose", fabs(j->steady_lost_pct)), l,
+			"steady state lost at %.1f s", (double)j->steady_lost_ms / 1000.0);
 }
 
 static int check_run(const struct resultread *r, struct check_list *l)
@@ -412,36 +445,42 @@ static int check_run(const struct resultread *r, struct check_list *l)
 	jobs_phrase(r, job_failed, who, sizeof(who));
 	/* under continue_on_error "error" is the first error, which need not have ended the job */
 	if (j && j->coe)
-		ret = check_add(l, "job_error", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "job_error", CHECK_SEV_WARN,
 			"%s had %llu errors under continue_on_error (the first: error %d%s): "
 			"the figures include I/Os that failed or read back bad data", who,
-			(unsigned long long)j->total_err, j->error, more ? ", of the first job" : "");
+			(unsigned long long)j->total_err, j->error, more ? ", of the first job" : ""), l,
+			"%llu I/O errors let pass (continue_on_error)", (unsigned long long)j->total_err);
 	else if (j)
-		ret = check_add(l, "job_error", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "job_error", CHECK_SEV_WARN,
 			"%s ended with error %d%s: the figures cover only "
-			"part of the run", who, j->error, more ? " (the first)" : "");
+			"part of the run", who, j->error, more ? " (the first)" : ""), l,
+			"error %d: figures cover part of the run", j->error);
 	j = first_job(r, job_unsteady, &more);
 	jobs_phrase(r, job_unsteady, who, sizeof(who));
 	if (!ret && j)
-		ret = check_add(l, "steady_state", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "steady_state", CHECK_SEV_WARN,
 			"%s did not reach steady state (%s): the figures "
 			"average a still-changing workload", who,
-			j->steady_what[0] ? j->steady_what : "criterion not recorded");
+			j->steady_what[0] ? j->steady_what : "criterion not recorded"), l,
+			"not steady (%s)", j->steady_what[0] ? j->steady_what : "?");
 	if (!ret && !r->dir[0].ios && !r->dir[1].ios && !r->dir[2].ios)
-		ret = check_add(l, "no_io", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "no_io", CHECK_SEV_WARN,
 			"the run did no I/O at all: it failed or measured nothing, and compare "
-			"counts it as a failed run");
+			"counts it as a failed run"), l,
+			"no I/O at all");
 	if (!ret)
 		ret = check_lost(r, l);
 	if (!ret && r->partial)
-		ret = check_add(l, "partial", CHECK_SEV_WARN,
-			"the run was cut short (signal or error): figures are partial");
+		ret = check_brief(check_add(l, "partial", CHECK_SEV_WARN,
+			"the run was cut short (signal or error): figures are partial"), l,
+			"cut short: figures partial");
 	if (!ret && !strcmp(r->clock_source, "tsc") && f &&
 	    (!strstr(f, "constant_tsc") || !strstr(f, "nonstop_tsc")))
-		ret = check_add(l, "clock", CHECK_SEV_WARN,
+		ret = check_brief(check_add(l, "clock", CHECK_SEV_WARN,
 			"latencies were timed with the TSC but the CPU lacks %s: "
 			"the clock may drift across CPUs or power states",
-			!strstr(f, "constant_tsc") ? "constant_tsc" : "nonstop_tsc");
+			!strstr(f, "constant_tsc") ? "constant_tsc" : "nonstop_tsc"), l,
+			"TSC without %s", !strstr(f, "constant_tsc") ? "constant_tsc" : "nonstop_tsc");
 	return ret;
 }
 
@@ -466,11 +505,13 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 				break;
 		if (k < i)
 			continue;
-		return check_add(l, "depth_ignored", CHECK_SEV_WARN,
+		return check_brief(check_add(l, "depth_ignored", CHECK_SEV_WARN,
 			"job '%s': iodepth=%u has no effect: ioengine=%s%s %s, so each job thread "
 			"keeps 1 I/O in flight; use an asynchronous engine (io_uring, libaio with "
 			"direct=1) for a queue depth", j->name, j->iodepth, j->ioengine,
-			j->ioengine_given ? "" : " (fio's default)", why);
+			j->ioengine_given ? "" : " (fio's default)", why), l,
+			"%s: iodepth=%u ignored (%s keeps 1 I/O in flight)", j->name, j->iodepth,
+			j->ioengine);
 	}
 	return 0;
 }
@@ -492,10 +533,11 @@ static int check_bottleneck(const struct resultread *r, struct check_list *l)
 		bottleneck_threads_of(r, i, &first);
 		if (j->bottleneck[0] || !first || bottleneck_from_read(r, i, &v))
 			continue;
-		if (check_add(l, "bottleneck",
+		if (check_brief(check_add(l, "bottleneck",
 			      strcmp(v.verdict, "tool") && strcmp(v.verdict, "page_cache") ?
 			      CHECK_SEV_INFO : CHECK_SEV_WARN,
-			      "job '%s': bottleneck %s: %s", j->name, v.verdict, v.evidence))
+			      "job '%s': bottleneck %s: %s", j->name, v.verdict, v.evidence), l,
+			"%s: bottleneck %s", j->name, v.verdict))
 			return -ENOMEM;
 	}
 	return 0;

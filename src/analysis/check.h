@@ -41,6 +41,7 @@ struct check_item {
 	char id[24];
 	enum check_sev sev;
 	char msg[512];
+	char brief[96];		/* the same, short, with its number ("2.0 s run (< 10 s)"): "" none */
 };
 
 struct check_list {
@@ -67,9 +68,18 @@ int check_add(struct check_list *l, const char *id, enum check_sev sev,
 /* Run every per-result check on @r, appending to @out.  Returns 0 or -ENOMEM. */
 int check_result(const struct resultread *r, struct check_list *out);
 
+/*
+ * Give the item check_add just added its short form (printf-style), for
+ * renderers that put it beside the figures it qualifies.  @added is
+ * check_add's result, returned as it is (nothing is set when it failed):
+ * return check_brief(check_add(l, ...), l, "...", ...).
+ */
+int check_brief(int added, struct check_list *l, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 const char *check_sev_name(enum check_sev s);
 
-/* [{"id", "severity", "message"}, ...]; NULL on allocation failure. */
+/* [{"id", "severity", "message", "brief" (when set)}, ...]; NULL on allocation failure. */
 json_t *check_list_json(const struct check_list *l);
 
 #endif

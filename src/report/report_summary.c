@@ -9,6 +9,7 @@
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* strlen, strncmp, strrchr, strcmp */
 #include "report/report_calc.h"
+#include <jansson.h>	/* the warnings array */
 
 /* One table row: a label and, per direction (read, write), the job that filled it. */
 struct sum_row {
@@ -165,6 +166,28 @@ static void sum_matrix(FILE *f, const struct run_result *r, const struct preset 
 		fprintf(f, "(no matrix job ran)\n");
 }
 
+/*
+ * The warnings that qualify the table's figures, right under it, each in its
+ * short form ("warning [page_cache] buffered (direct=0): the page cache can
+ * serve it"): the table alone is what people paste, so what makes its
+ * numbers doubtful must travel with it.  Infos are left out.
+ */
+static void sum_warnings(FILE *f, const struct run_result *r)
+{
+	const json_t *w;
+	size_t i;
+
+	json_array_foreach(r->warnings, i, w) {
+		const char *brief = json_string_value(json_object_get(w, "brief"));
+		const char *sev = json_string_value(json_object_get(w, "severity"));
+
+		if (!sev || strcmp(sev, "warning"))
+			continue;
+		fprintf(f, "  warning [%s] %s\n", json_string_value(json_object_get(w, "id")),
+			brief ? brief : json_string_value(json_object_get(w, "message")));
+	}
+}
+
 int report_summary_write(FILE *f, const struct run_result *r, const struct preset *p,
 			 struct err *e)
 {
@@ -180,6 +203,7 @@ int report_summary_write(FILE *f, const struct run_result *r, const struct prese
 		sum_tests(f, r, p, rows);
 		free(rows);
 	}
+	sum_warnings(f, r);
 	if (ferror(f))
 		return err_set(e, -EIO, EXIT_OUTPUT, "writing the summary failed");
 	return 0;

@@ -12,6 +12,11 @@
  *  - matrix: jobs named "<prefix><row>_<col>" (row: the block size, col: the
  *    read/write mix) give a table of read+write IOPS; other jobs are left out.
  *
+ * Under either, every warning of the run's checks (not the infos), in its
+ * short form with its number ("warning [short_run] 2.0 s run (< 10 s)"):
+ * the table is what people paste, and what qualifies its figures goes with
+ * it.
+ *
  * Every figure is the JSON's own, over each job's own runtime: bw_bytes / 1e6,
  * iops, lat_ns.mean / 1000 (report_calc.h), printed with two decimals (the
  * matrix: IOPS rounded to whole numbers), so the table can be checked
