@@ -15,7 +15,6 @@
 #include <string.h>	/* memset */
 
 _Static_assert(sizeof(struct series_iv) == 240, "update the memory comment in series.h");
-_Static_assert(sizeof(struct series_bucket) == 8, "update the memory comment in series.h");
 
 static const double series_pcts[3] = { 50.0, 99.0, 99.9 };
 
@@ -38,44 +37,114 @@ size_t series_mem(const struct series *s)
 	return s->cap * sizeof(*s->iv) + s->b_cap * sizeof(*s->b);
 }
 
-/* Entries needed to store @h sparsely. */
+/*
+ * The sparse buckets are byte-coded (series.h): per non-zero bucket, its
+ * index's gap from the previous bucket's index + 1, then its count, each
+ * in 7-bit groups, low first, the high bit saying another byte follows.
+ * Neighbouring buckets and counts below 16384 take 2-3 bytes in all, where
+ * a fixed (index, count) pair took 8: for a job whose latencies spread over
+ * hundreds of buckets, the stored series was most of its memory.
+ */
+static size_t vlen(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static uint8_t *vput(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Read one number at *@p (before @end); 0 when the bytes run out. */
+static int vget(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned sh = 0;
+
+	while (*p < end && sh < 64) {
+		uint8_t c = *(*p)++;
+
+		x |= (uint64_t)(c & 0x7f) << sh;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 1;
+		}
+		sh += 7;
+	}
+	return 0;
+}
+
+/* Bytes needed to store @h sparsely. */
 static size_t sparse_len(const struct hist *h)
 {
 	size_t n = 0;
+	unsigned next = 0;
 
 	for (unsigned i = 0; i < HIST_NR; i++)
-		if (h->b[i])
-			n += 1 + (size_t)((h->b[i] - 1) / UINT32_MAX);
+		if (h->b[i]) {
+			n += vlen(i - next) + vlen(h->b[i]);
+			next = i + 1;
+		}
 	return n;
 }
 
 /* Append @h's non-zero buckets to s->b (room reserved by the caller). */
 static void sparse_put(struct series *s, const struct hist *h, struct series_dir *sd)
 {
+	uint8_t *p = s->b + s->b_nr;
+	unsigned next = 0;
+
 	sd->hist_off = (uint32_t)s->b_nr;
-	for (unsigned i = 0; i < HIST_NR; i++) {
-		uint64_t c = h->b[i];
-
-		while (c) {
-			uint32_t part = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-
-			s->b[s->b_nr++] = (struct series_bucket){ .idx = (uint16_t)i, .count = part };
-			c -= part;
+	for (unsigned i = 0; i < HIST_NR; i++)
+		if (h->b[i]) {
+			p = vput(p, i - next);
+			p = vput(p, h->b[i]);
+			next = i + 1;
 		}
-	}
+	s->b_nr = (size_t)(p - s->b);
 	sd->hist_nr = (uint32_t)(s->b_nr - sd->hist_off);
+}
+
+/*
+ * Walk @sd's buckets: the next one's index and count, 0 at the end (or at
+ * bytes that do not decode to a bucket, which only a damaged MPI transfer
+ * could bring).  *@pos starts at 0.
+ */
+static int sparse_next(const struct series *s, const struct series_dir *sd, uint32_t *pos,
+		       unsigned *idx, uint64_t *count)
+{
+	const uint8_t *p = s->b + sd->hist_off + *pos, *end = s->b + sd->hist_off + sd->hist_nr;
+	uint64_t gap;
+	unsigned at = *pos ? *idx + 1 : 0;
+
+	if (!vget(&p, end, &gap) || gap >= HIST_NR - at || !vget(&p, end, count))
+		return 0;
+	*idx = at + (unsigned)gap;
+	*pos = (uint32_t)(p - (s->b + sd->hist_off));
+	return 1;
 }
 
 /* Add held interval @i's (local index) buckets of direction @d into @h. */
 static void hist_add_local(const struct series *s, size_t i, enum ddir d, struct hist *h)
 {
 	const struct series_dir *sd = &s->iv[i].d[d];
+	uint32_t pos = 0;
+	unsigned idx = 0;
+	uint64_t c;
 
-	for (uint32_t k = 0; k < sd->hist_nr; k++) {
-		const struct series_bucket *b = &s->b[sd->hist_off + k];
-
-		h->b[b->idx] += b->count;
-	}
+	while (sparse_next(s, sd, &pos, &idx, &c))
+		h->b[idx] += c;
 }
 
 void series_hist_add(const struct series *s, size_t i, enum ddir d, struct hist *h)
@@ -566,16 +635,13 @@ static json_t *bins_json(const struct series *s, const struct series_dir *sd)
 
 	if (!o)
 		return NULL;
-	for (uint32_t k = 0; k < sd->hist_nr; k++) {
-		const struct series_bucket *b = &s->b[sd->hist_off + k];
-		json_t *old;
-		json_int_t c = b->count;
+	uint32_t pos = 0;
+	unsigned idx = 0;
+	uint64_t c;
 
-		snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_bucket_value(b->idx));
-		old = json_object_get(o, key);	/* a count split over entries */
-		if (old)
-			c += json_integer_value(old);
-		if (json_object_set_new(o, key, json_integer(c))) {
+	while (sparse_next(s, sd, &pos, &idx, &c)) {
+		snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_bucket_value(idx));
+		if (json_object_set_new(o, key, json_integer((json_int_t)c))) {
 			json_decref(o);
 			return NULL;
 		}

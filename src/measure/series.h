@@ -18,11 +18,13 @@
  *
  * Memory, per interval: a fixed 240-byte record (struct series_iv: t_ms,
  * dur_us, ramp flag, and per direction ios, bytes, latency sum/min/max,
- * p50/p99/p99.9, sparse-histogram offset and count) plus 8 bytes per non-zero
- * histogram bucket per direction.  A realistic interval touches 50-300
- * buckets, so 0.6-2.6 KB per direction-interval; the worst case is all 1856
- * buckets (14.8 KB).  Memory grows with runtime / interval only, never with
- * the number of I/Os.
+ * p50/p99/p99.9, sparse-histogram offset and length) plus the non-zero
+ * histogram buckets per direction, byte-coded (series.c: the gap from the
+ * previous bucket and the count, 7 bits a byte): 2-3 bytes a bucket for
+ * neighbouring buckets with counts below 16384, at most 12.  A realistic
+ * interval touches 50-600 buckets, so 0.1-1.8 KB per direction-interval;
+ * the worst case is all 1856 buckets at large counts (about 7 KB).  Memory
+ * grows with runtime / interval only, never with the number of I/Os.
  *
  * Worker contract: at each interval boundary, series_add() the deltas since
  * the previous boundary with the interval's real duration; cut an interval at
@@ -60,20 +62,13 @@ struct series_in {
 	const struct hist *lat_hist;	/* this interval's delta; NULL = none */
 };
 
-/* A non-zero histogram bucket; counts above UINT32_MAX span several entries. */
-struct series_bucket {
-	uint16_t idx;
-	uint16_t pad;
-	uint32_t count;
-};
-
 /* What is stored per interval and direction. */
 struct series_dir {
 	uint64_t ios, bytes;
 	uint64_t lat_sum_ns;
 	uint64_t lat_min, lat_max;	/* UINT64_MAX / 0 when ios == 0 */
 	uint64_t p50, p99, p999;	/* ns, from the histogram; 0 without one */
-	uint32_t hist_off, hist_nr;	/* this interval's buckets in series.b[] */
+	uint32_t hist_off, hist_nr;	/* this interval's buckets: bytes of series.b[] */
 };
 
 struct series_iv {
@@ -88,7 +83,7 @@ struct series {
 	struct series_iv *iv;		/* intervals in time order */
 	size_t nr, cap;
 	size_t nr_ramp;			/* the first nr_ramp intervals are ramp */
-	struct series_bucket *b;	/* all sparse buckets, interval by interval */
+	uint8_t *b;			/* all sparse buckets, byte-coded, interval by interval */
 	size_t b_nr, b_cap;
 	/*
 	 * A running thread's series keeps only its recent intervals

@@ -165,7 +165,7 @@ int mpimerge_pack(const struct run_result *res, const struct job *jobs, size_t n
 	h.magic = MPIMERGE_MAGIC;
 	h.sz_job = sizeof(struct job_result);
 	h.sz_iv = sizeof(struct series_iv);
-	h.sz_bucket = sizeof(struct series_bucket);
+	h.sz_bucket = sizeof(*((struct series *)0)->b);
 	h.sz_info = sizeof(struct result_rank_info);
 	h.nr_jobs = res->nr_jobs;
 	h.env_len = env ? strlen(env) : 0;
@@ -229,7 +229,7 @@ static int unpack_series(const struct mbuf *raw, size_t *off, const struct mpime
 {
 	struct series *s;
 
-	if (jh->iv_nr > raw->len / sizeof(struct series_iv) || jh->b_nr > raw->len / sizeof(struct series_bucket) ||
+	if (jh->iv_nr > raw->len / sizeof(struct series_iv) || jh->b_nr > raw->len ||
 	    jh->nr_ramp > jh->iv_nr)
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
@@ -269,7 +269,7 @@ int mpimerge_unpack(const void *buf, size_t len, const struct job *jobs, size_t 
 	if (!r)
 		r = take(&raw, &off, &h, sizeof(h));
 	if (!r && (h.magic != MPIMERGE_MAGIC || h.sz_job != sizeof(struct job_result) ||
-		   h.sz_iv != sizeof(struct series_iv) || h.sz_bucket != sizeof(struct series_bucket) ||
+		   h.sz_iv != sizeof(struct series_iv) || h.sz_bucket != sizeof(*((struct series *)0)->b) ||
 		   h.sz_info != sizeof(struct result_rank_info) || h.env_len > raw.len ||
 		   h.nr_jobs > raw.len / sizeof(struct job_result) + 1))
 		r = -EINVAL;

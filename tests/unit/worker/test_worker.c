@@ -128,15 +128,16 @@ static void check_series_sums(const struct tw *t)
 		const struct worker_dir *wd = &t->f.w.st.dir[d];
 		const struct dir_result *dr = &t->f.r.dir[d];
 		uint64_t ios = 0, bytes = 0, lat_sum = 0, hn = 0, exact_sum;
+		static struct hist h;
 		size_t i;
-		unsigned b;
 
 		for (i = s->nr_ramp; i < s->nr; i++) {
 			ios += s->iv[i].d[d].ios;
 			bytes += s->iv[i].d[d].bytes;
 			lat_sum += s->iv[i].d[d].lat_sum_ns;
-			for (b = 0; b < s->iv[i].d[d].hist_nr; b++)
-				hn += s->b[s->iv[i].d[d].hist_off + b].count;
+			memset(&h, 0, sizeof(h));
+			series_hist_add(s, s->base + i, (enum ddir)d, &h);
+			hn += hist_total(&h);
 		}
 		CHECK_EQ_U(ios, dr->total_ios);
 		CHECK_EQ_U(bytes, dr->io_bytes);
