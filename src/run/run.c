@@ -5,6 +5,7 @@
 #include "run/run_int.h"
 
 #include <errno.h>	/* ENOMEM */
+#include <malloc.h>	/* malloc_trim */
 #include <jansson.h>	/* the environment */
 #include <pthread.h>
 #include <signal.h>	/* sigtimedwait */
@@ -654,6 +655,13 @@ static void run_release(struct run_state *s)
 	free(s->hold_status);
 	free(s->hold_grp);
 	flow_set_free(&s->flows);
+	/* released: a second call (the end of run_execute) finds nothing */
+	s->w = NULL;
+	s->nr = 0;
+	s->grp = NULL;
+	s->nr_grp = 0;
+	s->sgrp = NULL;
+	s->grp_of = s->hold_status = s->hold_grp = NULL;
 }
 
 int run_execute(const struct run_req *req, struct run_result *out, struct err *e)
@@ -733,6 +741,15 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		/* what could explain a difference between two runs (methodology §4) */
 		if (!env_capture(paths, nr_paths, &env, NULL))
 			out->env = env;
+		/*
+		 * The result owns what it reports; the threads' buffers, rings and
+		 * series go now, and their pages back to the system (the threads'
+		 * malloc arenas keep freed pages otherwise), before the result's
+		 * JSON is built here and again by the caller: a long run's peak RSS
+		 * was the two together (docs/performance.md, "Memory").
+		 */
+		run_release(&s);
+		malloc_trim(0);
 		r = result_check(out, e);
 	}
 out:
