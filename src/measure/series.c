@@ -671,9 +671,22 @@ static json_t *dir_json(const struct series *s, const struct series_iv *iv, int 
 	return o;
 }
 
+/* A direction with nothing in it: its JSON is the same in every element. */
+static int dir_idle(const struct series_dir *sd, unsigned flags)
+{
+	return !sd->ios && !sd->bytes && !sd->lat_max && !sd->p50 && !sd->p99 && !sd->p999 &&
+	       !(flags & SERIES_JSON_HIST);
+}
+
+/*
+ * Elements' idle directions (a read job's write and trim, every job's trim)
+ * share one JSON object, referenced from each: the document prints the same,
+ * and a long series' tree, the largest thing a run holds while its result is
+ * written (docs/performance.md, "Memory"), is up to two thirds smaller.
+ */
 int series_to_json(const struct series *s, unsigned flags, json_t **out)
 {
-	json_t *arr = json_array();
+	json_t *arr = json_array(), *idle = NULL;
 
 	if (!arr)
 		return -ENOMEM;
@@ -688,8 +701,16 @@ int series_to_json(const struct series *s, unsigned flags, json_t **out)
 		    json_object_set_new(e, "intervals", json_integer((json_int_t)iv->n)))
 			goto fail_e;
 		for (int d = 0; d < DDIR_NR; d++) {
-			json_t *o = dir_json(s, iv, d, flags);
+			json_t *o;
 
+			if (dir_idle(&iv->d[d], flags)) {
+				if (!idle && !(idle = dir_json(s, iv, d, flags)))
+					goto fail_e;
+				if (json_object_set(e, ddir_name(d), idle))
+					goto fail_e;
+				continue;
+			}
+			o = dir_json(s, iv, d, flags);
 			if (!o || json_object_set_new(e, ddir_name(d), o))
 				goto fail_e;
 		}
@@ -700,9 +721,11 @@ fail_e:
 		json_decref(e);
 		goto fail;
 	}
+	json_decref(idle);
 	*out = arr;
 	return 0;
 fail:
+	json_decref(idle);
 	json_decref(arr);
 	return -ENOMEM;
 }
