@@ -15,12 +15,15 @@
  * Setup.  sqthread_poll=1 asks for IORING_SETUP_SQPOLL (+SQ_AFF with
  * sqthread_poll_cpu), hipri=1 for IORING_SETUP_IOPOLL.  On top, the cheap-
  * submission flags are tried and dropped while the kernel says -EINVAL:
- * SINGLE_ISSUER + COOP_TASKRUN + TASKRUN_FLAG (no IPI per completion; the
- * flag tells liburing's peek to enter the kernel when work is pending), then
- * SINGLE_ISSUER alone (what SQPOLL accepts), then COOP alone, then none.
- * DEFER_TASKRUN is not asked for: measured by the device's own counters
- * (docs/performance.md, "DEFER_TASKRUN"), the device kept less of the
- * requested depth with it (virtio disk QD8: 0.66-0.88 against 0.83-0.94).  ctx->info says what the kernel took.  A
+ * SINGLE_ISSUER + DEFER_TASKRUN + COOP_TASKRUN + TASKRUN_FLAG (completion
+ * work runs only when this thread enters the kernel to submit or reap,
+ * batched, with no IPI or task-work signal per completion), then without
+ * DEFER_TASKRUN (kernels before 6.1), then SINGLE_ISSUER alone (what SQPOLL
+ * accepts), then COOP alone, then none.  None of them changes what the
+ * device sees: the same SQEs go down in the same enters; they change only
+ * the kernel's bookkeeping of completions (docs/performance.md, "Ring
+ * choices": 60-120 ns less system time per I/O on the RAM loop device, the
+ * device's depth and IOPS the same).  ctx->info says what the kernel took.  A
  * SINGLE_ISSUER ring is created disabled (R_DISABLED) and enabled by the
  * first commit, so the issuing task is the thread that does the I/O, even
  * when init ran on another thread; queue/commit/getevents must then stay on
@@ -88,6 +91,8 @@ struct uring_state {
  * kernels (before 6.1/6.0/5.19) lack DEFER_TASKRUN, SINGLE_ISSUER, COOP_TASKRUN.
  */
 static const unsigned uring_extra[] = {
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
+		IORING_SETUP_TASKRUN_FLAG,
 	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
 	IORING_SETUP_SINGLE_ISSUER,
 	IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
@@ -509,8 +514,12 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct
 			return r;
 	}
 	n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
-	if (!n && !min && (s->flags & IORING_SETUP_IOPOLL)) {
-		/* polled completions are only found by entering the kernel */
+	if (!n && !min && (s->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN))) {
+		/*
+		 * polled completions, and with DEFER_TASKRUN those whose work has
+		 * not run yet, are only found by entering the kernel (liburing
+		 * 2.3's peek enters without the registered ring's flag and fails)
+		 */
 		r = io_uring_get_events(&s->ring);
 		if (r < 0 && r != -EINTR)
 			return r;
