@@ -7,7 +7,10 @@
  * submits the SQ in one io_uring_enter that also runs the completion work
  * already pending (so the reap after it rarely enters the kernel again),
  * getevents() waits for @min CQEs only when fewer are ready and then takes
- * them as one batch (peek_batch + cq_advance).  commit_wait() submits and
+ * them as one batch, read in place with one head update (uring_take).  The
+ * per-I/O submit and reap are inline on the ring's fields, not calls into
+ * liburing's library; set-up, waits and registration go through liburing.
+ * commit_wait() submits and
  * waits in one enter (the worker uses it only when slat and clat are off).
  * The ring fd is registered with the issuing thread at the first commit, so
  * no enter looks it up.  Trims are done inline (file_trim).
@@ -82,8 +85,8 @@ struct uring_state {
 	int have_ring;
 	unsigned unsubmitted;	/* SQEs queued that the kernel has not taken yet */
 	unsigned inflight;	/* submitted, not reaped */
-	unsigned nr_cqes;
-	struct io_uring_cqe **cqes;	/* scratch for a reaped batch */
+	unsigned nr_cqes;		/* at most this many CQEs per reap (the depth) */
+	unsigned enter_flags;		/* IORING_ENTER_REGISTERED_RING once the fd is */
 };
 
 /*
@@ -323,7 +326,6 @@ static void uring_exit(struct engine_ctx *ctx)
 		return;
 	if (s->have_ring)
 		io_uring_queue_exit(&s->ring);	/* also drops registered buffers/files */
-	free(s->cqes);
 	free(s);
 	ctx->priv = NULL;
 }
@@ -338,11 +340,6 @@ static int uring_init(struct engine_ctx *ctx, struct err *e)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "io_uring: out of memory");
 	ctx->priv = s;
 	s->nr_cqes = ctx->depth ? ctx->depth : 1;
-	s->cqes = calloc(s->nr_cqes, sizeof(*s->cqes));
-	if (!s->cqes) {
-		ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "io_uring: out of memory");
-		goto fail;
-	}
 	if (ctx->job && ctx->job->hipri && (ret = uring_probe_hipri(ctx, e)))
 		goto fail;
 	ret = uring_setup(ctx, s, e);
@@ -421,7 +418,8 @@ static int uring_bind(struct uring_state *s)
 			return r;
 		s->disabled = 0;
 	}
-	(void)io_uring_register_ring_fd(&s->ring);
+	if (io_uring_register_ring_fd(&s->ring) == 1)
+		s->enter_flags = IORING_ENTER_REGISTERED_RING;
 	s->bound = 1;
 	return 0;
 }
@@ -460,10 +458,27 @@ static int uring_commit(struct engine_ctx *ctx)
 
 	if (__builtin_expect(!s->bound, 0) && (r = uring_bind(s)) < 0)
 		return r;
+	if (__builtin_expect(!s->submit_reaps, 0)) {
+		do
+			r = io_uring_submit(&s->ring);
+		while (r == -EINTR);
+		return uring_submitted(s, r);
+	}
+	/*
+	 * io_uring_submit_and_get_events(), inline: publish the queued SQEs
+	 * (the SQ array maps slot i to SQE i since liburing 2.2 sets it up so)
+	 * and enter once.  liburing's is a call into its library on every I/O;
+	 * this is the I/O path's one kernel entry, with nothing else around it.
+	 */
+	if (s->ring.sq.sqe_head != s->ring.sq.sqe_tail) {
+		s->ring.sq.sqe_head = s->ring.sq.sqe_tail;
+		io_uring_smp_store_release(s->ring.sq.ktail, s->ring.sq.sqe_tail);
+	}
 	do
-		r = s->submit_reaps ? io_uring_submit_and_get_events(&s->ring) :
-				      io_uring_submit(&s->ring);
-	while (r == -EINTR);
+		r = io_uring_enter((unsigned)s->ring.enter_ring_fd,
+				   s->ring.sq.sqe_tail - *s->ring.sq.khead, 0,
+				   IORING_ENTER_GETEVENTS | s->enter_flags, NULL);
+	while (r == -EINTR);	/* liburing's io_uring_enter returns -errno */
 	return uring_submitted(s, r);
 }
 
@@ -488,13 +503,38 @@ static int uring_commit_wait(struct engine_ctx *ctx, unsigned min)
 	return uring_submitted(s, r);
 }
 
+/*
+ * Hand over up to @max CQEs that are in the ring: read in place and
+ * released with one head update (io_uring_peek_batch_cqe without its call
+ * into the library and its array of CQE pointers).
+ */
+static unsigned uring_take(struct uring_state *s, unsigned max, struct io_u **out)
+{
+	struct io_uring_cq *cq = &s->ring.cq;
+	unsigned head = *cq->khead, n = io_uring_smp_load_acquire(cq->ktail) - head, i;
+
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		const struct io_uring_cqe *cqe = &cq->cqes[(head + i) & cq->ring_mask];
+		struct io_u *io = (struct io_u *)(uintptr_t)cqe->user_data;
+
+		io->res = cqe->res;
+		out[i] = io;
+	}
+	if (n)
+		io_uring_smp_store_release(cq->khead, head + n);
+	s->inflight -= n;
+	return n;
+}
+
 /* Wait for @min CQEs, at most *@ts when @ts is not NULL (then maybe fewer). */
 static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct io_u **out,
 		      struct __kernel_timespec *ts)
 {
 	struct uring_state *s = ctx->priv;
 	struct io_uring_cqe *cqe;
-	unsigned i, n;
+	unsigned n;
 	int r;
 
 	if (__builtin_expect(s->unsubmitted != 0, 0) && !(s->flags & IORING_SETUP_SQPOLL)) {
@@ -513,26 +553,20 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct
 		if (r < 0 && r != -EINTR && r != -ETIME)
 			return r;
 	}
-	n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
-	if (!n && !min && (s->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN))) {
+	n = uring_take(s, max, out);
+	if (!n && !min && ((s->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN)) ||
+			   (IO_URING_READ_ONCE(*s->ring.sq.kflags) &
+			    (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)))) {
 		/*
-		 * polled completions, and with DEFER_TASKRUN those whose work has
-		 * not run yet, are only found by entering the kernel (liburing
-		 * 2.3's peek enters without the registered ring's flag and fails)
+		 * polled completions, with DEFER_TASKRUN those whose work has not
+		 * run yet, and with the kernel's flags those whose work is pending
+		 * or that overflowed, are only found by entering the kernel
 		 */
 		r = io_uring_get_events(&s->ring);
 		if (r < 0 && r != -EINTR)
 			return r;
-		n = io_uring_peek_batch_cqe(&s->ring, s->cqes, max);
+		n = uring_take(s, max, out);
 	}
-	for (i = 0; i < n; i++) {
-		struct io_u *io = io_uring_cqe_get_data(s->cqes[i]);
-
-		io->res = s->cqes[i]->res;
-		out[i] = io;
-	}
-	io_uring_cq_advance(&s->ring, n);
-	s->inflight -= n;
 	return (int)n;
 }
 
