@@ -417,6 +417,12 @@ static int worker_replay_next(struct worker *w, struct io_u *io)
 	return 0;
 }
 
+/* number_ios: the job ends after that many I/Os, if nothing ends it first. */
+static int worker_ios_done(const struct worker *w)
+{
+	return w->job->number_ios && w->nr_ios_issued >= w->job->number_ios;
+}
+
 /*
  * Get the next io_u to issue: a pending one (held back by the rate limiter or
  * a busy engine), an fsync when fsync=N writes were issued, or a new one from
@@ -445,36 +451,39 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 		return NULL;
 	io = w->free_list[--w->nr_free];
 	io->vbl = 0;
-	if (unlikely(j->fsync_blocks | j->fdatasync_blocks)) {
-		uint32_t every = j->fsync_blocks ? j->fsync_blocks : j->fdatasync_blocks;
+	if (unlikely(!w->plain)) {
+		if (unlikely(j->fsync_blocks | j->fdatasync_blocks)) {
+			uint32_t every = j->fsync_blocks ? j->fsync_blocks : j->fdatasync_blocks;
 
-		if (w->writes_since_sync >= every) {
-			w->writes_since_sync = 0;
-			io->ddir = j->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
-			io->len = 0;
-			io->offset = 0;
-			return io;
+			if (w->writes_since_sync >= every) {
+				w->writes_since_sync = 0;
+				io->ddir = j->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
+				io->len = 0;
+				io->offset = 0;
+				return io;
+			}
+		}
+		/* flow=: wait while this thread is ahead of its share of the flow */
+		if (unlikely(w->flow != NULL) && !worker_flow_wait(w)) {
+			w->free_list[w->nr_free++] = io;
+			return NULL;
 		}
 	}
-	/* flow=: wait while this thread is ahead of its share of the flow */
-	if (unlikely(w->flow != NULL) && !worker_flow_wait(w)) {
-		w->free_list[w->nr_free++] = io;
-		return NULL;
-	}
-	/* number_ios: the job ends after that many I/Os, if nothing ends it first */
-	if ((unlikely(j->number_ios) && w->nr_ios_issued >= j->number_ios) ||
+	if ((unlikely(!w->plain) && worker_ios_done(w)) ||
 	    (unlikely(w->replay_on) ? worker_replay_next(w, io) : iogen_next(&w->gen, io))) {
 		*gen_done = 1;
 		w->free_list[w->nr_free++] = io;
 		return NULL;
 	}
 	w->nr_ios_issued++;
-	if (unlikely(w->flow != NULL)) {
-		flow_issued(w->flow);
-		w->flow_mine++;
+	if (unlikely(!w->plain)) {
+		if (unlikely(w->flow != NULL)) {
+			flow_issued(w->flow);
+			w->flow_mine++;
+		}
+		if (unlikely(w->cprio != NULL))
+			io->ioprio = cmdprio_pick(&w->job->cmdprio, &w->cprio_rs, io->ddir, io->len);
 	}
-	if (unlikely(w->cprio != NULL))
-		io->ioprio = cmdprio_pick(&w->job->cmdprio, &w->cprio_rs, io->ddir, io->len);
 	if (io->ddir == DDIR_WRITE) {
 		w->writes_since_sync++;
 		if (buffer_per_write(&w->bufgen))	/* scramble or refill, as fio */
@@ -551,54 +560,57 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;
 
-		/* fio: from a read-back's issue to the next other I/O's is read's runtime */
-		if (unlikely(io->vbl != w->vbl_win))
-			worker_vbl_window(w, *now);
-		if (unlikely(rate_enabled(&w->rate)) && !io->vbl && io->ddir < DDIR_NR && !io->t_issue) {
-			uint64_t at = w->t_rate_base +
-				      clock_ns_to_ticks(w->clk, rate_next_ns(&w->rate, (enum ddir)io->ddir, io->len));
+		/* a plain job's I/O goes straight to the engine (worker_plan) */
+		if (unlikely(!w->plain)) {
+			/* fio: from a read-back's issue to the next other I/O's is read's runtime */
+			if (unlikely(io->vbl != w->vbl_win))
+				worker_vbl_window(w, *now);
+			if (unlikely(rate_enabled(&w->rate)) && !io->vbl && io->ddir < DDIR_NR && !io->t_issue) {
+				uint64_t at = w->t_rate_base +
+					      clock_ns_to_ticks(w->clk, rate_next_ns(&w->rate, (enum ddir)io->ddir, io->len));
 
-			io->t_issue = at;	/* remembered while pending */
-			io->t_due = at;		/* and kept past issue: lat_from_due */
-			io->due = 1;
-		}
-		if (unlikely(w->think_ticks) && !io->vbl && io->ddir < DDIR_NR && !io->t_issue &&
-		    ++w->think_issued > w->job->thinktime_blocks) {
-			w->think_issued = 1;
-			io->t_issue = WORKER_THINK;	/* once the I/Os in flight are done */
-		}
-		if (unlikely(io->t_issue > *now)) {
-			if (w->inflight + nq > 0) {
+				io->t_issue = at;	/* remembered while pending */
+				io->t_due = at;		/* and kept past issue: lat_from_due */
+				io->due = 1;
+			}
+			if (unlikely(w->think_ticks) && !io->vbl && io->ddir < DDIR_NR && !io->t_issue &&
+			    ++w->think_issued > w->job->thinktime_blocks) {
+				w->think_issued = 1;
+				io->t_issue = WORKER_THINK;	/* once the I/Os in flight are done */
+			}
+			if (unlikely(io->t_issue > *now)) {
+				if (w->inflight + nq > 0) {
+					*pending = io;
+					break;
+				}
+				if (io->t_issue == WORKER_THINK)
+					io->t_issue = worker_think(w, *now);
+				/* wake for the next event too: a slow rate must not stretch
+				 * intervals, the ramp or the run (test_worker) */
+				worker_sleep_until(w, io->t_issue < w->t_next_event ? io->t_issue : w->t_next_event);
+				*now = clock_ticks(w->clk);
+				/* the run may have ended while we slept: issue nothing past it */
+				if (*now >= w->t_next_event ||
+				    atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+					*pending = io;
+					break;
+				}
+			}
+			/* an overlapping I/O waits, as a busy engine's, for completions */
+			if (unlikely(w->span != NULL) && w->inflight + nq > 0 && worker_overlaps(w, io)) {
 				*pending = io;
+				w->overlap_waits++;
 				break;
 			}
-			if (io->t_issue == WORKER_THINK)
-				io->t_issue = worker_think(w, *now);
-			/* wake for the next event too: a slow rate must not stretch
-			 * intervals, the ramp or the run (test_worker) */
-			worker_sleep_until(w, io->t_issue < w->t_next_event ? io->t_issue : w->t_next_event);
-			*now = clock_ticks(w->clk);
-			/* the run may have ended while we slept: issue nothing past it */
-			if (*now >= w->t_next_event ||
-			    atomic_load_explicit(&w->stop, memory_order_relaxed)) {
-				*pending = io;
-				break;
-			}
-		}
-		/* an overlapping I/O waits, as a busy engine's, for completions */
-		if (unlikely(w->span != NULL) && w->inflight + nq > 0 && worker_overlaps(w, io)) {
-			*pending = io;
-			w->overlap_waits++;
-			break;
+			if (unlikely(w->iolw_on) && !io->vbl)	/* write_iolog: as issued (not the read-backs) */
+				iolog_record(&w->iolw, clock_ticks_to_ns(w->clk, *now - w->t_begin) / 1000, io);
 		}
 		io->t_start = *now;
 		io->t_issue = *now;
 		io->untimed = 0;
-		if (unlikely(w->iolw_on) && !io->vbl)	/* write_iolog: as issued (not the read-backs) */
-			iolog_record(&w->iolw, clock_ticks_to_ns(w->clk, *now - w->t_begin) / 1000, io);
 		r = ops->queue(&w->ctx, io);
 		if (likely(r == ENGINE_Q_QUEUED)) {
-			if (unlikely(w->span != NULL))
+			if (unlikely(!w->plain) && w->span != NULL)
 				w->span[io->index] = (struct worker_span){ io->offset,
 					io->offset + io->len, io->file };
 			queued[nq++] = io;
@@ -692,8 +704,7 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t *now)
 {
 	unsigned max = w->reap_max;
-	/* per-I/O accounting; rated jobs too, each I/O has its own slot (worker_due) */
-	int log_on = w->log_on || w->vtrack || w->cprio || w->verify_reads || w->due_on, n, i;
+	int log_on = w->reap_each, n, i;	/* per-I/O accounting (worker_plan_reap) */
 	struct worker_run run;
 
 	if (min > w->inflight)
@@ -740,7 +751,7 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 		}
 		io->t_issue = 0;
 		io->due = 0;
-		if (unlikely(w->span != NULL))
+		if (unlikely(!w->plain) && w->span != NULL)
 			w->span[io->index].hi = w->span[io->index].lo;
 		w->free_list[w->nr_free++] = io;
 	}
@@ -754,6 +765,17 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 	return n;
 }
 
+/* The per-I/O path's shortcuts (worker_types.h): what this job leaves out. */
+static void worker_plan(struct worker *w)
+{
+	const struct job *j = w->job;
+
+	w->plain = !(j->fsync_blocks | j->fdatasync_blocks) && !w->flow && !j->number_ios &&
+		   !w->replay_on && !w->cprio && !rate_enabled(&w->rate) && !w->think_ticks &&
+		   !w->vbl_size && !w->span && !w->iolw_on;
+	worker_plan_reap(w);
+}
+
 void worker_loop(struct worker *w)
 {
 	struct io_u *pending = NULL;
@@ -764,6 +786,7 @@ void worker_loop(struct worker *w)
 
 	if (!min_complete)
 		min_complete = 1;
+	worker_plan(w);
 	for (;;) {
 		unsigned nq, min;
 

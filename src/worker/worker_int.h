@@ -35,6 +35,16 @@ void worker_live_publish(struct worker *w);
 void worker_ramp_end(struct worker *w, uint64_t now);
 
 /*
+ * Whether completions are accounted one by one (worker_types.h: reap_each):
+ * fio's logs, verify, cmdprio, and rated jobs (each I/O has its own slot in
+ * the schedule, worker_due).
+ */
+static inline void worker_plan_reap(struct worker *w)
+{
+	w->reap_each = w->log_on || w->vtrack || w->cprio || w->verify_reads || w->due_on;
+}
+
+/*
  * worker.c's per-I/O loop, from the first submission to the drain (one
  * translation unit, so its accounting inlines); worker_thread.c runs it.
  */

@@ -218,6 +218,7 @@ void worker_ramp_end(struct worker *w, uint64_t now)
 	w->t_next_sample = now + w->ticks_sample;
 	w->t_next_interval = now + w->ticks_interval;
 	w->log_on = fiolog_active(&w->log);
+	worker_plan_reap(w);
 	/* latency_target's search began the runtime already (worker_lt_start) */
 	if (j->runtime_us && w->t_end == UINT64_MAX)
 		w->t_end = now + clock_ns_to_ticks(w->clk, j->runtime_us * 1000);

@@ -153,6 +153,17 @@ struct worker {
 	 */
 	struct worker_span { uint64_t lo, hi; uint16_t file; } *span;
 	uint64_t overlap_waits;		/* I/Os held back for an overlap (tests read it) */
+	/*
+	 * The per-I/O path's shortcuts, set by worker_loop (worker_plan):
+	 * plain when no option acts on a new I/O between the generator and
+	 * the engine (fsync=N, flow, number_ios, read_iolog, cmdprio, rate,
+	 * thinktime, verify_backlog, serialize_overlap, write_iolog), so one
+	 * test replaces a dozen; reap_each when completions must be accounted
+	 * one by one (fio's logs, verify, cmdprio, a rate; worker_ramp_end
+	 * updates it).
+	 */
+	int plain;
+	int reap_each;
 	int commit_wait;		/* use ops->commit_wait (worker_prepare decides) */
 	unsigned commit_max;		/* I/Os per commit: iodepth_batch_submit, 0 = depth */
 	unsigned reap_max;		/* I/Os per reap (worker_prepare: fio's rule) */
