@@ -25,6 +25,24 @@
 #   ramloop-qd32          io_uring 4k randread QD32, loop device over /dev/shm
 #   disk-qd32             io_uring 4k randread QD32, a file on the root disk
 #   disk-qd4              the same at QD4, where the disk (not fio's CPU) limits
+# Three sides (issue 33, not in the default set; `tio` runs them all): fio's
+# peak tester t/io_uring (fio 3.41, built by ../shared/tools/t-io_uring.sh;
+# skipped with a message when ../shared is not there), fio and iotrial, in
+# alternating rounds, on the RAM loop device, 4k randread O_DIRECT:
+#   tio-uring-qd1, tio-uring-qd32       io_uring, fio's semantics (one I/O per
+#                                       submit and reap, no registered files
+#                                       or buffers): t/io_uring -s1 -c1 -B0 -F0
+#   tio-uring-qd32-b8                   iodepth_batch_submit/complete_min=8: -s8 -c8
+#   tio-uring-qd1-reg, tio-uring-qd32-reg   fixedbufs=1 registerfiles=1: -B1 -F1
+#   tio-libaio-qd1, tio-libaio-qd32, tio-libaio-qd32-b8   libaio: t/io_uring -a1
+#   tio-psync-nj1, tio-psync-nj4        psync QD1 (fio's default engine), 1 and 4
+#                                       jobs: fio and iotrial only
+# Each line gives the three sides' IOPS and CPU per I/O (user + system of the
+# process tree over the I/Os the device counted) and iotrial's ratios: CPU
+# against t/io_uring's and fio's, IOPS against the better of the two and
+# against fio.  `--quick` runs tio-uring-qd1 and tio-uring-qd32, 3 rounds of
+# 2 s, and prints the same ratios.  A fresh loop device is warmed up first
+# (the first run after its creation is slow, whichever tool it is).
 # CPU per I/O is measured from outside (the child's rusage: user + system of
 # every thread and child process), so both tools are charged for everything
 # they do, setup included, divided by the I/Os their JSON reports.
@@ -35,9 +53,22 @@ FIO=${FIO:-fio}
 RT=${RT:-5}
 REPS=${REPS:-3}
 VERBOSE=${VERBOSE:-1}
-if [ "${1:-}" = "--quick" ]; then RT=2; REPS=1; shift; fi
+TIO_CASES="tio-uring-qd1 tio-uring-qd32 tio-uring-qd32-b8 tio-uring-qd1-reg tio-uring-qd32-reg
+	tio-libaio-qd1 tio-libaio-qd32 tio-libaio-qd32-b8 tio-psync-nj1 tio-psync-nj4"
+QUICK=0
+if [ "${1:-}" = "--quick" ]; then QUICK=1; RT=${RT_QUICK:-2}; REPS=${REPS_QUICK:-3}; shift; fi
 [ "${*:-}" = sweep ] && RT=${RT_SWEEP:-2}	# only for the header: sweep() uses RT_SWEEP
-CASES=${*:-null-qd1 null-qd32 ramloop-qd32 disk-qd32 disk-qd4}
+if [ "$QUICK" = 1 ] && [ -z "${*:-}" ]; then
+	CASES="tio-uring-qd1 tio-uring-qd32"
+else
+	CASES=${*:-null-qd1 null-qd32 ramloop-qd32 disk-qd32 disk-qd4}
+fi
+[ "$CASES" = tio ] && CASES=$TIO_CASES
+# t/io_uring: fio's own peak tester, the floor (issue 33)
+TIO=""
+if [ -x ../shared/tools/t-io_uring.sh ]; then
+	TIO=$(../shared/tools/t-io_uring.sh) || TIO=""
+fi
 command -v "$FIO" >/dev/null || { echo "bench: fio not found" >&2; exit 1; }
 [ -x "$IOTRIAL" ] || make -s || exit 1
 W=$(mktemp -d /tmp/iotrial-bench.XXXXXX)
@@ -180,10 +211,116 @@ bench_case() {
 	fi
 }
 
-want() { case " $CASES " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " $(echo $CASES) " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# drun DEV RT TOOL ARGS... -> "iops cpu_ns_per_io ios": the I/Os the device
+# counted (reads + writes completed, /sys/block/DEV/stat) over the process
+# tree's user + system time; IOPS from the tool's JSON (fio, iotrial) or,
+# for t/io_uring, which prints no totals, the device's count over RT.
+drun() {
+	python3 - "$@" <<'PY'
+import json, resource, subprocess, sys
+dev, rt, argv = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+def done():
+    f = open("/sys/block/%s/stat" % dev).read().split()
+    return int(f[0]) + int(f[4])
+json_out = not argv[0].endswith("io_uring")
+a = done()
+out = subprocess.run(argv + (["--output-format=json"] if json_out else []), capture_output=True, text=True)
+n = done() - a
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+if out.returncode != 0 or n <= 0:
+    sys.stderr.write(out.stderr[-2000:])
+    print("0 0 0")
+    sys.exit(0)
+iops = n / rt
+if json_out:
+    d = json.loads(out.stdout[out.stdout.index("{"):])
+    iops = sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write"))
+print(iops, (ru.ru_utime + ru.ru_stime) * 1e9 / n, n)
+PY
+}
+
+# tio_case NAME "TIO_ARGS" ARGS...: t/io_uring (TIO_ARGS; "" = no such side),
+# fio and iotrial (ARGS) on the RAM loop device, REPS alternating rounds;
+# one line of medians and ratios, the rounds under it.
+tio_case() {
+	local name=$1 targs=$2 side r i c n
+	shift 2
+	: >"$W/t.tio"; : >"$W/t.fio"; : >"$W/t.it"
+	[ -n "$TIO" ] || targs=""
+	for r in $(seq "$REPS"); do
+		# the order turns each round: no tool always runs first or last
+		for side in $(case $((r % 3)) in 1) echo tio fio it ;; 2) echo fio it tio ;; 0) echo it tio fio ;; esac); do
+			case $side in
+			tio) [ -n "$targs" ] || continue
+				read -r i c n <<<"$(drun "$LOOPDEV" "$RT" "$TIO" $targs -b4096 -O1 -R1 -r"$RT" "$LOOP")" ;;
+			fio) read -r i c n <<<"$(drun "$LOOPDEV" "$RT" "$FIO" "$@")" ;;
+			it) read -r i c n <<<"$(drun "$LOOPDEV" "$RT" "$IOTRIAL" "$@")" ;;
+			esac
+			echo "$i $c" >>"$W/t.$side"
+		done
+	done
+	awk -v nm="$name" -v T="$W/t.tio" -v F="$W/t.fio" -v I="$W/t.it" -v v="$VERBOSE" '
+	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		return n ? a[int((n + 1) / 2)] : 0 }
+	function load(f, ip, cp,   n, l, x) { n = 0; while ((getline l < f) > 0) { split(l, x, " "); n++; ip[n] = x[1]; cp[n] = x[2]; rounds[f] = rounds[f] sprintf(" %.0fk/%.0fns", x[1] / 1000, x[2]) } return n }
+	function r(a, b) { return b > 0 ? sprintf("x%.2f", a / b) : "  -  " }
+	BEGIN {
+		nt = load(T, ti, tc); nf = load(F, fi, fc); ni = load(I, ii, ic)
+		a = med(ti, nt); b = med(tc, nt); c = med(fi, nf); d = med(fc, nf); e = med(ii, ni); f = med(ic, ni)
+		best = a > c ? a : c
+		if (nt) tio = sprintf("%7.1fk %5.0f ns", a / 1000, b); else tio = sprintf("%16s", "-")
+		printf "%-19s t/io_uring %s | fio %7.1fk %5.0f ns | iotrial %7.1fk %5.0f ns | CPU/io vs t/io_uring %s vs fio %s | IOPS vs best %s vs fio %s\n",
+			nm, tio, c / 1000, d, e / 1000, f, r(f, b), r(f, d), r(e, best), r(e, c)
+		if (v != 0) {
+			if (nt) print "    t/io_uring:" rounds[T]
+			print "    fio:       " rounds[F]
+			print "    iotrial:   " rounds[I]
+		}
+	}'
+}
+
+# The three-sided cases need the RAM loop device (root) and say why not.
+tio_cases() {
+	local c common qd
+	for c in $CASES; do
+		case $c in tio-*) ;; *) continue ;; esac
+		if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
+			echo "$c skipped: needs root and losetup"; continue
+		fi
+		if [ -z "$LOOP" ]; then
+			dd if=/dev/zero of="$SHM" bs=1M count=1024 status=none
+			LOOP=$(losetup --find --show --direct-io=on "$SHM")
+		fi
+		if [ -z "${LOOPDEV:-}" ]; then	# warm-up, not measured
+			"$IOTRIAL" --name=w --rw=randread --bs=4k --direct=1 --filename="$LOOP" \
+				--ioengine=io_uring --iodepth=32 --runtime=2 --time_based >/dev/null 2>&1
+		fi
+		LOOPDEV=${LOOP#/dev/}
+		common="--name=b --rw=randread --bs=4k --runtime=$RT --time_based --direct=1 --filename=$LOOP"
+		qd=${c##*-qd}; qd=${qd%%-*}
+		case $c in
+		tio-uring-qd*-b8) tio_case "$c" "-d$qd -s8 -c8 -B0 -F0 -p0 -t1" $common --ioengine=io_uring \
+				--iodepth="$qd" --iodepth_batch_submit=8 --iodepth_batch_complete_min=8 ;;
+		tio-uring-qd*-reg) tio_case "$c" "-d$qd -s1 -c1 -B1 -F1 -p0 -t1" $common --ioengine=io_uring \
+				--iodepth="$qd" --fixedbufs=1 --registerfiles=1 ;;
+		tio-uring-qd*) tio_case "$c" "-d$qd -s1 -c1 -B0 -F0 -p0 -t1" $common --ioengine=io_uring --iodepth="$qd" ;;
+		tio-libaio-qd*-b8) tio_case "$c" "-a1 -d$qd -s8 -c8 -B0 -F0 -p0 -t1" $common --ioengine=libaio \
+				--iodepth="$qd" --iodepth_batch_submit=8 --iodepth_batch_complete_min=8 ;;
+		tio-libaio-qd*) tio_case "$c" "-a1 -d$qd -s1 -c1 -B0 -F0 -p0 -t1" $common --ioengine=libaio --iodepth="$qd" ;;
+		tio-psync-nj*) tio_case "$c" "" $common --ioengine=psync --numjobs="${c##*-nj}" --group_reporting ;;
+		*) echo "$c: unknown case" ;;
+		esac
+	done
+}
 
 echo "# iotrial $($IOTRIAL --version) vs $($FIO --version); runtime ${RT}s, median of $REPS;" \
 	"$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+case " $(echo $CASES) " in *" tio-"*)
+	if [ -n "$TIO" ]; then echo "# t/io_uring: $TIO"
+	else echo "# t/io_uring side skipped: ../shared/tools/t-io_uring.sh not found (or its build failed)"; fi ;;
+esac
 common="--name=b --rw=randread --bs=4k --runtime=$RT --time_based"
 want null-qd1 && bench_case null-qd1 $common --ioengine=null --size=1g --iodepth=1
 want null-qd32 && bench_case null-qd32 $common --ioengine=null --size=1g --iodepth=32
@@ -205,4 +342,5 @@ want disk-qd32 && bench_case disk-qd32 $common --ioengine=io_uring --iodepth=32 
 # QD4: the disk, not fio's CPU, is the limit, so both tools should agree
 want disk-qd4 && bench_case disk-qd4 $common --ioengine=io_uring --iodepth=4 --direct=1 --size=1g --filename="$W/disk.img"
 want sweep && sweep
+tio_cases
 exit 0
