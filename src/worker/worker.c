@@ -622,7 +622,16 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			uint64_t t = clock_ticks(w->clk);
 
 			inl++;
-			worker_account(w, io, t);
+			if (likely((uint64_t)io->res == io->len && io->ddir < DDIR_NR &&
+				   !w->reap_each && !io->untimed)) {
+				/* the common case, as a reap's: a run of one */
+				struct worker_run one = { .t_start = io->t_start, .t_issue = io->t_issue,
+							  .n = 1, .bytes = io->len, .ddir = io->ddir };
+
+				worker_account_run(w, &one, t);
+			} else {
+				worker_account(w, io, t);
+			}
 			io->t_issue = 0;
 			io->due = 0;
 			w->free_list[w->nr_free++] = io;
