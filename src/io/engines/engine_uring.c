@@ -548,8 +548,15 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct
 	if (min > max)
 		min = max;
 	if (min && io_uring_cq_ready(&s->ring) < min) {
+		/*
+		 * Untimed, the wait is one enter for @min CQEs (the kernel counts
+		 * those already in the ring), as liburing's wait_cqe_nr makes it
+		 * after a walk through its library (200 instructions a wait);
+		 * timed waits pass the timeout through liburing.
+		 */
 		r = ts ? io_uring_wait_cqes(&s->ring, &cqe, min, ts, NULL) :
-			 io_uring_wait_cqe_nr(&s->ring, &cqe, min);
+			 io_uring_enter((unsigned)s->ring.enter_ring_fd, 0, min,
+					IORING_ENTER_GETEVENTS | s->enter_flags, NULL);
 		if (r < 0 && r != -EINTR && r != -ETIME)
 			return r;
 	}
