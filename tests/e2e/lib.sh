@@ -9,7 +9,10 @@
 # job overran its runtime by 0-14 ms (20 runs of a 1 s null job); a thread
 # sleeping 2 ms woke up to ~70 ms late; rate-limited null jobs kept their rate.
 : "${IOTRIAL:?IOTRIAL must point at the binary}"
-T=$(mktemp -d "${TMPDIR:-/tmp}/iotrial-e2e.XXXXXX")
+# Tests `cd "$T" || exit 1` and write relative paths there; an empty $T
+# would leave them where they were started (cd "" succeeds), the repo.
+T=$(mktemp -d "${TMPDIR:-/tmp}/iotrial-e2e.XXXXXX") && [ -d "$T" ] ||
+	{ echo "FAIL $(basename "$0" .sh): no scratch directory (mktemp -d)"; exit 1; }
 LIB_LOOPS=""	# loop devices made by own_loop, detached by lib_cleanup
 LIB_MNTS=""	# file systems mounted by own_fs, unmounted by lib_cleanup
 # A test that sets its own EXIT trap calls lib_cleanup from it.
