@@ -61,9 +61,6 @@ enum history_problem {
 	HISTORY_OTHER,
 };
 
-/* "locked", "read-only", ... (the word the warnings use). */
-const char *history_problem_name(enum history_problem p);
-
 /*
  * The database path: @given (from --history=FILE) when not NULL or empty,
  * else @env_history ($IOTRIAL_HISTORY), else @xdg_data_home/iotrial/history.db,

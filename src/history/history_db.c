@@ -97,18 +97,6 @@ static const struct history_migration builtin_steps[] = {
 	{ 1, schema_v1 },
 };
 
-const char *history_problem_name(enum history_problem p)
-{
-	static const char *const names[] = {
-		[HISTORY_OK] = "ok", [HISTORY_LOCKED] = "locked",
-		[HISTORY_READONLY] = "read-only", [HISTORY_FULL] = "full",
-		[HISTORY_CORRUPT] = "corrupt", [HISTORY_NEWER] = "newer",
-		[HISTORY_MISSING] = "missing", [HISTORY_OTHER] = "failed",
-	};
-
-	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "failed";
-}
-
 int64_t history_now_ms(void)
 {
 	struct timespec ts;

@@ -534,26 +534,6 @@ int verify_check(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t o
 	return 0;
 }
 
-int verify_pass(const struct verify_ctx *v, verify_read_fn rd, void *rd_arg, const char *path,
-		uint64_t start, uint64_t end, void *buf, uint64_t buf_len,
-		struct verify_result *r)
-{
-	uint64_t chunk = v->bs && buf_len >= v->bs ? v->bs : 0, off;
-	int64_t got;
-	int ret;
-
-	if (!chunk)
-		return -EINVAL;
-	/* one read per block, as fio reads back each block it wrote */
-	for (off = start; off + chunk <= end; off += chunk) {
-		got = rd(rd_arg, buf, chunk, off);
-		ret = verify_block(v, got, buf, chunk, off, path, r);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 int verify_block(const struct verify_ctx *v, int64_t got, void *buf, uint32_t len, uint64_t off,
 		 const char *path, struct verify_result *r)
 {

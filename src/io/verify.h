@@ -1,7 +1,7 @@
 /*
  * verify: fio's data verification (verify=, do_verify, verify_interval,
  * verify_pattern, verify_fatal) for write jobs; a job that only reads checks
- * each block as it reads it (worker_compat_verify_read), with verify_check().
+ * each block as it reads it (worker_verify_read), with verify_check().
  *
  * Each verify_interval bytes of a written block (the block by default)
  * start with a header like fio's, little-endian:
@@ -17,16 +17,17 @@
  * header: the block is verify_pattern repeated and is compared byte for byte.
  * tests/e2e/opt_verify_scan.sh corrupts every 4-byte word of a block, per method.
  *
- * After the job's writes (do_verify=1), verify_pass() reads the region back
- * block by block with pread or the engine's own read (rbd) (outside the measurement: unlike fio, these reads
- * are not counted as the job's reads) and stops at the first bad interval,
- * naming its offset, what was expected and what was found.
+ * After the job's writes (do_verify=1), the worker's end pass
+ * (worker_verify.c) reads back the blocks it wrote, one read per block with
+ * pread or the engine's own read (rbd), checks each with verify_block() and
+ * stops at the first bad interval, naming its offset, what was expected and
+ * what was found.
  *
  * Supported where every block of the region is written (fixed bs, write or
  * randwrite with the random map, io_size not below size), and on mixed jobs
  * (rw, randrw; one block size), where as in fio 3.33 only the read-back of
  * the job's own writes is checked, not its other reads: the end pass reads
- * the blocks written (worker_compat.c keeps a bitmap).  time_based: no end
+ * the blocks written (worker_verify.c logs them: verify_log.h).  time_based: no end
  * pass, as fio ("the write phase uses all of runtime").  opt_validate
  * refuses the rest by name.  Checksums: md5, sha1, sha256,
  * sha512 (Nettle), crc32 (zlib), crc32c (ours, tested against RFC 3720's
@@ -164,21 +165,5 @@ int verify_check(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t o
  */
 int verify_block(const struct verify_ctx *v, int64_t got, void *buf, uint32_t len, uint64_t off,
 		 const char *path, struct verify_result *r);
-
-/*
- * How verify_pass reads its target: @n bytes at @off into @buf; bytes read
- * or -errno.  pread(2) on a file's fd, or an engine's own read (rbd).
- */
-typedef int64_t (*verify_read_fn)(void *arg, void *buf, uint64_t n, uint64_t off);
-
-/*
- * Read [@start, @end) back through @rd (given @rd_arg), one block of bs per
- * read (@buf holds @buf_len >= bs bytes, aligned for O_DIRECT), and check
- * every interval.  0, -EILSEQ at the first bad interval, or
- * -errno from the read (message in @r).
- */
-int verify_pass(const struct verify_ctx *v, verify_read_fn rd, void *rd_arg, const char *path,
-		uint64_t start, uint64_t end, void *buf, uint64_t buf_len,
-		struct verify_result *r);
 
 #endif

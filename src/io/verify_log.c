@@ -54,20 +54,6 @@ void verify_log_free(struct verify_log *l)
 	memset(l, 0, sizeof(*l));
 }
 
-void verify_log_clear(struct verify_log *l)
-{
-	unsigned i;
-
-	for (i = 0; i < l->nr_files; i++) {
-		struct verify_log_file *f = &l->files[i];
-
-		if (f->bits)
-			memset(f->bits, 0, (size_t)((f->nbits + 63) / 64 + 1) * sizeof(uint64_t));
-		f->runs_nr = 0;
-		f->sorted = 1;
-	}
-}
-
 static int bit_get(const uint64_t *b, uint64_t k)
 {
 	return (int)((b[k / 64] >> (k % 64)) & 1);
@@ -210,23 +196,6 @@ int verify_log_has(const struct verify_log *l, unsigned file, uint64_t off, uint
 			return 0;
 	}
 	return 1;
-}
-
-uint64_t verify_log_count(const struct verify_log *l)
-{
-	uint64_t n = 0, k;
-	unsigned i;
-	size_t r;
-
-	for (i = 0; i < l->nr_files; i++) {
-		const struct verify_log_file *f = &l->files[i];
-
-		for (k = 0; f->bits && k < (f->nbits + 63) / 64; k++)
-			n += (uint64_t)__builtin_popcountll(f->bits[k]);
-		for (r = 0; r < f->runs_nr; r++)
-			n += f->runs[r].n;
-	}
-	return n;
 }
 
 void verify_log_iter_init(struct verify_log *l, struct verify_log_iter *it)

@@ -69,17 +69,11 @@ int verify_log_init(struct verify_log *l, unsigned nr_files, const uint64_t *sta
 /* Free what @l holds (a zeroed @l is fine). */
 void verify_log_free(struct verify_log *l);
 
-/* Forget every block (a new loop writes them again). */
-void verify_log_clear(struct verify_log *l);
-
 /* A write of @len bytes at @off of file @file completed.  0 or -ENOMEM. */
 int verify_log_add(struct verify_log *l, unsigned file, uint64_t off, uint64_t len);
 
 /* Whether every byte of [@off, @off + @len) of file @file was logged. */
 int verify_log_has(const struct verify_log *l, unsigned file, uint64_t off, uint64_t len);
-
-/* Blocks logged. */
-uint64_t verify_log_count(const struct verify_log *l);
 
 /* Start a walk over the blocks in offset order (sorts the runs). */
 void verify_log_iter_init(struct verify_log *l, struct verify_log_iter *it);

@@ -133,11 +133,6 @@ double abstat_t_quantile(double p, double df)
 	return p < 0.5 ? -(lo + hi) / 2 : (lo + hi) / 2;
 }
 
-double abstat_norm_cdf(double z)
-{
-	return 0.5 * erfc(-z / sqrt(2.0));
-}
-
 /* Squared standard errors of the two means, and both means. */
 static void two_sides(const double *a, size_t na, const double *b, size_t nb,
 		      double *ma, double *qa, double *mb, double *qb)

@@ -53,9 +53,6 @@ double abstat_t_cdf(double t, double df);
 /* The t with P(T <= t) = p, 0 < p < 1. */
 double abstat_t_quantile(double p, double df);
 
-/* Standard normal P(Z <= z). */
-double abstat_norm_cdf(double z);
-
 struct abstat_welch {
 	double diff;	/* mean B - mean A */
 	double se;	/* sqrt(sA^2/nA + sB^2/nB) */

@@ -55,16 +55,6 @@ static const char *opt_suggest(const char *name)
 	return suggest_nearest(name, opt_name_at, NULL);
 }
 
-static const char *opt_value_at(size_t i, const void *ctx)
-{
-	return ((const struct opt_def *)ctx)->value_at(i);
-}
-
-const char *opt_suggest_value(const struct opt_def *o, const char *val)
-{
-	return o && o->value_at ? suggest_nearest(val, opt_value_at, o) : NULL;
-}
-
 static uint64_t opt_load(const void *p, size_t width)
 {
 	uint32_t v32;

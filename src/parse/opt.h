@@ -39,12 +39,6 @@ struct opt_iter {
  */
 const struct opt_def *opt_next(struct opt_iter *it);
 
-/*
- * The value of @o's closed set (value_at) nearest @val within 2 edits
- * ("uring" -> "io_uring"), or NULL.
- */
-const char *opt_suggest_value(const struct opt_def *o, const char *val);
-
 /* The row for @name or one of its aliases (supported or not), or NULL. */
 const struct opt_def *opt_find(const char *name);
 

@@ -296,32 +296,6 @@ int opt_parse_zoned(struct job *j, const char *spec, const struct num_ctx *c, st
 	return 0;
 }
 
-int opt_parse_default_only(struct job *j, const struct opt_def *o, const char *val,
-			   const struct num_ctx *c, struct err *e)
-{
-	char why[160];
-	size_t i, pos;
-
-	(void)j;
-	for (i = 0; o->choices[i].name; i++)
-		if (!strcmp(o->choices[i].name, val))
-			return 0;
-	pos = (size_t)snprintf(why, sizeof(why), "only");
-	for (i = 0; o->choices[i].name && pos < sizeof(why); i++)
-		pos += (size_t)snprintf(why + pos, sizeof(why) - pos, "%s %s", i ? " or" : "",
-					o->choices[i].name);
-	if (pos < sizeof(why))
-		snprintf(why + pos, sizeof(why) - pos, " is supported");
-	return num_unsupported(e, c, val, why);
-}
-
-int opt_show_default_only(const struct job *j, const struct opt_def *o, char *buf, size_t len)
-{
-	(void)j;
-	snprintf(buf, len, "%s", o->choices[0].name);
-	return 0;
-}
-
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	(void)o;

@@ -47,16 +47,6 @@ int opt_verify_validate(const struct job *j, struct err *e);
 /* random_distribution=zoned:A/S:...: the part after "zoned:" (one set for every direction). */
 int opt_parse_zoned(struct job *j, const char *spec, const struct num_ctx *c, struct err *e);
 
-/*
- * Options of which iotrial does exactly what one value means (fio's default,
- * or for verify_state_save the 0 iotrial always behaves as): the
- * row's choices list the accepted spellings (the first is shown); any other
- * value is refused by name.
- */
-int opt_parse_default_only(struct job *j, const struct opt_def *o, const char *val,
-			   const struct num_ctx *c, struct err *e);
-int opt_show_default_only(const struct job *j, const struct opt_def *o, char *buf, size_t len);
-
 /* The resolved values of verify (always "0"), gtod_reduce and zonemode ("none"). */
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf, size_t len);

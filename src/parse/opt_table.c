@@ -445,8 +445,6 @@ static const struct opt_def opt_defs_tail[] = {
 	{ .name = "zoneskip", .type = OPT_INT, F(zoneskip),
 	  .help = "zonemode=strided: bytes skipped after each zone" },
 
-	/* fio's default meaning, the only one iotrial has: other values refused */
-#define DEFAULT_ONLY .type = OPT_FUNC, .parse = opt_parse_default_only, .show = opt_show_default_only
 	{ .name = "continue_on_error", .type = OPT_FUNC, .parse = ioerr_parse_coe,
 	  .show = ioerr_show_coe,
 	  .help = "go on after non-fatal errors of these I/Os: none read write io verify all "

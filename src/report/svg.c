@@ -640,14 +640,6 @@ void svg_chart_legend(struct svg_chart *c, const char *const *labels, const unsi
 	fputs("</g><g>", c->f);
 }
 
-void svg_chart_note(struct svg_chart *c, const char *note)
-{
-	fprintf(c->f, "</g><text class=\"note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-		"font-size=\"10\" fill=\"#555\">", c->px1, c->py1 + 32);
-	svg_escape(c->f, note);
-	fputs("</text><g>", c->f);
-}
-
 void svg_chart_end(struct svg_chart *c)
 {
 	fputs("</g></svg>\n", c->f);

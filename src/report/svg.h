@@ -135,9 +135,6 @@ void svg_chart_interval(struct svg_chart *c, unsigned style, double y, double lo
 void svg_chart_legend(struct svg_chart *c, const char *const *labels, const unsigned *styles,
 		      size_t n);
 
-/* A note in small type at the bottom right of the image (e.g. "drawn as averages of 2"). */
-void svg_chart_note(struct svg_chart *c, const char *note);
-
 void svg_chart_end(struct svg_chart *c);
 
 /* Write @s escaped for HTML/SVG text and attribute values. */
