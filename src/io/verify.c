@@ -49,7 +49,8 @@ const char *verify_method_name(enum verify_method m)
 	return "none";
 }
 
-size_t verify_csum_size(enum verify_method m)
+/* Size of @m's checksum in bytes (0 for none and pattern). */
+static size_t verify_csum_size(enum verify_method m)
 {
 	switch (m) {
 	case VERIFY_MD5: return MD5_DIGEST_SIZE;
@@ -214,7 +215,8 @@ static void csum(enum verify_method m, const uint8_t *iv, uint32_t len, uint8_t 
 	put32(out, v);
 }
 
-uint32_t verify_iv_len(const struct verify_ctx *v, uint32_t len)
+/* The interval length in @len bytes: verify_interval, else the job's one bs, else @len (one block). */
+static uint32_t verify_iv_len(const struct verify_ctx *v, uint32_t len)
 {
 	uint32_t iv = v->interval ? v->interval : v->bs;	/* 0: the block, whatever its size */
 
@@ -377,8 +379,13 @@ static int dump_file(const char *name, const void *data, uint32_t len)
 	return ret;
 }
 
-int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
-			 uint32_t iv_len, const char *path, struct verify_result *r)
+/*
+ * verify_dump: write the interval @got read at @iv_off of @path, and what was
+ * expected there, to "<basename of path>.<iv_off>.received" and ".expected"
+ * in the current directory.  Appends what it did to @r->fail_msg.  0 or -errno.
+ */
+static int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
+				uint32_t iv_len, const char *path, struct verify_result *r)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char rname[300], ename[300];

@@ -105,9 +105,6 @@ int verify_method_parse(const char *name, enum verify_method *m);
 /* fio's name of @m. */
 const char *verify_method_name(enum verify_method m);
 
-/* Size of @m's checksum in bytes (0 for none and pattern). */
-size_t verify_csum_size(enum verify_method m);
-
 /* CRC-64/XZ of @len bytes, continuing from @crc (start with 0). */
 uint64_t verify_crc64(uint64_t crc, const void *buf, size_t len);
 
@@ -123,9 +120,6 @@ uint32_t verify_crc32c(uint32_t crc, const void *buf, size_t len);
 int verify_init(struct verify_ctx *v, enum verify_method method, uint32_t bs, uint32_t interval,
 		const uint8_t *pattern, unsigned pattern_len, uint64_t seed, struct err *e);
 
-/* The interval length in @len bytes: verify_interval, else the job's one bs, else @len (one block). */
-uint32_t verify_iv_len(const struct verify_ctx *v, uint32_t len);
-
 /*
  * verify_offset: the header (with its checksum) is written @off bytes into
  * each interval, the data that was there at the start (as fio swaps them).
@@ -139,14 +133,6 @@ int verify_set_offset(struct verify_ctx *v, uint32_t off, uint32_t min_len, stru
  * checksums (with @v->dump, the data too: see verify_ctx).
  */
 void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t offset);
-
-/*
- * verify_dump: write the interval @got read at @iv_off of @path, and what was
- * expected there, to "<basename of path>.<iv_off>.received" and ".expected"
- * in the current directory.  Appends what it did to @r->fail_msg.  0 or -errno.
- */
-int verify_dump_interval(const struct verify_ctx *v, const void *got, uint64_t iv_off,
-			 uint32_t iv_len, const char *path, struct verify_result *r);
 
 /*
  * Check the @len bytes at @buf read from @offset of @path.  0, or -EILSEQ

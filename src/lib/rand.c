@@ -53,7 +53,8 @@ uint64_t rand_base_seed(int repeat, int seed_given, uint64_t seed)
 	return rand_mix((uint64_t)ts.tv_nsec, (uint64_t)ts.tv_sec);
 }
 
-double rand_normal(struct rand_state *r)
+/* Standard normal deviate (Box-Muller). */
+static double rand_normal(struct rand_state *r)
 {
 	double u1 = 1.0 - rand_double(r);	/* (0, 1]: log is finite */
 	double u2 = rand_double(r);

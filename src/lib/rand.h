@@ -87,9 +87,6 @@ static inline double rand_double(struct rand_state *r)
 	return (double)(rand_u64(r) >> 11) * 0x1.0p-53;
 }
 
-/* Standard normal deviate (Box-Muller). */
-double rand_normal(struct rand_state *r);
-
 /* Exponential deviate with mean 1. */
 double rand_exp(struct rand_state *r);
 

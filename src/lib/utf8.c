@@ -6,7 +6,8 @@
 #include <stdlib.h>	/* malloc */
 #include <string.h>	/* strlen */
 
-size_t utf8_seq_len(const unsigned char *s, size_t n)
+/* Length of the valid UTF-8 sequence starting at @s (at most @n bytes), 0 if invalid. */
+static size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
 	unsigned c = s[0], cp;
 	size_t len, i;

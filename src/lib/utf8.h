@@ -14,9 +14,6 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* Length of the valid UTF-8 sequence starting at @s (at most @n bytes), 0 if invalid. */
-size_t utf8_seq_len(const unsigned char *s, size_t n);
-
 /* Is the NUL-terminated @s valid UTF-8? */
 int utf8_valid(const char *s);
 

@@ -158,7 +158,12 @@ static const char *part_colour(int p)
 	return svg_style_colour((unsigned)p);
 }
 
-void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char *const *labels, size_t n)
+/*
+ * A horizontal stacked bar per labelled breakdown (@n of them, same scale),
+ * as inline SVG with a legend: @labels[i] names bar i ("A", "B", a job).
+ */
+static void report_breakdown_svg(FILE *f, const struct breakdown *const *v,
+				 const char *const *labels, size_t n)
 {
 	/* w leaves room for the longest bar's "12345.6 us" label inside the 640-wide box */
 	const double x0 = 90, w = 470, bar = 22, gap = 10, top = 8;

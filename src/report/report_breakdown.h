@@ -40,12 +40,6 @@ void report_breakdown_text_group(FILE *f, const struct run_result *r, unsigned g
 void report_breakdown_text_views(FILE *f, const struct run_result *r);
 
 /*
- * A horizontal stacked bar per labelled breakdown (@n of them, same scale),
- * as inline SVG with a legend: @labels[i] names bar i ("A", "B", a job).
- */
-void report_breakdown_svg(FILE *f, const struct breakdown *const *v, const char *const *labels, size_t n);
-
-/*
  * The breakdown of job object @job (from a JSON document) as a bar and a
  * table, with a second bar and columns for its steady tail when it has one;
  * nothing without one.

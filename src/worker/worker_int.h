@@ -29,8 +29,6 @@ void worker_sample(struct worker *w, uint64_t now);
 void worker_interval(struct worker *w, uint64_t now, int ramp);
 /* Statistics restart from zero at @now (the caller closed the interval before). */
 void worker_stats_reset(struct worker *w, uint64_t now);
-/* Publish live_ios/live_bytes (worker_types.h) for the ETA line. */
-void worker_live_publish(struct worker *w);
 /* The ramp is over: statistics restart from zero, as fio does. */
 void worker_ramp_end(struct worker *w, uint64_t now);
 

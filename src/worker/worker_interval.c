@@ -39,7 +39,7 @@ static void worker_keep_sample(struct worker *w, int d, double bw, double iops)
 }
 
 /* The ETA line's counts: every I/O so far, across the statistics' restarts. */
-void worker_live_publish(struct worker *w)
+static void worker_live_publish(struct worker *w)
 {
 	for (int d = 0; d < DDIR_NR; d++) {
 		atomic_store_explicit(&w->live_ios[d], w->reset_ios[d] + w->st.dir[d].ios,
