@@ -834,7 +834,9 @@ static int ab_mpi(struct ab_args *ab, struct history_hooks_ab *hist)
 			fflush(stdout);
 			fflush(stderr);
 			abmpi_scratch_remove(&x);
-			mpirank_abort(&world, x.lost ? EXIT_INTERNAL : code);
+			code = x.lost ? EXIT_INTERNAL : code;
+			mpirank_abort(&world, code);
+			exit(code);	/* without MPI, or if MPI_Abort came back */
 		}
 		abmpi_quit(&x);
 	} else if (abmpi_serve(&x, &e)) {

@@ -129,8 +129,11 @@ int mpirank_msg_recv(struct mpirank *m, int from, uint64_t deadline_ns, int (*id
 
 /*
  * End the whole MPI job with @code (MPI_Abort): when a rank is hung or lost,
- * the others cannot finalize with it.  Does not return.
+ * the others cannot finalize with it.  MPI_Abort ends every rank, this one
+ * included, and does not come back in Open MPI or MPICH; without MPI (one
+ * rank, @m inactive) there is nothing to end.  When it returns, the caller
+ * (cli/) exits with @code itself: the library never exits.
  */
-void mpirank_abort(struct mpirank *m, int code) __attribute__((noreturn));
+void mpirank_abort(struct mpirank *m, int code);
 
 #endif
