@@ -104,7 +104,7 @@ struct job {
 	enum fadvise_hint fadvise_hint;	/* access-pattern advice to the page cache */
 	int create_on_open;
 	int create_serialize;	/* 0: laid out when its stonewall group starts (run.c) */
-	int fill_device;	/* write until the file system is full (file.c, worker_compat.c) */
+	int fill_device;	/* write until the file system is full (file.c, worker_fill.c) */
 	int fallocate;		/* enum job_fallocate: layout of new or extended files (file.c) */
 	uint32_t openfiles;	/* files in use at once, 0 = nrfiles (fio's default; iogen.c) */
 

@@ -23,7 +23,7 @@
  * when the clock passes t_next_event.
  */
 #include "worker/worker.h"
-#include "worker/worker_compat.h"
+#include "worker/worker_fill.h"
 #include "worker/worker_verify.h"
 #include "worker/worker_int.h"
 #include "io/ioerr.h"
@@ -121,7 +121,7 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 			return;
 		}
 		/* fill_device: the file system is full, the job's end */
-		if (unlikely(w->job->fill_device) && worker_compat_filled(w, io))
+		if (unlikely(w->job->fill_device) && worker_fill_full(w, io))
 			return;
 		/* continue_on_error: counted, and the job goes on (as fio) */
 		if (w->job->ioerr.coe &&
@@ -151,7 +151,7 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 	if (unlikely((uint64_t)io->res != io->len)) {
 		d->short_ios++;
 		if (unlikely(w->job->fill_device))
-			worker_compat_fill_clamp(w, io);
+			worker_fill_clamp(w, io);
 	}
 	d->ios++;
 	d->bytes += (uint64_t)io->res;
@@ -344,7 +344,7 @@ static int worker_event(struct worker *w, uint64_t *nowp)
 	}
 	if (measuring && now >= w->t_next_sample) {
 		if (unlikely(w->job->rate_min_set))
-			worker_compat_min_rate(w, now);
+			worker_rate_min(w, now);
 		worker_sample(w, now);
 		w->t_next_sample += w->ticks_sample;
 		if (w->t_next_sample <= now)

@@ -25,6 +25,8 @@ void worker_fail(struct worker *w, int err, const struct io_u *io);
 void worker_mark(struct worker *w, struct worker_mark *m, uint64_t now);
 /* fio's bw/iops samples: one per direction the job issues, every 500 ms. */
 void worker_sample(struct worker *w, uint64_t now);
+/* rate_min/rate_iops_min at a sample tick @now; a miss sets @w->error (EIO). */
+void worker_rate_min(struct worker *w, uint64_t now);
 /* Close the current series interval (ending at @now) and start the next. */
 void worker_interval(struct worker *w, uint64_t now, int ramp);
 /* Statistics restart from zero at @now (the caller closed the interval before). */

@@ -1,15 +1,16 @@
 /*
  * worker_interval: what a worker does once per interval, off the per-I/O path
  * (worker.c calls it from worker_event when the clock passes t_next_event):
- * fio's bw/iops samples every 500 ms, closing a series interval (and the
- * device's view of it, the stop rule, the sink), the statistics reset at the
- * end of the ramp.
+ * fio's bw/iops samples every 500 ms and the rate_min check beside them,
+ * closing a series interval (and the device's view of it, the stop rule, the
+ * sink), the statistics reset at the end of the ramp.
  */
 #include "worker/worker.h"
 #include "worker/worker_int.h"
 #include "env/schedstat.h"
 
-#include <errno.h>	/* ENOMEM */
+#include <errno.h>	/* ENOMEM, EIO */
+#include <stdio.h>	/* snprintf */
 #include <string.h>	/* memset */
 
 void worker_mark(struct worker *w, struct worker_mark *m, uint64_t now)
@@ -69,6 +70,49 @@ void worker_sample(struct worker *w, uint64_t now)
 	}
 	worker_live_publish(w);		/* for the ETA line, twice a second */
 	worker_mark(w, &w->mark_sample, now);
+}
+
+/*
+ * rate_min / rate_iops_min, checked at the sample ticks as fio does: nothing
+ * in the first 2 s of measurement (fio's settle period), then the first
+ * cycle starts, and a direction the job issues that did less than its
+ * minimum over a rate_cycle ends the job with EIO and says by how much.
+ */
+void worker_rate_min(struct worker *w, uint64_t now)
+{
+	const struct job *j = w->job;
+	struct worker_mark *m = &w->mark_rate_min;
+	uint64_t ns, bps, iops;
+	int d;
+
+	if (clock_ticks_to_ns(w->clk, now - w->t_measure) < 2000000000ull)
+		return;
+	if (!m->ticks) {	/* the first cycle starts after the settle period */
+		worker_mark(w, m, now);
+		return;
+	}
+	ns = clock_ticks_to_ns(w->clk, now - m->ticks);
+	if (ns < (uint64_t)j->rate_cycle_ms * 1000000)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!(j->rw & (1u << d)))
+			continue;
+		bps = (uint64_t)((double)(w->st.dir[d].bytes - m->bytes[d]) * 1e9 / (double)ns);
+		iops = (uint64_t)((double)(w->st.dir[d].ios - m->ios[d]) * 1e9 / (double)ns);
+		if ((j->rate_min[d] && bps < j->rate_min[d]) ||
+		    (j->rate_iops_min[d] && iops < j->rate_iops_min[d])) {
+			if (w->error)
+				return;
+			w->error = EIO;
+			snprintf(w->first_error, sizeof(w->first_error),
+				 "%s: minimum rate not met over %u ms: %llu B/s, %llu IOPS "
+				 "(rate_min %llu B/s, rate_iops_min %llu)", job_ddir_name(d),
+				 j->rate_cycle_ms, (unsigned long long)bps, (unsigned long long)iops,
+				 (unsigned long long)j->rate_min[d], (unsigned long long)j->rate_iops_min[d]);
+			return;
+		}
+	}
+	worker_mark(w, m, now);
 }
 
 /*

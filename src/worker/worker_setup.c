@@ -5,7 +5,6 @@
  * the interval code both use (worker_fail).
  */
 #include "worker/worker.h"
-#include "worker/worker_compat.h"
 #include "worker/worker_verify.h"
 #include "worker/worker_int.h"
 #include "io/file.h"

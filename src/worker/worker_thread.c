@@ -1,12 +1,12 @@
 /*
  * worker_thread: a job thread's life around its I/O loop (worker.h has the
- * threading contract): the thread's nice, NUMA and priority, the start
- * delay, the loop itself (worker.c), then the end pass of a verify, the
- * state and log files, the run's CPU figures and the hand-back to run.c.
+ * threading contract): the thread's nice, NUMA and priority, wait_for (the
+ * jobs it waits for), the start delay, the loop itself (worker.c), then the
+ * end pass of a verify, the state and log files, the run's CPU figures and
+ * the hand-back to run.c.
  * Kept apart from worker.c so that file holds the per-I/O path alone.
  */
 #include "worker/worker.h"
-#include "worker/worker_compat.h"
 #include "worker/worker_verify.h"
 #include "worker/worker_int.h"
 #include "io/ioerr.h"
@@ -21,6 +21,17 @@
 #include <time.h>
 #include <unistd.h>	/* fsync, nice, syscall */
 #include <sys/syscall.h>	/* SYS_gettid, SYS_ioprio_set */
+
+/* wait_for: poll (1 ms) until the waitee's threads are done, or the run stops. */
+static void worker_wait_for(struct worker *w)
+{
+	struct timespec ts = { 0, 1000000 };
+	unsigned i;
+
+	for (i = 0; i < w->wait_nr; i++)
+		while (!atomic_load(&w->wait_on[w->wait_first + i].done) && !atomic_load(&w->stop))
+			nanosleep(&ts, NULL);
+}
 
 void *worker_main(void *arg)
 {
@@ -42,7 +53,7 @@ void *worker_main(void *arg)
 	if (cmdprio_job_ioprio(&j->cmdprio) &&
 	    syscall(SYS_ioprio_set, 1, 0, cmdprio_job_ioprio(&j->cmdprio)) == -1)
 		worker_fail(w, errno, NULL);
-	worker_compat_wait_for(w);
+	worker_wait_for(w);
 	if (j->startdelay_us) {
 		uint64_t t = clock_ticks(w->clk);
 

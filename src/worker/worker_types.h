@@ -1,7 +1,7 @@
 /*
  * worker_types: struct worker, the state of one job thread (worker.h says
  * who owns what and how run.c talks to it), and its parts.  In a header of
- * its own so that the worker's pieces (worker_int.h, worker_compat.h,
+ * its own so that the worker's pieces (worker_int.h, worker_fill.h,
  * worker_verify.h) see the struct without including worker.h: worker.c
  * calls them, so they sit below it, and the modules form no include loop.
  */

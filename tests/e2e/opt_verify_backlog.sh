@@ -1,6 +1,6 @@
 #!/bin/sh
 # verify=meta and crc64, verify_backlog and verify_backlog_batch (verify.h,
-# worker_compat.c): blocks are checked while the job writes, when N writes
+# worker_verify.c): blocks are checked while the job writes, when N writes
 # are pending, the oldest batch of them (cross-stripe-verify.fio's
 # rw=write:112k holes included); every written block is checked once, as
 # fio 3.33 does, whatever the batch.  fio 3.33 accepts the same jobs.
