@@ -1,7 +1,9 @@
 /*
  * history_record: putting result documents into the history -- one run, an
- * ab trial with its runs, an import of files and directories -- and
- * rebuilding the derived tables from the stored documents.
+ * ab trial with its runs -- and deriving a run's rows from its document.
+ * history_import.c (files and directories in batches) and history_rebuild.c
+ * (every stored document derived again) go through the same steps
+ * (history_record.h).
  *
  * A document is read once (jansson, then resultread_from_json, the reader
  * compare uses), so what is stored, what compare later computes from it and
@@ -15,15 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>	/* access */
 #include <nettle/sha2.h>	/* the documents' digests: the same result is stored once */
-#include "history/history_db.h"
+#include "history/history_record.h"
 #include "result/resultwindow.h"
-#include "lib/vec.h"		/* vec_grow, vec_free_strings */
-
-/* Import: files per transaction, so that a long import lets runs store theirs between. */
-#define IMPORT_BATCH 256
 
 /* What is derived from a document besides its key. */
 struct derived {
@@ -709,201 +705,63 @@ int history_record_trial(struct history *h, const char *dir, const json_t *manif
 	return ret ? -EIO : 0;
 }
 
-/* ---- import ---- */
-
-struct import_item {
-	char *path;
-	int trial;		/* a trial directory */
-};
-
-static int is_trial_dir(const char *path)
+int history_record_file(struct history *h, const char *path, const struct history_origin *o,
+			int64_t *id, int *added, struct err *e)
 {
-	char m[PATH_MAX];
-	struct stat sb;
-
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
-		return 0;
-	snprintf(m, sizeof(m), "%s/manifest.json", path);
-	return !access(m, F_OK);
-}
-
-/* @paths expanded: trial directories as they are, the rest through resultread_expand. */
-static int import_items(char *const *paths, size_t n, struct import_item **items, size_t *ni,
-			struct err *e)
-{
-	size_t i, k, cap = 0;
-	char **files;
-	size_t nf;
-
-	*items = NULL;
-	*ni = 0;
-	for (i = 0; i < n; i++) {
-		if (is_trial_dir(paths[i])) {
-			files = malloc(sizeof(*files));
-			if (!files || !(files[0] = strdup(paths[i]))) {
-				free(files);
-				return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-			}
-			nf = 1;
-		} else if (resultread_expand(&paths[i], 1, &files, &nf, e)) {
-			return -EINVAL;
-		}
-		for (k = 0; k < nf; k++) {
-			if (vec_grow((void **)items, &cap, *ni + 1, sizeof(**items), 64)) {
-				vec_free_strings(files + k, nf - k);
-				free(files);
-				return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-			}
-			(*items)[*ni].path = files[k];
-			(*items)[(*ni)++].trial = is_trial_dir(paths[i]);
-		}
-		free(files);
-	}
-	return 0;
-}
-
-static void import_items_free(struct import_item *items, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(items[i].path);
-	free(items);
-}
-
-static int import_one(struct history *h, const struct import_item *it,
-		      struct history_import_stats *st, struct err *e)
-{
-	struct history_origin o = { "import", NULL, -1 };
-	char path[PATH_MAX], *text;
-	struct compare_opts co;
-	static const char *const any[] = { "*" };	/* a trial's sides differ by design */
-	struct trial_runs t;
 	struct doc d;
-	json_t *m, *v = NULL;
-	int64_t id;
+	char *text;
 	size_t len;
-	int ret, added, regressed = 0;
+	int ret;
 
-	if (it->trial) {
-		snprintf(path, sizeof(path), "%s/manifest.json", it->path);
-		m = json_load_file(path, 0, NULL);
-		if (!m)
-			return err_set(e, -EINVAL, EXIT_USAGE, "%s: unreadable", path);
-		compare_opts_init(&co);
-		co.expected = any;
-		co.nr_expected = 1;
-		ret = trial_load(it->path, m, &t, e);
-		if (!ret)
-			v = trial_verdicts(&t, &co, &regressed);
-		trial_free(&t);
-		if (!ret)
-			ret = store_trial(h, it->path, m, v, regressed, &id, &st->added, e);
-		json_decref(v);
-		json_decref(m);
-		st->trials += !ret;
-		return ret;
-	}
-	if (slurp(it->path, &text, &len, e))
+	if (slurp(path, &text, &len, e))
 		return -EINVAL;
-	ret = doc_read(&d, text, len, it->path, e);
+	ret = doc_read(&d, text, len, path, e);
 	if (!ret)
-		ret = store(h, &d, &o, 0, 0, 0, &id, &added, e);
-	if (!ret) {
-		st->files++;
-		st->added += (size_t)added;
-		st->known += (size_t)!added;
-	}
+		ret = store(h, &d, o, 0, 0, 0, id, added, e);
 	doc_free(&d);
 	free(text);
 	return ret;
 }
 
-int history_import(struct history *h, char *const *paths, size_t n,
-		   struct history_import_stats *st, struct err *e)
+int history_record_trial_in(struct history *h, const char *dir, const json_t *manifest,
+			    const struct compare_opts *o, int64_t *id, size_t *runs_added,
+			    struct err *e)
 {
-	struct import_item *items;
-	size_t ni, i, committed = 0;
-	int ret = 0, open_tx = 0;
+	struct trial_runs t;
+	json_t *v = NULL;
+	int regressed = 0, ret;
 
-	memset(st, 0, sizeof(*st));
-	if (import_items(paths, n, &items, &ni, e))
-		return -EINVAL;
-	for (i = 0; i < ni && !ret; i++) {
-		if (!open_tx && !(ret = history_db_begin(h, "importing", e)))
-			open_tx = 1;
-		if (!ret)
-			ret = import_one(h, &items[i], st, e);
-		if (!ret && (i % IMPORT_BATCH == IMPORT_BATCH - 1 || i + 1 == ni)) {
-			ret = history_db_commit(h, "importing", e);
-			open_tx = 0;
-			committed = i + 1;
-		}
-	}
-	if (ret && open_tx)
-		history_db_rollback(h);
-	if (ret && committed)
-		/* those stay: importing again after the fix stores the rest (a stored
-		 * run is recognised by its digest) */
-		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
-			 " (the first %zu file(s) were stored; import again after the fix)",
-			 committed);
-	import_items_free(items, ni);
-	return ret ? -EIO : 0;
+	ret = trial_load(dir, manifest, &t, e);
+	if (!ret)
+		v = trial_verdicts(&t, o, &regressed);
+	trial_free(&t);
+	if (!ret)
+		ret = store_trial(h, dir, manifest, v, regressed, id, runs_added, e);
+	json_decref(v);
+	return ret;
 }
 
-/* ---- rebuild ---- */
-
-int history_rebuild(struct history *h, size_t *runs, struct err *e)
+int history_record_rederive_prepare(struct history *h, sqlite3_stmt **update, struct err *e)
 {
-	sqlite3_stmt *q, *u;
-	char name[48], *text;
+	return history_db_prepare(h, "UPDATE runs SET (" RUN_COLS ") = (?,?,?,?,?,?,?,?,?,?,?,?,"
+				  "?,?,?,?,?,?,?,?,?,?,?) WHERE id = ?", update, e);
+}
+
+int history_record_rederive(struct history *h, sqlite3_stmt *update, int64_t id,
+			    const char *text, size_t len, const char *name, struct err *e)
+{
+	struct doc d;
 	int rc, ret;
 
-	*runs = 0;
-	if (history_db_begin(h, "rebuilding", e))
-		return -EIO;
-	ret = history_db_prepare(h, "SELECT run_id, size, data FROM results ORDER BY run_id", &q, e);
-	if (ret)
-		goto out;
-	ret = history_db_prepare(h, "UPDATE runs SET (" RUN_COLS ") = (?,?,?,?,?,?,?,?,?,?,?,?,"
-				 "?,?,?,?,?,?,?,?,?,?,?) WHERE id = ?", &u, e);
-	if (ret) {
-		sqlite3_finalize(q);
-		goto out;
+	ret = doc_read(&d, text, len, name, e);
+	if (!ret) {
+		sqlite3_reset(update);
+		bind_derived(update, 1, &d.d);
+		sqlite3_bind_int64(update, RUN_NCOLS + 1, id);
+		rc = sqlite3_step(update);
+		ret = rc == SQLITE_DONE ? put_derived(h, id, &d, e) :
+		      history_db_fail(h, rc, "rebuilding", e);
 	}
-	while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(q, 0);
-		size_t len = (size_t)sqlite3_column_int64(q, 1);
-		struct doc d;
-
-		snprintf(name, sizeof(name), "history:%lld", (long long)id);
-		if (history_db_inflate(sqlite3_column_blob(q, 2), (size_t)sqlite3_column_bytes(q, 2),
-				       len, &text)) {
-			ret = err_set(e, -EILSEQ, EXIT_USAGE, "%s: the stored document is damaged",
-				      name);
-			break;
-		}
-		ret = doc_read(&d, text, len, name, e);
-		if (!ret) {
-			sqlite3_reset(u);
-			bind_derived(u, 1, &d.d);
-			sqlite3_bind_int64(u, RUN_NCOLS + 1, id);
-			rc = sqlite3_step(u);
-			ret = rc == SQLITE_DONE ? put_derived(h, id, &d, e) :
-			      history_db_fail(h, rc, "rebuilding", e);
-		}
-		doc_free(&d);
-		free(text);
-		*runs += !ret;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = history_db_fail(h, rc, "rebuilding", e);
-	sqlite3_finalize(q);
-	sqlite3_finalize(u);
-out:
-	if (!ret)
-		return history_db_commit(h, "rebuilding", e);
-	history_db_rollback(h);
-	return -EIO;
+	doc_free(&d);
+	return ret;
 }
