@@ -57,7 +57,7 @@ struct compare_args {
 	struct compare_opts opts;
 	enum resultwindow window;
 	struct resultwindow_note wn;	/* which figures were compared (resultwindow.h) */
-	struct history_hooks_sides hist;	/* --baseline=history:LABEL ... (cmd_history.c) */
+	struct history_hooks_sides hist;	/* --baseline=history:LABEL ... (history_hooks.c) */
 	struct trialdir td;		/* the ab trial the files come from, if any */
 	int from_td;			/* `compare DIR` of a trial: its sides are td's */
 	char note[1024], trial_of[64];	/* trialdir_apply: why it ended early, what it is about */
@@ -142,7 +142,7 @@ static int parse_args(int argc, char **argv, struct compare_args *ca, struct err
 	if (ca->hist.used && ca->saw_sep)
 		return err_set(e, -1, EXIT_USAGE, "compare: with --baseline or --candidate, the "
 			       "files are the other side: no -- between them");
-	if (ca->hist.used)	/* the files are the side not given (cmd_history.c) */
+	if (ca->hist.used)	/* the files are the side not given (history_hooks.c) */
 		return 0;
 	/* an ab trial directory alone: its own A and B runs, from its manifest */
 	if (!ca->saw_sep && ca->na == 1 && trialdir_is(ca->a[0])) {
