@@ -1,11 +1,11 @@
 /*
- * cmd_check: `iotrial check RESULT...`: the plausibility checks (check.h) on
+ * cmd_check: `iotrial check RESULT...`: the plausibility checks (plausibility.h) on
  * saved result files, iotrial's or fio's, in text or JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/check.h"
+#include "analysis/plausibility.h"
 #include "cmd.h"
 #include "lib/err.h"
 #include "result/resultread.h"
@@ -30,7 +30,7 @@ static const char usage[] =
 	"exit codes: 0 checked (warnings or not), 2 bad option or result file,\n"
 	"7 output could not be written.\n";
 
-static int print_text(struct resultread *const *v, const struct check_list *l, size_t n)
+static int print_text(struct resultread *const *v, const struct plausibility_list *l, size_t n)
 {
 	size_t i, k;
 
@@ -38,20 +38,20 @@ static int print_text(struct resultread *const *v, const struct check_list *l, s
 		size_t warn = 0;
 
 		for (k = 0; k < l[i].n; k++)	/* an info is not a warning: counted apart */
-			warn += l[i].v[k].sev == CHECK_SEV_WARN;
+			warn += l[i].v[k].sev == PLAUSIBILITY_WARN;
 		printf("%s (%s, %zu job%s): %zu warning%s", v[i]->path, v[i]->version,
 		       v[i]->nr_jobs, v[i]->nr_jobs == 1 ? "" : "s", warn, warn == 1 ? "" : "s");
 		if (l[i].n > warn)
 			printf(", %zu info%s", l[i].n - warn, l[i].n - warn == 1 ? "" : "s");
 		putchar('\n');
 		for (k = 0; k < l[i].n; k++)
-			printf("  %-7s [%s] %s\n", check_sev_name(l[i].v[k].sev), l[i].v[k].id,
-			       l[i].v[k].msg);
+			printf("  %-7s [%s] %s\n", plausibility_sev_name(l[i].v[k].sev),
+			       l[i].v[k].id, l[i].v[k].msg);
 	}
 	return 0;
 }
 
-static int print_json(struct resultread *const *v, const struct check_list *l, size_t n)
+static int print_json(struct resultread *const *v, const struct plausibility_list *l, size_t n)
 {
 	json_t *arr = json_array(), *o;
 	size_t i;
@@ -59,7 +59,8 @@ static int print_json(struct resultread *const *v, const struct check_list *l, s
 
 	for (i = 0; arr && i < n; i++)
 		json_array_append_new(arr, json_pack("{s:o, s:s, s:o}", "file", utf8_json(v[i]->path),
-				      "version", v[i]->version, "warnings", check_list_json(&l[i])));
+				      "version", v[i]->version,
+				      "warnings", plausibility_list_json(&l[i])));
 	o = json_pack("{s:o}", "results", arr);
 	if (!o || json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
 	    fputc('\n', stdout) == EOF)
@@ -101,7 +102,7 @@ int cmd_check(int argc, char **argv)
 {
 	char **files = calloc((size_t)argc + 1, sizeof(*files));
 	struct resultread **v = NULL;
-	struct check_list *lists = NULL;
+	struct plausibility_list *lists = NULL;
 	size_t nfiles = 0, n = 0, i;
 	int json = 0, rc = EXIT_OK;
 	struct err e;
@@ -120,7 +121,7 @@ int cmd_check(int argc, char **argv)
 	}
 	lists = calloc(n, sizeof(*lists));
 	for (i = 0; lists && i < n; i++)
-		if (check_result(v[i], &lists[i]))
+		if (plausibility_check(v[i], &lists[i]))
 			break;
 	if (!lists || i < n) {
 		fprintf(stderr, "iotrial: error: out of memory\n");
@@ -131,7 +132,7 @@ int cmd_check(int argc, char **argv)
 		rc = EXIT_OUTPUT;
 	}
 	for (i = 0; lists && i < n; i++)
-		check_list_free(&lists[i]);
+		plausibility_list_free(&lists[i]);
 	free(lists);
 	resultread_set_free(v, n);
 	free(files);

@@ -25,7 +25,7 @@ void report_html_esc(FILE *f, const char *s);
 /* printf-style text, escaped. */
 void report_html_escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* One plausibility warning (check.h's JSON) as a list item: severity, the
+/* One plausibility warning (plausibility.h's JSON) as a list item: severity, the
  * side ("a"/"b") when it has one, id and message, escaped. */
 void report_html_warning_li(FILE *f, const json_t *w);
 

@@ -191,7 +191,7 @@ int resultread_parse(const char *text, size_t len, const char *name,
 
 /*
  * The same from a JSON document already in memory (the runner's own result,
- * so that it can run check_result() before or without writing a file).
+ * so that it can run plausibility_check() before or without writing a file).
  * @root is only borrowed.
  */
 int resultread_from_json(const json_t *root, const char *name, struct resultread **out,

@@ -12,14 +12,14 @@
 #include <jansson.h>
 
 #include "analysis/bottleneck.h"
-#include "analysis/check.h"
+#include "analysis/plausibility.h"
 #include "report/report_json.h"
 #include "result/resultread.h"
 
 int result_check(struct run_result *r, struct err *e)
 {
 	struct resultread *rr = NULL;
-	struct check_list cl;
+	struct plausibility_list cl;
 	json_t *doc, *arr;
 	int ret;
 
@@ -32,15 +32,15 @@ int result_check(struct run_result *r, struct err *e)
 	json_decref(doc);
 	if (ret)
 		return ret;
-	check_list_init(&cl);
-	ret = check_result(rr, &cl);
+	plausibility_list_init(&cl);
+	ret = plausibility_check(rr, &cl);
 	resultread_free(rr);
 	if (ret) {
-		check_list_free(&cl);
+		plausibility_list_free(&cl);
 		return err_set(e, ret, EXIT_INTERNAL, "plausibility checks failed");
 	}
-	arr = check_list_json(&cl);
-	check_list_free(&cl);
+	arr = plausibility_list_json(&cl);
+	plausibility_list_free(&cl);
 	if (!arr)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for warnings");
 	if (r->warnings)

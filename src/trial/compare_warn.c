@@ -15,7 +15,7 @@
 #include <string.h>
 #include "trial/abdrift.h"	/* order: blocks */
 #include "analysis/bottleneck.h"	/* the bottleneck_differs warning */
-#include "analysis/check.h"
+#include "analysis/plausibility.h"
 #include "env/env.h"
 
 void compare_warn(json_t *arr, const char *id, const char *sev, const char *side,
@@ -359,7 +359,7 @@ int compare_warn_jobs_differ(const struct resultread *a, const struct resultread
 
 /* One check id and its first item, with how many runs raised it. */
 struct agg {
-	struct check_item item;
+	struct plausibility_item item;
 	size_t count;
 };
 
@@ -372,10 +372,10 @@ int compare_warn_side_checks(struct resultread *const *v, size_t n, const char *
 	int ret = 0;
 
 	for (i = 0; i < n && !ret; i++) {
-		struct check_list l;
+		struct plausibility_list l;
 
-		check_list_init(&l);
-		ret = check_result(v[i], &l);
+		plausibility_list_init(&l);
+		ret = plausibility_check(v[i], &l);
 		for (k = 0; k < l.n && !ret; k++) {
 			for (j = 0; j < nagg && strcmp(agg[j].item.id, l.v[k].id); j++)
 				;
@@ -389,15 +389,15 @@ int compare_warn_side_checks(struct resultread *const *v, size_t n, const char *
 			}
 			agg[j].count++;
 		}
-		check_list_free(&l);
+		plausibility_list_free(&l);
 	}
 	for (j = 0; j < nagg && !ret; j++) {
 		if (n > 1)
-			compare_warn(warnings, agg[j].item.id, check_sev_name(agg[j].item.sev), side,
-			     "%s (in %zu of %zu files)", agg[j].item.msg, agg[j].count, n);
+			compare_warn(warnings, agg[j].item.id, plausibility_sev_name(agg[j].item.sev),
+				     side, "%s (in %zu of %zu files)", agg[j].item.msg, agg[j].count, n);
 		else
-			compare_warn(warnings, agg[j].item.id, check_sev_name(agg[j].item.sev), side,
-			     "%s", agg[j].item.msg);
+			compare_warn(warnings, agg[j].item.id, plausibility_sev_name(agg[j].item.sev),
+				     side, "%s", agg[j].item.msg);
 	}
 	free(agg);
 	return ret;

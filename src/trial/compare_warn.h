@@ -50,7 +50,7 @@ int compare_warn_side_mixed(struct resultread *const *v, size_t n, const char *s
 int compare_warn_jobs_differ(const struct resultread *a, const struct resultread *b,
 			     const json_t *diff, json_t *warnings);
 
-/* Each side's per-run plausibility checks (check.h), counted over its runs.  0 or -ENOMEM. */
+/* Each side's per-run plausibility checks (plausibility.h), counted over its runs.  0 or -ENOMEM. */
 int compare_warn_side_checks(struct resultread *const *v, size_t n, const char *side,
 			     json_t *warnings);
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/check.h"
+#include "analysis/plausibility.h"
 #include "result/resultread.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct resultread *r = NULL;
-	struct check_list cl;
+	struct plausibility_list cl;
 	struct err e;
 	int ret;
 
@@ -27,11 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ret) {
 		json_t *j;
 
-		check_list_init(&cl);
-		check_result(r, &cl);
-		j = check_list_json(&cl);
+		plausibility_list_init(&cl);
+		plausibility_check(r, &cl);
+		j = plausibility_list_json(&cl);
 		json_decref(j);
-		check_list_free(&cl);
+		plausibility_list_free(&cl);
 	}
 	resultread_free(r);
 	return 0;

@@ -14,7 +14,7 @@
 #include "trial/abstat_boot.h"
 #include "trial/abstat_rank.h"
 #include "check.h"		/* the test harness (tests/unit) */
-#include "analysis/check.h"	/* check_result: the no_io warning */
+#include "analysis/plausibility.h"	/* plausibility_check: the no_io warning */
 #include "trial/compare.h"
 
 struct spec {
@@ -448,7 +448,7 @@ TEST(zero_io_run)
 	struct compare_opts o;
 	struct compare_report r;
 	struct set s = { .na = 0 };
-	struct check_list l;
+	struct plausibility_list l;
 	size_t i;
 
 	compare_opts_init(&o);
@@ -461,12 +461,12 @@ TEST(zero_io_run)
 	CHECK(warning(&r, "zero_io") && strstr(warning(&r, "zero_io"), "A2.json") &&
 	      strstr(warning(&r, "zero_io"), "1 of 3 runs"));
 	compare_report_free(&r);
-	check_list_init(&l);
-	CHECK(check_result(s.a[1], &l) == 0);
+	plausibility_list_init(&l);
+	CHECK(plausibility_check(s.a[1], &l) == 0);
 	for (i = 0; i < l.n && strcmp(l.v[i].id, "no_io"); i++)
 		;
 	CHECK(i < l.n);
-	check_list_free(&l);
+	plausibility_list_free(&l);
 	set_free(&s);
 }
 

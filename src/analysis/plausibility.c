@@ -1,8 +1,8 @@
 /*
- * check: plausibility checks on a result (see check.h for the list, the
- * thresholds and why each one matters).
+ * plausibility: the plausibility checks on a result (see plausibility.h for
+ * the list, the thresholds and why each one matters).
  */
-#include "analysis/check.h"
+#include "analysis/plausibility.h"
 #include "lib/ddir.h"
 #include "analysis/bottleneck.h"
 #include "io/engine_traits.h"
@@ -16,21 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-void check_list_init(struct check_list *l)
+void plausibility_list_init(struct plausibility_list *l)
 {
 	memset(l, 0, sizeof(*l));
 }
 
-void check_list_free(struct check_list *l)
+void plausibility_list_free(struct plausibility_list *l)
 {
 	free(l->v);
-	check_list_init(l);
+	plausibility_list_init(l);
 }
 
-int check_add(struct check_list *l, const char *id, enum check_sev sev,
+int plausibility_add(struct plausibility_list *l, const char *id, enum plausibility_sev sev,
 	      const char *fmt, ...)
 {
-	struct check_item *it;
+	struct plausibility_item *it;
 	va_list ap;
 
 	if (vec_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), 8))
@@ -45,9 +45,9 @@ int check_add(struct check_list *l, const char *id, enum check_sev sev,
 	return 0;
 }
 
-int check_brief(int added, struct check_list *l, const char *fmt, ...)
+int plausibility_brief(int added, struct plausibility_list *l, const char *fmt, ...)
 {
-	struct check_item *it;
+	struct plausibility_item *it;
 	va_list ap;
 
 	if (added || !l->n)
@@ -59,19 +59,19 @@ int check_brief(int added, struct check_list *l, const char *fmt, ...)
 	return 0;
 }
 
-const char *check_sev_name(enum check_sev s)
+const char *plausibility_sev_name(enum plausibility_sev s)
 {
-	return s == CHECK_SEV_WARN ? "warning" : "info";
+	return s == PLAUSIBILITY_WARN ? "warning" : "info";
 }
 
-json_t *check_list_json(const struct check_list *l)
+json_t *plausibility_list_json(const struct plausibility_list *l)
 {
 	json_t *a = json_array();
 	size_t i;
 
 	for (i = 0; a && i < l->n; i++) {
 		json_t *o = json_pack("{s:s, s:s, s:s}", "id", l->v[i].id,
-				      "severity", check_sev_name(l->v[i].sev),
+				      "severity", plausibility_sev_name(l->v[i].sev),
 				      "message", l->v[i].msg);
 
 		/* the short form beside the figures it qualifies (the summary table) */
@@ -154,7 +154,7 @@ static void little_terms(const struct little *g, char *buf, size_t sz)
 	}
 }
 
-static int little_group(const struct resultread *r, unsigned gid, struct check_list *l)
+static int little_group(const struct resultread *r, unsigned gid, struct plausibility_list *l)
 {
 	struct little g;
 	char terms[200], conf[96];
@@ -173,23 +173,24 @@ static int little_group(const struct resultread *r, unsigned gid, struct check_l
 	else
 		snprintf(conf, sizeof(conf), "sum of numjobs x iodepth = %lu", g.conf);
 	ratio = g.total / (double)g.kept;
-	if (ratio > CHECK_LITTLE_HIGH && g.why)
-		return check_brief(check_add(l, "littles_law", CHECK_SEV_WARN,
+	if (ratio > PLAUSIBILITY_LITTLE_HIGH && g.why)
+		return plausibility_brief(plausibility_add(l, "littles_law", PLAUSIBILITY_WARN,
 			"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) vs %s "
 			"configured (%.0f%%); and ioengine=%s%s %s (one I/O per job), so at most "
 			"%lu can be in flight: the figures are inconsistent with the job",
 			g.total, terms, conf, 100 * g.total / (double)g.conf, g.first->ioengine,
 			g.first->ioengine_given ? "" : " (fio's default)", g.why, g.kept), l,
 			"%.1f I/Os in flight, at most %lu possible: inconsistent", g.total, g.kept);
-	if (ratio > CHECK_LITTLE_HIGH)
-		return check_brief(check_add(l, "littles_law", CHECK_SEV_WARN,
+	if (ratio > PLAUSIBILITY_LITTLE_HIGH)
+		return plausibility_brief(plausibility_add(l, "littles_law", PLAUSIBILITY_WARN,
 			"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) exceeds "
 			"the %s configured (%.0f%%): the figures are inconsistent",
 			g.total, terms, conf, 100 * ratio), l,
 			"%.1f I/Os in flight > %lu configured: inconsistent", g.total, g.conf);
-	if (ratio >= CHECK_LITTLE_LOW)
+	if (ratio >= PLAUSIBILITY_LITTLE_LOW)
 		return 0;
-	return check_brief(check_add(l, "littles_law", g.rate_limited ? CHECK_SEV_INFO : CHECK_SEV_WARN,
+	return plausibility_brief(plausibility_add(l, "littles_law",
+					g.rate_limited ? PLAUSIBILITY_INFO : PLAUSIBILITY_WARN,
 		"Little's law: IOPS x mean latency = %.1f I/Os in flight (%s) vs %s "
 		"configured (%.0f%%): %s", g.total, terms, conf, 100 * ratio,
 		g.rate_limited ? "expected, a rate limit or think time holds the load back" :
@@ -199,7 +200,7 @@ static int little_group(const struct resultread *r, unsigned gid, struct check_l
 			"%.1f I/Os in flight of %lu kept (%.0f%%)", g.total, g.kept, 100 * ratio);
 }
 
-static int check_little(const struct resultread *r, struct check_list *l)
+static int check_little(const struct resultread *r, struct plausibility_list *l)
 {
 	size_t i, m;
 	int ret;
@@ -223,7 +224,7 @@ static int is_mixed(const char *rw)
 	return !strcmp(rw, "randrw") || !strcmp(rw, "rw") || !strcmp(rw, "readwrite");
 }
 
-static int check_mix(const struct resultread *r, struct check_list *l)
+static int check_mix(const struct resultread *r, struct plausibility_list *l)
 {
 	double reads = 0, writes = 0, want = 0, ios, share;
 	const struct resultread_job *first = NULL;
@@ -244,15 +245,15 @@ static int check_mix(const struct resultread *r, struct check_list *l)
 		return 0;
 	share = 100 * reads / ios;
 	want /= ios;
-	if (fabs(share - want) <= CHECK_MIX_POINTS)
+	if (fabs(share - want) <= PLAUSIBILITY_MIX_POINTS)
 		return 0;
 	if (!first->rwmix_given)
-		return check_brief(check_add(l, "mix", CHECK_SEV_WARN,
+		return plausibility_brief(plausibility_add(l, "mix", PLAUSIBILITY_WARN,
 			"read share %.1f%% of I/Os (read %.0f IOPS, write %.0f IOPS) but rw=%s "
 			"without rwmixread issues 50%% reads: these figures do not come from "
 			"this job as written", share, r->dir[0].iops, r->dir[1].iops, first->rw), l,
 			"read share %.1f%%, not 50%%", share);
-	return check_brief(check_add(l, "mix", CHECK_SEV_WARN,
+	return plausibility_brief(plausibility_add(l, "mix", PLAUSIBILITY_WARN,
 		"read share %.1f%% of I/Os (read %.0f IOPS, write %.0f IOPS) but "
 		"rwmixread=%.0f asks for %.0f%%: these figures do not come from this job "
 		"as written", share, r->dir[0].iops, r->dir[1].iops, want, want), l,
@@ -266,7 +267,7 @@ static uint64_t env_memory(const struct resultread *r)
 	return json_is_integer(m) ? (uint64_t)json_integer_value(m) : 0;
 }
 
-static int check_cache(const struct resultread *r, struct check_list *l)
+static int check_cache(const struct resultread *r, struct plausibility_list *l)
 {
 	const struct resultread_job *j = &r->jobs[0];
 	uint64_t ram = env_memory(r), ws;
@@ -280,14 +281,14 @@ static int check_cache(const struct resultread *r, struct check_list *l)
 		snprintf(extra, sizeof(extra), "; the working set (%.1f MiB) fits in RAM (%.1f MiB)",
 			 (double)ws / 1048576, (double)ram / 1048576);
 	if (!j->direct && (r->dir[0].ios || r->dir[1].ios))
-		ret = check_brief(check_add(l, "page_cache", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "page_cache", PLAUSIBILITY_WARN,
 			"direct=0 (buffered I/O, fio's default): reads may come from the page "
 			"cache and writes land in it, not on the device%s; use direct=1", extra), l,
 				"buffered (direct=0): the page cache can serve it%s",
 			ram && ws && ws < ram ? ", the working set fits in RAM" : "");
-	if (!ret && r->dir[0].ios && r->dir[0].lat_mean_ns < CHECK_CACHE_LAT_NS) {
+	if (!ret && r->dir[0].ios && r->dir[0].lat_mean_ns < PLAUSIBILITY_CACHE_LAT_NS) {
 		human_ns(lat, sizeof(lat), r->dir[0].lat_mean_ns, HUMAN_TABLE);
-		ret = check_brief(check_add(l, "page_cache", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "page_cache", PLAUSIBILITY_WARN,
 			"mean read latency %s is below what a storage device delivers "
 			"(about 5 us or more): the reads were likely served from memory", lat), l,
 			"read latency %s: served from memory", lat);
@@ -295,7 +296,7 @@ static int check_cache(const struct resultread *r, struct check_list *l)
 	return ret;
 }
 
-static int check_time(const struct resultread *r, struct check_list *l)
+static int check_time(const struct resultread *r, struct plausibility_list *l)
 {
 	uint64_t ms = 0, samples = 0;
 	double cv = NAN;
@@ -315,22 +316,24 @@ static int check_time(const struct resultread *r, struct check_list *l)
 			worst = d;
 		}
 	}
-	if (ms && ms < CHECK_SHORT_MS)
-		ret = check_brief(check_add(l, "short_run", CHECK_SEV_WARN,
+	if (ms && ms < PLAUSIBILITY_SHORT_MS)
+		ret = plausibility_brief(plausibility_add(l, "short_run", PLAUSIBILITY_WARN,
 			"measured for %.1f s (< %d s): too short to see the device's sustained "
 			"behaviour (caches, garbage collection, throttling)",
-			(double)ms / 1000, CHECK_SHORT_MS / 1000), l,
-			"%.1f s run (< %d s)", (double)ms / 1000, CHECK_SHORT_MS / 1000);
-	if (!ret && samples && samples < CHECK_FEW_SAMPLES)
-		ret = check_brief(check_add(l, "few_samples", CHECK_SEV_WARN,
+			(double)ms / 1000, PLAUSIBILITY_SHORT_MS / 1000), l,
+			"%.1f s run (< %d s)", (double)ms / 1000, PLAUSIBILITY_SHORT_MS / 1000);
+	if (!ret && samples && samples < PLAUSIBILITY_FEW_SAMPLES)
+		ret = plausibility_brief(plausibility_add(l, "few_samples", PLAUSIBILITY_WARN,
 			"only %llu interval samples per job (< %d): variation over time and "
 			"steady state cannot be judged", (unsigned long long)samples,
-			CHECK_FEW_SAMPLES), l,
-			"%llu interval samples (< %d)", (unsigned long long)samples, CHECK_FEW_SAMPLES);
-	if (!ret && worst >= 0 && cv > CHECK_CV_LIMIT)
-		ret = check_brief(check_add(l, "interval_cv", CHECK_SEV_WARN,
+			PLAUSIBILITY_FEW_SAMPLES), l,
+			"%llu interval samples (< %d)", (unsigned long long)samples,
+			PLAUSIBILITY_FEW_SAMPLES);
+	if (!ret && worst >= 0 && cv > PLAUSIBILITY_CV_LIMIT)
+		ret = plausibility_brief(plausibility_add(l, "interval_cv", PLAUSIBILITY_WARN,
 			"%s IOPS varied across intervals with CV %.1f%% (> %.0f%%): the mean "
-			"hides a moving rate", ddir_name(worst), 100 * cv, 100 * CHECK_CV_LIMIT), l,
+			"hides a moving rate", ddir_name(worst), 100 * cv,
+			100 * PLAUSIBILITY_CV_LIMIT), l,
 			"%s IOPS CV %.1f%% across intervals", ddir_name(worst), 100 * cv);
 	return ret;
 }
@@ -415,7 +418,7 @@ static int job_lost(const struct resultread_job *j)
  * [steady_lost]: the steady window was found, then a later round left its
  * band.  The window's figures describe a level the job did not keep.
  */
-static int check_lost(const struct resultread *r, struct check_list *l)
+static int check_lost(const struct resultread *r, struct plausibility_list *l)
 {
 	size_t more;
 	const struct resultread_job *j = first_job(r, job_lost, &more);
@@ -424,7 +427,7 @@ static int check_lost(const struct resultread *r, struct check_list *l)
 	if (!j)
 		return 0;
 	jobs_phrase(r, job_lost, who, sizeof(who));
-	return check_brief(check_add(l, "steady_lost", CHECK_SEV_WARN,
+	return plausibility_brief(plausibility_add(l, "steady_lost", PLAUSIBILITY_WARN,
 		"%s reached steady state but lost it %s %.1f s (the level %s %.0f%%): "
 		"the steady window's figures describe a level the job left; see its steady tail",
 		who, more ? "(the first listed) at" : "at", (double)j->steady_lost_ms / 1000.0,
@@ -432,7 +435,7 @@ static int check_lost(const struct resultread *r, struct check_list *l)
 			"steady state lost at %.1f s", (double)j->steady_lost_ms / 1000.0);
 }
 
-static int check_run(const struct resultread *r, struct check_list *l)
+static int check_run(const struct resultread *r, struct plausibility_list *l)
 {
 	const json_t *flags = json_object_get(json_object_get(r->env, "cpu"), "flags");
 	const char *f = json_is_string(flags) ? json_string_value(flags) : NULL;
@@ -445,38 +448,38 @@ static int check_run(const struct resultread *r, struct check_list *l)
 	jobs_phrase(r, job_failed, who, sizeof(who));
 	/* under continue_on_error "error" is the first error, which need not have ended the job */
 	if (j && j->coe)
-		ret = check_brief(check_add(l, "job_error", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "job_error", PLAUSIBILITY_WARN,
 			"%s had %llu errors under continue_on_error (the first: error %d%s): "
 			"the figures include I/Os that failed or read back bad data", who,
 			(unsigned long long)j->total_err, j->error, more ? ", of the first job" : ""), l,
 			"%llu I/O errors let pass (continue_on_error)", (unsigned long long)j->total_err);
 	else if (j)
-		ret = check_brief(check_add(l, "job_error", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "job_error", PLAUSIBILITY_WARN,
 			"%s ended with error %d%s: the figures cover only "
 			"part of the run", who, j->error, more ? " (the first)" : ""), l,
 			"error %d: figures cover part of the run", j->error);
 	j = first_job(r, job_unsteady, &more);
 	jobs_phrase(r, job_unsteady, who, sizeof(who));
 	if (!ret && j)
-		ret = check_brief(check_add(l, "steady_state", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "steady_state", PLAUSIBILITY_WARN,
 			"%s did not reach steady state (%s): the figures "
 			"average a still-changing workload", who,
 			j->steady_what[0] ? j->steady_what : "criterion not recorded"), l,
 			"not steady (%s)", j->steady_what[0] ? j->steady_what : "?");
 	if (!ret && !r->dir[0].ios && !r->dir[1].ios && !r->dir[2].ios)
-		ret = check_brief(check_add(l, "no_io", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "no_io", PLAUSIBILITY_WARN,
 			"the run did no I/O at all: it failed or measured nothing, and compare "
 			"counts it as a failed run"), l,
 			"no I/O at all");
 	if (!ret)
 		ret = check_lost(r, l);
 	if (!ret && r->partial)
-		ret = check_brief(check_add(l, "partial", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "partial", PLAUSIBILITY_WARN,
 			"the run was cut short (signal or error): figures are partial"), l,
 			"cut short: figures partial");
 	if (!ret && !strcmp(r->clock_source, "tsc") && f &&
 	    (!strstr(f, "constant_tsc") || !strstr(f, "nonstop_tsc")))
-		ret = check_brief(check_add(l, "clock", CHECK_SEV_WARN,
+		ret = plausibility_brief(plausibility_add(l, "clock", PLAUSIBILITY_WARN,
 			"latencies were timed with the TSC but the CPU lacks %s: "
 			"the clock may drift across CPUs or power states",
 			!strstr(f, "constant_tsc") ? "constant_tsc" : "nonstop_tsc"), l,
@@ -489,7 +492,7 @@ static int check_run(const struct resultread *r, struct check_list *l)
  * or libaio without direct=1): the depth the job file asks for never reaches
  * the device.  The seed's job had exactly this: iodepth=32 on psync.
  */
-static int check_depth(const struct resultread *r, struct check_list *l)
+static int check_depth(const struct resultread *r, struct plausibility_list *l)
 {
 	size_t i;
 
@@ -505,7 +508,7 @@ static int check_depth(const struct resultread *r, struct check_list *l)
 				break;
 		if (k < i)
 			continue;
-		return check_brief(check_add(l, "depth_ignored", CHECK_SEV_WARN,
+		return plausibility_brief(plausibility_add(l, "depth_ignored", PLAUSIBILITY_WARN,
 			"job '%s': iodepth=%u has no effect: ioengine=%s%s %s, so each job thread "
 			"keeps 1 I/O in flight; use an asynchronous engine (io_uring, libaio with "
 			"direct=1) for a queue depth", j->name, j->iodepth, j->ioengine,
@@ -523,7 +526,7 @@ static int check_depth(const struct resultread *r, struct check_list *l)
  * iotrial's results carry the verdict per job already (and print it under
  * the job), so only results without one are judged here.
  */
-static int check_bottleneck(const struct resultread *r, struct check_list *l)
+static int check_bottleneck(const struct resultread *r, struct plausibility_list *l)
 {
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct resultread_job *j = &r->jobs[i];
@@ -533,9 +536,9 @@ static int check_bottleneck(const struct resultread *r, struct check_list *l)
 		bottleneck_threads_of(r, i, &first);
 		if (j->bottleneck[0] || !first || bottleneck_from_read(r, i, &v))
 			continue;
-		if (check_brief(check_add(l, "bottleneck",
+		if (plausibility_brief(plausibility_add(l, "bottleneck",
 			      strcmp(v.verdict, "tool") && strcmp(v.verdict, "page_cache") ?
-			      CHECK_SEV_INFO : CHECK_SEV_WARN,
+			      PLAUSIBILITY_INFO : PLAUSIBILITY_WARN,
 			      "job '%s': bottleneck %s: %s", j->name, v.verdict, v.evidence), l,
 			"%s: bottleneck %s", j->name, v.verdict))
 			return -ENOMEM;
@@ -549,7 +552,7 @@ static int check_bottleneck(const struct resultread *r, struct check_list *l)
  * the same cores, a sparse image read), and a drive whose ops are not the
  * guest's I/Os (another drive, or other I/O on it, was measured).
  */
-static int check_host(const struct resultread *r, struct check_list *l)
+static int check_host(const struct resultread *r, struct plausibility_list *l)
 {
 	const struct resultread_host *h = &r->host;
 	int ret = 0;
@@ -557,22 +560,23 @@ static int check_host(const struct resultread *r, struct check_list *l)
 	if (!h->has)
 		return 0;
 	for (size_t i = 0; !ret && i < h->npitfalls; i++)
-		ret = check_add(l, h->pitfalls[i].id, CHECK_SEV_WARN, "%s", h->pitfalls[i].text);
+		ret = plausibility_add(l, h->pitfalls[i].id, PLAUSIBILITY_WARN, "%s",
+				       h->pitfalls[i].text);
 	if (!ret && h->guest_ios > 0 && !isnan(h->ops) &&
 	    fabs(h->ops - h->guest_ios) > 0.01 * h->guest_ios)
-		ret = check_add(l, "host_ops", CHECK_SEV_WARN,
+		ret = plausibility_add(l, "host_ops", PLAUSIBILITY_WARN,
 			"QEMU's drive %s did %.0f ops, the guest %.0f I/Os: the host's figures are not "
 			"only this run's (another drive, other I/O, merged requests, a ramp or set-up)",
 			h->drive, h->ops, h->guest_ios);
 	if (!ret && h->virt_path_ns < 0)
-		ret = check_add(l, "host_virt_path", CHECK_SEV_WARN,
+		ret = plausibility_add(l, "host_virt_path", PLAUSIBILITY_WARN,
 			"the guest saw its device take %.1f us less than the host's backend per op: "
 			"the two counted different requests (merges, a shared drive)",
 			-h->virt_path_ns / 1000);
 	return ret;
 }
 
-int check_result(const struct resultread *r, struct check_list *out)
+int plausibility_check(const struct resultread *r, struct plausibility_list *out)
 {
 	int ret;
 

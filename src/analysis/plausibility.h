@@ -1,5 +1,5 @@
 /*
- * check: plausibility checks on a result (methodology.md section 5).
+ * plausibility: the plausibility checks on a result (methodology.md section 5).
  *
  * Each check that fires adds a warning: a stable id, a severity and one line
  * of text that carries its numbers, so that a reader can verify the claim.
@@ -28,58 +28,58 @@
  *   [job_error], [partial]  the run itself failed or was cut short.
  * compare adds its own ([single_run], [few_runs], [job_differs], ...).
  */
-#ifndef IOTRIAL_SRC_CHECK_H	/* not IOTRIAL_CHECK_H: the test harness uses that */
-#define IOTRIAL_SRC_CHECK_H
+#ifndef IOTRIAL_PLAUSIBILITY_H
+#define IOTRIAL_PLAUSIBILITY_H
 
 #include <stddef.h>
 #include <jansson.h>	/* json_t */
 #include "result/resultread.h"
 
-enum check_sev { CHECK_SEV_INFO, CHECK_SEV_WARN };
+enum plausibility_sev { PLAUSIBILITY_INFO, PLAUSIBILITY_WARN };
 
-struct check_item {
+struct plausibility_item {
 	char id[24];
-	enum check_sev sev;
+	enum plausibility_sev sev;
 	char msg[512];
 	char brief[96];		/* the same, short, with its number ("2.0 s run (< 10 s)"): "" none */
 };
 
-struct check_list {
-	struct check_item *v;
+struct plausibility_list {
+	struct plausibility_item *v;
 	size_t n, cap;
 };
 
 /* Thresholds, kept in one place so the help text and the tests agree. */
-#define CHECK_LITTLE_LOW 0.75
-#define CHECK_LITTLE_HIGH 1.10
-#define CHECK_MIX_POINTS 5.0
-#define CHECK_CACHE_LAT_NS 5000.0
-#define CHECK_SHORT_MS 10000
-#define CHECK_FEW_SAMPLES 10
-#define CHECK_CV_LIMIT 0.10
+#define PLAUSIBILITY_LITTLE_LOW 0.75
+#define PLAUSIBILITY_LITTLE_HIGH 1.10
+#define PLAUSIBILITY_MIX_POINTS 5.0
+#define PLAUSIBILITY_CACHE_LAT_NS 5000.0
+#define PLAUSIBILITY_SHORT_MS 10000
+#define PLAUSIBILITY_FEW_SAMPLES 10
+#define PLAUSIBILITY_CV_LIMIT 0.10
 
-void check_list_init(struct check_list *l);
-void check_list_free(struct check_list *l);
+void plausibility_list_init(struct plausibility_list *l);
+void plausibility_list_free(struct plausibility_list *l);
 
 /* Append a warning (printf-style message).  Returns 0 or -ENOMEM. */
-int check_add(struct check_list *l, const char *id, enum check_sev sev,
+int plausibility_add(struct plausibility_list *l, const char *id, enum plausibility_sev sev,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Run every per-result check on @r, appending to @out.  Returns 0 or -ENOMEM. */
-int check_result(const struct resultread *r, struct check_list *out);
+int plausibility_check(const struct resultread *r, struct plausibility_list *out);
 
 /*
- * Give the item check_add just added its short form (printf-style), for
+ * Give the item plausibility_add just added its short form (printf-style), for
  * renderers that put it beside the figures it qualifies.  @added is
- * check_add's result, returned as it is (nothing is set when it failed):
- * return check_brief(check_add(l, ...), l, "...", ...).
+ * plausibility_add's result, returned as it is (nothing is set when it failed):
+ * return plausibility_brief(plausibility_add(l, ...), l, "...", ...).
  */
-int check_brief(int added, struct check_list *l, const char *fmt, ...)
+int plausibility_brief(int added, struct plausibility_list *l, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-const char *check_sev_name(enum check_sev s);
+const char *plausibility_sev_name(enum plausibility_sev s);
 
 /* [{"id", "severity", "message", "brief" (when set)}, ...]; NULL on allocation failure. */
-json_t *check_list_json(const struct check_list *l);
+json_t *plausibility_list_json(const struct plausibility_list *l);
 
 #endif
