@@ -15,7 +15,7 @@
 
 #include "lib/mpienv.h"
 #include "result/mpimerge.h"
-#include "run/result_check.h"
+#include "run/run_warnings.h"
 
 #ifdef IOTRIAL_MPI
 
@@ -329,7 +329,7 @@ static int mr_merge(struct mpirank *m, struct run_result *res, const struct job 
 		if (res->warnings)
 			json_decref(res->warnings);
 		res->warnings = NULL;
-		r = result_check(res, e);
+		r = run_warnings(res, e);
 	}
 	return r;
 }

@@ -383,7 +383,7 @@ static void text_group(FILE *f, const struct run_result *r, unsigned gid)
 	report_breakdown_text_group(f, r, gid);
 }
 
-/* The plausibility checks (result_check.c): one line each, with numbers. */
+/* The plausibility checks (run_warnings.c): one line each, with numbers. */
 static void text_warnings(FILE *f, const struct run_result *r)
 {
 	const json_t *w = r->warnings, *it;

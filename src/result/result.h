@@ -199,7 +199,7 @@ struct run_result {
 	const char *clock_source;	/* "tsc" or "clock_gettime" */
 	double clock_ghz;		/* TSC rate when used */
 	void *env;			/* json_t * from env.c, or NULL */
-	void *warnings;			/* json_t * array from result_check, or NULL */
+	void *warnings;			/* json_t * array from run_warnings, or NULL */
 	struct result_ranks *ranks;	/* MPI mode: every rank's part (jobs are their merge) */
 	struct result_group *groups;	/* per stonewall group (bottleneck_run), or NULL */
 	size_t nr_groups;

@@ -22,7 +22,7 @@
 #include "env/env.h"
 #include "io/file.h"
 #include "steady/job_steady.h"
-#include "run/result_check.h"
+#include "run/run_warnings.h"
 #include "measure/series.h"
 #include "run/series_group.h"
 #include "steady/steady.h"
@@ -750,7 +750,7 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		 */
 		run_release(&s);
 		malloc_trim(0);
-		r = result_check(out, e);
+		r = run_warnings(out, e);
 	}
 out:
 	agglog_close(&s.agg, NULL);	/* a failure before the run: the files stay empty */

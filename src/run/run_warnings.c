@@ -1,12 +1,13 @@
 /*
- * result_check: the plausibility checks (check.c) run on a fresh result.
+ * run_warnings: a fresh run's warnings: who limited each job (bottleneck)
+ * and the plausibility checks (plausibility.c), run on the run's own result.
  *
  * The checks read results through resultread, the same path `iotrial check`
  * and `compare` use on saved files, so a warning printed at the end of a run
  * is exactly the one a later `iotrial check result.json` prints.  The result
  * is therefore rendered to JSON once here and read back.
  */
-#include "run/result_check.h"
+#include "run/run_warnings.h"
 
 #include <errno.h>	/* ENOMEM */
 #include <jansson.h>
@@ -16,7 +17,7 @@
 #include "report/report_json.h"
 #include "result/resultread.h"
 
-int result_check(struct run_result *r, struct err *e)
+int run_warnings(struct run_result *r, struct err *e)
 {
 	struct resultread *rr = NULL;
 	struct plausibility_list cl;
