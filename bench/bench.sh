@@ -153,7 +153,7 @@ sweep_case() {
 	}'
 }
 
-# The depth sweep of issue 7 (see the top).
+# The depth sweep (docs/performance.md, "What the device sees"; see the top).
 sweep() {
 	local rt=${RT_SWEEP:-2} tgt eng nj qd dev args
 	for tgt in ${SWEEP_TARGETS:-ramloop disk}; do

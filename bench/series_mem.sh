@@ -1,5 +1,6 @@
 #!/bin/sh
-# Memory and result size against run length (issue 16), not a timed test.
+# Memory and result size against run length (docs/performance.md, "Long
+# runs"), not a timed test.
 #
 # Runs a rate-limited null-engine job (10k IOPS, 4 KiB random reads) with
 # 10 ms series intervals for SHORT (3) and LONG (300) seconds, and prints the

@@ -94,7 +94,7 @@ then pass ab_until_ci; else fail ab_until_ci "$(cat "$T/err")"; fi
 # compare of the trial directory: its own sides, and the change under trial
 # (rate_iops) listed as a difference, not warned about as [job_differs] (A ran
 # first or second: the order is random); the
-# same for the trial's files given one by one (issue 23 item 9)
+# same for the trial's files given one by one
 "$IOTRIAL" compare "$T/ci" >"$T/cmp" 2>"$T/cmp.err"
 rc=$?
 "$IOTRIAL" compare "$T"/ci/run-*-A.json -- "$T"/ci/run-*-B.json >"$T/cmp2" 2>&1

@@ -4,7 +4,7 @@
 # --set (fio) is refused when a side option would not reach every job.
 . "$(dirname "$0")/lib.sh"
 
-# the job file sets iodepth itself (issue 36: both sides ran at 16)
+# the job file sets iodepth itself (both sides once ran at 16)
 printf '[global]\nioengine=null\nsize=1m\nruntime=50ms\ntime_based\n[qd]\nrw=randread\niodepth=16\n' >"$T/qd.fio"
 printf '[global]\nioengine=null\nsize=1m\nruntime=50ms\ntime_based\n[noqd]\nrw=randread\n' >"$T/noqd.fio"
 

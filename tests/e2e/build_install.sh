@@ -53,7 +53,7 @@ if [ -f "$man" ] && grep -q '^\.TH IOTRIAL 1' "$man" && grep -q '^\.SH EXIT STAT
 else
 	fail install_man_page "no man page at $man"
 fi
-# the documents the man page names are installed where it says (issue 23: it
+# the documents the man page names are installed where it says (it once
 # named docs/json.md "in the source tree"), and it shows no build's revision
 # (a hash in the page goes stale with the next commit)
 docdir=$(sed -n 's|.*\\fI\(/[^\\]*share/doc/iotrial\)\\fR.*|\1|p' "$man" | sort -u)

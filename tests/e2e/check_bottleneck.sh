@@ -1,5 +1,5 @@
 #!/bin/sh
-# The device's view and the bottleneck verdict (issue 7):
+# The device's view and the bottleneck verdict (docs/breakdown.md):
 #  - ramloop_*: on a RAM-backed loop device (root only), io_uring QD8 4k
 #    randread O_DIRECT: the device's read count equals the job's within 1%;
 #    disk_util[].iotrial and every interval's "device" carry the issue's keys;

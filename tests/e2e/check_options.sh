@@ -1,5 +1,5 @@
-# Options are read back from a result as the job ran with them (point 3 of
-# issue 23): `iotrial check` once read "iodepth=$ncpus" as typed, fell back
+# Options are read back from a result as the job ran with them (docs/usage.md,
+# "6. Plausibility checks"): `iotrial check` once read "iodepth=$ncpus" as typed, fell back
 # to 1 and called the docs' own example inconsistent.  A job file with
 # variables and an expression, run on psync (synchronous: any iodepth above 1
 # is ignored, which check says, naming the iodepth it read), then an audit:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the documentation against the program (issue 23, point 7); run by
+"""Checks the documentation against the program (docs/design.md, "Tests"); run by
 docs_commands.sh, which makes the scratch directory and the result files the
 examples read.
 

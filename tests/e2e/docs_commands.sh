@@ -1,5 +1,5 @@
 #!/bin/sh
-# The documentation says what the program does (issue 23, point 7):
+# The documentation says what the program does (docs/design.md, "Tests"):
 #  - every command in README.md's and docs/usage.md's ```sh blocks runs and
 #    exits as the doc says, shortened and moved off /data and real devices by
 #    the doc's own <!-- docs-test: ... --> markers (tests/e2e/docs_check.py

@@ -1,6 +1,6 @@
 #!/bin/sh
 # An I/O error names the operation, file, offset and the error's text, for
-# every engine (issue 14 item 8: io_uring and libaio gave only "errno 5").
+# every engine (io_uring and libaio once gave only "errno 5").
 # The error: O_DIRECT 4 KiB reads at 512-byte aligned offsets (blockalign=512)
 # on a loop device with 4 KiB sectors (EINVAL per misaligned I/O), whose
 # message also names the alignment rule.  A block size the device cannot

@@ -1,5 +1,5 @@
 #!/bin/sh
-# fio's engines that move no data (issue 13): filecreate, filestat,
+# fio's engines that move no data (docs/compat.md, "Engines that move no data"): filecreate, filestat,
 # filedelete, dircreate, dirstat, dirdelete, ftruncate, falloc, cpuio, exec,
 # page_fault, e4defrag.  Each runs for real on a scratch directory, and where
 # fio 3.33 has the engine the same job runs under fio too and the outcome

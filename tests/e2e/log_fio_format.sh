@@ -1,4 +1,4 @@
-# fio's log files through the CLI (issue 3 §3): the same jobs run by iotrial
+# fio's log files through the CLI (docs/time-series.md, "fio's log files"): the same jobs run by iotrial
 # and by fio 3.33 on the null engine, in two directories, must give the same
 # file names, the same columns, the same line counts (one averaging window of
 # slack for timing, 3% for one line per I/O) and the same stamps, directions

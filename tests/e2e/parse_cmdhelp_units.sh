@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every time-valued option's `--cmdhelp` names the unit a bare number is read
-# in, and that is the unit the run uses and fio's HOWTO gives (issue 23: the
-# help said "bare number: seconds" for thinktime, thinktime_spin and
+# in, and that is the unit the run uses and fio's HOWTO gives (the
+# help once said "bare number: seconds" for thinktime, thinktime_spin and
 # latency_target, which take microseconds as in fio).  For each option whose
 # help type is a time:
 #   - the unit the parser applies, measured: --showcmd of NAME=3 and of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# fio's command-line syntax as people type it (issue 13): single-dash long
+# fio's command-line syntax as people type it (docs/compat.md, "Command line"): single-dash long
 # options, unique prefixes, -o, --version, "%%", offset=0%, verify=0,
 # gtod_reduce, engine-owned options; each checked against fio 3.33 when it is
 # installed (fio must accept or refuse the same line).

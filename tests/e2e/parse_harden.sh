@@ -1,5 +1,5 @@
 #!/bin/sh
-# Silent misreads refused at parse time (issue 14 items 7 and 8): compare's
+# Silent misreads refused at parse time (docs/usage.md, "5. Comparing results" and "10. Limits"): compare's
 # numeric options take plain decimals only; a --section list of any length
 # is kept whole; offsets whose last clone wraps past 2^64 or reach 2^63, and
 # a size below the block size, are refused by --parse-only before any file

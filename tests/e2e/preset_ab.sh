@@ -1,5 +1,5 @@
 #!/bin/sh
-# Suites in A/B (issue 11 §3): `iotrial ab --preset=...` runs the whole suite
+# Suites in A/B (docs/usage.md, "7. Presets and suites"): `iotrial ab --preset=...` runs the whole suite
 # per run and reports one row per test; `iotrial compare` of saved suite
 # results pairs the tests by job name, whatever their order, and says which
 # test one side lacks.  Known differences come from rate_iops on the null

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Presets (issue 11): `preset list` / `preset show`, unknown names, the
+# Presets (docs/usage.md, "7. Presets and suites"): `preset list` / `preset show`, unknown names, the
 # precedence of command-line options over the preset's, `preset show` output
 # that parses back to the very jobs --preset runs (compared through
 # --showcmd), each preset run shortened on a scratch file, the cdm and
@@ -91,7 +91,7 @@ for t, cells in rows.items():
     assert r["iops"] > 0 and w["iops"] > 0, t
     o = jobs[t + "_read"]["job options"]
     assert o.get("size") == "8M" and o.get("runtime") == "300ms", o
-# no ramp in cdm: the steady-state lines say nothing of one (issue 23 item 8)
+# no ramp in cdm: the steady-state lines say nothing of one
 assert "after ramp" not in summary, "a ramp is named"
 ' "$T/cdm.out"; then pass preset_cdm_summary_equals_json
 else fail preset_cdm_summary_equals_json "rc $rc: $(tail -c 600 "$T/err")"; fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Output failures (issue 14 item 8): a bad --output is found before any I/O
+# Output failures (docs/safety.md, "Output files"): a bad --output is found before any I/O
 # (no target created, exit 7), stdout on /dev/full gives one error line, and
 # a full filesystem under --output is reported naming the file, with no
 # temporary file left (the tmpfs part needs root).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Text that is not UTF-8 never loses a run (issue 14 item 2): a Latin-1 file
+# Text that is not UTF-8 never loses a run (docs/json.md: strings): a Latin-1 file
 # name, a ${VAR} job name with invalid bytes, in text, JSON and status
 # output, and a result file whose path is not UTF-8 under check/compare.  The
 # JSON stays valid, each invalid byte shown as U+FFFD.

@@ -1,8 +1,8 @@
 #!/bin/sh
-# ENOSPC while laying out one job's file is that job's error (issue 14 item
-# 8): the other job runs and its results are kept, the failed job reports the
+# ENOSPC while laying out one job's file is that job's error (docs/usage.md,
+# "3. Signals and errors"): the other job runs and its results are kept, the failed job reports the
 # file and the reason, the exit code is 3 (README: a target could not be
-# sized; issue 23 item 9) and the half-made file is removed.  In the text, the
+# sized) and the half-made file is removed.  In the text, the
 # failed job has no zero-filled block (fio prints none for a job without I/O):
 # its error is among iotrial's lines after fio's part.
 # Needs root for a small tmpfs.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A signal at any moment leaves no output file or a whole one (issue 14):
+# A signal at any moment leaves no output file or a whole one (docs/usage.md, "3. Signals and errors"):
 # at start-up (before and during clock calibration), during file layout
 # (stopped promptly, the half-laid-out file removed, exit 5), mid-run (a
 # valid partial result, exit 5) and during report writing (the report is

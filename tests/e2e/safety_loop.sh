@@ -1,6 +1,6 @@
 #!/bin/sh
 # Safety refusals through the command line, on throw-away loop devices
-# (issue 2 §6, methodology §6): a write to a block device that carries a
+# (docs/safety.md, "What is refused"; methodology §6): a write to a block device that carries a
 # filesystem, is mounted, has a mounted partition, or is reached through a
 # symlink to such a device exits 4 with one stderr line naming the device and
 # the reason, and leaves the device untouched; --readonly refuses any write;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Output paths get the target's safety rules (issue 14 item 1): --output,
+# Output paths get the target's safety rules (docs/safety.md, "Output files"): --output,
 # --status-output and a log file that name a block device (directly or
 # through a symlink) exit 4 with one line naming the path and the reason,
 # before anything is laid out, and leave the device's bytes unchanged;

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Issue 16: per-interval device views kept bounded while the job runs.  A 2 s
+# Per-interval device views kept bounded while the job runs (docs/time-series.md,
+# "Long runs").  A 2 s
 # O_DIRECT job with series_max=8 on a loop device only this test touches
-# (issue 23: the root disk's counters include every other process's reads,
+# (the root disk's counters include every other process's reads,
 # 22191 against the job's 2000 on a busy machine): at most 8 elements, every
 # one with its device view, the device's own count equal to the job's, and the
 # views adding up to it:

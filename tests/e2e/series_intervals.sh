@@ -1,4 +1,4 @@
-# Per-interval series through the CLI (issue 3 §1), on the null engine with a
+# Per-interval series through the CLI (docs/time-series.md, "Intervals"), on the null engine with a
 # rate limit so the expected figures are known: a 5 s job at rate_iops=2000
 # has 5 one-second intervals at ~2000 IOPS that add up to total_ios; a
 # group_reporting numjobs=2 job's measured intervals add up to the group's

@@ -1,4 +1,4 @@
-# Live status (issue 3 §2): --status-interval prints one line per interval
+# Live status (docs/time-series.md, "Live status"): --status-interval prints one line per interval
 # and job (or group) on stderr with that interval's IOPS, bandwidth and
 # latency, while stdout stays one pure JSON document; with --status-output
 # the same figures go to a file as one JSON object per line, and the lines'

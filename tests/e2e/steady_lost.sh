@@ -1,4 +1,4 @@
-# Steady state that holds, or not (issue 8), on a null job at rate_iops=1m
+# Steady state that holds, or not (docs/time-series.md, "Held or lost"), on a null job at rate_iops=1m
 # (flat by construction) whose rate is cut mid-run by throttling its CPU
 # through the cgroup v1 cpu controller (cpu.cfs_quota_us = 1 ms per 100 ms):
 #  - the throttled job: window found early, then lost (held false, lost_ms

@@ -1,4 +1,4 @@
-# Steady state through the CLI (issue 3 §4-5), on rate-limited null jobs
+# Steady state through the CLI (docs/time-series.md, "Steady state"), on rate-limited null jobs
 # whose IOPS are flat by construction:
 #  - fio's rule, --ss=iops:5% --ss_dur=3, stops a 30 s job after about 3 s
 #    with attained=1 in fio's "steadystate" object and in iotrial.steady,
