@@ -75,14 +75,17 @@ static const char usage[] =
 	"  --runner=PROG        program run for each run (default: this iotrial); with\n"
 	"                       blanks a command line (\"mpirun -n 4 iotrial\": each\n"
 	"                       run is one MPI job, docs/mpi.md); e.g.\n"
-	"                       --runner=fio runs the trial with fio itself\n"
+	"                       --runner=fio runs the trial with fio itself; a runner\n"
+	"                       may ignore --output=FILE and print the JSON on stdout\n"
+	"                       (taken when FILE is missing or empty after the run)\n"
 	"  --host-qmp=SOCKET[,drive=ID]  the runs run in a QEMU guest (--runner): QEMU's\n"
 	"                       QMP socket on this host, sampled around each run; each\n"
 	"                       result gets iotrial.host (the drive's ops and backend\n"
 	"                       latency, QEMU's CPU per I/O by thread role, the virtual\n"
 	"                       device path) and compare its host.* rows; the drive is\n"
 	"                       the one whose ops moved unless named (docs/vm.md).  The\n"
-	"                       runner never sees it\n"
+	"                       runner never sees it.  One run in the guest: --runs=1\n"
+	"                       --allow-same with one set-up on both sides\n"
 	"  --a-ranks=LIST, --b-ranks=LIST  under mpirun: side A runs on these MPI ranks\n"
 	"                       (0, 1-3, 0,2), B on those (mpirun -H puts ranks on hosts);\n"
 	"                       rank 0 controls the trial, one side runs at a time\n"
@@ -381,6 +384,10 @@ static int spawn_run(void *arg, struct trial *t, int s, char *const *args, size_
 			dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);
 		}
+		/* stdout apart: a runner may print its JSON result there (trial.h) */
+		fd = t->run_stdout[0] ? open(t->run_stdout, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
 		if (ab->runner)
 			execvp(argv[0], argv);
 		else

@@ -296,6 +296,49 @@ static void host_attach(struct trial *t, size_t i, const char *out, struct hostv
 	hostview_sample_free(&h1);
 }
 
+/* Nonzero when @path is missing or empty. */
+static int file_empty(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) || st.st_size == 0;
+}
+
+/*
+ * The run's stdout (t->run_stdout) after it ended: a runner that ignored
+ * --output and printed one JSON document there (@rc 0, @out missing or
+ * empty) has it taken as its result; anything else goes to the end of
+ * @log, where the runner's messages are.  The stdout file is gone after.
+ */
+static void take_stdout(struct trial *t, int rc, const char *out, const char *log)
+{
+	const char *so = t->run_stdout;
+	char buf[4096];
+	json_t *doc;
+	FILE *in, *lf;
+	size_t n;
+
+	if (!so[0] || file_empty(so)) {
+		if (so[0])
+			unlink(so);
+		return;
+	}
+	if (!rc && file_empty(out) && (doc = json_load_file(so, 0, NULL))) {
+		json_decref(doc);	/* one document, nothing after it (jansson's EOF check) */
+		if (!rename(so, out))
+			return;
+	}
+	in = fopen(so, "r");
+	lf = fopen(log, "a");
+	while (in && lf && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, lf);
+	if (in)
+		fclose(in);
+	if (lf)
+		fclose(lf);
+	unlink(so);
+}
+
 /* Side @s's arguments for one run writing @out: common, side, JSON to @out. */
 static char **run_args(struct trial *t, int s, const char *out, size_t *n, char **o)
 {
@@ -343,7 +386,10 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	json_decref(t->run_note);
 	t->run_note = NULL;
 	host_sample(t, &h0, &have_h0, "before");
+	snprintf(t->run_stdout, sizeof(t->run_stdout), "%s/run-%03u-%c.stdout", t->dir,
+		 (unsigned)i + 1, side);
 	rc = args ? c->spawn(c->spawn_arg, t, s, args, nargs, log) : EXIT_INTERNAL;
+	take_stdout(t, rc, out, log);
 	free(args);
 	free(o);
 	abrun_manifest_add(t->manifest, (unsigned)i + 1, side, name, start, epoch_ms() - start, rc);

@@ -110,6 +110,14 @@ struct trial {
 	 */
 	char where[256];
 	json_t *run_note;
+	/*
+	 * Set by the trial before each run: where spawn may send the run's
+	 * stdout apart from its log ("" : into the log).  A runner that
+	 * ignores --output and prints its JSON result on stdout (a guest's
+	 * shell wrapper) is taken from there; anything else there is
+	 * appended to the log.
+	 */
+	char run_stdout[PATH_MAX + 64];
 };
 
 /*

@@ -15,9 +15,18 @@
 #  - host_bad_option: --host-qmp=S,drv=x is a one-line usage error (exit 2).
 #  - host_hostile: a reply of 2 MiB, and one with a counter of the wrong
 #    type: a warning naming the limit or the field, the run kept.
+#  - host_stdout_runner: a runner that drops --output and prints the JSON
+#    on stdout (a log line on stderr): each result is taken from stdout
+#    and joined with the host's view; the log keeps the stderr line.
+#  - host_stdout_garbage: a runner whose stdout is not one JSON document
+#    and that writes no result: ab fails naming the result, and the text
+#    it printed is in the run's log.
+#  - host_single_run: one guest run driven from the host (docs/vm.md):
+#    ab --runs=1 --allow-same with one set-up gives run-001-?.json (A or B
+#    by the random order) with iotrial.host.
 . "$(dirname "$0")/lib.sh"
 
-command -v python3 >/dev/null 2>&1 || { for n in host_join host_not_passed host_missing host_refused host_dies host_bad_option host_hostile; do skip $n "python3 is missing"; done; exit 0; }
+command -v python3 >/dev/null 2>&1 || { for n in host_join host_not_passed host_missing host_refused host_dies host_bad_option host_hostile host_stdout_runner host_stdout_garbage host_single_run; do skip $n "python3 is missing"; done; exit 0; }
 
 cat >"$T/fakeqmp.py" <<'PY'
 import json, os, socket, sys
@@ -161,3 +170,59 @@ if [ $rc -ne 0 ] || [ $rc2 -ne 0 ] || ! kept huge || ! kept badtype; then fail h
 elif ! grep -q "longer than 1048576 bytes" "$T/huge.err" || ! grep -q '"rd_operations" is not an integer' "$T/badtype.err"; then
 	fail host_hostile "$(grep -m1 warning "$T/huge.err"); $(grep -m1 warning "$T/badtype.err")"
 else pass host_hostile; fi
+
+# a runner that ignores --output: JSON on stdout, its messages on stderr
+cat >"$T/stdout.sh" <<RUNNER
+#!/bin/sh
+for a; do shift; case "\$a" in --output=*) ;; *) set -- "\$@" "\$a";; esac; done
+echo "guest: running \$*" >&2
+exec "$IOTRIAL" "\$@"
+RUNNER
+chmod +x "$T/stdout.sh"
+serve ok
+"$IOTRIAL" ab --runs=2 --dir="$T/so" --runner="$T/stdout.sh" --host-qmp="$T/q.sock" \
+	--a iodepth=1 --b iodepth=2 --name=j --ioengine=null --size=1m --rw=randread \
+	--runtime=100ms --time_based >"$T/so.out" 2>"$T/so.err"
+rc=$?
+stop
+got=$(python3 - "$T/so" <<'PY'
+import glob, json, sys
+why = []
+fs = sorted(glob.glob(sys.argv[1] + "/run-*.json"))
+if len(fs) != 4: why.append("%d results" % len(fs))
+for f in fs:
+    h = json.load(open(f))["iotrial"].get("host")
+    if not h or h["ops"] != 1000: why.append("%s: host %s" % (f, h and h["ops"]))
+print("; ".join(why) or "ok")
+PY
+)
+if [ $rc -ne 0 ]; then fail host_stdout_runner "ab exit $rc: $(tail -3 "$T/so.err")"
+elif [ "$got" != ok ]; then fail host_stdout_runner "$got"
+elif ls "$T"/so/*.stdout >/dev/null 2>&1; then fail host_stdout_runner "stdout files left: $(ls "$T"/so/*.stdout)"
+elif ! grep -q "^guest: running" "$T"/so/run-001-?.log 2>/dev/null; then fail host_stdout_runner "the runner's stderr is not in its log: $(ls "$T/so")"
+elif grep -q "{" "$T"/so/run-00?-?.log; then fail host_stdout_runner "the JSON went to the log too"
+else pass host_stdout_runner; fi
+
+cat >"$T/garbage.sh" <<'RUNNER'
+#!/bin/sh
+echo "not json: the result was left in the guest"
+RUNNER
+chmod +x "$T/garbage.sh"
+"$IOTRIAL" ab --runs=1 --dir="$T/gb" --runner="$T/garbage.sh" --a iodepth=1 --b iodepth=2 \
+	--name=j --ioengine=null --size=1m >"$T/gb.out" 2>"$T/gb.err"
+rc=$?
+if [ $rc -eq 0 ]; then fail host_stdout_garbage "ab exit 0"
+elif [ "$(wc -l <"$T/gb.err" | tr -d ' ')" -gt 3 ] || ! grep -q "run-001-[AB].json: cannot open" "$T/gb.err"; then fail host_stdout_garbage "$(tail -2 "$T/gb.err")"
+elif ! grep -q "^not json: the result was left" "$T"/gb/run-001-?.log 2>/dev/null; then fail host_stdout_garbage "stdout not in the log: $(ls "$T/gb")"
+elif ls "$T"/gb/*.stdout >/dev/null 2>&1; then fail host_stdout_garbage "stdout file left"
+else pass host_stdout_garbage; fi
+
+serve ok
+"$IOTRIAL" ab --runs=1 --allow-same --dir="$T/one" --runner="$T/stdout.sh" --host-qmp="$T/q.sock" \
+	--a iodepth=4 --b iodepth=4 --name=j --ioengine=null --size=1m >"$T/one.out" 2>"$T/one.err"
+rc=$?
+stop
+if [ $rc -ne 0 ]; then fail host_single_run "ab exit $rc: $(tail -3 "$T/one.err")"
+elif ! python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['iotrial']['host']; sys.exit(h['ops'] != 1000)" "$(ls "$T"/one/run-001-?.json | head -1)"; then
+	fail host_single_run "run-001-?.json has no iotrial.host with 1000 ops"
+else pass host_single_run; fi
