@@ -7,6 +7,7 @@
 #include "report/svg.h"
 #include "measure/breakdown_out.h"
 #include "result/resultread_time.h"	/* a breakdown read back from a job object */
+#include "result/resultread.h"	/* the parts across the hypervisor, their keys and labels */
 #include "lib/utf8.h"
 
 #include <errno.h>
@@ -344,6 +345,37 @@ void report_breakdown_html_groups(FILE *f, const json_t *root)
 	}
 }
 
+/* The time per I/O across the hypervisor, a row per side (compare_time's "host"). */
+static void html_host(FILE *f, const json_t *h)
+{
+	if (!json_is_object(h))
+		return;
+	fprintf(f, "<h2>Time per I/O across the hypervisor</h2>\n<table>\n<tr><th>side</th>");
+	for (int k = 0; k < RESULTREAD_HOST_NBD; k++)
+		fprintf(f, "<th>%s (us)</th>", resultread_host_bd_label[k]);
+	fprintf(f, "<th>runs</th></tr>\n");
+	for (int s = 0; s < 2; s++) {
+		const json_t *side = json_object_get(h, s ? "b" : "a");
+		const json_t *n = json_object_get(side, "runs");
+
+		fprintf(f, "<tr><td>%c</td>", s ? 'B' : 'A');
+		for (int k = 0; k < RESULTREAD_HOST_NBD; k++) {
+			const json_t *v = json_object_get(side, resultread_host_bd_key[k]);
+
+			if (json_is_number(v))
+				fprintf(f, "<td class=\"num\">%.1f</td>", json_number_value(v) / 1000);
+			else
+				fprintf(f, "<td class=\"num\">-</td>");
+		}
+		fprintf(f, "<td class=\"num\">%lld</td></tr>\n", json_is_integer(n) ?
+			(long long)json_integer_value(n) : 0LL);
+	}
+	fprintf(f, "</table>\n<p class=\"meta\">Mean over each side's runs with the host's view "
+		"(iotrial.host.breakdown): the guest's tool and I/O path from inside, the virtual "
+		"device path (the guest's device time per request less the host backend's latency "
+		"per op) and the host backend's latency per op from QEMU (docs/vm.md).</p>\n");
+}
+
 void report_breakdown_html_compare(FILE *f, const json_t *tb)
 {
 	struct breakdown a, b;
@@ -363,6 +395,7 @@ void report_breakdown_html_compare(FILE *f, const json_t *tb)
 		svg_escape(f, json_string_value(json_object_get(tb, "sentence")));
 		fprintf(f, ".</p>\n");
 	}
+	html_host(f, json_object_get(tb, "host"));
 	if (wa || wb) {
 		fprintf(f, "<p class=\"meta\">device rows: A ");
 		svg_escape(f, wa ? wa : "none");

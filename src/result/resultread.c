@@ -628,6 +628,13 @@ static void finish(struct load_ctx *c, struct resultread *r)
 	}
 }
 
+const char *const resultread_host_bd_key[RESULTREAD_HOST_NBD] = {
+	"guest_tool_ns", "guest_io_path_ns", "virt_path_ns", "host_backend_ns",
+};
+const char *const resultread_host_bd_label[RESULTREAD_HOST_NBD] = {
+	"guest tool", "guest I/O path", "virtual device path", "host backend",
+};
+
 /* A figure of the host's view: a number, else NAN (a wrong type is not read as 0). */
 static double host_num(const json_t *o, const char *key)
 {
@@ -645,6 +652,8 @@ static void read_host(struct resultread *r, const json_t *h)
 	r->host.ops = r->host.guest_ios = NAN;
 	for (int k = 0; k < HOST_ROLE_NR; k++)
 		r->host.role_cpu_per_io_ns[k] = NAN;
+	for (int k = 0; k < RESULTREAD_HOST_NBD; k++)
+		r->host.bd[k] = NAN;
 	if (!json_is_object(h))
 		return;
 	r->host.has = 1;
@@ -656,6 +665,8 @@ static void read_host(struct resultread *r, const json_t *h)
 	r->host.virt_path_ns = host_num(h, "virt_path_ns");
 	for (int k = 0; k < HOST_ROLE_NR; k++)
 		r->host.role_cpu_per_io_ns[k] = host_num(by, host_role_name((enum host_role)k));
+	for (int k = 0; k < RESULTREAD_HOST_NBD; k++)
+		r->host.bd[k] = host_num(json_object_get(h, "breakdown"), resultread_host_bd_key[k]);
 	for (size_t i = 0; json_is_array(pit) && i < json_array_size(pit) && r->host.npitfalls < 4; i++) {
 		const char *id = json_string_value(json_object_get(json_array_get(pit, i), "id"));
 		const char *tx = json_string_value(json_object_get(json_array_get(pit, i), "text"));

@@ -108,6 +108,14 @@ struct resultread_disk {
 };
 
 /*
+ * The time per I/O across the hypervisor (iotrial.host.breakdown): guest
+ * tool, guest I/O path, virtual device path, host backend.
+ */
+#define RESULTREAD_HOST_NBD 4
+extern const char *const resultread_host_bd_key[RESULTREAD_HOST_NBD];	/* "guest_tool_ns", ... */
+extern const char *const resultread_host_bd_label[RESULTREAD_HOST_NBD];	/* "guest tool", ... */
+
+/*
  * The host's view of a run in a QEMU guest ("iotrial.host", docs/vm.md):
  * figures per I/O of the guest, NAN when the result has none.
  */
@@ -117,6 +125,7 @@ struct resultread_host {
 	double ops, guest_ios;
 	double cpu_per_io_ns, backend_lat_ns, virt_path_ns;
 	double role_cpu_per_io_ns[HOST_ROLE_NR];
+	double bd[RESULTREAD_HOST_NBD];	/* iotrial.host.breakdown, resultread_host_bd_key order */
 	size_t npitfalls;
 	struct {
 		char id[32];	/* "host_no_iothread", ... (env/hostview.c) */

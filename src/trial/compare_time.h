@@ -24,6 +24,10 @@ struct compare_time {
 	enum breakdown_part most;	/* the part that moved most (BD_NR: none) */
 	char sentence[240];		/* "the difference is in the I/O path: 41.0 us less per I/O" */
 	char window_a[200], window_b[200];	/* what the device.* rows cover, "" none */
+	/* across the hypervisor (iotrial.host.breakdown): each part's mean over
+	 * the side's runs that have it, NAN none; host_runs: runs with a host view */
+	double host[2][RESULTREAD_HOST_NBD];
+	size_t host_runs[2];
 };
 
 /* Fill @out from the runs of each side (never fails: missing figures leave it invalid). */

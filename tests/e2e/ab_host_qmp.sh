@@ -7,6 +7,9 @@
 #    cpus): each result has iotrial.host with that drive, 1000 ops, a
 #    backend latency of 50 us, CPU by role; compare has host.* rows; check
 #    flags the host page cache the server reports.
+#  - host_breakdown_text: ab's text has the time per I/O across the
+#    hypervisor, a line per side with the host backend at 50.0 us; its
+#    report.html the same as a table row per side.
 #  - host_not_passed: the runner (a script logging its arguments) never
 #    sees --host-qmp, and a runner that knows nothing of it works.
 #  - host_missing, host_refused, host_dies: no socket; a socket nobody
@@ -26,7 +29,7 @@
 #    by the random order) with iotrial.host.
 . "$(dirname "$0")/lib.sh"
 
-command -v python3 >/dev/null 2>&1 || { for n in host_join host_not_passed host_missing host_refused host_dies host_bad_option host_hostile host_stdout_runner host_stdout_garbage host_single_run; do skip $n "python3 is missing"; done; exit 0; }
+command -v python3 >/dev/null 2>&1 || { for n in host_join host_breakdown_text host_not_passed host_missing host_refused host_dies host_bad_option host_hostile host_stdout_runner host_stdout_garbage host_single_run; do skip $n "python3 is missing"; done; exit 0; }
 
 cat >"$T/fakeqmp.py" <<'PY'
 import json, os, socket, sys
@@ -128,6 +131,14 @@ elif ! grep -q "^host.backend_lat_ns " "$T/join.out" || ! grep -q "^host.cpu_per
 elif ! "$IOTRIAL" check "$T"/join/run-001-?.json 2>&1 | grep -q "host_page_cache"; then
 	fail host_join "check does not flag the host page cache"
 else pass host_join; fi
+
+bd=$(grep -A2 "^time per I/O across the hypervisor" "$T/join.out")
+if [ "$(printf '%s\n' "$bd" | grep -c "^  [AB]  guest tool .*  virtual device path .*  host backend 50.0  (2 runs)$")" -ne 2 ]; then
+	fail host_breakdown_text "no line per side with the host backend at 50.0 us: $bd"
+elif ! grep -q "<h2>Time per I/O across the hypervisor</h2>" "$T/join/report.html"; then fail host_breakdown_text "no such section in report.html"
+elif [ "$(grep -c '<td class="num">50.0</td><td class="num">2</td></tr>' "$T/join/report.html")" -ne 2 ]; then
+	fail host_breakdown_text "report.html has no row per side with 50.0 us: $(grep -A4 'across the hypervisor</h2>' "$T/join/report.html" | head -8)"
+else pass host_breakdown_text; fi
 
 if grep -q -- "host-qmp" "$T/runner.args"; then fail host_not_passed "$(grep -- host-qmp "$T/runner.args" | head -1)"
 elif [ "$(grep -c -- '--output=' "$T/runner.args")" -ne 4 ]; then fail host_not_passed "the runner ran $(wc -l <"$T/runner.args") times"
