@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "lib/err.h"
 #include "lib/outfile.h"
+#include "result/resultread.h"	/* RESULTREAD_SWEEP_FILE */
 #include "trial/sweep.h"
 
 static const char usage[] =
@@ -147,6 +148,31 @@ static int parse_args(int argc, char **argv, struct sweep_args *s, struct err *e
 	return 0;
 }
 
+/* The JSON report into the sweep's directory too: `iotrial compare DIR` reads it. */
+static int sweep_save(const struct sweep_result *r, struct err *e)
+{
+	char path[4200];
+	struct outfile o;
+	json_t *j = sweep_json(r);
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, RESULTREAD_SWEEP_FILE);
+	if (!j)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "sweep: out of memory");
+	if (outfile_open(&o, path, e)) {
+		json_decref(j);
+		return -EIO;
+	}
+	if (json_dumpf(j, o.f, JSON_INDENT(2)) || fputc('\n', o.f) == EOF) {
+		outfile_abort(&o);
+		rc = err_set(e, -EIO, EXIT_OUTPUT, "sweep: cannot write %s", path);
+	} else if (outfile_commit(&o, e)) {
+		rc = -EIO;
+	}
+	json_decref(j);
+	return rc;
+}
+
 static int sweep_print(const struct sweep_args *s, const struct sweep_result *r, struct err *e)
 {
 	struct outfile o;
@@ -225,6 +251,9 @@ int cmd_sweep(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;
+	} else if (sweep_save(r, &e)) {
+		fprintf(stderr, "iotrial: error: %s\n", e.msg);
+		rc = e.exit_code ? e.exit_code : EXIT_OUTPUT;
 	} else {
 		rc = sweep_print(&s, r, &e);
 		if (rc && e.msg[0])

@@ -779,6 +779,51 @@ static void read_timestamp(struct resultread *r, const json_t *root)
 		r->timestamp_ms = (int64_t)s * 1000;
 }
 
+/*
+ * A sweep's document: the SLO capacity and its interval, the knee.  A sweep
+ * whose SLO no step kept has no slo.iops (absent, as a metric a run lacks).
+ */
+static int read_sweep(struct load_ctx *c, struct resultread *r, const json_t *root)
+{
+	const json_t *slo = json_object_get(root, "slo");
+	const json_t *ci = json_object_get(slo, "ci");
+	struct resultread_sweep *s = &r->sweep;
+	int k;
+
+	if (!json_is_number(json_object_get(root, "capacity_iops")))
+		return bad(c, "%s", "not a sweep result: no \"capacity_iops\"", (size_t)-1);
+	s->is = 1;
+	s->slo_iops = s->slo_lo = s->slo_hi = s->knee_iops = NAN;
+	s->knee_iops = jnum(root, "knee_iops", NAN);
+	s->batches = (unsigned)jnum(root, "batches", 0);
+	if (json_is_object(slo)) {
+		s->slo_pct = jnum(slo, "percentile", NAN);
+		s->slo_target_ns = jnum(slo, "target_ns", NAN);
+		s->slo_iops = jnum(slo, "iops", NAN);
+		if (json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)) &&
+		    json_is_number(json_array_get(ci, 1))) {
+			s->slo_lo = json_number_value(json_array_get(ci, 0));
+			s->slo_hi = json_number_value(json_array_get(ci, 1));
+		}
+		s->has_slo = isfinite(s->slo_iops) && s->slo_iops > 0 && isfinite(s->slo_pct) &&
+			     isfinite(s->slo_target_ns);
+		if (!s->has_slo)
+			s->slo_iops = NAN;
+	}
+	copy_str(r->version, sizeof(r->version), "iotrial sweep");
+	r->nranks = 1;
+	r->cpu_per_io_ns = NAN;
+	for (k = 0; k < RESULTREAD_NDIR; k++) {
+		r->dir[k].lat_mean_ns = r->dir[k].lat_p99_ns = r->dir[k].interval_cv = NAN;
+		r->tail[k].lat_mean_ns = r->tail[k].lat_p99_ns = NAN;
+	}
+	r->options = json_object();
+	if (!r->options)
+		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	r->timestamp_ms = -1;
+	return 0;
+}
+
 static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 {
 	const json_t *jobs = json_object_get(root, "jobs");
@@ -788,6 +833,8 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 
 	if (!json_is_object(root))
 		return bad(c, "%s", "not a fio result: the JSON is not an object", (size_t)-1);
+	if (!jobs && json_is_array(json_object_get(root, "steps")))
+		return read_sweep(c, r, root);
 	if (!json_is_array(jobs))
 		return bad(c, "%s", "not a fio result: no \"jobs\" array", (size_t)-1);
 	if (!json_is_string(json_object_get(root, "fio version")) && !json_is_object(it))

@@ -133,6 +133,22 @@ struct resultread_host {
 	} pitfalls[4];		/* the first four, as the host's view worded them */
 };
 
+/*
+ * A sweep's document (iotrial sweep --output-format=json, or its directory's
+ * sweep.json; docs/sweep.md): no jobs, one figure per sweep that compare
+ * treats as a metric (slo.iops), with the interval the sweep gave it.
+ */
+struct resultread_sweep {
+	int is;			/* the document is a sweep's */
+	int has_slo;		/* it had --slo and some step was within it */
+	double slo_pct;		/* the SLO's percentile, e.g. 99 */
+	double slo_target_ns;
+	double slo_iops;	/* the SLO capacity (NAN: no step within) */
+	double slo_lo, slo_hi;	/* its interval (slo.ci) */
+	double knee_iops;	/* NAN when none */
+	unsigned batches;	/* runs per step the interval came from */
+};
+
 struct resultread {
 	char *path;
 	int is_iotrial;		/* has the "iotrial" object */
@@ -174,6 +190,7 @@ struct resultread {
 	 * reading @path again.  NULL otherwise; owned (resultread_free drops it).
 	 */
 	json_t *doc;
+	struct resultread_sweep sweep;	/* sweep.is: a sweep's document, no jobs */
 };
 
 /* Load and summarise @path.  On success *out owns everything; free with resultread_free. */
@@ -208,9 +225,12 @@ int resultread_from_json(const json_t *root, const char *name, struct resultread
 
 void resultread_free(struct resultread *r);
 
+/* The report a sweep leaves in its directory (iotrial sweep, docs/sweep.md). */
+#define RESULTREAD_SWEEP_FILE "sweep.json"
+
 /*
  * Expand @args (files, or directories whose *.json files are taken in name
- * order) into a malloc'd array of malloc'd paths.  A directory without any
+ * order; a sweep's directory, one with RESULTREAD_SWEEP_FILE, is that file) into a malloc'd array of malloc'd paths.  A directory without any
  * *.json, or a path that does not exist, is an EXIT_USAGE error.  Free
  * *paths with vec_free_strings().
  */

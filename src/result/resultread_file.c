@@ -99,14 +99,22 @@ static int push_path(char ***v, size_t *n, size_t *cap, const char *dir, const c
 static int expand_dir(const char *dir, char ***v, size_t *n, size_t *cap, struct err *e)
 {
 	struct dirent **list;
-	int i, cnt = scandir(dir, &list, is_json_name, alphasort), ret = 0;
+	int i, cnt = scandir(dir, &list, is_json_name, alphasort), ret = 0, sweep;
 
 	if (cnt < 0)
 		return err_set(e, -errno, EXIT_USAGE, "%s: cannot read directory: %s",
 			       dir, strerror(errno));
 	if (cnt == 0)
 		ret = err_set(e, -ENOENT, EXIT_USAGE, "%s: directory has no *.json result files", dir);
+	/* a sweep's directory: its report stands for it, the runs are its steps' batches */
+	for (i = 0; i < cnt && strcmp(list[i]->d_name, RESULTREAD_SWEEP_FILE); i++)
+		;
+	sweep = i < cnt;
 	for (i = 0; i < cnt; i++) {
+		if (sweep && strcmp(list[i]->d_name, RESULTREAD_SWEEP_FILE)) {
+			free(list[i]);
+			continue;
+		}
 		if (!ret && push_path(v, n, cap, dir, list[i]->d_name))
 			ret = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 		free(list[i]);

@@ -16,7 +16,7 @@
 #include "lib/utf8.h"
 
 enum mkind { MK_IOPS, MK_TOTAL, MK_BW, MK_LAT, MK_P99, MK_CPU, MK_DEV_LAT, MK_DEV_QD, MK_TIME,
-	     MK_HOST_CPU, MK_HOST_LAT };
+	     MK_HOST_CPU, MK_HOST_LAT, MK_SLO };
 
 /*
  * One row per metric: what it is (@label, said on charts and tables), in
@@ -77,6 +77,8 @@ static const struct mdef mdefs[] = {
 	{ "host.cpu_per_io_ns.other", MK_HOST_CPU, HOST_ROLE_OTHER, R, 1, COMPARE_UNIT_NS, "host CPU per I/O: other threads" },
 	{ "host.backend_lat_ns", MK_HOST_LAT, 0, R, 1, COMPARE_UNIT_NS, "host backend latency per op" },
 	{ "host.virt_path_ns", MK_HOST_LAT, 1, R, 1, COMPARE_UNIT_NS, "virtual device path per request" },
+	/* a sweep's (docs/sweep.md): the most offered load kept within its SLO */
+	{ "slo.iops", MK_SLO, -1, S, 0, COMPARE_UNIT_IOPS, "IOPS within the SLO (sweep)" },
 };
 
 #undef S
@@ -302,6 +304,9 @@ static int value_of(const struct resultread *r, const struct mdef *d, double *ou
 	case MK_HOST_LAT:
 		v = d->dir == 0 ? r->host.backend_lat_ns : r->host.virt_path_ns;
 		break;
+	case MK_SLO:
+		v = r->sweep.is && r->sweep.has_slo ? r->sweep.slo_iops : NAN;
+		break;
 	default:
 		v = r->cpu_per_io_ns;
 		break;
@@ -362,6 +367,64 @@ static int seq_build(struct resultread *const *a, size_t na, struct resultread *
 	return 0;
 }
 
+/*
+ * One sweep a side: the SLO capacity's interval is each sweep's own (from its
+ * steps' batches, on its step grid), so the ratio's is taken ends against
+ * ends, B's low over A's high to B's high over A's low: if each side's
+ * interval holds its capacity, this one holds the ratio.  Wider than a joint
+ * interval would be, never narrower.
+ */
+static void slo_interval(const struct seq *s, struct compare_metric *m)
+{
+	const struct resultread_sweep *a = NULL, *b = NULL;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].r->sweep.has_slo)
+			*(s->v[i].side == 'A' ? &a : &b) = &s->v[i].r->sweep;
+	if (!a || !b)
+		return;
+	m->method = COMPARE_CI_SWEEP;
+	m->p = m->p_welch = m->p_mwu = NAN;
+	m->boot_lo = m->boot_hi = NAN;
+	m->df = NAN;
+	m->high_variance = 0;
+	m->confounded = 0;
+	m->a.n = a->batches;
+	m->b.n = b->batches;
+	m->a.sd = m->b.sd = m->a.cv = m->b.cv = NAN;
+	m->diff_pct = 100 * (b->slo_iops / a->slo_iops - 1);
+	m->ci_lo = m->ci_hi = NAN;
+	if (a->slo_hi > 0 && a->slo_lo > 0 && isfinite(b->slo_lo) && isfinite(b->slo_hi)) {
+		m->ci_lo = 100 * (b->slo_lo / a->slo_hi - 1);
+		m->ci_hi = 100 * (b->slo_hi / a->slo_lo - 1);
+	}
+	snprintf(m->method_note, sizeof(m->method_note), "each side one sweep: B's SLO interval "
+		 "%.0f..%.0f IOPS against A's %.0f..%.0f", b->slo_lo, b->slo_hi, a->slo_lo, a->slo_hi);
+}
+
+/* Why two sweeps' SLO capacities may not be compared (their SLOs differ), or NULL. */
+static const char *slo_block(const struct seq *s, char *buf, size_t sz)
+{
+	const struct resultread_sweep *first = NULL;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct resultread_sweep *w = &s->v[i].r->sweep;
+
+		if (!w->has_slo)
+			continue;
+		if (first && (w->slo_pct != first->slo_pct || w->slo_target_ns != first->slo_target_ns)) {
+			snprintf(buf, sz, "the sweeps' SLOs differ (p%g <= %.0f ns against p%g <= %.0f "
+				 "ns): their capacities answer different questions", first->slo_pct,
+				 first->slo_target_ns, w->slo_pct, w->slo_target_ns);
+			return buf;
+		}
+		first = first ? first : w;
+	}
+	return NULL;
+}
+
 static int compare_def(const struct seq *s, const struct mdef *d,
 		       const struct compare_opts *o, const char *block,
 		       struct compare_metric *m)
@@ -398,6 +461,8 @@ static int compare_def(const struct seq *s, const struct mdef *d,
 	compare_stats_fill(va, ka, vb, kb, d->kind == MK_P99 ? 1.0 / 64 : 0.001, o, m);
 	compare_stats_outliers(m, 'A');
 	compare_stats_outliers(m, 'B');
+	if (d->kind == MK_SLO && ka == 1 && kb == 1)
+		slo_interval(s, m);
 	compare_verdict_decide(m, o, block);
 	free(va);
 	free(vb);
@@ -548,6 +613,8 @@ static int compare_metrics(struct compare_report *out, const struct seq *s,
 			continue;
 		if (!block)
 			block = partial_block(s, &mdefs[i], buf, sizeof(buf), out->warnings);
+		if (!block && mdefs[i].kind == MK_SLO)
+			block = slo_block(s, buf, sizeof(buf));
 		if (compare_def(s, &mdefs[i], o, block, &out->m[out->nm]))
 			return -ENOMEM;
 		out->regressed |= out->m[out->nm++].regression;

@@ -316,7 +316,7 @@ static void write_methods(FILE *f, const struct compare_report *r, const char *l
 	size_t i, n;
 
 	fprintf(f, "%s of (B - A) / A, and p, by the method each metric's runs allowed:\n", level);
-	for (k = COMPARE_CI_FIELLER; k <= COMPARE_CI_RANK; k++) {
+	for (k = COMPARE_CI_FIELLER; k <= COMPARE_CI_SWEEP; k++) {
 		const struct compare_method_desc *d = compare_method_desc(k);
 
 		for (i = 0, n = 0; i < r->nm; i++)

@@ -69,6 +69,7 @@ enum compare_method {
 	COMPARE_CI_FIELLER,	/* ratio of means, Welch df, order unknown */
 	COMPARE_CI_RUN_ORDER,	/* log value on side + run order (abdrift) */
 	COMPARE_CI_RANK,	/* Hodges-Lehmann on tied values (abstat_rank) */
+	COMPARE_CI_SWEEP,	/* one sweep a side: from the sweeps' SLO intervals */
 };
 
 /* One run's value of a metric. */

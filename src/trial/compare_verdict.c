@@ -49,6 +49,11 @@ static const struct compare_method_desc method_desc[] = {
 			      "Hodges-Lehmann interval of the ratio, widened by the values' "
 			      "quantum (the values are tied or constant)",
 			      "Mann-Whitney", "Mann-Whitney U, exact with ties" },
+	[COMPARE_CI_SWEEP] = { "sweep_slo", "none", "the sweeps' SLO intervals",
+			       "one sweep a side: B's SLO-capacity interval over A's, ends "
+			       "against ends (B low / A high .. B high / A low); each side's "
+			       "interval is on its step grid, from its steps' batches",
+			       "no test", "no test" },
 };
 
 const char *compare_method_name(enum compare_method m)

@@ -426,7 +426,8 @@ void compare_warn_runs(struct resultread *const *a, size_t na, struct resultread
 {
 	size_t n = na < nb ? na : nb;
 
-	if (n == 1)
+	/* one sweep a side is many runs: its interval is from its steps' batches */
+	if (n == 1 && !(a[0]->sweep.is && b[0]->sweep.is))
 		compare_warn(warnings, "single_run", "warning", NULL,
 		     "%zu run of A and %zu of B: one run cannot separate a difference from "
 		     "run-to-run noise; repeat each side 5 times or more, interleaved "
@@ -478,7 +479,7 @@ int compare_warn_drop_zero_io(struct resultread *const *v, size_t n, const char 
 		return -ENOMEM;
 	*nout = 0;
 	for (i = 0; i < n; i++) {
-		if (dir_mask(v[i])) {
+		if (dir_mask(v[i]) || v[i]->sweep.is) {	/* a sweep did its I/O in its runs */
 			(*out)[(*nout)++] = v[i];
 			continue;
 		}
