@@ -328,6 +328,45 @@ static void sides(FILE *f, const json_t *cmp)
 	fputs("</table>\n", f);
 }
 
+#define FOREST_CLIP 4	/* times the median row's reach: beyond it, clipped */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Where the forest plot's axis stops.  One interval as wide as
+ * time.cpu_wait_ns's -84..+4844% would squash every other row into the
+ * first 2% of the axis, so what lies beyond FOREST_CLIP times the median
+ * row's reach (the farthest of its marker and whiskers from zero), and
+ * beyond twice the noise threshold, is clipped there, with an arrow and its
+ * number.  INFINITY: nothing to clip.
+ */
+static double forest_cap(const struct cmp_metric *m, size_t nm, double noise)
+{
+	double r[64], cap;
+	size_t i, n = 0;
+
+	for (i = 0; i < nm && n < 64; i++) {
+		if (!isfinite(m[i].diff) || m[i].same_as || m[i].description)
+			continue;
+		r[n] = fabs(m[i].diff);
+		if (isfinite(m[i].lo) && isfinite(m[i].hi))
+			r[n] = fmax(r[n], fmax(fabs(m[i].lo), fabs(m[i].hi)));
+		n++;
+	}
+	if (n < 2)
+		return INFINITY;
+	qsort(r, n, sizeof(r[0]), cmp_double);
+	cap = FOREST_CLIP * (n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2);
+	if (isfinite(noise))
+		cap = fmax(cap, 2 * noise);
+	return r[n - 1] > cap && cap > 0 ? cap : INFINITY;
+}
+
 /* The forest plot: each metric's difference and CI around zero, noise shaded. */
 static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 {
@@ -338,9 +377,10 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 		"(marker) and its confidence interval (whiskers). Zero is no difference; the "
 		"shaded band is the noise threshold." };
 	double yv[64], lo = isfinite(noise) ? -noise : 0, hi = isfinite(noise) ? noise : 0;
+	double cap = forest_cap(m, nm, noise);
 	const char *yl[64];
 	struct svg_chart c;
-	size_t i, n = 0, rows;
+	size_t i, n = 0, rows, clipped = 0;
 	char t[640];
 
 	for (i = 0; i < nm && n < 64; i++) {
@@ -350,6 +390,8 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 		hi = fmax(hi, isfinite(m[i].hi) ? fmax(m[i].hi, m[i].diff) : m[i].diff);
 		n++;
 	}
+	lo = fmax(lo, -cap);
+	hi = fmin(hi, cap);
 	if (!n) {
 		fputs("<p class=\"missing\">No metric has a difference to plot.</p>\n", f);
 		return;
@@ -373,7 +415,19 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 		yl[n] = m[i].name;
 		snprintf(t, sizeof(t), "%s: %+.2f%%, %.0f%% CI %+.2f..%+.2f%%: %s", m[i].name,
 			 m[i].diff, m[i].level, m[i].lo, m[i].hi, m[i].verdict);
-		svg_chart_interval(&c, verdict_style(&m[i]), yv[n], m[i].lo, m[i].diff, m[i].hi, t);
+		svg_chart_interval(&c, verdict_style(&m[i]), yv[n], fmax(m[i].lo, -cap),
+				   fmax(fmin(m[i].diff, cap), -cap), fmin(m[i].hi, cap), t);
+		/* a clipped end: an arrow at the axis's end, with the true figure */
+		for (int side = 0; side < 2; side++) {
+			double v = side ? fmax(m[i].hi, m[i].diff) : fmin(m[i].lo, m[i].diff);
+			char num[32];
+
+			if (!(side ? v > cap : v < -cap))
+				continue;
+			snprintf(num, sizeof(num), "%+.0f%%", v);
+			svg_chart_clip(&c, side ? cap : -cap, yv[n], side, num);
+			clipped++;
+		}
 		n++;
 	}
 	svg_chart_ylabels(&c, yv, yl, n);
@@ -389,6 +443,12 @@ static void forest(FILE *f, const struct cmp_metric *m, size_t nm, double noise)
 		size_t len = (size_t)snprintf(t, sizeof(t), "Whiskers: the %.0f%% confidence "
 					      "interval (none when a side has one run).", m[0].level);
 		int nl = 0;
+
+		if (clipped)
+			len += (size_t)snprintf(t + len, sizeof(t) - len, " Clipped at %+.0f%% "
+						"(%d times the middle row's reach; an arrow with the "
+						"true end): the wider ones would hide the others.",
+						cap, FOREST_CLIP);
 
 		for (i = 0; i < nm && len < sizeof(t); i++)	/* said from the metrics shown */
 			if (m[i].lower_better && !m[i].same_as && isfinite(m[i].diff))

@@ -617,6 +617,22 @@ void svg_chart_interval(struct svg_chart *c, unsigned style, double y, double lo
 	fputs("</g>", c->f);
 }
 
+void svg_chart_clip(struct svg_chart *c, double x, double y, int right, const char *label)
+{
+	double px = clampd(svg_scale_map(&c->x, x), c->px0, c->px1), py = svg_scale_map(&c->y, y);
+	double tip = right ? px + 7 : px - 7;
+
+	fprintf(c->f, "<g class=\"clipped\"><path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"#000\"/>",
+		px, py - 5, tip, py, px, py + 5);
+	if (label) {
+		fprintf(c->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#000\"%s>",
+			right ? px - 2 : px + 2, py - 7, right ? " text-anchor=\"end\"" : "");
+		svg_escape(c->f, label);
+		fputs("</text>", c->f);
+	}
+	fputs("</g>", c->f);
+}
+
 void svg_chart_legend(struct svg_chart *c, const char *const *labels, const unsigned *styles,
 		      size_t n)
 {

@@ -131,6 +131,12 @@ void svg_chart_bars(struct svg_chart *c, unsigned style, const double *x0s, cons
 void svg_chart_interval(struct svg_chart *c, unsigned style, double y, double lo, double mid,
 			double hi, const char *title);
 
+/*
+ * A clipped end at (@x, @y): an arrowhead pointing out of the plot (@right:
+ * to the right, else left) and @label (the true value) beside it, inside.
+ */
+void svg_chart_clip(struct svg_chart *c, double x, double y, int right, const char *label);
+
 /* A legend row under the title: @n entries of styles 0..n-1 (or @styles when not NULL). */
 void svg_chart_legend(struct svg_chart *c, const char *const *labels, const unsigned *styles,
 		      size_t n);

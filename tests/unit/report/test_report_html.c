@@ -377,6 +377,56 @@ TEST(compare_labels_from_figures)
 	}
 }
 
+/*
+ * The forest plot's axis is not the widest whisker's: one interval of
+ * -84..+4844% (time.cpu_wait_ns on a busy machine) is clipped at 4 times
+ * the middle row's reach (here the median of 28.5, 15, 9 and 4844: 21.75,
+ * so +87%), with an arrow and its true end, and the others stay readable.
+ */
+TEST(compare_forest_clips)
+{
+	static const struct { const char *name; double d, lo, hi; int lower; } mk[] = {
+		{ "total.iops", 20, 11.5, 28.5, 0 }, { "read.lat_mean_ns", -10, -15, -5, 1 },
+		{ "write.iops", 5, 1, 9, 0 }, { "time.cpu_wait_ns", 300, -84, 4844, 1 } };
+	json_t *ms = json_array(), *cmp;
+	struct report_html_run runs[2] = { { "a1.json", NULL, NULL, 'A' },
+		{ "b1.json", NULL, NULL, 'B' } };
+	char *buf = NULL, *p;
+	size_t len = 0, i, nclip = 0;
+	FILE *f;
+
+	for (i = 0; i < 4; i++)
+		json_array_append_new(ms, json_pack("{s:s, s:{s:f, s:f, s:I}, s:{s:f, s:f, s:I}, "
+			"s:f, s:[f, f], s:f, s:s, s:s, s:b, s:[]}", "name", mk[i].name, "a", "mean",
+			100.0, "sd", 1.0, "n", (json_int_t)5, "b", "mean", 100.0 + mk[i].d, "sd", 1.0,
+			"n", (json_int_t)5, "diff_pct", mk[i].d, "ci", mk[i].lo, mk[i].hi, "ci_level",
+			0.95, "verdict", "inconclusive", "verdict_kind", "inconclusive",
+			"lower_is_better", mk[i].lower, "runs"));
+	cmp = json_pack("{s:{s:I, s:[s]}, s:{s:I, s:[s]}, s:o, s:[], s:[], s:{s:f}}", "a", "n",
+			(json_int_t)5, "files", "a1.json", "b", "n", (json_int_t)5, "files",
+			"b1.json", "metrics", ms, "env_diff", "warnings", "settings", "noise_pct", 2.0);
+	f = open_memstream(&buf, &len);
+	CHECK(cmp != NULL && f != NULL);
+	if (!cmp || !f)
+		return;
+	runs[0].root = result(1, 3, 0);
+	runs[1].root = result(1, 3, 0);
+	CHECK(report_html_compare(f, cmp, runs, 2, NULL, NULL) == 0);
+	fclose(f);
+	for (p = buf; (p = strstr(p, "class=\"clipped\"")); p++)
+		nclip++;
+	CHECK(nclip == 1);				/* cpu_wait's high end only */
+	CHECK(strstr(buf, ">+4844%</text>") != NULL);	/* its true end, by the arrow */
+	CHECK(strstr(buf, "Clipped at +87%") != NULL);
+	CHECK(strstr(buf, "+11.50..+28.50%") != NULL);	/* the tooltips keep the true figures */
+	CHECK(strstr(buf, "-84.00..+4844.00%") != NULL);
+	CHECK(!strstr(buf, "nan"));
+	free(buf);
+	json_decref(runs[0].root);
+	json_decref(runs[1].root);
+	json_decref(cmp);
+}
+
 int main(void)
 {
 	RUN(run_extras_drawn);
@@ -385,5 +435,6 @@ int main(void)
 	RUN(bad_input);
 	RUN(compare_ci_spellings);
 	RUN(compare_labels_from_figures);
+	RUN(compare_forest_clips);
 	return check_any_failed;
 }
