@@ -17,7 +17,11 @@
 #include "lib/err.h"
 #include "lib/outfile.h"
 #include "result/resultread.h"	/* RESULTREAD_SWEEP_FILE */
+#include "report/report_html_sweep.h"
+#include "trial/compare.h"
 #include "trial/sweep.h"
+#include "trial/sweep_ab.h"
+#include <sys/stat.h>	/* mkdir */
 
 static const char usage[] =
 	"usage: iotrial sweep [sweep options] <fio options or job file>\n"
@@ -38,6 +42,12 @@ static const char usage[] =
 	"  --dir=DIR        where the runs' results go (default ./iotrial-sweep-DATE)\n"
 	"  --output-format=normal|json   (json: stdout carries only the JSON)\n"
 	"  --output=FILE    the report there instead of stdout\n"
+	"  --html=FILE      also an HTML page: latency against achieved IOPS, the SLO,\n"
+	"                   the knee (both sides on one chart in an ab sweep)\n"
+	"  --a OPTS --b OPTS  an ab sweep: the job swept for two configurations (as\n"
+	"                   iotrial ab's --a/--b: key=value,... or a job file, set in\n"
+	"                   every job), A then B, into DIR/a and DIR/b; both curves in\n"
+	"                   one report, and their SLO capacities compared (slo.iops)\n"
 	"Exit: 0 done, 2 bad input, else the failed run's exit code.\n";
 
 struct sweep_args {
@@ -46,6 +56,8 @@ struct sweep_args {
 	size_t njob;
 	int json;
 	const char *output;
+	const char *html;		/* --html=FILE */
+	const char *spec[2];		/* --a, --b: an ab sweep */
 	char dir[4096];
 };
 
@@ -109,7 +121,15 @@ static int parse_args(int argc, char **argv, struct sweep_args *s, struct err *e
 		size_t len = eq ? (size_t)(eq - a) : strlen(a);
 
 		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), a);
-		if (!strcmp(name, "--slo")) {
+		if ((!strcmp(name, "--a") || !strcmp(name, "--b")) && !v) {
+			if (i + 1 >= argc)
+				return err_set(e, -EINVAL, EXIT_USAGE, "sweep: %s needs options "
+					       "(key=value,...) or a job file", name);
+			v = argv[++i];
+		}
+		if (!strcmp(name, "--a") || !strcmp(name, "--b")) {
+			s->spec[name[2] == 'b'] = v;
+		} else if (!strcmp(name, "--slo")) {
 			c->has_slo = 1;
 			if (sweep_parse_slo(v, &c->slo_pct, &c->slo_ns, e))
 				return -EINVAL;
@@ -132,6 +152,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *s, struct err *e
 			c->probe_time = v;
 		} else if (!strcmp(name, "--dir") && v) {
 			snprintf(s->dir, sizeof(s->dir), "%s", v);
+		} else if (!strcmp(name, "--html") && v) {
+			s->html = v;
 		} else if (!strcmp(name, "--output") && v) {
 			s->output = v;
 		} else if (!strcmp(name, "--output-format") && v) {
@@ -145,7 +167,40 @@ static int parse_args(int argc, char **argv, struct sweep_args *s, struct err *e
 	}
 	if (!s->njob)
 		return err_set(e, -EINVAL, EXIT_USAGE, "sweep: no job (see iotrial sweep --help)");
+	if (!s->spec[0] != !s->spec[1])
+		return err_set(e, -EINVAL, EXIT_USAGE, "sweep: %s without %s: an ab sweep needs both "
+			       "sides", s->spec[0] ? "--a" : "--b", s->spec[0] ? "--b" : "--a");
 	return 0;
+}
+
+/* --html=FILE: the page of @n sweeps (1, or an ab's 2 with @rep), whole or not at all. */
+static int sweep_html(const struct sweep_args *s, const struct sweep_result *r, size_t n,
+		      const struct compare_report *rep, struct err *e)
+{
+	static const char *const one[] = { "sweep" }, *const two[] = { "A", "B" };
+	json_t *j[2] = { NULL, NULL }, *c = rep ? compare_json(rep) : NULL;
+	struct outfile o;
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (!(j[k] = sweep_json(&r[k])))
+			rc = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (!rc && rep && !c)
+		rc = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	if (!rc && outfile_open(&o, s->html, e))
+		rc = -EIO;
+	if (!rc) {
+		if (report_html_sweep(o.f, (const json_t *const *)j, n > 1 ? two : one, n, c)) {
+			outfile_abort(&o);
+			rc = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+		} else if (outfile_commit(&o, e)) {
+			rc = -EIO;
+		}
+	}
+	json_decref(j[0]);
+	json_decref(j[1]);
+	json_decref(c);
+	return rc;
 }
 
 /* The JSON report into the sweep's directory too: `iotrial compare DIR` reads it. */
@@ -173,7 +228,13 @@ static int sweep_save(const struct sweep_result *r, struct err *e)
 	return rc;
 }
 
-static int sweep_print(const struct sweep_args *s, const struct sweep_result *r, struct err *e)
+/*
+ * The report on stdout or --output: one sweep (@rep NULL), or an ab's two
+ * (@r[0], @r[1]) with their comparison: both tables and compare's, or the
+ * JSON of all three.
+ */
+static int sweep_print(const struct sweep_args *s, const struct sweep_result *r,
+		       const struct compare_report *rep, struct err *e)
 {
 	struct outfile o;
 	int rc = 0;
@@ -185,13 +246,21 @@ static int sweep_print(const struct sweep_args *s, const struct sweep_result *r,
 		o.f = stdout;
 	}
 	if (s->json) {
-		json_t *j = sweep_json(r);
+		json_t *j = rep ? sweep_ab_json(r, s->spec, rep) : sweep_json(r);
 
 		if (!j || json_dumpf(j, o.f, JSON_INDENT(2)) || fputc('\n', o.f) == EOF)
 			rc = EXIT_OUTPUT;
 		json_decref(j);
-	} else if (sweep_write_text(r, o.f)) {
-		rc = EXIT_OUTPUT;
+	} else if (!rep) {
+		rc = sweep_write_text(r, o.f) ? EXIT_OUTPUT : 0;
+	} else {
+		for (int k = 0; k < 2 && !rc; k++) {
+			fprintf(o.f, "%sside %c (%s), in %s:\n", k ? "\n" : "", "AB"[k], s->spec[k], r[k].dir);
+			rc = sweep_write_text(&r[k], o.f) ? EXIT_OUTPUT : 0;
+		}
+		fputc('\n', o.f);
+		if (!rc && compare_write_text(rep, o.f))
+			rc = EXIT_OUTPUT;
 	}
 	if (s->output) {
 		if (rc)
@@ -199,6 +268,63 @@ static int sweep_print(const struct sweep_args *s, const struct sweep_result *r,
 		else if (outfile_commit(&o, e))
 			rc = e->exit_code ? e->exit_code : EXIT_OUTPUT;
 	}
+	return rc;
+}
+
+/* Both sides swept, A then B, each into its own directory; then compared. */
+static int sweep_ab_main(struct sweep_args *s, struct err *e)
+{
+	struct sweep_ab_sides sides;
+	struct sweep_result *r = calloc(2, sizeof(*r));
+	struct compare_report rep;
+	struct compare_opts co;
+	char dir[2][4200];
+	int rc, have_rep = 0;
+
+	if (!r)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	rc = sweep_ab_sides(s->spec[0], s->spec[1], s->job, s->njob, &sides, e);
+	for (int k = 0; k < 2 && !rc; k++) {
+		struct sweep_cfg c = s->cfg;
+		unsigned threads;
+
+		c.args = sides.args[k];
+		c.nargs = sides.nargs[k];
+		rc = sweep_check(&c, &threads, e);
+	}
+	if (!rc && mkdir(s->dir, 0777) && errno != EEXIST)
+		rc = err_set(e, -errno, EXIT_OUTPUT, "sweep: cannot make %s: %s", s->dir, strerror(errno));
+	for (int k = 0; k < 2 && !rc; k++) {
+		struct sweep_cfg c = s->cfg;
+
+		snprintf(dir[k], sizeof(dir[k]), "%s/%c", s->dir, "ab"[k]);
+		c.args = sides.args[k];
+		c.nargs = sides.nargs[k];
+		c.dir = dir[k];
+		say_err(NULL, k ? "side B" : "side A");
+		rc = sweep_run(&c, &r[k], e);
+		if (!rc)
+			rc = sweep_save(&r[k], e);
+	}
+	if (!rc) {
+		compare_opts_init(&co);
+		rc = sweep_ab_compare(r, &co, &rep, e);
+		have_rep = !rc;
+	}
+	if (!rc && s->html)
+		rc = sweep_html(s, r, 2, &rep, e);
+	if (rc) {
+		fprintf(stderr, "iotrial: error: %s\n", e->msg);
+		rc = e->exit_code ? e->exit_code : EXIT_INTERNAL;
+	} else {
+		rc = sweep_print(s, r, &rep, e);
+		if (rc && e->msg[0])
+			fprintf(stderr, "iotrial: error: %s\n", e->msg);
+	}
+	if (have_rep)
+		compare_report_free(&rep);
+	sweep_ab_sides_free(&sides);
+	free(r);
 	return rc;
 }
 
@@ -229,19 +355,27 @@ int cmd_sweep(int argc, char **argv)
 		return EXIT_INTERNAL;
 	}
 	rc = parse_args(argc, argv, &s, &e);
-	if (!rc) {
-		unsigned threads;
-
-		s.cfg.args = s.job;
-		s.cfg.nargs = s.njob;
-		rc = sweep_check(&s.cfg, &threads, &e);
-	}
 	if (!rc && !s.dir[0]) {
 		time_t now = time(NULL);
 		struct tm tm;
 
 		localtime_r(&now, &tm);
 		strftime(s.dir, sizeof(s.dir), "iotrial-sweep-%Y%m%d-%H%M%S", &tm);
+	}
+	if (!rc && s.spec[0]) {
+		s.cfg.spawn = spawn_run;
+		s.cfg.say = say_err;
+		rc = sweep_ab_main(&s, &e);
+		free(s.job);
+		free(r);
+		return rc;
+	}
+	if (!rc) {
+		unsigned threads;
+
+		s.cfg.args = s.job;
+		s.cfg.nargs = s.njob;
+		rc = sweep_check(&s.cfg, &threads, &e);
 	}
 	s.cfg.dir = s.dir;
 	s.cfg.spawn = spawn_run;
@@ -251,11 +385,11 @@ int cmd_sweep(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;
-	} else if (sweep_save(r, &e)) {
+	} else if (sweep_save(r, &e) || (s.html && sweep_html(&s, r, 1, NULL, &e))) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		rc = e.exit_code ? e.exit_code : EXIT_OUTPUT;
 	} else {
-		rc = sweep_print(&s, r, &e);
+		rc = sweep_print(&s, r, NULL, &e);
 		if (rc && e.msg[0])
 			fprintf(stderr, "iotrial: error: %s\n", e.msg);
 	}

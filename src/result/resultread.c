@@ -793,13 +793,14 @@ static int read_sweep(struct load_ctx *c, struct resultread *r, const json_t *ro
 	if (!json_is_number(json_object_get(root, "capacity_iops")))
 		return bad(c, "%s", "not a sweep result: no \"capacity_iops\"", (size_t)-1);
 	s->is = 1;
-	s->slo_iops = s->slo_lo = s->slo_hi = s->knee_iops = NAN;
+	s->slo_iops = s->slo_lo = s->slo_hi = s->slo_next = s->knee_iops = NAN;
 	s->knee_iops = jnum(root, "knee_iops", NAN);
 	s->batches = (unsigned)jnum(root, "batches", 0);
 	if (json_is_object(slo)) {
 		s->slo_pct = jnum(slo, "percentile", NAN);
 		s->slo_target_ns = jnum(slo, "target_ns", NAN);
 		s->slo_iops = jnum(slo, "iops", NAN);
+		s->slo_next = jnum(slo, "next_step_iops", NAN);
 		if (json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)) &&
 		    json_is_number(json_array_get(ci, 1))) {
 			s->slo_lo = json_number_value(json_array_get(ci, 0));

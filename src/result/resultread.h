@@ -145,6 +145,7 @@ struct resultread_sweep {
 	double slo_target_ns;
 	double slo_iops;	/* the SLO capacity (NAN: no step within) */
 	double slo_lo, slo_hi;	/* its interval (slo.ci) */
+	double slo_next;	/* the first step above slo_hi (slo.next_step_iops), NAN: none */
 	double knee_iops;	/* NAN when none */
 	unsigned batches;	/* runs per step the interval came from */
 };

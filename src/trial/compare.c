@@ -372,8 +372,16 @@ static int seq_build(struct resultread *const *a, size_t na, struct resultread *
  * steps' batches, on its step grid), so the ratio's is taken ends against
  * ends, B's low over A's high to B's high over A's low: if each side's
  * interval holds its capacity, this one holds the ratio.  Wider than a joint
- * interval would be, never narrower.
+ * interval would be, never narrower.  A side's high end is the step above
+ * its interval when there is one: the capacity lies somewhere below that
+ * step, not at a grid point (two steps within and the next beyond say only
+ * that much).
  */
+static double slo_top(const struct resultread_sweep *w)
+{
+	return isfinite(w->slo_next) && w->slo_next > w->slo_hi ? w->slo_next : w->slo_hi;
+}
+
 static void slo_interval(const struct seq *s, struct compare_metric *m)
 {
 	const struct resultread_sweep *a = NULL, *b = NULL;
@@ -395,12 +403,13 @@ static void slo_interval(const struct seq *s, struct compare_metric *m)
 	m->a.sd = m->b.sd = m->a.cv = m->b.cv = NAN;
 	m->diff_pct = 100 * (b->slo_iops / a->slo_iops - 1);
 	m->ci_lo = m->ci_hi = NAN;
-	if (a->slo_hi > 0 && a->slo_lo > 0 && isfinite(b->slo_lo) && isfinite(b->slo_hi)) {
-		m->ci_lo = 100 * (b->slo_lo / a->slo_hi - 1);
-		m->ci_hi = 100 * (b->slo_hi / a->slo_lo - 1);
+	if (slo_top(a) > 0 && a->slo_lo > 0 && isfinite(b->slo_lo) && isfinite(b->slo_hi)) {
+		m->ci_lo = 100 * (b->slo_lo / slo_top(a) - 1);
+		m->ci_hi = 100 * (slo_top(b) / a->slo_lo - 1);
 	}
-	snprintf(m->method_note, sizeof(m->method_note), "each side one sweep: B's SLO interval "
-		 "%.0f..%.0f IOPS against A's %.0f..%.0f", b->slo_lo, b->slo_hi, a->slo_lo, a->slo_hi);
+	snprintf(m->method_note, sizeof(m->method_note), "each side one sweep: B's SLO capacity "
+		 "%.0f..%.0f IOPS against A's %.0f..%.0f (interval to the next step)", b->slo_lo,
+		 slo_top(b), a->slo_lo, slo_top(a));
 }
 
 /* Why two sweeps' SLO capacities may not be compared (their SLOs differ), or NULL. */

@@ -52,7 +52,8 @@ static const struct compare_method_desc method_desc[] = {
 	[COMPARE_CI_SWEEP] = { "sweep_slo", "none", "the sweeps' SLO intervals",
 			       "one sweep a side: B's SLO-capacity interval over A's, ends "
 			       "against ends (B low / A high .. B high / A low); each side's "
-			       "interval is on its step grid, from its steps' batches",
+			       "interval is on its step grid, from its steps' batches, up to "
+			       "the next step above it",
 			       "no test", "no test" },
 };
 

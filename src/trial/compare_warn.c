@@ -424,10 +424,10 @@ void compare_warn_bottleneck(struct resultread *const *a, struct resultread *con
 void compare_warn_runs(struct resultread *const *a, size_t na, struct resultread *const *b,
 		       size_t nb, json_t *warnings)
 {
-	size_t n = na < nb ? na : nb;
-
 	/* one sweep a side is many runs: its interval is from its steps' batches */
-	if (n == 1 && !(a[0]->sweep.is && b[0]->sweep.is))
+	size_t n = na == 1 && nb == 1 && a[0]->sweep.is && b[0]->sweep.is ? 5 : na < nb ? na : nb;
+
+	if (n == 1)
 		compare_warn(warnings, "single_run", "warning", NULL,
 		     "%zu run of A and %zu of B: one run cannot separate a difference from "
 		     "run-to-run noise; repeat each side 5 times or more, interleaved "

@@ -444,6 +444,10 @@ static void sweep_judge(struct sweep_result *r)
 		r->slo_hi = r->slo_iops;
 	if (r->has_slo && r->slo_lo > r->slo_iops)
 		r->slo_lo = r->slo_iops;
+	r->slo_next = 0;
+	for (i = 0; r->has_slo && i < r->nsteps && !r->slo_next; i++)
+		if (r->steps[i].offered > r->slo_hi)
+			r->slo_next = r->steps[i].offered;
 }
 
 int sweep_run(const struct sweep_cfg *c, struct sweep_result *r, struct err *e)
@@ -566,11 +570,12 @@ json_t *sweep_json(const struct sweep_result *r)
 	bad |= json_object_set_new(o, "batch_s", json_real(r->batch_s));
 	bad |= json_object_set_new(o, "dir", json_string(r->dir));
 	if (r->has_slo) {
-		json_t *slo = json_pack("{s:f, s:I, s:o, s:[o, o], s:s}", "percentile", r->pct,
+		json_t *slo = json_pack("{s:f, s:I, s:o, s:[o, o], s:o, s:s}", "percentile", r->pct,
 					"target_ns", (json_int_t)r->slo_ns,
 					"iops", r->slo_step >= 0 ? json_real(r->slo_iops) : json_null(),
 					"ci", r->slo_step >= 0 || r->slo_hi > 0 ? json_real(r->slo_lo) : json_null(),
 					r->slo_step >= 0 || r->slo_hi > 0 ? json_real(r->slo_hi) : json_null(),
+					"next_step_iops", r->slo_next > 0 ? json_real(r->slo_next) : json_null(),
 					"measured_over", "the due-time percentile pooled over each step's "
 					"batches; ci: the steps where each batch's percentile gives a 95% "
 					"t-interval within the target (low) or reaching it (high)");

@@ -92,6 +92,8 @@ struct sweep_result {
 	uint64_t slo_ns;
 	double slo_iops;		/* 0: no step within */
 	double slo_lo, slo_hi;		/* the interval on it (IOPS) */
+	double slo_next;		/* the first step above slo_hi: the capacity lies
+					 * under it (the grid's resolution); 0: none */
 	int slo_step;			/* -1: none */
 	unsigned threads;		/* job clones the rate is shared by */
 	unsigned batches;

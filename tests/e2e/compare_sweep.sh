@@ -9,18 +9,20 @@
 #    interval taken ends against ends: 2800/1950 - 1 .. 2950/1800 - 1;
 #  - compare_sweep_json: the JSON names the method (sweep_slo), the kind
 #    (score) and the same interval; no single_run warning (a sweep is many runs);
+#  - compare_sweep_next: a side's high end is the next step above its
+#    interval when the sweep names one (the capacity lies under it);
 #  - compare_sweep_overlap: overlapping intervals give "inconclusive";
 #  - compare_sweep_slo_differs: sweeps under different SLOs get no verdict;
 #  - compare_sweep_no_slo: a sweep without an SLO has no slo.iops (absent).
 . "$(dirname "$0")/lib.sh"
 
-mk() {	# dir iops lo hi target_ns
+mk() {	# dir iops lo hi target_ns [next_step_iops]
 	mkdir -p "$1"
 	cat >"$1/sweep.json" <<J
 {"steps": [{"offered_iops": $2, "achieved_iops": $2, "kept": true}], "capacity_iops": $4,
  "capacity_from": "closed-loop run", "knee_iops": $4, "threads": 1, "batches": 3,
  "batch_s": 2.0, "dir": "$1",
- "slo": {"percentile": 99, "target_ns": $5, "iops": $2, "ci": [$3, $4]}}
+ "slo": {"percentile": 99, "target_ns": $5, "iops": $2, "ci": [$3, $4], "next_step_iops": ${6:-null}}}
 J
 	echo '{"not": "a result"}' >"$1/step-01-batch-1.json"	# a sweep's runs: not read
 }
@@ -28,6 +30,7 @@ mk "$T/a" 1900 1800 1950 1000000
 mk "$T/b" 2900 2800 2950 1000000
 mk "$T/c" 2000 1850 2100 1000000
 mk "$T/d" 2900 2800 2950 500000
+mk "$T/f" 2900 2800 2950 1000000 3100
 mkdir -p "$T/e"
 echo '{"steps": [], "capacity_iops": 100, "knee_iops": null, "batches": 3}' >"$T/e/sweep.json"
 
@@ -56,6 +59,9 @@ else
 	fail compare_sweep_json "$(tail -c 400 "$T/perr")"
 fi
 
+lo=$(python3 -c 'print("%.1f..%.1f" % (100 * (2800 / 1950 - 1), 100 * (3100 / 1800 - 1)))')
+"$IOTRIAL" compare "$T/a/" -- "$T/f/" >"$T/out" 2>"$T/err"
+check compare_sweep_next grep -q "^slo.iops .*B is $lo% faster" "$T/out"
 "$IOTRIAL" compare "$T/a/" -- "$T/c/" >"$T/out" 2>"$T/err"
 check compare_sweep_overlap grep -q "^slo.iops .*inconclusive" "$T/out"
 "$IOTRIAL" compare "$T/a/" -- "$T/d/" >"$T/out" 2>"$T/err"

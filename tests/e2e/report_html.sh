@@ -83,6 +83,13 @@ expect_exit compare_html_bad 2 'error: .*text\.json' "$IOTRIAL" compare --output
 	-o "$T/bad/c.html" "$T/run.json" "$T/bad/text.json"
 [ -e "$T/bad/c.html" ] && fail compare_html_bad_no_file "left c.html" || pass compare_html_bad_no_file
 
+# an ab sweep's page (docs/sweep.md): two files, short steps, no device limit
+truncate -s 8m "$T/swa.dat" "$T/swb.dat"
+"$IOTRIAL" sweep --a "filename=$T/swa.dat" --b "filename=$T/swb.dat,iodepth=2" --dir="$T/sweep" \
+	--range=200-1000 --steps=3 --refine=0 --batches=2 --batch-time=300ms --slo=p99:50ms \
+	--html="$T/sweep.html" --name=s --rw=randread --bs=4k --size=8m >"$T/sweep.out" 2>"$T/sweep.err" ||
+	fail report_sweep_html "sweep exit $?: $(tail -c 300 "$T/sweep.err")"
+
 # ---- rendering in Chromium ------------------------------------------------
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
 if [ -z "$CHROME" ]; then
@@ -161,6 +168,8 @@ render run_html "$T/run.html" 'iotrial run report' 'id="f0j0-iops"' 'id="f0j1-la
 render ab_html "$T/trial/report.html" 'A/B trial report' 'id="headline"' 'id="forest"' \
 	'total.iops per run' 'read latency by percentile, A and B' 'noise threshold' \
 	'What differs between A and B' 'stopped by'
+render sweep_html "$T/sweep.html" 'iotrial ab sweep report' 'id="sweep"' 'SLO capacity, B vs A' \
+	'A p99' 'B p50' 'A knee' 'B knee' 'SLO: p99' 'latency from the due time'
 SHOT=0 render compare_html "$T/cmp.html" 'iotrial compare report' 'id="forest"' \
 	'run (in the order they ran)'
 if [ -s "$T/fio.html" ]; then
