@@ -812,6 +812,7 @@ static int read_sweep(struct load_ctx *c, struct resultread *r, const json_t *ro
 			s->slo_iops = NAN;
 	}
 	copy_str(r->version, sizeof(r->version), "iotrial sweep");
+	read_host(r, NULL);	/* no host's view: its figures NAN, not 0 */
 	r->nranks = 1;
 	r->cpu_per_io_ns = NAN;
 	for (k = 0; k < RESULTREAD_NDIR; k++) {

@@ -8,7 +8,8 @@
 #    (not its step files) and says "B is L..H% faster" on slo.iops, with the
 #    interval taken ends against ends: 2800/1950 - 1 .. 2950/1800 - 1;
 #  - compare_sweep_json: the JSON names the method (sweep_slo), the kind
-#    (score) and the same interval; no single_run warning (a sweep is many runs);
+#    (score) and the same interval, and no other metric (a sweep has no runs'
+#    figures: none may read as 0); no single_run warning (a sweep is many runs);
 #  - compare_sweep_next: a side's high end is the next step above its
 #    interval when the sweep names one (the capacity lies under it);
 #  - compare_sweep_overlap: overlapping intervals give "inconclusive";
@@ -47,7 +48,8 @@ fi
 if pyjson '
 import json, sys
 d = json.load(open(sys.argv[1]))
-m = [x for x in d["metrics"] if x["name"] == "slo.iops"][0]
+assert [x["name"] for x in d["metrics"]] == ["slo.iops"], [x["name"] for x in d["metrics"]]
+m = d["metrics"][0]
 lo, hi = 100 * (2800 / 1950 - 1), 100 * (2950 / 1800 - 1)
 assert m["ci_method"] == "sweep_slo" and m["kind"] == "score", m
 assert abs(m["ci"][0] - lo) < 1e-6 and abs(m["ci"][1] - hi) < 1e-6, m["ci"]
