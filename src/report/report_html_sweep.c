@@ -11,7 +11,10 @@
 
 #define SWEEP_HTML_MAX 2	/* sweeps on one chart: one, or an ab's two */
 
-/* Step @i's figure: the due-time @pct ("p50") or the judged percentile ("pooled"). */
+/*
+ * A step's figure: the due-time @pct ("p50", "p99") or the judged
+ * percentile ("pooled": the SLO's, p99 without one).
+ */
 static double step_ns(const json_t *step, const char *pct)
 {
 	if (!strcmp(pct, "pooled"))
@@ -34,6 +37,7 @@ static void sweep_chart(FILE *f, const json_t *const *sw, const char *const *nam
 	const char *labels[2 * SWEEP_HTML_MAX + 1];
 	unsigned styles[2 * SWEEP_HTML_MAX + 1];
 	char lab[2 * SWEEP_HTML_MAX][64], t[160], pname[16] = "p99";
+	const char *second = "pooled";	/* the line beside p50: the SLO's percentile */
 	struct svg_chart c;
 	size_t i, k, nl = 0;
 
@@ -45,9 +49,11 @@ static void sweep_chart(FILE *f, const json_t *const *sw, const char *const *nam
 			slo = report_html_num(o, "target_ns");
 			snprintf(pname, sizeof(pname), "p%g", report_html_num(o, "percentile"));
 		}
+		if (!strcmp(pname, "p50"))	/* p50 is the first line: the second is p99 */
+			second = "p99";
 		json_array_foreach(steps, i, s) {
 			double x = report_html_num(s, "achieved_iops");
-			double a = step_ns(s, "p50"), b = step_ns(s, "pooled");
+			double a = step_ns(s, "p50"), b = step_ns(s, second);
 
 			xlo = isnan(xlo) || x < xlo ? x : xlo;
 			xhi = isnan(xhi) || x > xhi ? x : xhi;
@@ -83,9 +89,10 @@ static void sweep_chart(FILE *f, const json_t *const *sw, const char *const *nam
 				if (m >= 64)
 					break;
 				xs[m] = report_html_num(s, "achieved_iops");
-				ys[m++] = step_ns(s, j ? "pooled" : "p50");
+				ys[m++] = step_ns(s, j ? second : "p50");
 			}
-			snprintf(lab[nl], sizeof(lab[nl]), "%s %s", names[k], j ? pname : "p50");
+			snprintf(lab[nl], sizeof(lab[nl]), "%s %s", names[k],
+				 j ? (strcmp(second, "p99") ? pname : "p99") : "p50");
 			svg_chart_line(&c, st, xs, ys, m, lab[nl]);
 			labels[nl] = lab[nl];
 			styles[nl++] = st;
@@ -95,14 +102,15 @@ static void sweep_chart(FILE *f, const json_t *const *sw, const char *const *nam
 				continue;
 			snprintf(t, sizeof(t), "%s's knee: %.0f IOPS offered, %.0f achieved", names[k],
 				 knee, report_html_num(s, "achieved_iops"));
-			svg_chart_marker(&c, (unsigned)(2 * k + 1), report_html_num(s, "achieved_iops"),
-					 step_ns(s, "pooled"), t);
+			/* on the judged percentile's line */
+			svg_chart_marker(&c, (unsigned)(2 * k + !strcmp(second, "pooled")),
+					 report_html_num(s, "achieved_iops"), step_ns(s, "pooled"), t);
 			snprintf(t, sizeof(t), "%s knee", names[k]);
 			svg_chart_vline(&c, report_html_num(s, "achieved_iops"), "knee", t);
 		}
 	}
 	if (isfinite(slo)) {
-		double sx[2] = { sp.xlo, xhi }, sy[2] = { slo, slo };
+		double sx[2] = { c.x.d0, c.x.d1 }, sy[2] = { slo, slo };	/* across the axis */
 
 		snprintf(t, sizeof(t), "SLO: %s <= %.0f us", pname, slo / 1000);
 		svg_chart_line(&c, 2 * SWEEP_HTML_MAX, sx, sy, 2, t);
