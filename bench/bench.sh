@@ -25,7 +25,7 @@
 #   ramloop-qd32          io_uring 4k randread QD32, loop device over /dev/shm
 #   disk-qd32             io_uring 4k randread QD32, a file on the root disk
 #   disk-qd4              the same at QD4, where the disk (not fio's CPU) limits
-# Three sides (issue 33, not in the default set; `tio` runs them all): fio's
+# Three sides (docs/performance.md, "Against fio's peak tester t/io_uring"; not in the default set; `tio` runs them all): fio's
 # peak tester t/io_uring (fio 3.41, built by ../shared/tools/t-io_uring.sh;
 # skipped with a message when ../shared is not there), fio and iotrial, in
 # alternating rounds, on the RAM loop device, 4k randread O_DIRECT:
@@ -64,7 +64,7 @@ else
 	CASES=${*:-null-qd1 null-qd32 ramloop-qd32 disk-qd32 disk-qd4}
 fi
 [ "$CASES" = tio ] && CASES=$TIO_CASES
-# t/io_uring: fio's own peak tester, the floor (issue 33)
+# t/io_uring: fio's own peak tester, the floor (docs/performance.md)
 TIO=""
 if [ -x ../shared/tools/t-io_uring.sh ]; then
 	TIO=$(../shared/tools/t-io_uring.sh) || TIO=""

@@ -1,4 +1,4 @@
-# The per-I/O path's instruction budget (issue 33, docs/performance.md "Per-I/O
+# The per-I/O path's instruction budget (docs/performance.md "Per-I/O
 # budget"). callgrind counts the instructions iotrial executes; two runs of the
 # same 4k randread job, 1024 and 4096 I/Os, differ only in the I/Os, so their
 # difference over 3072 is the cost of one I/O with set-up and report left out.
