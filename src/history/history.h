@@ -303,6 +303,11 @@ struct history_trend_point {
 struct history_trend {
 	char metric[40];
 	int lower_better;
+	/*
+	 * The metric describes the runs (compare_metric_kind: device.queue_depth):
+	 * a point is higher or lower than its band, never better or worse.
+	 */
+	int description;
 	char window[8];		/* "all" or "steady": which figures */
 	struct history_key key;	/* device and signature of the series */
 	size_t band_runs;
@@ -339,6 +344,13 @@ int history_write_show_text(FILE *f, const struct history_run *r, const json_t *
 
 json_t *history_trend_json(const struct history_trend *t);
 int history_write_trend_text(FILE *f, const struct history_trend *t);
+
+/*
+ * What the direction of @t's metric is, for a head line: "lower is better",
+ * "higher is better", or for a description (device.queue_depth) that neither
+ * side is better.
+ */
+const char *history_trend_direction(const struct history_trend *t);
 
 /* HTML: a trend chart page (svg.h), the points and band, and a table. */
 int history_write_trend_html(FILE *f, const struct history_trend *t);

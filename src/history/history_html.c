@@ -89,8 +89,8 @@ static void whiskers(struct svg_chart *c, const struct history_trend *t)
 
 static void trend_chart(FILE *f, const struct history_trend *t)
 {
-	static const char *const legend[] = { "run (whisker: its own sd)",
-		"mean of the runs before", "outside the band, worse" };
+	const char *const legend[] = { "run (whisker: its own sd)",
+		"mean of the runs before", t->description ? "outside the band" : "outside the band, worse" };
 	static const unsigned styles[] = { STYLE_VALUE, STYLE_MEAN, STYLE_OUT };
 	struct svg_chart_spec sp = { 0 };
 	struct svg_chart c;
@@ -157,12 +157,15 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 		fmt_metric(t, p->value, v, sizeof(v));
 		fmt_date(p->start_ms, when, sizeof(when));
 		snprintf(tip, sizeof(tip), "run %lld, %s UTC: %s%s%s", (long long)p->id, when, v,
+			 t->description ? (p->outside ? " (outside the band)" : p->jump_side ?
+					   " (a jump before the band formed)" : "") :
 			 p->outside > 0 ? " (outside the band, worse)" :
 			 p->jump_side > 0 ? " (a jump before the band formed, worse)" : "",
 			 p->labels[0] ? " -- " : "");
 		if (p->labels[0])
 			snprintf(tip + strlen(tip), sizeof(tip) - strlen(tip), "%s", p->labels);
-		svg_chart_marker(&c, p->outside > 0 || p->jump_side > 0 ? STYLE_OUT : STYLE_VALUE,
+		svg_chart_marker(&c, (t->description ? p->outside || p->jump_side :
+				      p->outside > 0 || p->jump_side > 0) ? STYLE_OUT : STYLE_VALUE,
 				 (double)(i + 1),
 				 p->value, tip);
 	}
@@ -195,12 +198,12 @@ int history_write_trend_html(FILE *f, const struct history_trend *t)
 	fputs("</h1>\n<p class=\"meta\">", f);
 	fmt_date(t->n ? t->p[0].start_ms : 0, first, sizeof(first));
 	fmt_date(t->n ? t->p[t->n - 1].start_ms : 0, last, sizeof(last));
-	report_html_escf(f, "%zu runs from %s to %s UTC, %s window; %s is better. Workload: %s [%s]",
-			 t->n, first, last, t->window, t->lower_better ? "lower" : "higher",
+	report_html_escf(f, "%zu runs from %s to %s UTC, %s window; %s. Workload: %s [%s]",
+			 t->n, first, last, t->window, history_trend_direction(t),
 			 t->key.sig_text, t->key.sig);
 	fputs("</p>\n", f);
 	for (i = 0; i < t->n; i++)
-		nout += t->p[i].outside > 0;
+		nout += !t->description && t->p[i].outside > 0;
 	if (nout) {
 		fputs("<p class=\"verdict bad\">", f);
 		report_html_escf(f, "%zu run(s) outside the band on the bad side", nout);
@@ -229,9 +232,13 @@ int history_write_trend_html(FILE *f, const struct history_trend *t)
 		cell(f, 1, sd);
 		cell(f, 1, isfinite(p->band_mean) ? band : "");
 		if (p->jump_side) {
-			snprintf(num, sizeof(num), "%s (jump %+.0f%%)", p->jump_side > 0 ? "worse" :
+			snprintf(num, sizeof(num), "%s (jump %+.0f%%)", t->description ?
+				 (p->jump_side > 0 ? "lower" : "higher") : p->jump_side > 0 ? "worse" :
 				 "better", 100 * p->jump);
 			cell(f, 0, num);
+		} else if (t->description) {
+			/* a description's sides as a higher-is-better score's: 1 is below */
+			cell(f, 0, p->outside > 0 ? "lower" : p->outside < 0 ? "higher" : "");
 		} else {
 			cell(f, 0, p->outside > 0 ? "worse" : p->outside < 0 ? "better" : "");
 		}

@@ -201,9 +201,23 @@ int history_write_show_text(FILE *f, const struct history_run *r, const json_t *
 	return ferror(f) ? -1 : 0;
 }
 
-static const char *outside_word(int o)
+/*
+ * The side of the band a point is on (@o: 1 the bad side, -1 the good one,
+ * as for a score whose higher is better: a description's 1 is below it).
+ */
+static const char *outside_word(const struct history_trend *t, int o)
 {
+	if (t->description)
+		return o > 0 ? "lower" : o < 0 ? "higher" : NULL;
 	return o > 0 ? "worse" : o < 0 ? "better" : NULL;
+}
+
+/* "(lower is better)", or what a description is, for the head lines. */
+const char *history_trend_direction(const struct history_trend *t)
+{
+	if (t->description)
+		return "describes the runs: higher or lower is neither better nor worse";
+	return t->lower_better ? "lower is better" : "higher is better";
 }
 
 json_t *history_trend_json(const struct history_trend *t)
@@ -222,11 +236,13 @@ json_t *history_trend_json(const struct history_trend *t)
 				      (json_int_t)p->start_ms, "value", p->value, "run_sd",
 				      jreal(p->within_sd), "band_mean", jreal(p->band_mean),
 				      "band_sd", jreal(p->band_sd), "outside",
-				      jstr(outside_word(p->outside)), "jump", jreal(p->jump),
-				      "jump_side", jstr(outside_word(p->jump_side)), "labels", p->labels));
+				      jstr(outside_word(t, p->outside)), "jump", jreal(p->jump),
+				      "jump_side", jstr(outside_word(t, p->jump_side)), "labels", p->labels));
 	}
-	o = json_pack("{s:s, s:b, s:s, s:{s:s, s:o, s:o, s:o}, s:s, s:s, s:I, s:I, s:o, s:O}",
-		      "metric", t->metric, "lower_is_better", t->lower_better, "window", t->window,
+	o = json_pack("{s:s, s:s, s:o, s:s, s:{s:s, s:o, s:o, s:o}, s:s, s:s, s:I, s:I, s:o, s:O}",
+		      "metric", t->metric, "kind", compare_kind_name(compare_metric_kind(t->metric)),
+		      "lower_is_better", t->description ? json_null() : json_boolean(t->lower_better),
+		      "window", t->window,
 		      "device", "id", t->key.dev_id, "name", jstr(t->key.dev_name), "model",
 		      jstr(t->key.dev_model), "serial", jstr(t->key.dev_serial),
 		      "sig", t->key.sig, "sig_text", t->key.sig_text,
@@ -250,8 +266,8 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 {
 	size_t i, nout = 0, njump = 0;
 
-	fprintf(f, "trend of %s (%s is better) on %s, %s window\n", t->metric,
-		t->lower_better ? "lower" : "higher", t->key.dev_id, t->window);
+	fprintf(f, "trend of %s (%s) on %s, %s window\n", t->metric,
+		history_trend_direction(t), t->key.dev_id, t->window);
 	fprintf(f, "workload: %s [%s]\n", t->key.sig_text, t->key.sig);
 	fprintf(f, "%zu runs; band: mean +- 2 sd of up to %zu runs before each point, formed "
 		"once %d runs precede it; before that a point more than %.0f%% from the mean "
@@ -274,13 +290,13 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 		} else {
 			snprintf(band, sizeof(band), "-");
 		}
-		nout += p->outside > 0;
-		njump += p->jump_side > 0;
+		nout += !t->description && p->outside > 0;
+		njump += !t->description && p->jump_side > 0;
 		if (p->jump_side)
-			snprintf(mark, sizeof(mark), "%s (jump %+.0f%%)", outside_word(p->jump_side),
+			snprintf(mark, sizeof(mark), "%s (jump %+.0f%%)", outside_word(t, p->jump_side),
 				 100 * p->jump);
 		else
-			snprintf(mark, sizeof(mark), "%s", p->outside ? outside_word(p->outside) : "");
+			snprintf(mark, sizeof(mark), "%s", p->outside ? outside_word(t, p->outside) : "");
 		fprintf(f, "%-6lld %-19s %12s %12s %27s  %-7s %s\n", (long long)p->id, when, v, sd,
 			band, mark, p->labels);
 	}

@@ -278,6 +278,7 @@ int history_trend(struct history *h, const char *metric, const struct history_fi
 			       "steady or auto", window);
 	snprintf(t->metric, sizeof(t->metric), "%s", metric);
 	t->lower_better = lower;
+	t->description = compare_metric_kind(metric) == COMPARE_DESCRIPTION;
 	t->band_runs = band_runs ? band_runs : HISTORY_TREND_BAND_RUNS;
 	f.sig = NULL;
 	if (history_query_where(h, &f, where, sizeof(where), &devcol, e) ||

@@ -97,3 +97,34 @@ rc=$?
 if [ $rc = 0 ] && [ "$(wc -l <store.err)" = 1 ] && grep -q 'is a directory, not a file' store.err &&
    ! grep -q 'I/O error' store.err; then pass history_db_is_dir_store; else
 	fail history_db_is_dir_store "rc $rc: $(cat store.err)"; fi
+
+# a description (device.queue_depth: compare's metric kinds) has no good side:
+# a run whose queue depth quadrupled is "higher" than its band, never worse or
+# better, and is not counted on a bad side; the JSON says its kind
+mkdir qd
+i=0
+for qd in 4 4.1 3.9 4 4.05 4 16; do
+	i=$((i + 1))
+	res "qd/$i.json" 30000 $((t0 + 2000000 + i * 60000)) ', "bs": "8k"' vdq
+	python3 - "qd/$i.json" "$qd" <<'PY'
+import json, sys
+p, qd = sys.argv[1], float(sys.argv[2])
+d = json.load(open(p))
+d["disk_util"][0]["iotrial"] = {"read_lat_ns_mean": 100000, "write_lat_ns_mean": 0,
+    "read_queue_depth": qd, "write_queue_depth": 0, "queue_depth": qd, "util": 90.0}
+json.dump(d, open(p, "w"))
+PY
+done
+DBQ="$T/qd.db"
+"$IOTRIAL" history --history="$DBQ" import qd >qdimp.txt 2>&1
+"$IOTRIAL" history --history="$DBQ" trend device.queue_depth >qd.txt 2>&1
+"$IOTRIAL" history --history="$DBQ" trend device.queue_depth --output-format=json >qd.json 2>>qd.txt
+if grep -q '^trend of device.queue_depth (describes the runs' qd.txt &&
+   grep -Eq '^7 .* 16 .*higher' qd.txt && ! grep -v '^trend of' qd.txt | grep -Eq 'worse|better|bad side' &&
+   python3 -c "import json, sys; d = json.load(open('qd.json'))
+sys.exit(not (d['kind'] == 'description' and d['lower_is_better'] is None and
+              [p['outside'] for p in d['points']][-1] == 'higher'))"; then
+	pass history_trend_description
+else
+	fail history_trend_description "$(cat qdimp.txt qd.txt)"
+fi
