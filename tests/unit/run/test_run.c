@@ -210,12 +210,27 @@ TEST(eta_counts_only_go_up)
 	struct run_result res;
 	struct cmdline cl;
 	struct seen s;
+	int tries;
 
-	memset(&s, 0, sizeof(s));
-	CHECK_EQ_U(run_argv(argv, &cl, &res, &s, 100000), 0);
+	/*
+	 * The fake clock moves 1 us per read, so the null job spends its 1 s
+	 * ramp in ~50 ms of real time: on a busy machine the status thread can
+	 * miss all of it.  A missed ramp is a scheduling accident, run again (at
+	 * most 3 times); a ramp never flagged, or counts that go down, is a bug.
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		memset(&s, 0, sizeof(s));
+		CHECK_EQ_U(run_argv(argv, &cl, &res, &s, 100000), 0);
+		CHECK(!s.went_down);
+		if (s.ramp_seen)
+			break;
+		result_free(&res);
+		cmdline_free(&cl);
+	}
 	CHECK(s.calls > 4);
 	CHECK(s.ramp_seen);
-	CHECK(!s.went_down);
+	if (!s.ramp_seen)
+		return;		/* freed in the loop */
 	/* the last counts hold both groups' I/Os, their ramps too */
 	if (res.nr_jobs == 2)
 		CHECK(s.ios > res.jobs[0].dir[DDIR_READ].total_ios + res.jobs[1].dir[DDIR_WRITE].total_ios);
