@@ -279,6 +279,7 @@ static int sweep_ab_main(struct sweep_args *s, struct err *e)
 	struct compare_report rep;
 	struct compare_opts co;
 	char dir[2][4200];
+	struct resultread *docs[2] = { NULL, NULL };	/* what the report points into */
 	int rc, have_rep = 0;
 
 	if (!r)
@@ -308,7 +309,7 @@ static int sweep_ab_main(struct sweep_args *s, struct err *e)
 	}
 	if (!rc) {
 		compare_opts_init(&co);
-		rc = sweep_ab_compare(r, &co, &rep, e);
+		rc = sweep_ab_compare(r, &co, docs, &rep, e);
 		have_rep = !rc;
 	}
 	if (!rc && s->html)
@@ -323,6 +324,8 @@ static int sweep_ab_main(struct sweep_args *s, struct err *e)
 	}
 	if (have_rep)
 		compare_report_free(&rep);
+	resultread_free(docs[0]);	/* after the report, which points into them */
+	resultread_free(docs[1]);
 	sweep_ab_sides_free(&sides);
 	free(r);
 	return rc;

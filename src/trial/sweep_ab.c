@@ -63,11 +63,11 @@ void sweep_ab_sides_free(struct sweep_ab_sides *s)
 }
 
 int sweep_ab_compare(const struct sweep_result *r, const struct compare_opts *o,
-		     struct compare_report *out, struct err *e)
+		     struct resultread *rr[2], struct compare_report *out, struct err *e)
 {
-	struct resultread *rr[2] = { NULL, NULL };
 	int ret = 0;
 
+	rr[0] = rr[1] = NULL;
 	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < 2 && !ret; k++) {
 		char name[4200];
@@ -80,8 +80,11 @@ int sweep_ab_compare(const struct sweep_result *r, const struct compare_opts *o,
 	}
 	if (!ret)
 		ret = compare_run(&rr[0], 1, &rr[1], 1, o, out, e);
-	resultread_free(rr[0]);
-	resultread_free(rr[1]);
+	if (ret) {
+		resultread_free(rr[0]);
+		resultread_free(rr[1]);
+		rr[0] = rr[1] = NULL;
+	}
 	return ret;
 }
 

@@ -35,11 +35,13 @@ void sweep_ab_sides_free(struct sweep_ab_sides *s);
 
 /*
  * Compare the two sweeps (@r[0] A, @r[1] B) as `iotrial compare` does their
- * sweep.json files: *@out has slo.iops when both have an SLO capacity.  Free
- * with compare_report_free.  0, or -errno with @e filled.
+ * sweep.json files: *@out has slo.iops when both have an SLO capacity.  The
+ * report points into the two documents read back, returned in @rr: free
+ * them with resultread_free() after compare_report_free(*@out), never before.
+ * 0, or -errno with @e filled (@rr then freed and NULL).
  */
 int sweep_ab_compare(const struct sweep_result *r, const struct compare_opts *o,
-		     struct compare_report *out, struct err *e);
+		     struct resultread *rr[2], struct compare_report *out, struct err *e);
 
 /* {"a": sweep A (sweep_json, plus "options"), "b": ..., "compare": compare_json}.  NULL: ENOMEM. */
 json_t *sweep_ab_json(const struct sweep_result *r, const char *const spec[2],
