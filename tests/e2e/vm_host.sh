@@ -94,7 +94,8 @@ done
 	--ioengine=io_uring --iodepth=4 --size=16M --runtime=2 --time_based >"$T/ab2.out" 2>"$T/ab2.err" &
 AB=$!
 i=0
-while [ $i -lt 600 ] && ! ls "$T/ab2"/run-002-?.json >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+# up to 180 s: TCG beside other tests can take over 60 s for two runs
+while [ $i -lt 1800 ] && ! ls "$T/ab2"/run-002-?.json >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 sleep 0.5
 kill -9 "$(info pid)" 2>/dev/null
 wait $AB
