@@ -189,6 +189,7 @@ int hostview_sample(const struct hostview_cfg *c, struct hostview_sample *s, str
 	if ((rc = qmp_call(&q, "query-blockstats", &r, e)) ||
 	    (rc = qmp_parse_blockstats(r, s->d, QMP_DRIVES_MAX, &s->nd, e)))
 		goto out;
+	s->t_ns = mono_ns();	/* the counters' time: the series' boundaries (hostview_series.h) */
 	json_decref(r);
 	r = NULL;
 	/* the cache mode and image sizes are for check's warnings: a QEMU that
@@ -205,7 +206,6 @@ int hostview_sample(const struct hostview_cfg *c, struct hostview_sample *s, str
 	if (!qmp_call(&q, "query-cpus-fast", &r, NULL) &&
 	    qmp_parse_thread_ids(r, s->vcpu_tids, 256, &s->n_vcpu, NULL))
 		s->n_vcpu = 0;
-	s->t_ns = mono_ns();
 	if (s->pid > 0 && (rc = hostview_threads(c->proc, s->pid, s, e)))
 		goto out;
 out:
@@ -242,9 +242,8 @@ static json_t *jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* CPU time of each role between @a and @b; threads that ended count as "other". */
-static void role_cpu(const struct hostview_sample *a, const struct hostview_sample *b,
-		     double cpu[HOST_ROLE_NR], double *total)
+void hostview_role_cpu(const struct hostview_sample *a, const struct hostview_sample *b,
+		       double cpu[HOST_ROLE_NR], double *total)
 {
 	double threads = 0;
 
@@ -329,16 +328,13 @@ static void pitfalls(json_t *arr, const struct qmp_drive *d, const double cpu[HO
 	}
 }
 
-json_t *hostview_join(const struct hostview_cfg *c, const struct hostview_sample *a,
-		      const struct hostview_sample *b, const struct hostview_guest *g,
-		      struct err *e)
+const struct qmp_drive *hostview_pick_drive(const struct hostview_cfg *c,
+					   const struct hostview_sample *a,
+					   const struct hostview_sample *b, char *why, size_t wsz,
+					   struct err *e)
 {
-	const struct qmp_drive *d1 = NULL, *d0;
+	const struct qmp_drive *d1 = NULL;
 	uint64_t best = 0;
-	struct qmp_drive dd;
-	double cpu[HOST_ROLE_NR], total, ops, per, lat, virt;
-	json_t *o, *jc, *jp, *jb, *pit;
-	char why[200] = "named (--host-qmp=...,drive=)";
 	int moved = 0;
 
 	if (c->drive) {
@@ -346,37 +342,43 @@ json_t *hostview_join(const struct hostview_cfg *c, const struct hostview_sample
 		if (!d1 || !find_drive(a, c->drive)) {
 			err_set(e, -ENOENT, EXIT_USAGE, "--host-qmp: QEMU has no drive '%.100s'%s%.100s",
 				c->drive, b->nd ? " (first: " : "", b->nd ? b->d[0].name : "");
-			if (b->nd)
+			if (b->nd && e)
 				strncat(e->msg, ")", sizeof(e->msg) - strlen(e->msg) - 1);
 			return NULL;
 		}
-	} else {
-		for (size_t i = 0; i < b->nd; i++) {
-			const struct qmp_drive *p = find_drive(a, b->d[i].name);
-			uint64_t m = p && ops_of(&b->d[i]) >= ops_of(p) ? ops_of(&b->d[i]) - ops_of(p) : 0;
-
-			moved += m > 0;
-			if (m > best) {
-				best = m;
-				d1 = &b->d[i];
-			}
-		}
-		if (!d1) {
-			err_set(e, -ENOENT, EXIT_USAGE, "--host-qmp: no drive of QEMU's %zu did any read "
-				"or write during the run", b->nd);
-			return NULL;
-		}
-		snprintf(why, sizeof(why), "the drive whose reads and writes moved%s",
-			 moved > 1 ? " most (others moved too: name one with ,drive=ID)" : "");
+		snprintf(why, wsz, "named (--host-qmp=...,drive=)");
+		return d1;
 	}
-	d0 = find_drive(a, d1->name);
-	dd = *d1;
-#define D(f) dd.f = d1->f >= d0->f ? d1->f - d0->f : 0
-	D(rd_ops); D(wr_ops); D(flush_ops); D(rd_bytes); D(wr_bytes); D(rd_ns); D(wr_ns); D(flush_ns);
-#undef D
-	ops = (double)(dd.rd_ops + dd.wr_ops);
-	lat = ops > 0 ? (double)(dd.rd_ns + dd.wr_ns) / ops : NAN;
-	role_cpu(a, b, cpu, &total);
+	for (size_t i = 0; i < b->nd; i++) {
+		const struct qmp_drive *p = find_drive(a, b->d[i].name);
+		uint64_t m = p && ops_of(&b->d[i]) >= ops_of(p) ? ops_of(&b->d[i]) - ops_of(p) : 0;
+
+		moved += m > 0;
+		if (m > best) {
+			best = m;
+			d1 = &b->d[i];
+		}
+	}
+	if (!d1) {
+		err_set(e, -ENOENT, EXIT_USAGE, "--host-qmp: no drive of QEMU's %zu did any read "
+			"or write during the run", b->nd);
+		return NULL;
+	}
+	snprintf(why, wsz, "the drive whose reads and writes moved%s",
+		 moved > 1 ? " most (others moved too: name one with ,drive=ID)" : "");
+	return d1;
+}
+
+json_t *hostview_window_json(const struct hostview_cfg *c, const struct hostview_window *w,
+			     const struct hostview_sample *a, const struct hostview_sample *b,
+			     const struct hostview_guest *g, const char *why, struct err *e)
+{
+	const struct qmp_drive *dd = &w->d;
+	double ops, per, lat, virt;
+	json_t *o, *jc, *jp, *jb, *pit;
+
+	ops = (double)(dd->rd_ops + dd->wr_ops);
+	lat = ops > 0 ? (double)(dd->rd_ns + dd->wr_ns) / ops : NAN;
 	/* per I/O of the guest when it said how many, else per op of the drive */
 	per = g && g->ios > 0 ? g->ios : ops;
 	virt = g && !isnan(g->dev_lat_ns) && !isnan(lat) ? g->dev_lat_ns - lat : NAN;
@@ -391,27 +393,28 @@ json_t *hostview_join(const struct hostview_cfg *c, const struct hostview_sample
 		return NULL;
 	}
 	for (int r = 0; r < HOST_ROLE_NR; r++) {
-		json_object_set_new(jc, host_role_name((enum host_role)r), json_real(cpu[r]));
-		json_object_set_new(jp, host_role_name((enum host_role)r), jnum(per > 0 ? cpu[r] / per : NAN));
+		json_object_set_new(jc, host_role_name((enum host_role)r), json_real(w->cpu[r]));
+		json_object_set_new(jp, host_role_name((enum host_role)r),
+				    jnum(per > 0 ? w->cpu[r] / per : NAN));
 	}
 	json_object_set_new(o, "source", json_sprintf("QMP %s, QEMU pid %d", c->socket, (int)b->pid));
-	json_object_set_new(o, "window_s", json_real((double)(b->t_ns - a->t_ns) / 1e9));
-	json_object_set_new(o, "drive", json_string(dd.name));
+	json_object_set_new(o, "window_s", json_real(w->t_s));
+	json_object_set_new(o, "drive", json_string(dd->name));
 	json_object_set_new(o, "drive_chosen", json_string(why));
 	json_object_set_new(o, "ops", json_integer((json_int_t)ops));
-	json_object_set_new(o, "rd_ops", json_integer((json_int_t)dd.rd_ops));
-	json_object_set_new(o, "wr_ops", json_integer((json_int_t)dd.wr_ops));
-	json_object_set_new(o, "flush_ops", json_integer((json_int_t)dd.flush_ops));
-	json_object_set_new(o, "rd_bytes", json_integer((json_int_t)dd.rd_bytes));
-	json_object_set_new(o, "wr_bytes", json_integer((json_int_t)dd.wr_bytes));
+	json_object_set_new(o, "rd_ops", json_integer((json_int_t)dd->rd_ops));
+	json_object_set_new(o, "wr_ops", json_integer((json_int_t)dd->wr_ops));
+	json_object_set_new(o, "flush_ops", json_integer((json_int_t)dd->flush_ops));
+	json_object_set_new(o, "rd_bytes", json_integer((json_int_t)dd->rd_bytes));
+	json_object_set_new(o, "wr_bytes", json_integer((json_int_t)dd->wr_bytes));
 	json_object_set_new(o, "guest_ios", jnum(g ? g->ios : NAN));
 	json_object_set_new(o, "backend_lat_ns", jnum(lat));
 	json_object_set_new(o, "backend_from", json_string(
 		"QMP query-blockstats: (rd + wr)_total_time_ns / (rd + wr)_operations of the drive "
-		"over the run; flushes apart"));
+		"over the window; flushes apart"));
 	json_object_set_new(o, "cpu_ns", jc);
-	json_object_set_new(o, "cpu_total_ns", json_real(total));
-	json_object_set_new(o, "cpu_per_io_ns", jnum(per > 0 ? total / per : NAN));
+	json_object_set_new(o, "cpu_total_ns", json_real(w->cpu_total));
+	json_object_set_new(o, "cpu_per_io_ns", jnum(per > 0 ? w->cpu_total / per : NAN));
 	json_object_set_new(o, "cpu_per_io_ns_by_role", jp);
 	json_object_set_new(o, "cpu_from", json_string(
 		"/proc/PID/task/*/stat: utime + stime of QEMU's threads by name (vCPU 'CPU n/..', "
@@ -426,15 +429,37 @@ json_t *hostview_join(const struct hostview_cfg *c, const struct hostview_sample
 	json_object_set_new(jb, "virt_path_ns", jnum(virt));
 	json_object_set_new(jb, "host_backend_ns", jnum(lat));
 	json_object_set_new(o, "breakdown", jb);
-	if (dd.has_block) {
-		json_object_set_new(o, "cache", json_pack("{s:b, s:b}", "direct", dd.cache_direct,
-							  "writeback", dd.cache_writeback));
-		if (dd.virtual_size >= 0)
+	if (dd->has_block) {
+		json_object_set_new(o, "cache", json_pack("{s:b, s:b}", "direct", dd->cache_direct,
+							  "writeback", dd->cache_writeback));
+		if (dd->virtual_size >= 0)
 			json_object_set_new(o, "image", json_pack("{s:I, s:I}", "virtual_size",
-								  (json_int_t)dd.virtual_size, "actual_size",
-								  (json_int_t)dd.actual_size));
+								  (json_int_t)dd->virtual_size, "actual_size",
+								  (json_int_t)dd->actual_size));
 	}
-	pitfalls(pit, &dd, cpu, ops, a, b);
+	pitfalls(pit, dd, w->cpu, ops, a, b);
 	json_object_set_new(o, "pitfalls", pit);
 	return o;
+}
+
+json_t *hostview_join(const struct hostview_cfg *c, const struct hostview_sample *a,
+		      const struct hostview_sample *b, const struct hostview_guest *g,
+		      struct err *e)
+{
+	const struct qmp_drive *d1, *d0;
+	struct hostview_window w;
+	char why[200];
+
+	d1 = hostview_pick_drive(c, a, b, why, sizeof(why), e);
+	if (!d1)
+		return NULL;
+	d0 = find_drive(a, d1->name);
+	memset(&w, 0, sizeof(w));
+	w.d = *d1;
+#define D(f) w.d.f = d1->f >= d0->f ? d1->f - d0->f : 0
+	D(rd_ops); D(wr_ops); D(flush_ops); D(rd_bytes); D(wr_bytes); D(rd_ns); D(wr_ns); D(flush_ns);
+#undef D
+	hostview_role_cpu(a, b, w.cpu, &w.cpu_total);
+	w.t_s = (double)(b->t_ns - a->t_ns) / 1e9;
+	return hostview_window_json(c, &w, a, b, g, why, e);
 }

@@ -81,13 +81,57 @@ struct hostview_guest {
 	double ios;		/* its I/Os, all directions (total_ios) */
 	double dev_lat_ns;	/* its device's time per request (the guest-seen device) */
 	double tool_ns, io_path_ns;	/* its breakdown: tool (user + system + CPU wait), I/O path */
+	/*
+	 * Its own series, all jobs summed, ramp included: @cum[i] I/Os done by
+	 * @t_ms[i], ms since the job started I/O on the guest's clock (the
+	 * intervals' ends).  @ramp_ms: where the ramp ended (0: none).  @n 0:
+	 * no series (fio's result), and the host's window is the whole run.
+	 */
+	const double *t_ms, *cum;
+	size_t n;
+	double ramp_ms;
+};
+
+/* The host's figures over a window of the run. */
+struct hostview_window {
+	struct qmp_drive d;	/* the drive: counters over the window; cache, image as last seen */
+	double cpu[HOST_ROLE_NR], cpu_total;	/* QEMU's CPU time by role, and all of it, ns */
+	double t_s;		/* the window's length */
 };
 
 /*
+ * QEMU's CPU time of each role between @a and @b, and all of it in
+ * *@total; threads that ended between them count as "other".
+ */
+void hostview_role_cpu(const struct hostview_sample *a, const struct hostview_sample *b,
+		       double cpu[HOST_ROLE_NR], double *total);
+
+/*
+ * The drive that served the run (a drive of @b): @c->drive, else the one
+ * whose ops moved most from @a to @b; @why (of @wsz) says how it was
+ * chosen.  NULL with @e filled when no drive moved or the named one is
+ * missing.
+ */
+const struct qmp_drive *hostview_pick_drive(const struct hostview_cfg *c,
+					   const struct hostview_sample *a,
+					   const struct hostview_sample *b, char *why, size_t wsz,
+					   struct err *e);
+
+/*
+ * "iotrial.host" (a new object) from the window's figures @w, the guest's
+ * @g, and the samples around the run (@b: QEMU's pid, the threads'
+ * affinities for the pitfalls).  NULL with @e filled when out of memory.
+ */
+json_t *hostview_window_json(const struct hostview_cfg *c, const struct hostview_window *w,
+			     const struct hostview_sample *a, const struct hostview_sample *b,
+			     const struct hostview_guest *g, const char *why, struct err *e);
+
+/*
  * The host's view of the run between @a and @b as "iotrial.host" (a new
- * object), with the guest's figures @g.  The drive: @c->drive, else the one
- * whose ops moved most.  Returns NULL with @e filled when no drive moved or
- * the named one is missing.
+ * object), with the guest's figures @g: the whole window between the two
+ * samples.  The drive: @c->drive, else the one whose ops moved most.
+ * Returns NULL with @e filled when no drive moved or the named one is
+ * missing.
  */
 json_t *hostview_join(const struct hostview_cfg *c, const struct hostview_sample *a,
 		      const struct hostview_sample *b, const struct hostview_guest *g,

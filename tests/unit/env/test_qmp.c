@@ -178,7 +178,7 @@ TEST(threads_by_role_and_join)
 	double tick = 1e9 / (double)hz;
 	struct hostview_sample a, b;
 	struct hostview_cfg c;
-	struct hostview_guest g = { 100, 80000, 3000, 2000 };
+	struct hostview_guest g = { .ios = 100, .dev_lat_ns = 80000, .tool_ns = 3000, .io_path_ns = 2000 };
 	char buf[64];
 	json_t *o, *by;
 	struct err e;
