@@ -27,6 +27,7 @@
 #include "trial/abrun.h"
 #include "trial/trial.h"
 #include "cmd.h"
+#include "runner.h"
 #include "history_hooks.h"
 #include "trial/compare.h"
 #include "trial/compare_suite.h"
@@ -78,14 +79,16 @@ static const char usage[] =
 	"                       --runner=fio runs the trial with fio itself; a runner\n"
 	"                       may ignore --output=FILE and print the JSON on stdout\n"
 	"                       (taken when FILE is missing or empty after the run)\n"
-	"  --host-qmp=SOCKET[,drive=ID]  the runs run in a QEMU guest (--runner): QEMU's\n"
-	"                       QMP socket on this host, sampled around each run; each\n"
-	"                       result gets iotrial.host (the drive's ops and backend\n"
-	"                       latency, QEMU's CPU per I/O by thread role, the virtual\n"
-	"                       device path) and compare its host.* rows; the drive is\n"
-	"                       the one whose ops moved unless named (docs/vm.md).  The\n"
-	"                       runner never sees it.  One run in the guest: --runs=1\n"
-	"                       --allow-same with one set-up on both sides\n"
+	"  --host-qmp=SOCKET[,drive=ID]  the runs run in a QEMU guest (--runner, needed):\n"
+	"                       QEMU's QMP socket on this host, sampled at each run's\n"
+	"                       series_interval while it runs; each result gets\n"
+	"                       iotrial.host over the guest's measured window (the\n"
+	"                       drive's ops and backend latency, QEMU's CPU per I/O by\n"
+	"                       thread role, the virtual device path, the host's series)\n"
+	"                       and compare its host.* rows; the drive is the one whose\n"
+	"                       ops moved unless named (docs/vm.md).  The runner never\n"
+	"                       sees it.  One run in the guest: iotrial --runner=CMD\n"
+	"                       --host-qmp=SOCKET <fio options>\n"
 	"  --a-ranks=LIST, --b-ranks=LIST  under mpirun: side A runs on these MPI ranks\n"
 	"                       (0, 1-3, 0,2), B on those (mpirun -H puts ranks on hosts);\n"
 	"                       rank 0 controls the trial, one side runs at a time\n"
@@ -323,34 +326,15 @@ static void ab_finish_defaults(struct ab_args *ab)
 	}
 }
 
-/*
- * argv[0] onwards for the runner.  A runner with blanks is a command line:
- * --runner="mpirun -n 4 -H a,b iotrial" makes each run one whole MPI job
- * (docs/mpi.md).  Its words and a copy of the string go at the end of *argv's
- * own allocation (grown from @cap pointers), so free(*argv) frees them.
- * Returns 0 or -ENOMEM.
- */
-static int runner_words(const struct ab_args *ab, char ***argv, size_t *n, size_t cap)
+/* runner_wait.tick: the host's samples while the run runs (--host-qmp). */
+static void spawn_tick(void *arg)
 {
-	size_t len, nw = 0, i;
-	char **v, *copy, *w, *save = NULL;
+	trial_tick(arg);
+}
 
-	if (!ab->runner || !strpbrk(ab->runner, " \t")) {
-		(*argv)[(*n)++] = (char *)(ab->runner ? ab->runner : "iotrial");
-		return 0;
-	}
-	len = strlen(ab->runner);
-	for (i = 0; i < len; i++)
-		nw += ab->runner[i] != ' ' && ab->runner[i] != '\t';	/* a bound on the words */
-	v = realloc(*argv, (cap + nw) * sizeof(*v) + len + 1);
-	if (!v)
-		return -ENOMEM;
-	memset(v + cap, 0, nw * sizeof(*v));
-	copy = memcpy((char *)(v + cap + nw), ab->runner, len + 1);
-	*argv = v;
-	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		v[(*n)++] = w;
-	return 0;
+static int spawn_signalled(void *arg, double s)
+{
+	return trial_signalled(arg, s);
 }
 
 /*
@@ -362,56 +346,11 @@ static int spawn_run(void *arg, struct trial *t, int s, char *const *args, size_
 		     const char *log)
 {
 	const struct ab_args *ab = arg;
-	size_t n = 0, i, cap = nargs + 2;
-	char **argv = calloc(cap, sizeof(*argv));
-	int status = 0, fd, forwarded = 0;
-	pid_t pid;
+	struct runner_wait w = { .tick = spawn_tick, .signalled = spawn_signalled, .arg = t,
+				 .child_mask = &t->oldmask, .log = log, .out = t->run_stdout };
 
 	(void)s;
-	if (!argv)
-		return EXIT_INTERNAL;
-	if (runner_words(ab, &argv, &n, cap)) {
-		free(argv);
-		return EXIT_INTERNAL;
-	}
-	for (i = 0; i < nargs; i++)
-		argv[n++] = args[i];
-	pid = fork();
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &t->oldmask, NULL);	/* the run gets Ctrl-C itself */
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		/* stdout apart: a runner may print its JSON result there (trial.h) */
-		fd = t->run_stdout[0] ? open(t->run_stdout, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		if (ab->runner)
-			execvp(argv[0], argv);
-		else
-			execv("/proc/self/exe", argv);
-		fprintf(stderr, "iotrial: error: ab: cannot run %s: %s\n",
-			ab->runner ? ab->runner : "/proc/self/exe", strerror(errno));
-		_exit(127);
-	}
-	while (pid > 0) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
-		if (!forwarded && trial_signalled(t, 0.05)) {
-			kill(pid, t->sig);
-			forwarded = 1;
-		} else if (forwarded) {
-			nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
-		}
-	}
-	free(argv);
-	if (pid < 0)
-		return EXIT_INTERNAL;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return runner_run(ab->runner, args, nargs, &w);
 }
 
 /*
@@ -455,7 +394,7 @@ static int check_side(void *arg, int s, char *const *args, size_t nargs, struct 
 	ssize_t r;
 	pid_t pid;
 
-	if (!argv || runner_words(ab, &argv, &n, cap)) {
+	if (!argv || runner_words(ab->runner, &argv, &n, cap)) {
 		free(argv);
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	}
@@ -883,6 +822,17 @@ int cmd_ab(int argc, char **argv)
 		return mpi_fail(rank, e.msg, e.exit_code ? e.exit_code : EXIT_INTERNAL);
 	}
 	ab_finish_defaults(&ab);
+	if (ab.host_qmp && (!ab.runner || mpienv_launched())) {
+		unsigned rank, nranks;
+
+		mpienv_rank(&rank, &nranks);
+		free(ab.common);
+		return mpi_fail(rank, ab.runner ? "ab: --host-qmp under an MPI launcher: the host's "
+				"view is of one QEMU on this host; run ab there with --runner into the "
+				"guest (docs/vm.md)" : "ab: --host-qmp needs --runner: the runs must run in "
+				"the guest whose QEMU the socket is (--runner=CMD runs iotrial there, "
+				"docs/vm.md)", EXIT_USAGE);
+	}
 	if (mpienv_launched()) {
 		code = ab_mpi(&ab, &hist);
 	} else if (ab.a_ranks || ab.b_ranks) {

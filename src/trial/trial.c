@@ -259,41 +259,54 @@ static int keep_result(struct trial *t, int s, const char *path, int64_t start, 
 }
 
 /*
- * QEMU sampled for --host-qmp (@when: "before", "after").  A socket that is
- * missing, refuses or went away is a warning: the guest's result is kept,
- * without the host's view.
+ * QEMU sampled for --host-qmp: the sample before run @i, at @args's series
+ * interval (the guest job's).  A socket that is missing or refuses is a
+ * warning: the run goes on, and its result is kept without the host's view.
  */
-static void host_sample(struct trial *t, struct hostview_sample *h, int *ok, const char *when)
+static int host_start(struct trial *t, size_t i, char *const *args, size_t n,
+		      struct hostview_series *hs)
 {
 	struct err e;
 
-	*ok = 0;
-	memset(h, 0, sizeof(*h));
+	memset(hs, 0, sizeof(*hs));
 	if (!t->cfg->host)
-		return;
+		return 0;
 	err_clear(&e);
-	if (hostview_sample(t->cfg->host, h, &e)) {
-		say(t, "ab: warning: --host-qmp: no sample %s the run: %s; the run is kept without "
-		    "the host's view", when, e.msg);
-		return;
+	if (hostview_series_start(hs, t->cfg->host, trial_host_period(args, n), &e)) {
+		say(t, "ab: warning: --host-qmp: run %zu: no sample before the run: %s; the run is "
+		    "kept without the host's view", i + 1, e.msg);
+		return 0;
 	}
-	*ok = 1;
+	return 1;
 }
 
-/* The host's view after run @i, joined into its result @out; @h0 is freed. */
-static void host_attach(struct trial *t, size_t i, const char *out, struct hostview_sample *h0)
+void trial_tick(struct trial *t)
 {
-	struct hostview_sample h1;
-	struct err e;
-	int ok;
+	if (t->host_series)	/* a failure is said once, after the run (host_attach) */
+		hostview_series_tick(t->host_series, NULL);
+}
 
-	host_sample(t, &h1, &ok, "after");
+/*
+ * The host's view after run @i (the last sample), joined into its result
+ * @out; @hs is freed.  A socket that went away mid-run keeps the samples
+ * taken before: one warning says so.
+ */
+static void host_attach(struct trial *t, size_t i, const char *out, struct hostview_series *hs)
+{
+	struct err e;
+
 	err_clear(&e);
-	if (ok && trial_host_attach(out, t->cfg->host, h0, &h1, &e))
+	hostview_series_end(hs, NULL);
+	if (hs->lost && hs->n < 2)
+		say(t, "ab: warning: --host-qmp: run %zu: no sample after the run: %s; the run is "
+		    "kept without the host's view", i + 1, hs->lost_msg);
+	else if (trial_host_attach(out, hs, &e))
 		say(t, "ab: warning: --host-qmp: run %zu: %s; the run is kept without the host's "
 		    "view", i + 1, e.msg);
-	hostview_sample_free(h0);
-	hostview_sample_free(&h1);
+	else if (hs->lost)
+		say(t, "ab: warning: --host-qmp: run %zu: the socket went away mid-run (%s); the "
+		    "host's view keeps the %zu samples taken before", i + 1, hs->lost_msg, hs->n);
+	hostview_series_free(hs);
 }
 
 /* Nonzero when @path is missing or empty. */
@@ -367,12 +380,13 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	const struct trial_cfg *c = t->cfg;
 	char side = abrun_side(c->order, c->seed, i), name[32], out[PATH_MAX + 64];
 	char log[PATH_MAX + 64], tail[512], **args, *o = NULL, what[300];
-	int s = side == 'B', rc, have_h0 = 0;
+	int s = side == 'B', rc, have_hs = 0;
 	int64_t start = epoch_ms();
-	struct hostview_sample h0;
+	struct hostview_series hs;
 	struct stat st;
 	size_t nargs;
 
+	memset(&hs, 0, sizeof(hs));
 	abrun_run_name(name, sizeof(name), (unsigned)i + 1, side);
 	snprintf(out, sizeof(out), "%s/%s", t->dir, name);
 	snprintf(log, sizeof(log), "%s/run-%03u-%c.log", t->dir, (unsigned)i + 1, side);
@@ -385,10 +399,13 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	t->where[0] = 0;
 	json_decref(t->run_note);
 	t->run_note = NULL;
-	host_sample(t, &h0, &have_h0, "before");
+	if (args)	/* the period from the runner's own arguments, not the output ones */
+		have_hs = host_start(t, i, args, nargs - 2, &hs);
+	t->host_series = have_hs ? &hs : NULL;
 	snprintf(t->run_stdout, sizeof(t->run_stdout), "%s/run-%03u-%c.stdout", t->dir,
 		 (unsigned)i + 1, side);
 	rc = args ? c->spawn(c->spawn_arg, t, s, args, nargs, log) : EXIT_INTERNAL;
+	t->host_series = NULL;
 	take_stdout(t, rc, out, log);
 	free(args);
 	free(o);
@@ -401,12 +418,12 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 		t->run_note = NULL;
 	}
 	if (write_manifest(t, NULL, e)) {
-		hostview_sample_free(&h0);
+		hostview_series_free(&hs);
 		return -EIO;
 	}
 	snprintf(what, sizeof(what), "%c%s%s", side, t->where[0] ? " on " : "", t->where);
 	if (trial_signalled(t, 0) || rc)
-		hostview_sample_free(&h0);
+		hostview_series_free(&hs);
 	if (trial_signalled(t, 0))
 		return err_set(e, -EINTR, EXIT_INTERRUPTED, "ab: interrupted by signal %d during "
 			       "run %zu (%s); report.html covers the runs completed before it",
@@ -421,8 +438,8 @@ static int one_run(struct trial *t, size_t i, struct err *e)
 	}
 	if (!stat(log, &st) && st.st_size == 0)
 		unlink(log);
-	if (have_h0)
-		host_attach(t, i, out, &h0);
+	if (have_hs)
+		host_attach(t, i, out, &hs);
 	return keep_result(t, s, out, start, e);
 }
 

@@ -26,7 +26,7 @@
 #include "trial/abrun.h"
 #include "trial/compare.h"
 #include "result/resultwindow.h"
-#include "env/hostview.h"
+#include "env/hostview_series.h"
 
 struct trial;
 
@@ -81,8 +81,9 @@ struct trial_cfg {
 	int allow_same;			/* an A/A trial on purpose: equal jobs are run */
 	void (*say)(void *arg, const char *line);	/* one line, no newline; NULL: quiet */
 	void *say_arg;
-	const struct hostview_cfg *host;	/* --host-qmp: QEMU sampled around each run
-						 * (trial_host.h); NULL: none */
+	const struct hostview_cfg *host;	/* --host-qmp: QEMU sampled through each run
+						 * (trial_host.h; spawn calls trial_tick while
+						 * it waits); NULL: none */
 	const json_t *manifest_extra;	/* members added to the manifest (ab across hosts:
 					 * the ranks and hosts of each side); NULL: none */
 };
@@ -118,6 +119,8 @@ struct trial {
 	 * appended to the log.
 	 */
 	char run_stdout[PATH_MAX + 64];
+	/* --host-qmp: the running run's samples (trial_tick), NULL between runs */
+	struct hostview_series *host_series;
 };
 
 /*
@@ -147,6 +150,14 @@ enum abrun_reason trial_run(struct trial *t, struct err *e);
  * handle_signals it only sleeps @s.
  */
 int trial_signalled(struct trial *t, double s);
+
+/*
+ * Called by spawn while it waits for the run (every few tens of ms): with
+ * --host-qmp, QEMU is sampled when the run's series interval is due.  It
+ * never blocks longer than a sample (QMP's timeout) and never prints: a
+ * socket that went away is said once, after the run.
+ */
+void trial_tick(struct trial *t);
 
 /* Release what @t owns. */
 void trial_free(struct trial *t);
