@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report_html.h"
+#include "report/report_host.h"
 #include "report/report_breakdown.h"
 #include "lib/ddir.h"
 #include "report/report_html_page.h"
@@ -814,6 +815,7 @@ static void file_section(FILE *f, const json_t *root, const char *name, size_t f
 	json_array_foreach((json_t *)jobs, i, job)
 		job_section(f, root, job, fi, i);
 	report_breakdown_html_groups(f, root);	/* each group's device window and time per I/O */
+	report_host_html(f, root);	/* a run in a QEMU guest: the host's side */
 	environment(f, root);
 	disks(f, root);
 }
