@@ -22,6 +22,14 @@ int cmd_run(struct cmdline *cl);
 struct mpirank;
 int cmd_run_rank(int argc, char **argv, struct mpirank *side, int *sig);
 
+/*
+ * iotrial --runner=CMD [--host-qmp=SOCKET[,drive=ID]] <fio options>: one run
+ * through the runner (into a QEMU guest) with the host's view (docs/vm.md).
+ * cmd_run_host_wanted: does the command line hold --runner or --host-qmp?
+ */
+int cmd_run_host_wanted(int argc, char **argv);
+int cmd_run_host(int argc, char **argv);
+
 /* iotrial compare A... [-- B...] */
 int cmd_compare(int argc, char **argv);
 

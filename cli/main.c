@@ -34,6 +34,8 @@ static void usage(FILE *f)
 		"       iotrial ab --runs N --a OPTS --b OPTS <fio options or job files>\n"
 		"       iotrial sweep [--slo=pNN:TIME] [--range=LO-HI] [--steps=N] <fio options or job file>\n"
 		"       iotrial --preset=NAME [fio options that override the preset's]\n"
+		"       iotrial --runner=CMD [--host-qmp=SOCKET[,drive=ID]] <fio options>  (a run in a\n"
+		"               QEMU guest with the host's view, docs/vm.md)\n"
 		"       iotrial preset list | preset show NAME [fio options]\n"
 		"       iotrial report RESULT.json... [-o FILE.html]\n"
 		"       iotrial history list|show|trend|compare|label|export|import ...\n"
@@ -187,6 +189,9 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "history"))
 		return cmd_history(argc - 1, argv + 1);
+	/* a run driven from the host into a guest: the runner parses the options */
+	if (cmd_run_host_wanted(argc, argv))
+		return cmd_run_host(argc, argv);
 
 	if (cmdline_parse(argc, argv, &cl, &e)) {
 		cmdline_free(&cl);
