@@ -24,16 +24,43 @@
 #  - host_stdout_garbage: a runner whose stdout is not one JSON document
 #    and that writes no result: ab fails naming the result, and the text
 #    it printed is in the run's log.
-#  - host_single_run: one guest run driven from the host (docs/vm.md):
-#    ab --runs=1 --allow-same with one set-up gives run-001-?.json (A or B
-#    by the random order) with iotrial.host.
+#  - host_series: a server whose drive counts 1000 ops/s from the runner's
+#    start for the job's 3 s (ramp 1 s + 2 s), sampled every 100 ms (the
+#    job's series_interval): each result has iotrial.host.series (ramp and
+#    measured intervals, ops moving in each), and ops over the measured
+#    window within 1% of the guest's total_ios (the whole run: +50%).
+#  - host_vanish: the server goes away 2 s into the first run: one warning
+#    line per run, exit 0, each result kept, the first with the host's view
+#    up to its last sample (window lost; part of the guest's I/Os).
+#  - host_single_run: one run driven from the host (iotrial --runner
+#    --host-qmp, no ab): JSON on stdout with iotrial.host, ops within 1% of
+#    total_ios with the ramp; the text output ends with the host's lines;
+#    --output=FILE with normal,json from a runner that prints on stdout;
+#    the runner never sees --host-qmp or --runner.
+#  - host_single_bad: --host-qmp without --runner, and under an MPI
+#    launcher: one-line usage errors (exit 2), nothing run.
 . "$(dirname "$0")/lib.sh"
 
-command -v python3 >/dev/null 2>&1 || { for n in host_join host_breakdown_text host_not_passed host_missing host_refused host_dies host_bad_option host_hostile host_stdout_runner host_stdout_garbage host_single_run; do skip $n "python3 is missing"; done; exit 0; }
+command -v python3 >/dev/null 2>&1 || { for n in host_join host_breakdown_text host_not_passed host_missing host_refused host_dies host_bad_option host_hostile host_stdout_runner host_stdout_garbage host_series host_vanish host_single_run host_single_bad; do skip $n "python3 is missing"; done; exit 0; }
 
 cat >"$T/fakeqmp.py" <<'PY'
-import json, os, socket, sys
+import json, os, socket, sys, time
 path, mode = sys.argv[1], sys.argv[2]
+# rate modes: the drive counts 1000 ops/s for 3 s from each run's start
+# (the mtime of the file its runner touches before it execs iotrial)
+gofile = sys.argv[3] if len(sys.argv) > 3 else ""
+last_t0, base = None, 0
+def rate_ops():
+    global last_t0, base
+    try:
+        t0 = os.stat(gofile).st_mtime
+    except OSError:
+        return base
+    if last_t0 is not None and t0 != last_t0:
+        # what the start before counted until this one (at most its 3 s)
+        base += int(1000 * min(max(t0 - last_t0, 0), 3.0))
+    last_t0 = t0
+    return base + int(1000 * min(max(time.time() - t0, 0), 3.0))
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.bind(path)
 s.listen(4)
@@ -54,13 +81,16 @@ while True:
         elif cmd == "query-blockstats":
             if mode == "huge":
                 f.write(b'{"return": [' + b" " * (2 << 20)); f.flush(); break
+            if mode.startswith("rate"):
+                ops = rate_ops()
             st = {"rd_operations": ops, "wr_operations": 0, "flush_operations": 0, "rd_bytes": ops * 4096,
                   "wr_bytes": 0, "rd_total_time_ns": ops * 50000, "wr_total_time_ns": 0, "flush_total_time_ns": 0}
             if mode == "badtype":
                 st["rd_operations"] = str(ops)
             idle = dict(st, rd_operations=5, rd_total_time_ns=5)
             send({"return": [{"device": "drive-virtio0", "stats": st}, {"device": "drive-nvme0-ns1", "stats": idle}]})
-            ops += 1000
+            if not mode.startswith("rate"):
+                ops += 1000
         elif cmd == "query-block":
             send({"return": [{"device": "drive-virtio0", "inserted": {"cache": {"direct": False, "writeback": True, "no-flush": False},
                   "image": {"virtual-size": 1 << 30, "actual-size": 1 << 30}}}]})
@@ -71,7 +101,7 @@ while True:
         else:
             send({"error": {"class": "CommandNotFound", "desc": "no " + cmd}})
     c.close()
-    if mode == "dies" and conns >= 1:
+    if (mode == "dies" and conns >= 1) or (mode == "ratedies" and conns >= 20):
         os.unlink(path)
         sys.exit(0)
 PY
@@ -85,8 +115,8 @@ chmod +x "$T/runner.sh"
 
 SRV=""
 serve() {	# serve MODE: a fake server on $T/q.sock
-	rm -f "$T/q.sock"
-	python3 "$T/fakeqmp.py" "$T/q.sock" "$1" 2>"$T/srv.err" &
+	rm -f "$T/q.sock" "$T/go"
+	python3 "$T/fakeqmp.py" "$T/q.sock" "$1" "$T/go" 2>"$T/srv.err" &
 	SRV=$!
 	i=0
 	while [ ! -S "$T/q.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -94,11 +124,13 @@ serve() {	# serve MODE: a fake server on $T/q.sock
 stop() { [ -n "$SRV" ] && kill "$SRV" 2>/dev/null; wait "$SRV" 2>/dev/null; SRV=""; }
 trap 'stop; lib_cleanup' EXIT
 
-# ab DIR SOCKETSPEC: two runs of each side of the null engine, quick
+# ab DIR SOCKETSPEC: two runs of each side of the null engine, quick; sampled
+# before and after only (the interval is longer than the run), as the server
+# counts 1000 ops per sample
 ab() {
 	"$IOTRIAL" ab --runs=2 --dir="$T/$1" --runner="$T/runner.sh" --host-qmp="$2" \
 		--a iodepth=1 --b iodepth=2 --name=j --ioengine=null --size=1m --rw=randread \
-		--runtime=100ms --time_based >"$T/$1.out" 2>"$T/$1.err"
+		--runtime=100ms --time_based --series_interval=30s >"$T/$1.out" 2>"$T/$1.err"
 }
 kept() {	# kept DIR: every run's result is there
 	[ "$(ls "$T/$1"/run-*.json 2>/dev/null | wc -l)" -eq 4 ]
@@ -193,7 +225,7 @@ chmod +x "$T/stdout.sh"
 serve ok
 "$IOTRIAL" ab --runs=2 --dir="$T/so" --runner="$T/stdout.sh" --host-qmp="$T/q.sock" \
 	--a iodepth=1 --b iodepth=2 --name=j --ioengine=null --size=1m --rw=randread \
-	--runtime=100ms --time_based >"$T/so.out" 2>"$T/so.err"
+	--runtime=100ms --time_based --series_interval=30s >"$T/so.out" 2>"$T/so.err"
 rc=$?
 stop
 got=$(python3 - "$T/so" <<'PY'
@@ -228,12 +260,117 @@ elif ! grep -q "^not json: the result was left" "$T"/gb/run-001-?.log 2>/dev/nul
 elif ls "$T"/gb/*.stdout >/dev/null 2>&1; then fail host_stdout_garbage "stdout file left"
 else pass host_stdout_garbage; fi
 
-serve ok
-"$IOTRIAL" ab --runs=1 --allow-same --dir="$T/one" --runner="$T/stdout.sh" --host-qmp="$T/q.sock" \
-	--a iodepth=4 --b iodepth=4 --name=j --ioengine=null --size=1m >"$T/one.out" 2>"$T/one.err"
+# a runner that marks its start (the rate server counts from there)
+cat >"$T/rate.sh" <<RUNNER
+#!/bin/sh
+echo "\$@" >>"$T/rate.args"
+touch "$T/go"
+exec "$IOTRIAL" "\$@"
+RUNNER
+chmod +x "$T/rate.sh"
+RATEJOB="--name=j --ioengine=null --size=1m --rw=randread --rate_iops=1000 --ramp_time=1 --runtime=2 --time_based --series_interval=100ms"
+# within1 FILE...: each result's host ops within 1% of its total_ios, with a series
+within1() {
+	python3 - "$@" <<'PY'
+import json, sys
+why = []
+for f in sys.argv[1:]:
+    try:
+        r = json.load(open(f))
+    except ValueError as e:
+        why.append("%s: %s" % (f, e)); continue
+    h = r["iotrial"].get("host")
+    ios = sum(j[k]["total_ios"] for j in r["jobs"] for k in ("read", "write", "trim"))
+    if not h:
+        why.append("%s: no iotrial.host" % f); continue
+    if abs(h["ops"] - ios) > 0.01 * ios:
+        why.append("%s: host ops %s, guest total_ios %d (window %s)" % (f[-13:], h["ops"], ios, h.get("window")))
+    ser = h.get("series") or []
+    phases = set(x.get("phase") for x in ser)
+    if h.get("series_interval_ms") != 100 or not {"ramp", "measured"} <= phases:
+        why.append("%s: series of %d, interval %s, phases %s" % (f[-13:], len(ser), h.get("series_interval_ms"), sorted(map(str, phases))))
+    elif sum(1 for x in ser if x["phase"] == "measured" and x["ops"] > 0) < 10:
+        why.append("%s: ops moved in %d measured intervals" % (f[-13:], sum(1 for x in ser if x["ops"] > 0)))
+print("; ".join(why) or "ok")
+PY
+}
+
+serve rate
+"$IOTRIAL" ab --runs=1 --dir="$T/rate" --runner="$T/rate.sh" --host-qmp="$T/q.sock" \
+	--a iodepth=1 --b iodepth=2 $RATEJOB >"$T/rate.out" 2>"$T/rate.err"
 rc=$?
 stop
-if [ $rc -ne 0 ]; then fail host_single_run "ab exit $rc: $(tail -3 "$T/one.err")"
-elif ! python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['iotrial']['host']; sys.exit(h['ops'] != 1000)" "$(ls "$T"/one/run-001-?.json | head -1)"; then
-	fail host_single_run "run-001-?.json has no iotrial.host with 1000 ops"
+got=$(within1 "$T"/rate/run-*.json)
+if [ $rc -ne 0 ]; then fail host_series "ab exit $rc: $(tail -3 "$T/rate.err")"
+elif [ "$got" != ok ]; then fail host_series "$got"
+else pass host_series; fi
+
+serve ratedies
+"$IOTRIAL" ab --runs=1 --dir="$T/van" --runner="$T/rate.sh" --host-qmp="$T/q.sock" \
+	--a iodepth=1 --b iodepth=2 $RATEJOB >"$T/van.out" 2>"$T/van.err"
+rc=$?
+stop
+got=$(python3 - "$T/van" <<'PY'
+import glob, json, sys
+why = []
+fs = sorted(glob.glob(sys.argv[1] + "/run-*.json"))
+if len(fs) != 2: why.append("%d results" % len(fs))
+kept = 0
+for f in fs:
+    h = json.load(open(f))["iotrial"].get("host")
+    if h:
+        kept += 1
+        if not h["window"].get("lost") or not 0 < h["ops"] < 0.95 * h["guest_ios"]:
+            why.append("%s: window %s ops %s" % (f[-13:], h["window"], h["ops"]))
+if not kept: why.append("no result kept the samples taken before")
+print("; ".join(why) or "ok")
+PY
+)
+if [ $rc -ne 0 ]; then fail host_vanish "ab exit $rc: $(tail -3 "$T/van.err")"
+elif [ "$got" != ok ]; then fail host_vanish "$got"
+elif [ "$(grep -c 'warning: --host-qmp' "$T/van.err")" -ne 2 ] || ! grep -q "^ab: warning: --host-qmp: run 1: the socket went away mid-run" "$T/van.err"; then
+	fail host_vanish "not one warning per run: $(grep warning "$T/van.err")"
+else pass host_vanish; fi
+
+# one run from the host, no ab: JSON on stdout, text with the host's lines, --output
+serve rate
+: >"$T/rate.args"
+"$IOTRIAL" --runner="$T/rate.sh" --host-qmp="$T/q.sock" --output-format=json $RATEJOB \
+	>"$T/single.json" 2>"$T/single.err"
+rc=$?
+stop
+got=$(within1 "$T/single.json")
+serve rate
+"$IOTRIAL" --runner="$T/rate.sh" --host-qmp "$T/q.sock" $RATEJOB >"$T/single.txt" 2>"$T/single_txt.err"
+rc2=$?
+stop
+serve ok
+"$IOTRIAL" --runner="$T/stdout.sh" --host-qmp="$T/q.sock" --output-format=normal,json \
+	--output="$T/single_file.out" --name=j --ioengine=null --size=1m --series_interval=30s >"$T/single_file.stdout" 2>"$T/single_file.err"
+rc3=$?
+stop
+if [ $rc -ne 0 ] || [ $rc2 -ne 0 ] || [ $rc3 -ne 0 ]; then
+	fail host_single_run "exit $rc/$rc2/$rc3: $(tail -2 "$T/single.err") $(tail -2 "$T/single_txt.err") $(tail -2 "$T/single_file.err")"
+elif [ "$got" != ok ]; then fail host_single_run "$got"
+elif ! grep -q "^j: (groupid=0" "$T/single.txt" || ! grep -q "^The host's side (QEMU" "$T/single.txt" ||
+	! grep -q "^  ops  *: [0-9]* (.*) for the guest's [0-9]* I/Os" "$T/single.txt" ||
+	! grep -q "^  time per I/O (us)  *: guest tool .*host backend" "$T/single.txt"; then
+	fail host_single_run "text output: $(grep -A8 "host's side" "$T/single.txt" | head -9)"
+elif grep -q '^{' "$T/single.txt"; then fail host_single_run "JSON in the text output"
+elif [ -s "$T/single_file.stdout" ] || ! grep -q "^The host's side" "$T/single_file.out" ||
+	! sed -n '/^{/,$p' "$T/single_file.out" | python3 -c "import json,sys; sys.exit(json.load(sys.stdin)['iotrial']['host']['ops'] != 1000)"; then
+	fail host_single_run "--output=FILE with normal,json (a runner printing on stdout): $(head -c 300 "$T/single_file.out")"
+elif grep -q -- "--host-qmp\|--runner" "$T/rate.args"; then fail host_single_run "the runner saw $(grep -h -- "host-qmp\|runner" "$T/rate.args" | head -1)"
 else pass host_single_run; fi
+
+"$IOTRIAL" --host-qmp="$T/q.sock" --name=j --ioengine=null --size=1m >"$T/sb1.out" 2>"$T/sb1.err"
+rc=$?
+OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 "$IOTRIAL" --runner="$T/runner.sh" --host-qmp="$T/q.sock" \
+	--name=j --ioengine=null --size=1m >"$T/sb2.out" 2>"$T/sb2.err"
+rc2=$?
+if [ $rc -ne 2 ] || [ "$(wc -l <"$T/sb1.err")" -ne 1 ] || ! grep -q "needs --runner" "$T/sb1.err"; then
+	fail host_single_bad "no --runner: exit $rc: $(cat "$T/sb1.err")"
+elif [ $rc2 -ne 2 ] || [ "$(wc -l <"$T/sb2.err")" -ne 1 ] || ! grep -q "MPI launcher" "$T/sb2.err"; then
+	fail host_single_bad "MPI: exit $rc2: $(cat "$T/sb2.err")"
+elif [ -s "$T/sb1.out" ] || [ -s "$T/sb2.out" ]; then fail host_single_bad "something ran"
+else pass host_single_bad; fi

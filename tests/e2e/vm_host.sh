@@ -9,13 +9,18 @@
 #    main loop on both sides, the iothread on virtio-blk's).
 #  - vm_host_virt: virt_path_ns >= 0 in every run.
 #  - vm_host_verdicts: ab's comparison has every host.* metric with a verdict.
+#  - vm_host_single: one run from the host (iotrial --runner --host-qmp, no
+#    ab) with ramp_time: QMP's ops over the guest's measured window within 1%
+#    of its total_ios (the ramp's I/Os left out), the window aligned.
+#  - vm_host_report: that run's text ends with the host's lines, and
+#    iotrial report shows the host's section with its series charts.
 #  - vm_host_killed: QEMU killed mid-trial ends the trial (non-zero exit, one
 #    error line) with the completed runs kept and a report that says so.
 # Slow under TCG: skipped under SANITIZE=1 (the plain pass runs it once).
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 V="$SRC/tests/vm/vm.sh"
-NAMES="vm_host_ops vm_host_cpu vm_host_virt vm_host_verdicts vm_host_killed"
+NAMES="vm_host_ops vm_host_cpu vm_host_virt vm_host_verdicts vm_host_single vm_host_report vm_host_killed"
 skip_all() { for n in $NAMES; do skip $n "$1"; done; exit 0; }
 case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
 [ "${SANITIZE:-0}" = 1 ] && skip_all "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
@@ -86,6 +91,45 @@ for k in ops cpu virt verdicts; do
 	got=$(sed -n "s/^$k //p" "$T/res")
 	if [ "$got" = ok ]; then pass vm_host_$k; else fail vm_host_$k "${got:-no result: $(tail -c 300 "$T/ab.err")}"; fi
 done
+
+# one run from the host (no ab) with a ramp: QMP's ops over the guest's measured
+# window, the text's host lines, and iotrial report's host section
+"$IOTRIAL" --runner="$RUNNER" --host-qmp="$QMP" --output-format=normal,json --output="$T/one.out" \
+	--name=j --filename="$VD" --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=4 \
+	--size=16M --ramp_time=1 --runtime=2 --time_based --series_interval=250ms >"$T/one.stdout" 2>"$T/one.err"
+rc=$?
+sed -n '/^{/,$p' "$T/one.out" >"$T/one.json"
+got=$(python3 - "$T/one.json" "$(info vblk-iothread drive)" <<'PY'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except ValueError as e:
+    print("no JSON: %s" % e); sys.exit(0)
+h = r["iotrial"].get("host")
+ios = sum(j[k]["total_ios"] for j in r["jobs"] for k in ("read", "write", "trim"))
+ramp = sum(x["read"]["ios"] for j in r["jobs"] for x in j["iotrial"]["intervals"] if x.get("ramp"))
+if not h:
+    print("no iotrial.host")
+elif h["drive"] != sys.argv[2] or abs(h["ops"] - ios) > 0.01 * ios or h["window"]["from"] != "measured":
+    print("drive %s ops %s, guest total_ios %d (ramp %d), window %s" % (h["drive"], h["ops"], ios, ramp, h["window"]))
+elif ramp <= 0 or not any(x.get("phase") == "ramp" for x in h["series"]):
+    print("no ramp: %d ramp I/Os, phases %s" % (ramp, sorted(set(str(x.get("phase")) for x in h["series"]))))
+else:
+    print("ok %s = %d (ramp %d left out, alignment spread %.1f ms)" % (h["ops"], ios, ramp, h["window"]["align_spread_ms"]))
+PY
+)
+case "$got" in
+ok*) pass "vm_host_single (${got#ok })" ;;
+*) fail vm_host_single "exit $rc: $got $(tail -c 300 "$T/one.err")" ;;
+esac
+"$IOTRIAL" report "$T/one.json" -o "$T/one.html" 2>"$T/rep.err"
+if ! grep -q "^The host's side (QEMU" "$T/one.out" || ! grep -q "^  virtual device path: " "$T/one.out" ||
+	! grep -q "^  time per I/O (us)  *: guest tool .* host backend [0-9]" "$T/one.out"; then
+	fail vm_host_report "text: $(grep -A9 "host's side" "$T/one.out" | head -10)"
+elif ! grep -q "<h3>The host's side (QEMU)</h3>" "$T/one.html" || ! grep -q 'id="host-ops"' "$T/one.html" ||
+	! grep -q 'id="host-cpu"' "$T/one.html"; then
+	fail vm_host_report "report.html has no host section or charts: $(cat "$T/rep.err")"
+else pass vm_host_report; fi
 
 
 # QEMU killed mid-trial: after a run of each side, kill -9
