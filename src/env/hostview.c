@@ -171,7 +171,8 @@ int hostview_threads(const char *proc, pid_t pid, struct hostview_sample *s, str
 	return 0;
 }
 
-int hostview_sample(const struct hostview_cfg *c, struct hostview_sample *s, struct err *e)
+int hostview_sample_light(const struct hostview_cfg *c, const struct hostview_sample *roles,
+			  struct hostview_sample *s, struct err *e)
 {
 	struct qmp q;
 	json_t *r = NULL;
@@ -192,6 +193,13 @@ int hostview_sample(const struct hostview_cfg *c, struct hostview_sample *s, str
 	s->t_ns = mono_ns();	/* the counters' time: the series' boundaries (hostview_series.h) */
 	json_decref(r);
 	r = NULL;
+	if (roles) {	/* in the run: one command, the roles as before */
+		memcpy(s->io_tids, roles->io_tids, sizeof(s->io_tids));
+		memcpy(s->vcpu_tids, roles->vcpu_tids, sizeof(s->vcpu_tids));
+		s->n_io = roles->n_io;
+		s->n_vcpu = roles->n_vcpu;
+		goto threads;
+	}
 	/* the cache mode and image sizes are for check's warnings: a QEMU that
 	 * refuses query-block still gives the counters */
 	if (!qmp_call(&q, "query-block", &r, NULL))
@@ -206,6 +214,7 @@ int hostview_sample(const struct hostview_cfg *c, struct hostview_sample *s, str
 	if (!qmp_call(&q, "query-cpus-fast", &r, NULL) &&
 	    qmp_parse_thread_ids(r, s->vcpu_tids, 256, &s->n_vcpu, NULL))
 		s->n_vcpu = 0;
+threads:
 	if (s->pid > 0 && (rc = hostview_threads(c->proc, s->pid, s, e)))
 		goto out;
 out:
@@ -214,6 +223,11 @@ out:
 	if (rc)
 		hostview_sample_free(s);
 	return rc;
+}
+
+int hostview_sample(const struct hostview_cfg *c, struct hostview_sample *s, struct err *e)
+{
+	return hostview_sample_light(c, NULL, s, e);
 }
 
 void hostview_sample_free(struct hostview_sample *s)

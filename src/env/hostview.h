@@ -74,6 +74,16 @@ int hostview_threads(const char *proc, pid_t pid, struct hostview_sample *s, str
  */
 int hostview_sample(const struct hostview_cfg *c, struct hostview_sample *s, struct err *e);
 
+/*
+ * A sample in the run (hostview_series.h): query-blockstats alone, the
+ * roles of the threads as QMP named them in @roles (a full sample's): QMP's
+ * main loop, which serves the socket, does a fourth of the work, so the
+ * samples at the run's interval weigh little on its CPU time.  The drives'
+ * cache modes and image sizes are then unknown (has_block 0).
+ */
+int hostview_sample_light(const struct hostview_cfg *c, const struct hostview_sample *roles,
+			  struct hostview_sample *s, struct err *e);
+
 void hostview_sample_free(struct hostview_sample *s);
 
 /* What the guest's own result says about the run (NAN unknown). */

@@ -108,8 +108,12 @@ int hostview_series_start(struct hostview_series *s, const struct hostview_cfg *
 	return 0;
 }
 
-/* A sample now; a failure ends the sampling, keeping what was taken. */
-static int take(struct hostview_series *s, struct err *e)
+/*
+ * A sample now (@full: with the drives' cache modes and the threads' roles
+ * from QMP, else the counters alone); a failure ends the sampling, keeping
+ * what was taken.
+ */
+static int take(struct hostview_series *s, int full, struct err *e)
 {
 	const struct hostview_sample *prev = s->last.t_ns ? &s->last : &s->first;
 	struct hostview_point sums = s->sum;
@@ -119,7 +123,7 @@ static int take(struct hostview_series *s, struct err *e)
 	int rc;
 
 	err_clear(&e2);
-	if ((rc = hostview_sample(s->cfg, &h, &e2))) {
+	if ((rc = hostview_sample_light(s->cfg, full ? NULL : &s->first, &h, &e2))) {
 		s->lost = 1;
 		s->lost_ns = now_ns();
 		snprintf(s->lost_msg, sizeof(s->lost_msg), "%s", e2.msg);
@@ -140,14 +144,14 @@ int hostview_series_tick(struct hostview_series *s, struct err *e)
 {
 	if (!s->pt || s->lost || now_ns() < s->pt[s->n - 1].t_ns + s->period_ns)
 		return 0;
-	return take(s, e);
+	return take(s, 0, e);
 }
 
 int hostview_series_end(struct hostview_series *s, struct err *e)
 {
 	if (!s->pt || s->lost)
 		return 0;
-	return take(s, e);
+	return take(s, 1, e);
 }
 
 void hostview_series_free(struct hostview_series *s)

@@ -96,7 +96,7 @@ done
 # window, the text's host lines, and iotrial report's host section
 "$IOTRIAL" --runner="$RUNNER" --host-qmp="$QMP" --output-format=normal,json --output="$T/one.out" \
 	--name=j --filename="$VD" --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=4 \
-	--size=16M --ramp_time=1 --runtime=2 --time_based --series_interval=250ms >"$T/one.stdout" 2>"$T/one.err"
+	--size=16M --ramp_time=1 --runtime=2 --time_based --series_interval=100ms >"$T/one.stdout" 2>"$T/one.err"
 rc=$?
 sed -n '/^{/,$p' "$T/one.out" >"$T/one.json"
 got=$(python3 - "$T/one.json" "$(info vblk-iothread drive)" <<'PY'
