@@ -28,12 +28,13 @@
 #    start for the job's 3 s (ramp 1 s + 2 s), sampled every 100 ms (the
 #    job's series_interval): each result has iotrial.host.series (ramp and
 #    measured intervals, ops moving in each), and ops over the measured
-#    window within 1% of the guest's total_ios (the whole run: +50%).
+#    window within 3% of the guest's total_ios (the whole run: +50%; the
+#    fake's clock-driven count is not the guest's, see within).
 #  - host_vanish: the server goes away 2 s into the first run: one warning
 #    line per run, exit 0, each result kept, the first with the host's view
 #    up to its last sample (window lost; part of the guest's I/Os).
 #  - host_single_run: one run driven from the host (iotrial --runner
-#    --host-qmp, no ab): JSON on stdout with iotrial.host, ops within 1% of
+#    --host-qmp, no ab): JSON on stdout with iotrial.host, ops within 3% of
 #    total_ios with the ramp; the text output ends with the host's lines;
 #    --output=FILE with normal,json from a runner that prints on stdout;
 #    the runner never sees --host-qmp or --runner.
@@ -269,10 +270,15 @@ exec "$IOTRIAL" "\$@"
 RUNNER
 chmod +x "$T/rate.sh"
 RATEJOB="--name=j --ioengine=null --size=1m --rw=randread --rate_iops=1000 --ramp_time=1 --runtime=2 --time_based --series_interval=100ms"
-# within1 FILE...: each result's host ops within 1% of its total_ios, with a series
-within1() {
+# within FILE...: each result's host ops near its total_ios (tol below), with a series
+within() {
 	python3 - "$@" <<'PY'
 import json, sys
+# the fake counts 1000 ops/s of ideal time; the guest's rate limiter on a busy
+# machine falls behind and catches up inside its intervals, which the window
+# follows (its series) and the fake does not: 3% here (0.3% when quiet), 1%
+# against a real QEMU (vm_host_single), where the drive counts the guest's I/Os
+tol = 0.03
 why = []
 for f in sys.argv[1:]:
     try:
@@ -283,7 +289,7 @@ for f in sys.argv[1:]:
     ios = sum(j[k]["total_ios"] for j in r["jobs"] for k in ("read", "write", "trim"))
     if not h:
         why.append("%s: no iotrial.host" % f); continue
-    if abs(h["ops"] - ios) > 0.01 * ios:
+    if abs(h["ops"] - ios) > tol * ios:
         why.append("%s: host ops %s, guest total_ios %d (window %s)" % (f[-13:], h["ops"], ios, h.get("window")))
     ser = h.get("series") or []
     phases = set(x.get("phase") for x in ser)
@@ -300,7 +306,7 @@ serve rate
 	--a iodepth=1 --b iodepth=2 $RATEJOB >"$T/rate.out" 2>"$T/rate.err"
 rc=$?
 stop
-got=$(within1 "$T"/rate/run-*.json)
+got=$(within "$T"/rate/run-*.json)
 if [ $rc -ne 0 ]; then fail host_series "ab exit $rc: $(tail -3 "$T/rate.err")"
 elif [ "$got" != ok ]; then fail host_series "$got"
 else pass host_series; fi
@@ -339,7 +345,7 @@ serve rate
 	>"$T/single.json" 2>"$T/single.err"
 rc=$?
 stop
-got=$(within1 "$T/single.json")
+got=$(within "$T/single.json")
 serve rate
 "$IOTRIAL" --runner="$T/rate.sh" --host-qmp "$T/q.sock" $RATEJOB >"$T/single.txt" 2>"$T/single_txt.err"
 rc2=$?
