@@ -79,19 +79,18 @@ static void append(struct hostview_series *s, const struct hostview_sample *h,
 	s->n++;
 }
 
-int hostview_series_start(struct hostview_series *s, const struct hostview_cfg *c,
-			  double period_s, struct err *e)
+int hostview_series_init(struct hostview_series *s, const struct hostview_cfg *c,
+			 double period_s, struct hostview_sample *first, struct err *e)
 {
 	struct hostview_point zero;
-	int rc;
 
 	memset(s, 0, sizeof(*s));
 	s->cfg = c;
 	if (!(period_s > 0))
 		period_s = 1;
 	s->period_ns = (int64_t)(period_s < 0.01 ? 1e7 : period_s * 1e9);
-	if ((rc = hostview_sample(c, &s->first, e)))
-		return rc;
+	s->first = *first;
+	memset(first, 0, sizeof(*first));
 	s->nd = s->first.nd;
 	s->max = HOSTVIEW_SERIES_POINTS;
 	if (s->nd && HOSTVIEW_SERIES_CELLS / s->nd < s->max)
@@ -108,6 +107,35 @@ int hostview_series_start(struct hostview_series *s, const struct hostview_cfg *
 	return 0;
 }
 
+int hostview_series_start(struct hostview_series *s, const struct hostview_cfg *c,
+			  double period_s, struct err *e)
+{
+	struct hostview_sample first;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if ((rc = hostview_sample(c, &first, e)))
+		return rc;
+	return hostview_series_init(s, c, period_s, &first, e);
+}
+
+void hostview_series_add(struct hostview_series *s, struct hostview_sample *h)
+{
+	const struct hostview_sample *prev = s->last.t_ns ? &s->last : &s->first;
+	struct hostview_point sums = s->sum;
+	double cpu[HOST_ROLE_NR], total;
+
+	hostview_role_cpu(prev, h, cpu, &total);
+	for (int r = 0; r < HOST_ROLE_NR; r++)
+		sums.cpu[r] += cpu[r];
+	sums.cpu_total += total;
+	s->sum = sums;	/* runs on from the latest sample, whatever thinning dropped */
+	append(s, h, &sums);
+	hostview_sample_free(&s->last);
+	s->last = *h;
+	memset(h, 0, sizeof(*h));
+}
+
 /*
  * A sample now (@full: with the drives' cache modes and the threads' roles
  * from QMP, else the counters alone); a failure ends the sampling, keeping
@@ -115,9 +143,6 @@ int hostview_series_start(struct hostview_series *s, const struct hostview_cfg *
  */
 static int take(struct hostview_series *s, int full, struct err *e)
 {
-	const struct hostview_sample *prev = s->last.t_ns ? &s->last : &s->first;
-	struct hostview_point sums = s->sum;
-	double cpu[HOST_ROLE_NR], total;
 	struct hostview_sample h;
 	struct err e2;
 	int rc;
@@ -129,14 +154,7 @@ static int take(struct hostview_series *s, int full, struct err *e)
 		snprintf(s->lost_msg, sizeof(s->lost_msg), "%s", e2.msg);
 		return err_set(e, rc, e2.exit_code, "%s", e2.msg);
 	}
-	hostview_role_cpu(prev, &h, cpu, &total);
-	for (int r = 0; r < HOST_ROLE_NR; r++)
-		sums.cpu[r] += cpu[r];
-	sums.cpu_total += total;
-	s->sum = sums;	/* runs on from the latest sample, whatever thinning dropped */
-	append(s, &h, &sums);
-	hostview_sample_free(&s->last);
-	s->last = h;
+	hostview_series_add(s, &h);
 	return 0;
 }
 

@@ -67,6 +67,19 @@ int hostview_series_start(struct hostview_series *s, const struct hostview_cfg *
 			  double period_s, struct err *e);
 
 /*
+ * hostview_series_start's second half, on a sample taken elsewhere:
+ * @first's arrays become the series' (@first is emptied).  0 or -ENOMEM.
+ */
+int hostview_series_init(struct hostview_series *s, const struct hostview_cfg *c,
+			 double period_s, struct hostview_sample *first, struct err *e);
+
+/*
+ * @h, taken after the latest, as the next boundary (its arrays become the
+ * series'; @h is emptied): the tick's and the end's second half.
+ */
+void hostview_series_add(struct hostview_series *s, struct hostview_sample *h);
+
+/*
  * A sample if one is due (a period after the last).  0: taken or not due;
  * -errno with @e filled the first time a sample fails (the socket went
  * away): the samples so far are kept, no more are taken, and later calls

@@ -5,7 +5,7 @@
  * measured window (ramp excluded) with the drive's counters spread as the
  * guest's I/Os were, the CPU over the window, the fallback to the whole
  * run, a series cut short by a socket that went away, and the memory bound
- * (thinning).
+ * (thinning) of samples added one by one.
  */
 #include "check.h"
 #include "env/hostview_series.h"
@@ -198,11 +198,66 @@ TEST(lost_mid_run)
 	series_free(&s);
 }
 
+/* A sample at @ms of one drive at @ops and one vCPU thread at @cpu_ns. */
+static void sample_at(struct hostview_sample *h, double ms, uint64_t ops, uint64_t cpu_ns)
+{
+	memset(h, 0, sizeof(*h));
+	h->t_ns = (int64_t)(T0 + ms * 1e6);
+	h->pid = 4000;
+	h->d = calloc(1, sizeof(*h->d));
+	h->th = calloc(1, sizeof(*h->th));
+	h->nd = h->nth = 1;
+	strcpy(h->d[0].name, "drive-virtio0");
+	h->d[0].rd_ops = ops;
+	h->d[0].rd_ns = ops * 1000;
+	h->th[0] = (struct hostview_thread){ .tid = 4001, .role = HOST_ROLE_VCPU, .cpu_ns = cpu_ns };
+	h->proc_cpu_ns = cpu_ns;
+}
+
+TEST(thinned_long_run)
+{
+	struct hostview_cfg c = { .socket = "q.sock" };
+	struct hostview_series s;
+	struct hostview_sample h;
+	struct hostview_guest g;
+	json_t *o, *ser;
+	size_t i;
+
+	/* 30 s of a drive doing 5 ops and a vCPU 1 ms of CPU every 10 ms, sampled
+	 * when due (every 10 ms, then as the period doubles), and at the end */
+	sample_at(&h, 0, 100, 0);
+	CHECK(!hostview_series_init(&s, &c, 0.01, &h, NULL));
+	CHECK(s.max == HOSTVIEW_SERIES_POINTS && h.d == NULL);
+	for (i = 1; i <= 3000; i++) {
+		if (i < 3000 && (double)s.pt[s.n - 1].t_ns + (double)s.period_ns > T0 + 1e7 * (double)i)
+			continue;
+		sample_at(&h, 10.0 * (double)i, 100 + 5 * i, 1000000 * i);
+		hostview_series_add(&s, &h);
+		CHECK(s.n <= s.max);
+	}
+	/* pairs merged twice: 40 ms intervals, the first and the last boundary kept */
+	CHECK(s.period_ns == 40000000);
+	CHECK(s.pt[0].t_ns == (int64_t)T0 && s.pt[s.n - 1].t_ns == (int64_t)(T0 + 30e9));
+	CHECK_NEAR(s.pt[s.n - 1].cpu[HOST_ROLE_VCPU], 3e9, 1);
+	memset(&g, 0, sizeof(g));
+	g.ios = 15000;
+	g.dev_lat_ns = g.tool_ns = g.io_path_ns = NAN;
+	o = hostview_series_join(&s, &g, NULL);
+	CHECK(o && json_integer_value(json_object_get(o, "ops")) == 15000);
+	CHECK_NEAR(json_number_value(json_object_get(o, "cpu_per_io_ns")), 3e9 / 15000, 1e-3);
+	ser = json_object_get(o, "series");
+	CHECK(json_array_size(ser) == s.n - 1);
+	CHECK_NEAR(json_number_value(json_object_get(o, "series_interval_ms")), 40, 1e-9);
+	json_decref(o);
+	hostview_series_free(&s);
+}
+
 int main(void)
 {
 	RUN(measured_window);
 	RUN(uneven_rate);
 	RUN(no_guest_series);
 	RUN(lost_mid_run);
+	RUN(thinned_long_run);
 	return CHECK_DONE();
 }
