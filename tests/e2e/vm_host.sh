@@ -11,7 +11,9 @@
 #  - vm_host_verdicts: ab's comparison has every host.* metric with a verdict.
 #  - vm_host_single: one run from the host (iotrial --runner --host-qmp, no
 #    ab) with ramp_time: QMP's ops over the guest's measured window within 1%
-#    of its total_ios (the ramp's I/Os left out), the window aligned.
+#    of its total_ios (the ramp's I/Os left out), the window aligned; up to 3
+#    tries (a busy TCG guest's rate swings move the window by a part of one
+#    of its intervals).
 #  - vm_host_report: that run's text ends with the host's lines, and
 #    iotrial report shows the host's section with its series charts.
 #  - vm_host_killed: QEMU killed mid-trial ends the trial (non-zero exit, one
@@ -93,7 +95,12 @@ for k in ops cpu virt verdicts; do
 done
 
 # one run from the host (no ab) with a ramp: QMP's ops over the guest's measured
-# window, the text's host lines, and iotrial report's host section
+# window, the text's host lines, and iotrial report's host section.  Up to 3
+# tries: where the guest's rate swings inside its intervals (TCG beside other
+# tests) the window's start moves by a part of one; a ramp counted in, or I/Os
+# not the guest's, miss by far more in every try.
+tries=""
+for try in 1 2 3; do
 "$IOTRIAL" --runner="$RUNNER" --host-qmp="$QMP" --output-format=normal,json --output="$T/one.out" \
 	--name=j --filename="$VD" --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=4 \
 	--size=16M --ramp_time=1 --runtime=2 --time_based --series_interval=100ms >"$T/one.stdout" 2>"$T/one.err"
@@ -118,9 +125,12 @@ else:
     print("ok %s = %d (ramp %d left out, alignment spread %.1f ms)" % (h["ops"], ios, ramp, h["window"]["align_spread_ms"]))
 PY
 )
+case "$got" in ok*) break ;; esac
+tries="$tries [try $try, exit $rc: $got $(tail -c 200 "$T/one.err")]"
+done
 case "$got" in
-ok*) pass "vm_host_single (${got#ok })" ;;
-*) fail vm_host_single "exit $rc: $got $(tail -c 300 "$T/one.err")" ;;
+ok*) pass "vm_host_single (${got#ok }${tries:+ after$tries})" ;;
+*) fail vm_host_single "$tries" ;;
 esac
 "$IOTRIAL" report "$T/one.json" -o "$T/one.html" 2>"$T/rep.err"
 if ! grep -q "^The host's side (QEMU" "$T/one.out" || ! grep -q "^  virtual device path: " "$T/one.out" ||
