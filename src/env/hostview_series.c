@@ -425,6 +425,12 @@ json_t *hostview_series_join(const struct hostview_series *s, const struct hostv
 		json_object_set_new(win, "lost", json_sprintf("the QMP socket went away %.1f s into "
 				    "the run (%s): the host's figures stop at the last sample",
 				    (double)(s->lost_ns - s->pt[0].t_ns) / 1e9, s->lost_msg));
+	/* check says so too: the figures cover less than the guest's window */
+	if (s->lost && e1 > (double)s->pt[s->n - 1].t_ns)
+		json_array_append_new(json_object_get(o, "pitfalls"), json_pack("{s:s, s:s}", "id",
+				      "host_partial", "text", "the QMP socket went away before the "
+				      "guest's measured window ended: the host's figures cover its "
+				      "part before the last sample, against all of the guest's I/Os"));
 	json_object_set_new(o, "window", win);
 	json_object_set_new(o, "series_interval_ms", json_real((double)s->period_ns / 1e6));
 	json_object_set_new(o, "series_from", json_string(

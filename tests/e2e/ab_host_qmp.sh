@@ -32,7 +32,8 @@
 #    fake's clock-driven count is not the guest's, see within).
 #  - host_vanish: the server goes away 2 s into the first run: one warning
 #    line per run, exit 0, each result kept, the first with the host's view
-#    up to its last sample (window lost; part of the guest's I/Os).
+#    up to its last sample (window lost; part of the guest's I/Os; the
+#    host_partial pitfall that check flags).
 #  - host_single_run: one run driven from the host (iotrial --runner
 #    --host-qmp, no ab): JSON on stdout with iotrial.host, ops within 3% of
 #    total_ios with the ramp; the text output ends with the host's lines;
@@ -328,6 +329,8 @@ for f in fs:
         kept += 1
         if not h["window"].get("lost") or not 0 < h["ops"] < 0.95 * h["guest_ios"]:
             why.append("%s: window %s ops %s" % (f[-13:], h["window"], h["ops"]))
+        elif not any(p["id"] == "host_partial" for p in h["pitfalls"]):
+            why.append("%s: no host_partial pitfall: %s" % (f[-13:], h["pitfalls"]))
 if not kept: why.append("no result kept the samples taken before")
 print("; ".join(why) or "ok")
 PY

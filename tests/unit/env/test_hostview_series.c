@@ -191,6 +191,8 @@ TEST(lost_mid_run)
 	CHECK(json_is_true(json_object_get(w, "partial")));
 	CHECK(strstr(json_string_value(json_object_get(w, "lost")), "cannot connect") != NULL);
 	CHECK(json_integer_value(json_object_get(o, "ops")) == 850);	/* 1250 .. 2100 ms */
+	CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(o, "pitfalls"), 0),
+						    "id")), "host_partial");
 	json_decref(o);
 	/* one sample only: nothing to join */
 	s.n = 1;
