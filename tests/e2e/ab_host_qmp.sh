@@ -41,9 +41,11 @@
 #    the runner never sees --host-qmp or --runner.
 #  - host_single_bad: --host-qmp without --runner, and under an MPI
 #    launcher: one-line usage errors (exit 2), nothing run.
+#  - host_runner_only: --runner without --host-qmp: the runner's result
+#    written as a run's (JSON on stdout), no iotrial.host.
 . "$(dirname "$0")/lib.sh"
 
-command -v python3 >/dev/null 2>&1 || { for n in host_join host_breakdown_text host_not_passed host_missing host_refused host_dies host_bad_option host_hostile host_stdout_runner host_stdout_garbage host_series host_vanish host_single_run host_single_bad; do skip $n "python3 is missing"; done; exit 0; }
+command -v python3 >/dev/null 2>&1 || { for n in host_join host_breakdown_text host_not_passed host_missing host_refused host_dies host_bad_option host_hostile host_stdout_runner host_stdout_garbage host_series host_vanish host_single_run host_single_bad host_runner_only; do skip $n "python3 is missing"; done; exit 0; }
 
 cat >"$T/fakeqmp.py" <<'PY'
 import json, os, socket, sys, time
@@ -383,3 +385,12 @@ elif [ $rc2 -ne 2 ] || [ "$(wc -l <"$T/sb2.err")" -ne 1 ] || ! grep -q "MPI laun
 	fail host_single_bad "MPI: exit $rc2: $(cat "$T/sb2.err")"
 elif [ -s "$T/sb1.out" ] || [ -s "$T/sb2.out" ]; then fail host_single_bad "something ran"
 else pass host_single_bad; fi
+
+# --runner alone: one run through the runner, its result as a run's, no host's view
+"$IOTRIAL" --runner="$T/runner.sh" --output-format=json --name=j --ioengine=null --size=1m \
+	>"$T/ro.json" 2>"$T/ro.err"
+rc=$?
+if [ $rc -ne 0 ]; then fail host_runner_only "exit $rc: $(tail -2 "$T/ro.err")"
+elif ! python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit('host' in r['iotrial'] or r['jobs'][0]['read']['total_ios'] != 256)" "$T/ro.json"; then
+	fail host_runner_only "not the run's result: $(head -c 200 "$T/ro.json")"
+else pass host_runner_only; fi
