@@ -16,4 +16,11 @@
  */
 extern const struct opt_def engine_rows_hipri[];
 
+/*
+ * force_async=N: every Nth SQE with IOSQE_ASYNC, which io_uring and
+ * io_uring_cmd take; its value is struct job's force_async.  Ended by a row
+ * without a name.
+ */
+extern const struct opt_def engine_rows_force_async[];
+
 #endif

@@ -161,10 +161,13 @@ struct job {
 	/*
 	 * Engine options read outside their engines' files, so kept here
 	 * (their rows are the engines', io/engine.h): hipri, which two
-	 * engines take (io_uring IOPOLL, pvsync2 RWF_HIPRI), and cpuio's
+	 * engines take (io_uring IOPOLL, pvsync2 RWF_HIPRI), force_async,
+	 * which io_uring and io_uring_cmd take (their rows are in separate
+	 * files, so the value has one place both know), and cpuio's
 	 * exit_on_io_done, which the run acts on (run.c).
 	 */
 	int hipri;
+	uint32_t force_async;		/* every Nth SQE gets IOSQE_ASYNC; 0 = none */
 	int exit_on_io_done;
 
 	/* time */

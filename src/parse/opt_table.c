@@ -521,7 +521,7 @@ static const struct opt_def opt_defs_tail[] = {
 	U("dataplacement"), U("exec_postrun"),
 	U("exec_prerun"), 
 	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-	UH("force_async", "io_uring's forced async punting is not supported"), U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
+	U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
 	U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
 	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
 	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),

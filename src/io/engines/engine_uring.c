@@ -87,6 +87,8 @@ struct uring_state {
 	unsigned inflight;	/* submitted, not reaped */
 	unsigned nr_cqes;		/* at most this many CQEs per reap (the depth) */
 	unsigned enter_flags;		/* IORING_ENTER_REGISTERED_RING once the fd is */
+	uint32_t force_async;		/* force_async=N: every Nth SQE is IOSQE_ASYNC */
+	uint32_t since_async;		/* SQEs prepared since the last forced one */
 };
 
 /*
@@ -340,6 +342,7 @@ static int uring_init(struct engine_ctx *ctx, struct err *e)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "io_uring: out of memory");
 	ctx->priv = s;
 	s->nr_cqes = ctx->depth ? ctx->depth : 1;
+	s->force_async = ctx->job ? ctx->job->force_async : 0;
 	if (ctx->job && ctx->job->hipri && (ret = uring_probe_hipri(ctx, e)))
 		goto fail;
 	ret = uring_setup(ctx, s, e);
@@ -394,6 +397,11 @@ static int uring_queue(struct engine_ctx *ctx, struct io_u *io)
 	}
 	if (s->regfiles)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	/* force_async: the kernel hands the SQE to an io-wq worker instead of trying inline */
+	if (s->force_async && ++s->since_async == s->force_async) {
+		s->since_async = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
 	sqe->ioprio = io->ioprio;	/* cmdprio (0: the task's own priority) */
 	io_uring_sqe_set_data(sqe, io);
 	s->unsubmitted++;
@@ -646,7 +654,8 @@ static const struct opt_def uring_io_rows[] = {
 };
 
 static const struct opt_def *const uring_opts[] = {
-	uring_setup_rows, cmdprio_opt_rows, engine_rows_hipri, uring_io_rows, NULL,
+	uring_setup_rows, cmdprio_opt_rows, engine_rows_hipri, engine_rows_force_async,
+	uring_io_rows, NULL,
 };
 
 const struct engine_ops engine_uring_ops = {

@@ -79,6 +79,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "sqthread_poll_cpu", "1", "sqthread_poll_cpu", "1" },
 	{ "hipri", NULL, "hipri", "1" },
 	{ "nonvectored", "1", "nonvectored", "1" },
+	{ "force_async", "4", "force_async", "4" },
 	{ "runtime", "10m", "runtime", "600000000" },
 	{ "timeout", "90", "runtime", "90000000" },
 	{ "time_based", NULL, "time_based", "1" },
