@@ -149,6 +149,8 @@ struct job {
 	uint32_t fdatasync_blocks;	/* fdatasync=N */
 	int end_fsync;
 	int fsync_on_close;
+	/* ioscheduler=: the devices' I/O scheduler for the run (env/iosched.h); "" = leave */
+	char ioscheduler[64];
 	/*
 	 * The options of the job's engine (io/engine.h): that engine's own
 	 * struct, which only its file knows, at its defaults until set.  It

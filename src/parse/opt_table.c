@@ -511,6 +511,11 @@ static const struct opt_def opt_defs_tail[] = {
 	  .help = "dedupe_mode=working_set: the working sets are shared by the run's threads, "
 		  "spread evenly among them" },
 
+	{ .name = "ioscheduler", .type = OPT_FUNC, .parse = opt_parse_strbuf,
+	  .show = opt_show_strbuf, F(ioscheduler),
+	  .help = "switch the I/O scheduler of the devices under the job's files for the run "
+		  "(/sys/block/DEV/queue/scheduler; put back after)" },
+
 	/* fio options iotrial does not implement: refused by name */
 	U("apptag"), U("apptag_mask"), U("atomic"),
 	U("bindname"), U("block_error_percentiles"), U("brick"), U("bwavgtime"),
@@ -527,7 +532,7 @@ static const struct opt_def opt_defs_tail[] = {
 	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
 	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
 	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), 
-	U("ignore_zone_limits"), U("interface"), U("iopsavgtime"), UH("ioscheduler", "set /sys/block/DEV/queue/scheduler before the run (the JSON records it)"), U("job_max_open_zones"), U("job_start_clock_id"),
+	U("ignore_zone_limits"), U("interface"), U("iopsavgtime"), U("job_max_open_zones"), U("job_start_clock_id"),
 	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
 	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
 	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),

@@ -18,6 +18,7 @@
 
 #include "lib/clock.h"
 #include "env/diskutil.h"
+#include "env/iosched.h"	/* ioscheduler= */
 #include "io/engine.h"
 #include "env/env.h"
 #include "io/file.h"
@@ -471,6 +472,29 @@ static void run_affinity(const struct worker *w, pthread_attr_t *attr)
 	pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 }
 
+/*
+ * ioscheduler=: switch the devices under the files of workers [first, end)
+ * (those laid out so far; a device switched already stays), before their
+ * I/O.  Engines without files of their own touch no device's queue.
+ */
+static int run_iosched(struct run_state *s, size_t first, size_t end, struct err *e)
+{
+	for (size_t i = first; i < end; i++) {
+		const struct worker *w = &s->w[i];
+
+		if (!w->job->ioscheduler[0] || (w->traits & (ENGINE_F_NOFILES | ENGINE_F_OWNFILES)))
+			continue;
+		for (unsigned f = 0; f < w->nr_files; f++) {
+			int r = iosched_switch(&s->sched, w->files[f].path, w->job->ioscheduler,
+					       w->job->name, e);
+
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
 /* Run the workers, one stonewalled group after another. */
 static int run_threads(struct run_state *s, struct err *e)
 {
@@ -484,6 +508,8 @@ static int run_threads(struct run_state *s, struct err *e)
 		for (i = first; i < end; i++)
 			if (!s->w[i].job->create_serialize)
 				run_prepare_late(s, &s->w[i]);
+		if (run_iosched(s, first, end, e))
+			return e->code;
 		s->grp_t0_ns = clock_now_ns(&s->clk);	/* after the layout: the ETA's plans start here */
 		for (i = first; i < end; i++) {
 			pthread_attr_t attr;
@@ -699,6 +725,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		r = run_prepare(&s, e);
 	if (!r)
 		r = run_groups_init(&s, e);
+	if (!r)	/* every target laid out so far: a bad name is refused before any I/O */
+		r = run_iosched(&s, 0, s.nr, e);
 	if (!r && req->bandwidth_log)	/* created before any I/O, as the job logs */
 		r = agglog_open(&s.agg, NULL, e);
 	if (req->sync)	/* every process laid out: start I/O together */
@@ -741,6 +769,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		/* what could explain a difference between two runs (methodology §4) */
 		if (!env_capture(paths, nr_paths, &env, NULL))
 			out->env = env;
+		if (env && s.sched.nr)	/* the run's schedulers (the devices show them too) */
+			json_object_set_new(env, "ioscheduler", iosched_json(&s.sched));
 		/*
 		 * The result owns what it reports; the threads' buffers, rings and
 		 * series go now, and their pages back to the system (the threads'
@@ -756,6 +786,17 @@ out:
 	agglog_close(&s.agg, NULL);	/* a failure before the run: the files stay empty */
 	free(paths);
 	run_release(&s);
+	{
+		struct err le;
+
+		/* whatever ended the run (an error, a failed job, SIGINT): the devices go back */
+		err_clear(&le);
+		if (iosched_restore(&s.sched, &le) && !r) {
+			*e = le;
+			r = le.code;
+		}
+		iosched_free(&s.sched);
+	}
 	if (req->handle_signals) {
 		/* a signal that came after the last wait must not kill us now */
 		struct timespec zero = { 0, 0 };

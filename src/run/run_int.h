@@ -6,6 +6,7 @@
 #ifndef IOTRIAL_RUN_INT_H
 #define IOTRIAL_RUN_INT_H
 
+#include "env/iosched.h"
 #include <signal.h>	/* sigset_t */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@ struct run_progress_job;
 
 struct run_state {
 	const struct run_req *req;
+	struct iosched sched;		/* ioscheduler=: devices switched, put back at the end */
 	struct clock clk;
 	struct worker *w;
 	size_t nr;

@@ -80,6 +80,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "hipri", NULL, "hipri", "1" },
 	{ "nonvectored", "1", "nonvectored", "1" },
 	{ "force_async", "4", "force_async", "4" },
+	{ "ioscheduler", "mq-deadline", "ioscheduler", "mq-deadline" },
 	{ "runtime", "10m", "runtime", "600000000" },
 	{ "timeout", "90", "runtime", "90000000" },
 	{ "time_based", NULL, "time_based", "1" },

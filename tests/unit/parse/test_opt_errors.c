@@ -48,8 +48,6 @@ TEST(unknown_and_unsupported)
 			 "crc32c, crc32, crc64, sha1, sha256, sha512, xxhash, meta, pattern, 0/none (" W ")"));
 	CHECK(fails_with("verify_write_sequence", "0", "unsupported option 'verify_write_sequence': "
 			 "not supported (verify= checks every block after the writes) (" W ")"));
-	CHECK(fails_with("ioscheduler", "deadline", "unsupported option 'ioscheduler': set "
-			 "/sys/block/DEV/queue/scheduler before the run (the JSON records it) (" W ")"));
 	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
 	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned block "
 			 "devices are not supported (none or strided) (" W ")"));

@@ -49,8 +49,8 @@ TEST(resolved_list)
 	 * verify_pattern, wait_for, program, arguments, donorname, ignore_error,
 	 * cmdprio_bssplit, prio, prioclass, filename_format, numa_cpu_nodes,
 	 * numa_mem_policy, rbd's clustername, rbdname, pool, clientname, write_iolog,
-	 * read_iolog, allrandrepeat */
-	CHECK_EQ_U(nr, listed - 34);
+	 * read_iolog, allrandrepeat, ioscheduler */
+	CHECK_EQ_U(nr, listed - 35);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
@@ -94,7 +94,7 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, "bs"));
 	CHECK(!opt_cmdhelp(f, "ss"));
 	CHECK(!opt_cmdhelp(f, "sync"));
-	CHECK(!opt_cmdhelp(f, "ioscheduler"));
+	CHECK(!opt_cmdhelp(f, "verify_write_sequence"));
 	CHECK(!opt_cmdhelp(f, "fixedbufs"));
 	CHECK(opt_cmdhelp(f, "nope") == -ENOENT);
 	fclose(f);
@@ -103,7 +103,7 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "default: 4096") != NULL);
 	CHECK(strstr(buf, "steadystate: ") != NULL);
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
-	CHECK(strstr(buf, "ioscheduler: a fio option that iotrial does not support (refused): set /sys") != NULL);
+	CHECK(strstr(buf, "verify_write_sequence: a fio option that iotrial does not support (refused): not supported") != NULL);
 	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
 	free(buf);
 	/* ioengine lists every engine of the registry, from the registry */
@@ -129,7 +129,8 @@ TEST(cmdhelp)
 	CHECK(!opt_cmdhelp(f, NULL));
 	fclose(f);
 	CHECK(strstr(buf, "\niodepth ") != NULL);
-	CHECK(strstr(buf, "\nioscheduler ") == NULL);
+	CHECK(strstr(buf, "\nioscheduler ") != NULL);
+	CHECK(strstr(buf, "\nverify_write_sequence ") == NULL);
 	CHECK(strstr(buf, "further fio options are recognised") != NULL);
 	free(buf);
 }
