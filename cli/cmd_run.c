@@ -365,6 +365,7 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi, int *sig_out)
 	req.readonly = cl->readonly;
 	req.aux_path = cl->aux_path;
 	req.bandwidth_log = cl->bandwidth_log;
+	req.idle_prof = cl->idle_prof;
 	req.clock_mode = clock_mode(cl);
 	req.handle_signals = 1;
 	req.error_dump = on_error_dump;

@@ -21,6 +21,9 @@
 #include "lib/err.h"
 #include "log/fiolog_fz.h"	/* --inflate-log */
 #include "parse/opt.h"
+#include "lib/clock.h"	/* --idle-prof=calibrate's timings */
+#include "measure/idleprof.h"
+#include "report/report_text.h"	/* report_text_idle */
 
 static void usage(FILE *f)
 {
@@ -110,6 +113,30 @@ static void debug_parse(const struct cmdline *cl)
 	fflush(f);
 }
 
+/* --idle-prof=calibrate: time the unit of work on every CPU, print it, and stop (as fio). */
+static int idle_calibrate(void)
+{
+	struct idleprof ip;
+	struct idleprof_result res = { 0 };
+	struct clock clk;
+	struct err e = { 0 };
+	int r;
+
+	memset(&ip, 0, sizeof(ip));	/* idleprof_free is then safe whatever fails */
+	r = clock_init(&clk, CLOCK_MODE_AUTO, &e);
+	if (!r)
+		r = idleprof_start(&ip, IDLEPROF_CALIBRATE, &clk, &e);
+	if (!r && idleprof_end(&ip, &res))
+		r = err_set(&e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	idleprof_free(&ip);
+	if (r)
+		return fail(e.msg, e.exit_code);
+	report_text_idle(stdout, &res);
+	free(res.cpus);
+	return fflush(stdout) || ferror(stdout) ? fail("writing to stdout failed", EXIT_OUTPUT) :
+						  EXIT_OK;
+}
+
 /* Answer what does not run jobs; returns -1 when cmd_run() should go on. */
 static int answer(struct cmdline *cl)
 {
@@ -135,6 +162,8 @@ static int answer(struct cmdline *cl)
 		return fflush(stdout) || ferror(stdout) ? fail("writing to stdout failed", EXIT_OUTPUT) :
 							  EXIT_OK;
 	}
+	if (cl->idle_prof == IDLEPROF_CALIBRATE)
+		return idle_calibrate();
 	if (cl->cmdhelp) {
 		if (opt_cmdhelp(stdout, cl->cmdhelp_opt) == -ENOENT) {
 			snprintf(msg, sizeof(msg), "unknown option '%.100s'", cl->cmdhelp_opt);

@@ -175,6 +175,21 @@ static const char *cl_value(int argc, char **argv, int *i, const char *val)
 
 enum { CL_NOT_MINE = 1, CL_STOP = 2 };
 
+/* --idle-prof=system|percpu|calibrate (measure/idleprof.h); calibrate stops parsing. */
+static int cl_idle_prof(struct cmdline *cl, const char *val, struct err *e)
+{
+	if (!strcmp(val, "system"))
+		cl->idle_prof = IDLEPROF_SYSTEM;
+	else if (!strcmp(val, "percpu"))
+		cl->idle_prof = IDLEPROF_PERCPU;
+	else if (!strcmp(val, "calibrate"))
+		return cl->idle_prof = IDLEPROF_CALIBRATE, CL_STOP;
+	else
+		return err_set(e, -EINVAL, EXIT_USAGE, "invalid value '%s' for option 'idle-prof': "
+			       "not one of system, percpu, calibrate (" CL_WHERE ")", val);
+	return 0;
+}
+
 #define CL_MPI "to drive many hosts, run iotrial under mpirun (its MPI mode)"
 
 /*
@@ -220,8 +235,8 @@ static const struct cl_popt {
 	{ "remote-config", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
 	{ "bandwidth-log", 0, NULL, "write the run's bandwidth every 500 ms to agg-{read,write,trim}_bw.log "
 	  "(also -b)", NULL },
-	{ "idle-prof", 1, NULL, NULL,
-	  "idleness profiling is not supported (the JSON reports each job's CPU usage)" },
+	{ "idle-prof", 1, "system|percpu|calibrate", "profile each CPU's idleness during the run "
+	  "(calibrate: only measure the unit of work, and exit)", NULL },
 	{ "debug", 1, "parse,random", "fio's traces: each option parsed, each job's random seeds",
 	  NULL },
 	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)" },
@@ -303,6 +318,8 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	}
 	if (!strcmp(name, "eta"))
 		return cl_eta(cl, val, e);
+	if (!strcmp(name, "idle-prof"))
+		return cl_idle_prof(cl, val, e);
 	if (!strcmp(name, "history")) {	/* a bare --history: the default file */
 		cl->history = 1;
 		free(cl->history_file);

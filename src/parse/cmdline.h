@@ -24,6 +24,7 @@
 #include <stdio.h>	/* FILE */
 #include "lib/err.h"
 #include "model/job.h"
+#include "measure/idleprof.h"	/* enum idleprof_mode */
 
 /* --output-format bits (a comma list may set several). */
 enum {
@@ -89,6 +90,7 @@ struct cmdline {
 	char *preset;			/* the name given */
 	char *preset_text;		/* the job file that was parsed: the preset with
 					 * the command-line options appended to each job */
+	enum idleprof_mode idle_prof;	/* --idle-prof (calibrate: parsing stopped there) */
 	int history;			/* --history[=FILE]: store the run (docs/history.md) */
 	char *history_file;		/* its FILE, NULL = $IOTRIAL_HISTORY or the default */
 };

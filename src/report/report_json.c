@@ -647,6 +647,27 @@ static json_t *json_time(time_t t)
 	return jstr(buf);
 }
 
+/* --idle-prof's figures under fio's keys: percentages, the unit in microseconds. */
+static json_t *json_idle(const struct idleprof_result *ip)
+{
+	json_t *o = json_object();
+	char key[32];
+	int bad = 0;
+
+	jset(o, "system", json_real(ip->system_pct), &bad);
+	for (size_t i = 0; ip->mode == IDLEPROF_PERCPU && i < ip->nr_cpus; i++) {
+		snprintf(key, sizeof(key), "cpu-%d", ip->cpus[i].cpu);
+		jset(o, key, json_real(ip->cpus[i].pct), &bad);
+	}
+	jset(o, "unit_mean", json_real(ip->unit_mean_us), &bad);
+	jset(o, "unit_stddev", json_real(ip->unit_stddev_us), &bad);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *report_json_build(const struct run_result *r, int plus, struct err *e)
 {
 	json_t *o = json_object(), *jobs = json_array(), *du;
@@ -672,6 +693,8 @@ json_t *report_json_build(const struct run_result *r, int plus, struct err *e)
 				bad = 1;
 		jset(o, "disk_util", du, &bad);
 	}
+	if (r->idle.mode >= IDLEPROF_SYSTEM)	/* fio's place: after disk_util */
+		jset(o, "cpu_idleness", json_idle(&r->idle), &bad);
 	jset(o, "iotrial", json_run_iotrial(r), &bad);
 	if (!bad && report_breakdown_run_json(o, r))	/* groups, device-view windows */
 		bad = 1;

@@ -509,6 +509,22 @@ static void text_disks(FILE *f, const struct run_result *r)
 	}
 }
 
+void report_text_idle(FILE *f, const struct idleprof_result *ip)
+{
+	if (ip->mode == IDLEPROF_NONE)
+		return;
+	fprintf(f, "%sCPU idleness:\n", ip->mode == IDLEPROF_CALIBRATE ? "" : "\n");
+	if (ip->mode >= IDLEPROF_SYSTEM)
+		fprintf(f, "  system: %3.2f%%\n", ip->system_pct);
+	if (ip->mode == IDLEPROF_PERCPU) {
+		fprintf(f, "  percpu:");
+		for (size_t i = 0; i < ip->nr_cpus; i++)
+			fprintf(f, "%s %3.2f%%", i ? "," : "", ip->cpus[i].pct);
+		fputc('\n', f);
+	}
+	fprintf(f, "  unit work: mean=%3.2fus, stddev=%3.2f\n", ip->unit_mean_us, ip->unit_stddev_us);
+}
+
 int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 {
 	/* fio's part, in its format */
@@ -517,6 +533,7 @@ int report_text_write(FILE *f, const struct run_result *r, struct err *e)
 		text_job(f, &r->jobs[i], r->timestamp);
 	text_groups(f, r);
 	text_disks(f, r);
+	report_text_idle(f, &r->idle);
 	/* iotrial's, after every line of fio's */
 	report_text_add_write(f, r);
 	if (fflush(f) == EOF || ferror(f))

@@ -19,4 +19,11 @@
  */
 int report_text_write(FILE *f, const struct run_result *r, struct err *e);
 
+/*
+ * fio's "CPU idleness" block for --idle-prof (nothing for mode NONE): the
+ * system and per-CPU shares, the unit of work's time; calibrate's is the
+ * unit alone, without the blank line before it.
+ */
+void report_text_idle(FILE *f, const struct idleprof_result *ip);
+
 #endif

@@ -278,6 +278,9 @@ void result_free(struct run_result *r)
 	r->nr_groups = 0;
 	free(r->jobs);
 	free(r->du);
+	free(r->idle.cpus);
+	r->idle.cpus = NULL;
+	r->idle.nr_cpus = 0;
 	r->jobs = NULL;
 	r->nr_jobs = 0;
 	r->du = NULL;

@@ -17,6 +17,7 @@
 #include "model/job.h"
 #include "lib/stat.h"
 #include "measure/breakdown.h"	/* struct breakdown: where each I/O's time goes */
+#include "measure/idleprof.h"	/* struct idleprof_result: --idle-prof */
 
 struct series;		/* series.h: per-interval time series (docs/time-series.md) */
 struct steady;		/* steady.h: steady-state outcome (docs/time-series.md) */
@@ -192,6 +193,7 @@ struct run_result {
 	size_t nr_jobs;
 	struct disk_util *du;
 	size_t nr_du;
+	struct idleprof_result idle;	/* --idle-prof (mode NONE: none); cpus owned */
 	const struct job_kv *global_opts;	/* as typed; owned by the job list */
 	size_t nr_global_opts;
 	int partial;			/* interrupted or errored: not the full run */

@@ -19,6 +19,7 @@
 #include "lib/clock.h"
 #include "env/diskutil.h"
 #include "env/iosched.h"	/* ioscheduler= */
+#include "measure/idleprof.h"	/* --idle-prof */
 #include "io/engine.h"
 #include "env/env.h"
 #include "io/file.h"
@@ -698,9 +699,11 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	size_t nr_paths = 0;
 	sigset_t old;
 	struct timeval tv;
+	struct idleprof idle;
 	int r, du_ok = 0;
 
 	memset(&s, 0, sizeof(s));
+	memset(&idle, 0, sizeof(idle));
 	memset(&du, 0, sizeof(du));	/* sysfs NULL = /sys, no devices yet */
 	memset(out, 0, sizeof(*out));
 	s.req = req;
@@ -727,6 +730,8 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 		r = run_groups_init(&s, e);
 	if (!r)	/* every target laid out so far: a bad name is refused before any I/O */
 		r = run_iosched(&s, 0, s.nr, e);
+	if (!r && req->idle_prof)	/* calibrated before the jobs load the CPUs */
+		r = idleprof_start(&idle, req->idle_prof, &s.clk, e);
 	if (!r && req->bandwidth_log)	/* created before any I/O, as the job logs */
 		r = agglog_open(&s.agg, NULL, e);
 	if (req->sync)	/* every process laid out: start I/O together */
@@ -740,7 +745,11 @@ int run_execute(const struct run_req *req, struct run_result *out, struct err *e
 	out->timestamp = tv.tv_sec;
 	out->timestamp_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
 	s.t0_ns = clock_now_ns(&s.clk);
+	if (req->idle_prof)
+		idleprof_begin(&idle);
 	r = run_threads(&s, e);
+	if (req->idle_prof && idleprof_end(&idle, &out->idle) && !r)
+		r = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	if (s.agg.f[0]) {
 		struct err le;
 
@@ -786,6 +795,8 @@ out:
 	agglog_close(&s.agg, NULL);	/* a failure before the run: the files stay empty */
 	free(paths);
 	run_release(&s);
+	if (req->idle_prof)
+		idleprof_free(&idle);
 	{
 		struct err le;
 

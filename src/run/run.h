@@ -134,6 +134,7 @@ struct run_req {
 	const char *aux_path;		/* --aux-path: verify state and dump files (NULL: the cwd) */
 	int bandwidth_log;		/* --bandwidth-log: the run's agg-*_bw.log (agglog.h) */
 	const struct run_sync *sync;	/* NULL: this process runs alone */
+	enum idleprof_mode idle_prof;	/* --idle-prof: profile the CPUs' idleness (measure/idleprof.h) */
 };
 
 /*
