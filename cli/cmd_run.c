@@ -139,12 +139,17 @@ static void status_json(FILE *f, const struct run_progress *p, const struct run_
 	json_decref(o);
 }
 
-/* The ETA line's rates, refreshed about once a second whatever the calls. */
+/*
+ * The ETA line's rates, refreshed about once a second (--eta-interval)
+ * whatever the calls: the period less a tenth, so a call a little early
+ * does not skip one.
+ */
 static void eta_rates(struct progress_state *ps, const struct run_progress *p)
 {
 	double dt = p->elapsed_s - ps->last.elapsed_s;
+	double period = ps->cl->eta_interval_us ? (double)ps->cl->eta_interval_us / 1e6 : 1.0;
 
-	if (dt < 0.9)
+	if (dt < period * 0.9)
 		return;
 	for (int d = 0; d < DDIR_NR; d++) {
 		ps->rate_bytes[d] = (double)(p->bytes[d] - ps->last.bytes[d]) / dt;
@@ -377,7 +382,8 @@ static int run_once(struct cmdline *cl, struct mpirank *mpi, int *sig_out)
 	if (ps.status || ps.eta_line) {
 		req.progress = on_progress;
 		req.progress_arg = &ps;
-		req.progress_us = ps.status ? cl->status_interval_us : 1000000;
+		req.progress_us = ps.status ? cl->status_interval_us :
+			cl->eta_interval_us ? cl->eta_interval_us : 1000000;
 	}
 	r = run_execute(&req, &res, &e);
 	if (mpi->started) {	/* every rank ran: merge on rank 0 */

@@ -37,6 +37,13 @@ enum {
 	 * holds that engine's options (parse/opt.c).
 	 */
 	OPT_F_ENGINE = 1u << 3,
+	/*
+	 * Not on fio 3.33's command-line list under the engines iotrial runs:
+	 * an option of a fio engine iotrial lacks (http's, xnvme's, ...) or
+	 * of a later fio.  Refused by its full name, but no prefix that fio
+	 * would read otherwise resolves to it (parse/cmdline.c).
+	 */
+	OPT_F_FOREIGN = 1u << 4,
 };
 
 struct opt_choice {

@@ -17,6 +17,7 @@
 #include "model/num.h"
 #include "parse/opt.h"
 #include "parse/preset.h"
+#include "io/engine.h"	/* engine_find, engine_takes: the job's engine's rows */
 
 #define CL_WHERE "command line"
 
@@ -197,6 +198,8 @@ static int cl_idle_prof(struct cmdline *cl, const char *val, struct err *e)
  * list.  @arg: 0 none, 1 required, 2 optional.  @refused: why iotrial turns
  * the option down (with the nearest thing it has); such rows are known, so a
  * prefix resolves to them and the refusal names them, but --help omits them.
+ * @own: iotrial's, not on fio's list, so it never makes a prefix that fio
+ * resolves ambiguous (cl_resolve_prefix).
  */
 static const struct cl_popt {
 	const char *name;
@@ -204,50 +207,60 @@ static const struct cl_popt {
 	const char *metavar;
 	const char *help;
 	const char *refused;
+	int own;
 } cl_popts[] = {
-	{ "output", 1, "FILE", "write results to FILE instead of stdout (also -o FILE)", NULL },
-	{ "output-format", 1, "LIST", "normal, terse, json, json+, summary (comma-separated)", NULL },
-	{ "minimal", 0, NULL, "terse output (the same as --output-format=terse)", NULL },
-	{ "terse-version", 1, "N", "terse output version 2, 3 (default), 4 or 5", NULL },
-	{ "parse-only", 0, NULL, "check the jobs and exit", NULL },
-	{ "showcmd", 0, NULL, "print each job as a command line with resolved values", NULL },
-	{ "readonly", 0, NULL, "refuse any job that writes or trims", NULL },
-	{ "allow-output-device", 0, NULL, "let --output, --status-output or a log be a block device", NULL },
-	{ "status-interval", 1, "TIME", "a status line every TIME (bare number: seconds)", NULL },
-	{ "status-output", 1, "FILE", "write the status lines to FILE, one JSON object each", NULL },
-	{ "eta", 1, "WHEN", "when to print the ETA line: auto, always or never", NULL },
-	{ "eta-newline", 1, "TIME", "start a new ETA line every TIME (bare number: seconds)", NULL },
-	{ "section", 1, "NAME", "run only job sections NAME of the job files", NULL },
-	{ "preset", 1, "NAME", "run a built-in job set (preset list); typed job options win", NULL },
+	{ "output", 1, "FILE", "write results to FILE instead of stdout (also -o FILE)", NULL, 0 },
+	{ "output-format", 1, "LIST", "normal, terse, json, json+, summary (comma-separated)", NULL, 0 },
+	{ "minimal", 0, NULL, "terse output (the same as --output-format=terse)", NULL, 0 },
+	{ "terse-version", 1, "N", "terse output version 2, 3 (default), 4 or 5", NULL, 0 },
+	{ "parse-only", 0, NULL, "check the jobs and exit", NULL, 0 },
+	{ "showcmd", 0, NULL, "print each job as a command line with resolved values", NULL, 0 },
+	{ "readonly", 0, NULL, "refuse any job that writes or trims", NULL, 0 },
+	{ "allow-output-device", 0, NULL, "let --output, --status-output or a log be a block device", NULL,
+	  1 },
+	{ "status-interval", 1, "TIME", "a status line every TIME (bare number: seconds)", NULL, 0 },
+	{ "status-output", 1, "FILE", "write the status lines to FILE, one JSON object each", NULL, 1 },
+	{ "eta", 1, "WHEN", "when to print the ETA line: auto, always or never", NULL, 0 },
+	{ "eta-newline", 1, "TIME", "start a new ETA line every TIME (bare number: seconds)", NULL, 0 },
+	{ "eta-interval", 1, "TIME", "refresh the ETA line's rates every TIME (default 1s, at least "
+	  "250ms)", NULL, 0 },
+	{ "append-terse", 2, NULL, "add terse output to the other formats (a value is ignored, as "
+	  "in fio)", NULL, 0 },
+	{ "section", 1, "NAME", "run only job sections NAME of the job files", NULL, 0 },
+	{ "preset", 1, "NAME", "run a built-in job set (preset list); typed job options win", NULL, 1 },
 	{ "set", 1, "KEY=VALUE", "set a job option in every job, over what the command line and "
-	  "job files say (iotrial ab's --a/--b)", NULL },
-	{ "history", 2, "FILE", "store the run in the results history (docs/history.md)", NULL },
-	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL },
-	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL },
-	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL },
-	{ "max-jobs", 1, "N", "accepted and ignored: fio 3.33 sizes shared memory with it, no limit", NULL },
-	{ "aux-path", 1, "DIR", "where verify state files and verify_dump files go (default: .)", NULL },
-	{ "version", 0, NULL, "print the fio version iotrial follows, and iotrial's (also -v)", NULL },
-	{ "help", 0, NULL, "this text (also -h)", NULL },
-	{ "client", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
-	{ "server", 2, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
-	{ "daemonize", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
-	{ "remote-config", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI },
+	  "job files say (iotrial ab's --a/--b)", NULL, 1 },
+	{ "history", 2, "FILE", "store the run in the results history (docs/history.md)", NULL, 1 },
+	{ "cmdhelp", 2, "OPTION", "describe the job options (or one of them)", NULL, 0 },
+	{ "warnings-fatal", 0, NULL, "accepted: iotrial's parser warnings are always fatal", NULL, 0 },
+	{ "alloc-size", 1, "KB", "accepted and ignored: iotrial has no shared memory pool", NULL, 0 },
+	{ "max-jobs", 1, "N", "accepted and ignored: fio 3.33 sizes shared memory with it, no limit", NULL, 0 },
+	{ "aux-path", 1, "DIR", "where verify state files and verify_dump files go (default: .)", NULL, 0 },
+	{ "version", 0, NULL, "print the fio version iotrial follows, and iotrial's (also -v)", NULL, 0 },
+	{ "help", 0, NULL, "this text (also -h)", NULL, 0 },
+	{ "client", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI, 0 },
+	{ "server", 2, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI, 0 },
+	{ "daemonize", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI, 0 },
+	{ "remote-config", 1, NULL, NULL, "fio's client/server mode is not supported; " CL_MPI, 0 },
 	{ "bandwidth-log", 0, NULL, "write the run's bandwidth every 500 ms to agg-{read,write,trim}_bw.log "
-	  "(also -b)", NULL },
+	  "(also -b)", NULL, 0 },
 	{ "idle-prof", 1, "system|percpu|calibrate", "profile each CPU's idleness during the run "
-	  "(calibrate: only measure the unit of work, and exit)", NULL },
+	  "(calibrate: only measure the unit of work, and exit)", NULL, 0 },
 	{ "debug", 1, "parse,random", "fio's traces: each option parsed, each job's random seeds",
-	  NULL },
-	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)" },
-	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported" },
-	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)" },
-	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported" },
-	{ "inflate-log", 1, "FILE", "print a log_store_compressed log (.fz) as text, and exit", NULL },
-	{ "trigger-file", 1, NULL, NULL, "triggers are not supported" },
-	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported" },
-	{ "trigger", 1, NULL, NULL, "triggers are not supported" },
-	{ "trigger-remote", 1, NULL, NULL, "triggers are not supported" },
+	  NULL, 0 },
+	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)", 0 },
+	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported", 0 },
+	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)", 0 },
+	{ "memcpytest", 2, NULL, NULL, "memory copy speed tests are not supported", 0 },
+	{ "latency-log", 1, NULL, NULL, "fio no longer has it either: use write_lat_log", 0 },
+	{ "profile", 1, NULL, NULL, "fio's built-in profiles are not supported; iotrial's job "
+	  "sets are --preset (iotrial preset list)", 0 },
+	{ "merge-blktrace-only", 0, NULL, NULL, "blktrace replay is not supported", 0 },
+	{ "inflate-log", 1, "FILE", "print a log_store_compressed log (.fz) as text, and exit", NULL, 0 },
+	{ "trigger-file", 1, NULL, NULL, "triggers are not supported", 0 },
+	{ "trigger-timeout", 1, NULL, NULL, "triggers are not supported", 0 },
+	{ "trigger", 1, NULL, NULL, "triggers are not supported", 0 },
+	{ "trigger-remote", 1, NULL, NULL, "triggers are not supported", 0 },
 };
 
 #define CL_POPTS_NR (sizeof(cl_popts) / sizeof(cl_popts[0]))
@@ -269,12 +282,13 @@ void cmdline_help(FILE *f)
 
 	for (k = 0; k < CL_POPTS_NR; k++) {
 		const struct cl_popt *p = &cl_popts[k];
+		int shown = p->arg && p->metavar;	/* append-terse: a value fio never reads */
 
 		if (p->refused)
 			continue;
 		snprintf(left, sizeof(left), "--%s%s%s%s%s", p->name,
-			 p->arg == 2 ? "[" : "", p->arg ? "=" : "", p->arg ? p->metavar : "",
-			 p->arg == 2 ? "]" : "");
+			 shown && p->arg == 2 ? "[" : "", shown ? "=" : "", shown ? p->metavar : "",
+			 shown && p->arg == 2 ? "]" : "");
 		fprintf(f, "  %-24s %s\n", left, p->help);
 	}
 }
@@ -318,6 +332,19 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	}
 	if (!strcmp(name, "eta"))
 		return cl_eta(cl, val, e);
+	if (!strcmp(name, "eta-interval")) {
+		int r = cl_time(name, val, &cl->eta_interval_us, e);
+
+		/* fio's floor: its disk statistics are taken every 250 ms */
+		if (!r && cl->eta_interval_us < 250000)
+			r = err_set(e, -ERANGE, EXIT_USAGE, "invalid value '%s' for option "
+				    "'eta-interval': below the minimum 250ms (" CL_WHERE ")", val);
+		return r;
+	}
+	if (!strcmp(name, "append-terse")) {	/* fio: terse added, its value unread */
+		cl->formats |= CMDLINE_FMT_TERSE;
+		return 0;
+	}
 	if (!strcmp(name, "idle-prof"))
 		return cl_idle_prof(cl, val, e);
 	if (!strcmp(name, "history")) {	/* a bare --history: the default file */
@@ -337,7 +364,6 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	}
 	if (!strcmp(name, "aux-path")) {
 		free(cl->aux_path);
-	free(cl->inflate_log);
 		cl->aux_path = strdup(val);
 		return cl->aux_path ? 0 : cl_nomem(e);
 	}
@@ -445,49 +471,99 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 }
 
 /*
- * fio reads its command line with getopt_long_only: a long option may be cut
- * to any prefix that names one option only.  @name is resolved in place to
- * the full name (process option, job option or alias).  0 when it resolves or
- * matches nothing (opt_set then names it as unknown); -EINVAL when ambiguous.
+ * Is row @o on fio's command-line list when the job's engine is @ops?  fio
+ * lists every job option with its alias and, from a job's first option on,
+ * the options of that job's engine; iotrial's own rows, other engines' rows
+ * and the options of fio engines iotrial lacks are not there.
  */
-static int cl_resolve_prefix(char *name, size_t size, struct err *e)
+static int cl_fio_row(const struct opt_def *o, const struct engine_ops *ops)
 {
-	size_t k, a = 0, n = strlen(name), hits = 0, pos = 0;
-	struct opt_iter it = { 0 };
-	const struct opt_def *o = NULL;
-	const char *hit = NULL, *cand;
-	char list[300];
-
-	if (cl_popt_find(name) || opt_find(name))
+	if (o->flags & (OPT_F_IOTRIAL | OPT_F_FOREIGN))
 		return 0;
-	list[0] = '\0';
-	/* the process options, then each row's name and aliases */
-	for (k = 0;; k++) {
-		if (k < CL_POPTS_NR) {
-			cand = cl_popts[k].name;
-		} else {
-			if (!o || a == 3) {
-				o = opt_next(&it);
-				a = 0;
-			}
-			if (!o)
-				break;
-			cand = a ? o->alias[a - 1] : o->name;
-			a++;
-		}
-		if (!cand || strncmp(cand, name, n))
-			continue;
-		hits++;
-		hit = cand;
-		if (pos < sizeof(list))
-			pos += (size_t)snprintf(list + pos, sizeof(list) - pos, "%s'%s'",
-						hits > 1 ? ", " : "", cand);
+	return !engine_opt_owner(o, 0) || engine_takes(ops, o);
+}
+
+/* The names a prefix matched, in list order, for the ambiguity message. */
+struct cl_match {
+	size_t hits;
+	const char *hit;
+	char list[320];
+	size_t pos;
+};
+
+/* Did @m already count @cand?  (fio's list names it once; iotrial may have a row and a process option.) */
+static int cl_match_has(const struct cl_match *m, const char *cand)
+{
+	size_t n = strlen(cand);
+
+	for (const char *p = m->list; (p = strstr(p, cand)) != NULL; p += n)
+		if (p >= m->list + 2 && p[-1] == '-' && p[-2] == '-' && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
+static void cl_match(struct cl_match *m, const char *cand, const char *name, size_t n)
+{
+	int w;
+
+	if (!cand || strncmp(cand, name, n) || cl_match_has(m, cand))
+		return;
+	m->hits++;
+	m->hit = cand;
+	if (m->pos >= sizeof(m->list))
+		return;
+	w = snprintf(m->list + m->pos, sizeof(m->list) - m->pos, "%s--%s", m->hits > 1 ? ", " : "",
+		     cand);
+	m->pos += (size_t)w;
+	if (m->pos >= sizeof(m->list))	/* cut: say so rather than end mid-name */
+		strcpy(m->list + sizeof(m->list) - sizeof(", ..."), ", ...");
+}
+
+static int cl_ambiguous(const char *name, const struct cl_match *m, struct err *e)
+{
+	return err_set(e, -EINVAL, EXIT_USAGE, "ambiguous option '--%s': the start of %zu options: %s ("
+		       CL_WHERE ")", name, m->hits, m->list);
+}
+
+/*
+ * fio reads its command line with getopt_long_only: a long option may be cut
+ * to any prefix; an exact name wins, and a prefix of two or more names is an
+ * error, even when they mean the same (long_only mode).  fio's list is its
+ * process options, every job option with its alias, and the options of the
+ * engine of the job being read (cl_fio_row).  An exact name of iotrial's
+ * wins; otherwise iotrial resolves @name (in place, to the full name) over
+ * fio's list first, so a prefix means what it means to fio; only a prefix of
+ * no name on it goes on to iotrial's own options and the rows of other
+ * engines (whose refusal then names them).  0 when it resolves or matches
+ * nothing (opt_set then names it as unknown); -EINVAL when ambiguous.
+ */
+static int cl_resolve_prefix(const struct cl_state *s, char *name, size_t size, struct err *e)
+{
+	const struct engine_ops *ops = engine_find(s->cur->ioengine ? s->cur->ioengine :
+						   JOB_IOENGINE_DEFAULT);
+	const struct cl_popt *p = cl_popt_find(name);
+	const struct opt_def *o = opt_find(name);
+	struct cl_match fio = { 0 }, own = { 0 };
+	struct opt_iter it = { 0 };
+	size_t k, n = strlen(name);
+	const struct cl_match *m;
+
+	if (p || o)	/* an exact name wins, as in getopt */
+		return 0;
+	for (k = 0; k < CL_POPTS_NR; k++)
+		cl_match(cl_popts[k].own ? &own : &fio, cl_popts[k].name, name, n);
+	while ((o = opt_next(&it)) != NULL) {
+		struct cl_match *to = cl_fio_row(o, ops) ? &fio : &own;
+
+		cl_match(to, o->name, name, n);
+		cl_match(to, o->alias[0], name, n);
+		cl_match(to, o->alias[1], name, n);
 	}
-	if (hits > 1)
-		return err_set(e, -EINVAL, EXIT_USAGE, "ambiguous option '%s': %s (" CL_WHERE ")",
-			       name, list);
-	if (hits == 1 && strlen(hit) < size)
-		strcpy(name, hit);
+	m = fio.hits ? &fio : &own;
+	if (m->hits > 1)
+		return cl_ambiguous(name, m, e);
+	if (m->hits == 1 && strlen(m->hit) < size)
+		strcpy(name, m->hit);
 	return 0;
 }
 
@@ -504,7 +580,7 @@ static int cl_dash_arg(struct cl_state *s, const char *arg, int argc, char **arg
 		return err_set(s->e, -EINVAL, EXIT_USAGE, "unknown option '--%.60s'", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
-	ret = cl_resolve_prefix(name, sizeof(name), s->e);
+	ret = cl_resolve_prefix(s, name, sizeof(name), s->e);
 	if (ret)
 		return ret;
 	ret = cl_process_opt(s->cl, name, val, argc, argv, i, s->e);

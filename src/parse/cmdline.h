@@ -77,6 +77,7 @@ struct cmdline {
 	char *status_output;		/* --status-output=FILE: the status lines, one JSON
 					 * object each, go there (needs --status-interval) */
 	enum cmdline_eta eta;		/* --eta=auto|always|never */
+	uint64_t eta_interval_us;	/* --eta-interval: the ETA rates' period; 0 = 1 s */
 	int eta_newline;		/* --eta-newline given */
 	uint64_t eta_newline_us;	/* its period (bare: seconds, >= 1ms) */
 	int version;			/* --version (parsing stopped there) */

@@ -38,6 +38,15 @@
 #define UA(n, a) { .name = n, .alias = { a }, .type = OPT_UNSUPPORTED }
 /* refused, with why and the nearest supported option */
 #define UH(n, h) { .name = n, .type = OPT_UNSUPPORTED, .help = h }
+/*
+ * refused, and not on fio 3.33's command line under the engines iotrial runs
+ * (a later fio's; an engine's iotrial lacks; or one fio lists under an engine
+ * that iotrial runs without it: io_uring's nowait)
+ */
+#define PROF "a fio profile's option: fio's profiles are not supported (iotrial's are --preset)"
+#define DEPR "deprecated in fio, which ignores it"
+#define UF(n) { .name = n, .type = OPT_UNSUPPORTED, .flags = OPT_F_FOREIGN }
+#define UFH(n, h) { .name = n, .type = OPT_UNSUPPORTED, .flags = OPT_F_FOREIGN, .help = h }
 
 /* ---- choices --------------------------------------------------------- */
 
@@ -517,52 +526,63 @@ static const struct opt_def opt_defs_tail[] = {
 		  "(/sys/block/DEV/queue/scheduler; put back after)" },
 
 	/* fio options iotrial does not implement: refused by name */
-	U("apptag"), U("apptag_mask"), U("atomic"),
-	U("bindname"), U("block_error_percentiles"), U("brick"), U("bwavgtime"),
-	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), U("chunk_size"),
-	U("cmd_type"), 
-	U("conf"), U("cont"),
-	U("create_fsync"), U("create_only"), U("cuda_io"),
-	U("dataplacement"), U("exec_postrun"),
+	/* the act and tiobench profiles' options, on fio's command line whatever --profile says */
+	UH("block", PROF), UH("device-names", PROF), UH("dir", PROF),
+	UH("large-block-op-kbytes", PROF), UH("load", PROF), UH("numruns", PROF),
+	UH("prep", PROF), UH("read-req-num-512-blocks", PROF), UH("test-duration", PROF),
+	UH("threads-per-queue", PROF),
+	/* fio 3.33 ignores them with a warning; iotrial does not ignore options */
+	UH("percentage_sequential", DEPR), UH("rwmixcycle", DEPR), UH("verifysort", DEPR),
+	UH("verifysort_nr", DEPR),
+	U("bs_is_seq_rand"), U("softrandommap"), U("verify_async_cpus"),
+	{ .name = "iomem_align", .alias = { "mem_align" }, .type = OPT_UNSUPPORTED,
+	  .help = "iotrial aligns I/O buffers to the page (and to the target's direct I/O alignment)" },
+	UF("apptag"), UF("apptag_mask"), U("atomic"),
+	UF("bindname"), U("block_error_percentiles"), UF("brick"), U("bwavgtime"),
+	U("cgroup"), U("cgroup_nodelete"), U("cgroup_weight"), UF("chunk_size"),
+	UF("cmd_type"), 
+	UF("conf"), UF("cont"),
+	U("create_fsync"), U("create_only"), UF("cuda_io"),
+	UF("dataplacement"), U("exec_postrun"),
 	U("exec_prerun"), 
-	U("fdp"), U("fdp_pli"), U("fdp_pli_select"), U("file_append"), U("file_service_type"),
-	U("gid"), U("gpu_dev_id"), U("gpu_dev_ids"),
-	U("gtod_cpu"), U("hipri_percentage"), U("hostname"),
-	U("http_host"), U("http_mode"), U("http_pass"), U("http_s3_key"), U("http_s3_keyid"),
-	U("http_s3_region"), U("http_s3_sse_customer_algorithm"),
-	U("http_s3_sse_customer_key"), U("http_s3_storage_class"), U("http_swift_auth_token"),
-	U("http_user"), U("http_verbose"), U("https"), U("hugepage-size"), 
-	U("ignore_zone_limits"), U("interface"), U("iopsavgtime"), U("job_max_open_zones"), U("job_start_clock_id"),
-	U("libblkio_driver"), U("libblkio_force_enable_completion_eventfd"),
-	U("libblkio_path"), U("libblkio_pre_connect_props"), U("libblkio_pre_start_props"),
-	U("libblkio_vectored"), U("libblkio_wait_mode"), U("libblkio_write_zeroes_on_trim"),
-	U("listen"), U("lockfile"), U("lockmem"), U("log_alternate_epoch"),
+	UF("fdp"), UF("fdp_pli"), UF("fdp_pli_select"), U("file_append"), U("file_service_type"),
+U("gid"), UF("gpu_dev_id"), UF("gpu_dev_ids"),
+	U("gtod_cpu"), UF("hipri_percentage"), UF("hostname"),
+	UF("http_host"), UF("http_mode"), UF("http_pass"), UF("http_s3_key"), UF("http_s3_keyid"),
+	UF("http_s3_region"), UF("http_s3_sse_customer_algorithm"),
+	UF("http_s3_sse_customer_key"), UF("http_s3_storage_class"), UF("http_swift_auth_token"),
+	UF("http_user"), UF("http_verbose"), UF("https"), U("hugepage-size"), 
+	U("ignore_zone_limits"), UF("interface"), U("iopsavgtime"), U("job_max_open_zones"), UF("job_start_clock_id"),
+	UF("libblkio_driver"), UF("libblkio_force_enable_completion_eventfd"),
+	UF("libblkio_path"), UF("libblkio_pre_connect_props"), UF("libblkio_pre_start_props"),
+	UF("libblkio_vectored"), UF("libblkio_wait_mode"), UF("libblkio_write_zeroes_on_trim"),
+	UF("listen"), U("lockfile"), U("lockmem"), U("log_alternate_epoch"),
 	U("log_alternate_epoch_clock_id"), U("log_compression_cpus"),
-	U("log_entries"), U("log_hist_coarseness"), U("log_issue_time"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
-	U("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
-	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), U("mss"), U("nfs_url"),
-	U("nodelay"), U("nowait"), U("num_range"), 
-	U("object_class"), U("offset_align"),
-	U("opendir"), U("overwrite"), U("pi_act"), U("pi_chk"), U("pingpong"),
-	U("plids"), U("port"), U("pre_read"), 
-	U("profile"), U("protocol"), 
-	U("random_sequence_stride"), U("rate_ignore_thinktime"),
+	U("log_entries"), U("log_hist_coarseness"), UF("log_issue_time"), U("log_unix_epoch"), U("max_latency"), U("max_open_zones"),
+	UF("md_per_io_size"), { .name = "mem", .alias = { "iomem" }, .type = OPT_UNSUPPORTED, .help = "iotrial allocates aligned malloc buffers" }, U("merge_blktrace_file"),
+	U("merge_blktrace_iters"), U("merge_blktrace_scalars"), UF("mss"), UF("nfs_url"),
+	UF("nodelay"), UF("nowait"), UF("num_range"), 
+	UF("object_class"), U("offset_align"),
+	U("opendir"), U("overwrite"), UF("pi_act"), UF("pi_chk"), UF("pingpong"),
+	UF("plids"), UF("port"), U("pre_read"), 
+	U("profile"), UF("protocol"), 
+	UF("random_sequence_stride"), U("rate_ignore_thinktime"),
 	U("read_beyond_wp"),
-	U("read_iolog_chunked"), U("readfua"), U("replay_align"), U("replay_redirect"), U("replay_scale"),
-	U("replay_skip"), U("replay_time_scale"), U("rocm_io"), U("rw_sequencer"),
-	U("sg_write_mode"),
-	U("significant_figures"), U("single-instance"), U("skip_bad"), U("spr_num_regions"),
-	U("spr_op"), U("sprandom"), U("stats"),
-	U("steadystate_check_interval"), U("stream_id"), U("svcl"), U("sync_file_range"),
-	U("thinkcycles"), U("thinktime_blocks_type"),
-	U("thinktime_iotime"), U("thp"), U("touch_objects"),
+	U("read_iolog_chunked"), UF("readfua"), U("replay_align"), U("replay_redirect"), U("replay_scale"),
+	U("replay_skip"), U("replay_time_scale"), UF("rocm_io"), U("rw_sequencer"),
+	UF("sg_write_mode"),
+	U("significant_figures"), UF("single-instance"), UF("skip_bad"), UF("spr_num_regions"),
+	UF("spr_op"), UF("sprandom"), U("stats"),
+	UF("steadystate_check_interval"), UF("stream_id"), UF("svcl"), U("sync_file_range"),
+	UF("thinkcycles"), U("thinktime_blocks_type"),
+	U("thinktime_iotime"), UF("thp"), UF("touch_objects"),
 	U("trim_backlog"), U("trim_backlog_batch"), U("trim_percentage"),
-	U("trim_verify_zero"), U("ttl"), U("uid"), U("uncached"), U("unique_filename"),
-	U("unit_base"), U("unlink_each_loop"), U("uri"), U("userspace_reap"), U("verb"),
-UH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), U("volume"), U("window_size"),
-	U("write_barrier"), U("write_hint"), U("write_mode"), U("writefua"),
-	U("xnvme_admin"), U("xnvme_async"), U("xnvme_dev_nsid"), U("xnvme_dev_subnqn"),
-	U("xnvme_iovec"), U("xnvme_mem"), U("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"),
+	U("trim_verify_zero"), UF("ttl"), U("uid"), UF("uncached"), U("unique_filename"),
+	U("unit_base"), U("unlink_each_loop"), UF("uri"), UF("userspace_reap"), UF("verb"),
+UFH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), UF("volume"), UF("window_size"),
+	U("write_barrier"), U("write_hint"), UF("write_mode"), UF("writefua"),
+	UF("xnvme_admin"), UF("xnvme_async"), UF("xnvme_dev_nsid"), UF("xnvme_dev_subnqn"),
+	UF("xnvme_iovec"), UF("xnvme_mem"), UF("xnvme_sync"), U("zone_reset_frequency"), U("zone_reset_threshold"), U("zonecapacity"),
 };
 
 #define HEAD_NR (sizeof(opt_defs_head) / sizeof(opt_defs_head[0]))

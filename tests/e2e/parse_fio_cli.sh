@@ -69,7 +69,7 @@ neither sqthread_poll_psync "option 'sqthread_poll' belongs to ioengine io_uring
 neither hipri_libaio "option 'hipri' belongs to ioengine io_uring pvsync2, not libaio" \
 	--name=x --size=1m --ioengine=libaio --hipri
 
-expect_exit ambiguous 2 "ambiguous option 'rwmix': 'rwmixread', 'rwmixwrite'" \
+expect_exit ambiguous 2 "ambiguous option '--rwmix': the start of 3 options: --rwmixread, --rwmixwrite, --rwmixcycle" \
 	"$IOTRIAL" --parse-only --name=x --rwmix=50
 expect_exit client 2 "unsupported option '--client': .*mpirun" "$IOTRIAL" --client=host1 job.fio
 expect_exit server 2 "unsupported option '--server': .*mpirun" "$IOTRIAL" --server
@@ -90,7 +90,7 @@ esac
 if grep -q -- '--output-format=LIST' "$T/help" && grep -q -- '--cmdhelp\[=OPTION\]' "$T/help" &&
    grep -q -- '--terse-version=N' "$T/help" && grep -q -- '--debug=parse' "$T/help" && grep -q -- '--bandwidth-log' "$T/help" &&
    grep -q -- '--idle-prof=system|percpu|calibrate' "$T/help" &&
-   ! grep -qiE -- '--client|--server' "$T/help"; then pass help_table
+   ! grep -qiE -- '--client|--server|--profile' "$T/help"; then pass help_table
 else fail help_table "$(cat "$T/help")"; fi
 
 # -o writes the output there; "job options" echoes canonical names, values as typed

@@ -48,6 +48,8 @@ TEST(unknown_and_unsupported)
 			 "crc32c, crc32, crc64, sha1, sha256, sha512, xxhash, meta, pattern, 0/none (" W ")"));
 	CHECK(fails_with("verify_write_sequence", "0", "unsupported option 'verify_write_sequence': "
 			 "not supported (verify= checks every block after the writes) (" W ")"));
+	CHECK(fails_with("load", "1", "unsupported option 'load': a fio profile's option: fio's "
+			 "profiles are not supported (iotrial's are --preset) (" W ")"));
 	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
 	CHECK(fails_with("zonemode", "zbd", "unsupported value 'zbd' for option 'zonemode': zoned block "
 			 "devices are not supported (none or strided) (" W ")"));
