@@ -805,6 +805,10 @@ out:
 		if (iosched_restore(&s.sched, &le) && !r) {
 			*e = le;
 			r = le.code;
+		} else if (le.code) {	/* the run's own error stays first; this one is said too */
+			size_t n = strlen(e->msg);
+
+			snprintf(e->msg + n, sizeof(e->msg) - n, "; and %s", le.msg);
 		}
 		iosched_free(&s.sched);
 	}
