@@ -37,11 +37,13 @@
 #   tio-libaio-qd1, tio-libaio-qd32, tio-libaio-qd32-b8   libaio: t/io_uring -a1
 #   tio-psync-nj1, tio-psync-nj4        psync QD1 (fio's default engine), 1 and 4
 #                                       jobs: fio and iotrial only
-# Each line gives the three sides' IOPS and CPU per I/O (user + system of the
-# process tree over the I/Os the device counted) and iotrial's ratios: CPU
-# against t/io_uring's and fio's, IOPS against the better of the two and
-# against fio.  `--quick` runs tio-uring-qd1 and tio-uring-qd32, 3 rounds of
-# 2 s, and prints the same ratios.  A fresh loop device is warmed up first
+# Each line gives the three sides' IOPS, CPU per I/O (user + system of the
+# process tree over the I/Os the device counted) and time per I/O outside the
+# device (see tio_case), and iotrial's ratios: CPU against t/io_uring's and
+# fio's, IOPS against the better of the two and against fio, time outside the
+# device against fio's.  PIN=CPUS runs every side under taskset -c CPUS.
+# `--quick` runs tio-uring-qd1 and tio-uring-qd32, 3 rounds of 2 s, and
+# prints the same ratios.  A fresh loop device is warmed up first
 # (the first run after its creation is slow, whichever tool it is).
 # CPU per I/O is measured from outside (the child's rusage: user + system of
 # every thread and child process), so both tools are charged for everything
@@ -213,66 +215,79 @@ bench_case() {
 
 want() { case " $(echo $CASES) " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# drun DEV RT TOOL ARGS... -> "iops cpu_ns_per_io ios": the I/Os the device
-# counted (reads + writes completed, /sys/block/DEV/stat) over the process
-# tree's user + system time; IOPS from the tool's JSON (fio, iotrial) or,
-# for t/io_uring, which prints no totals, the device's count over RT.
+# drun DEV RT TOOL ARGS... -> "iops cpu_ns_per_io ios dev_lat_ns": the I/Os the
+# device counted (reads + writes completed, /sys/block/DEV/stat) over the
+# process tree's user + system time; IOPS from the tool's JSON (fio, iotrial)
+# or, for t/io_uring, which prints no totals, the device's count over RT; the
+# device's own mean latency (read + write ticks over its I/Os).
 drun() {
 	python3 - "$@" <<'PY'
 import json, resource, subprocess, sys
 dev, rt, argv = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
 def done():
     f = open("/sys/block/%s/stat" % dev).read().split()
-    return int(f[0]) + int(f[4])
-json_out = not argv[0].endswith("io_uring")
-a = done()
+    return int(f[0]) + int(f[4]), int(f[3]) + int(f[7])
+json_out = not any(a.endswith("/io_uring") for a in argv[:4])	# PIN puts taskset first
+a, ta = done()
 out = subprocess.run(argv + (["--output-format=json"] if json_out else []), capture_output=True, text=True)
-n = done() - a
+b, tb = done()
+n = b - a
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 if out.returncode != 0 or n <= 0:
     sys.stderr.write(out.stderr[-2000:])
-    print("0 0 0")
+    print("0 0 0 0")
     sys.exit(0)
 iops = n / rt
 if json_out:
     d = json.loads(out.stdout[out.stdout.index("{"):])
     iops = sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write"))
-print(iops, (ru.ru_utime + ru.ru_stime) * 1e9 / n, n)
+print(iops, (ru.ru_utime + ru.ru_stime) * 1e9 / n, n, (tb - ta) * 1e6 / n)
 PY
 }
 
-# tio_case NAME "TIO_ARGS" ARGS...: t/io_uring (TIO_ARGS; "" = no such side),
-# fio and iotrial (ARGS) on the RAM loop device, REPS alternating rounds;
-# one line of medians and ratios, the rounds under it.
+# tio_case NAME DEPTH "TIO_ARGS" ARGS...: t/io_uring (TIO_ARGS; "" = no such
+# side), fio and iotrial (ARGS) on the RAM loop device, REPS alternating
+# rounds; one line of medians and ratios, the rounds under it.  Besides IOPS
+# and CPU per I/O, each side's time per I/O outside the device: by Little's
+# law an I/O's cycle at DEPTH is DEPTH / IOPS, of which the device's own
+# latency (its ticks over its I/Os) is the device's; the rest is the
+# completion path, the wake-up, the tool and the next submission.  At QD1
+# that is the figure that compares tools when the loop device's latency
+# moves with where its worker runs (docs/performance.md, "QD1").  PIN=CPUS
+# runs every side under taskset -c CPUS.
 tio_case() {
-	local name=$1 targs=$2 side r i c n
-	shift 2
+	local name=$1 depth=$2 targs=$3 side r i c n l pin=""
+	shift 3
 	: >"$W/t.tio"; : >"$W/t.fio"; : >"$W/t.it"
 	[ -n "$TIO" ] || targs=""
+	[ -n "${PIN:-}" ] && pin="taskset -c $PIN"
 	for r in $(seq "$REPS"); do
 		# the order turns each round: no tool always runs first or last
 		for side in $(case $((r % 3)) in 1) echo tio fio it ;; 2) echo fio it tio ;; 0) echo it tio fio ;; esac); do
 			case $side in
 			tio) [ -n "$targs" ] || continue
-				read -r i c n <<<"$(drun "$LOOPDEV" "$RT" "$TIO" $targs -b4096 -O1 -R1 -r"$RT" "$LOOP")" ;;
-			fio) read -r i c n <<<"$(drun "$LOOPDEV" "$RT" "$FIO" "$@")" ;;
-			it) read -r i c n <<<"$(drun "$LOOPDEV" "$RT" "$IOTRIAL" "$@")" ;;
+				read -r i c n l <<<"$(drun "$LOOPDEV" "$RT" $pin "$TIO" $targs -b4096 -O1 -R1 -r"$RT" "$LOOP")" ;;
+			fio) read -r i c n l <<<"$(drun "$LOOPDEV" "$RT" $pin "$FIO" "$@")" ;;
+			it) read -r i c n l <<<"$(drun "$LOOPDEV" "$RT" $pin "$IOTRIAL" "$@")" ;;
 			esac
-			echo "$i $c" >>"$W/t.$side"
+			echo "$i $c $l" >>"$W/t.$side"
 		done
 	done
-	awk -v nm="$name" -v T="$W/t.tio" -v F="$W/t.fio" -v I="$W/t.it" -v v="$VERBOSE" '
+	awk -v nm="$name" -v D="$depth" -v T="$W/t.tio" -v F="$W/t.fio" -v I="$W/t.it" -v v="$VERBOSE" '
 	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 		return n ? a[int((n + 1) / 2)] : 0 }
-	function load(f, ip, cp,   n, l, x) { n = 0; while ((getline l < f) > 0) { split(l, x, " "); n++; ip[n] = x[1]; cp[n] = x[2]; rounds[f] = rounds[f] sprintf(" %.0fk/%.0fns", x[1] / 1000, x[2]) } return n }
+	function load(f, ip, cp, op,   n, l, x) { n = 0; while ((getline l < f) > 0) { split(l, x, " "); n++; ip[n] = x[1]; cp[n] = x[2]
+			op[n] = x[1] > 0 ? D * 1e9 / x[1] - x[3] : 0
+			rounds[f] = rounds[f] sprintf(" %.0fk/%.0fns/%.1fus", x[1] / 1000, x[2], op[n] / 1000) } return n }
 	function r(a, b) { return b > 0 ? sprintf("x%.2f", a / b) : "  -  " }
 	BEGIN {
-		nt = load(T, ti, tc); nf = load(F, fi, fc); ni = load(I, ii, ic)
+		nt = load(T, ti, tc, to); nf = load(F, fi, fc, fo); ni = load(I, ii, ic, io)
 		a = med(ti, nt); b = med(tc, nt); c = med(fi, nf); d = med(fc, nf); e = med(ii, ni); f = med(ic, ni)
+		ot = med(to, nt); of = med(fo, nf); oi = med(io, ni)
 		best = a > c ? a : c
-		if (nt) tio = sprintf("%7.1fk %5.0f ns", a / 1000, b); else tio = sprintf("%16s", "-")
-		printf "%-19s t/io_uring %s | fio %7.1fk %5.0f ns | iotrial %7.1fk %5.0f ns | CPU/io vs t/io_uring %s vs fio %s | IOPS vs best %s vs fio %s\n",
-			nm, tio, c / 1000, d, e / 1000, f, r(f, b), r(f, d), r(e, best), r(e, c)
+		if (nt) tio = sprintf("%7.1fk %5.0f ns %5.1f us", a / 1000, b, ot / 1000); else tio = sprintf("%25s", "-")
+		printf "%-19s t/io_uring %s | fio %7.1fk %5.0f ns %5.1f us | iotrial %7.1fk %5.0f ns %5.1f us | CPU/io vs t/io_uring %s vs fio %s | IOPS vs best %s vs fio %s | outside the device vs fio %s\n",
+			nm, tio, c / 1000, d, of / 1000, e / 1000, f, oi / 1000, r(f, b), r(f, d), r(e, best), r(e, c), r(oi, of)
 		if (v != 0) {
 			if (nt) print "    t/io_uring:" rounds[T]
 			print "    fio:       " rounds[F]
@@ -301,15 +316,15 @@ tio_cases() {
 		common="--name=b --rw=randread --bs=4k --runtime=$RT --time_based --direct=1 --filename=$LOOP"
 		qd=${c##*-qd}; qd=${qd%%-*}
 		case $c in
-		tio-uring-qd*-b8) tio_case "$c" "-d$qd -s8 -c8 -B0 -F0 -p0 -t1" $common --ioengine=io_uring \
+		tio-uring-qd*-b8) tio_case "$c" "$qd" "-d$qd -s8 -c8 -B0 -F0 -p0 -t1" $common --ioengine=io_uring \
 				--iodepth="$qd" --iodepth_batch_submit=8 --iodepth_batch_complete_min=8 ;;
-		tio-uring-qd*-reg) tio_case "$c" "-d$qd -s1 -c1 -B1 -F1 -p0 -t1" $common --ioengine=io_uring \
+		tio-uring-qd*-reg) tio_case "$c" "$qd" "-d$qd -s1 -c1 -B1 -F1 -p0 -t1" $common --ioengine=io_uring \
 				--iodepth="$qd" --fixedbufs=1 --registerfiles=1 ;;
-		tio-uring-qd*) tio_case "$c" "-d$qd -s1 -c1 -B0 -F0 -p0 -t1" $common --ioengine=io_uring --iodepth="$qd" ;;
-		tio-libaio-qd*-b8) tio_case "$c" "-a1 -d$qd -s8 -c8 -B0 -F0 -p0 -t1" $common --ioengine=libaio \
+		tio-uring-qd*) tio_case "$c" "$qd" "-d$qd -s1 -c1 -B0 -F0 -p0 -t1" $common --ioengine=io_uring --iodepth="$qd" ;;
+		tio-libaio-qd*-b8) tio_case "$c" "$qd" "-a1 -d$qd -s8 -c8 -B0 -F0 -p0 -t1" $common --ioengine=libaio \
 				--iodepth="$qd" --iodepth_batch_submit=8 --iodepth_batch_complete_min=8 ;;
-		tio-libaio-qd*) tio_case "$c" "-a1 -d$qd -s1 -c1 -B0 -F0 -p0 -t1" $common --ioengine=libaio --iodepth="$qd" ;;
-		tio-psync-nj*) tio_case "$c" "" $common --ioengine=psync --numjobs="${c##*-nj}" --group_reporting ;;
+		tio-libaio-qd*) tio_case "$c" "$qd" "-a1 -d$qd -s1 -c1 -B0 -F0 -p0 -t1" $common --ioengine=libaio --iodepth="$qd" ;;
+		tio-psync-nj*) tio_case "$c" "${c##*-nj}" "" $common --ioengine=psync --numjobs="${c##*-nj}" --group_reporting ;;
 		*) echo "$c: unknown case" ;;
 		esac
 	done
