@@ -108,6 +108,23 @@ static void worker_due(struct worker *w, struct worker_dir *d, struct io_u *io, 
 	lat_acc_add(&d->due, ns);
 }
 
+/*
+ * The first completion whose clat is not its lat: until now clat was lat
+ * (worker_types.h, clat_is_lat), so clat starts as a copy of lat and is kept
+ * apart from here on.
+ */
+static __attribute__((noinline, cold)) int worker_clat_split(struct worker *w)
+{
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		w->st.dir[d].clat = w->st.dir[d].lat;
+		w->st.dir[d].clat_hist = w->st.dir[d].lat_hist;
+	}
+	w->clat_is_lat = 0;
+	return 1;
+}
+
 static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_done)
 {
 	const struct clock *c = w->clk;
@@ -168,8 +185,11 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		return;		/* counted, not timed (engine.h) */
 	if (unlikely(w->cprio != NULL))	/* fio: total latency per priority with lat_percentiles */
 		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, w->job->lat_percentiles ? lat : clat);
-	hist_add(&d->clat_hist, clat);
-	lat_acc_add(&d->clat, clat);
+	/* while every clat was its lat, lat stands for clat (clat_is_lat) */
+	if (likely(!w->clat_is_lat) || (clat != lat && worker_clat_split(w))) {
+		hist_add(&d->clat_hist, clat);
+		lat_acc_add(&d->clat, clat);
+	}
 	hist_add(&d->lat_hist, lat);
 	lat_acc_add(&d->lat, lat);
 	if (unlikely(w->due_on))
@@ -201,7 +221,8 @@ struct worker_run {
 	unsigned ddir;
 };
 
-static inline void worker_account_run(struct worker *w, const struct worker_run *r, uint64_t t_done)
+static inline __attribute__((always_inline)) void worker_account_run(struct worker *w, const struct worker_run *r,
+								   uint64_t t_done)
 {
 	const struct clock *c = w->clk;
 	struct worker_dir *d = &w->st.dir[r->ddir];
@@ -213,8 +234,10 @@ static inline void worker_account_run(struct worker *w, const struct worker_run 
 	if (unlikely(w->live_often))
 		atomic_store_explicit(&w->live_bytes[r->ddir], w->reset_bytes[r->ddir] + d->bytes,
 				      memory_order_relaxed);
-	hist_add_n(&d->clat_hist, clat, r->n);
-	lat_acc_add_n(&d->clat, clat, r->n);
+	if (likely(!w->clat_is_lat) || (clat != lat && worker_clat_split(w))) {
+		hist_add_n(&d->clat_hist, clat, r->n);
+		lat_acc_add_n(&d->clat, clat, r->n);
+	}
 	hist_add_n(&d->lat_hist, lat, r->n);
 	lat_acc_add_n(&d->lat, lat, r->n);
 	if (unlikely(lat > w->lt_ns))
@@ -708,13 +731,16 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 
 /*
  * Reap at least @min completions; with @until (ticks, 0: none) stop waiting
- * then, even with fewer (io_submit_mode=offload).
+ * then, even with fewer (io_submit_mode=offload).  Inlined into the loop's
+ * one call (a call's register saves were 20 instructions per reap);
+ * worker_reap() is the copy for the drain and latency_target.
  */
-static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t *now)
+static inline __attribute__((always_inline)) int worker_reap_in(struct worker *w, unsigned min,
+								 uint64_t until, uint64_t *now)
 {
 	unsigned max = w->reap_max;
 	int log_on = w->reap_each, n, i;	/* per-I/O accounting (worker_plan_reap) */
-	struct worker_run run;
+	struct worker_run run = { 0 };	/* run.n = 0: no run yet */
 
 	if (min > w->inflight)
 		min = w->inflight;
@@ -733,7 +759,6 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 		return n;
 	}
 	*now = clock_ticks(w->clk);
-	run.n = 0;
 	for (i = 0; i < n; i++) {
 		struct io_u *io = w->events[i];
 
@@ -774,6 +799,12 @@ static int worker_reap(struct worker *w, unsigned min, uint64_t until, uint64_t 
 	return n;
 }
 
+static __attribute__((noinline)) int worker_reap(struct worker *w, unsigned min, uint64_t until,
+						 uint64_t *now)
+{
+	return worker_reap_in(w, min, until, now);
+}
+
 /* The per-I/O path's shortcuts (worker_types.h): what this job leaves out. */
 static void worker_plan(struct worker *w)
 {
@@ -798,6 +829,7 @@ void worker_loop(struct worker *w)
 	worker_plan(w);
 	for (;;) {
 		unsigned nq, min;
+		uint64_t until;
 
 		if (now >= w->t_next_event) {
 			uint64_t rate_base = w->t_rate_base;
@@ -839,17 +871,12 @@ void worker_loop(struct worker *w)
 		 * the schedule whatever the device's latency, while the engine stays
 		 * on one thread.
 		 */
+		until = 0;
 		if (unlikely(w->job->submit_offload) && pending && pending->t_issue > now &&
-		    pending->t_issue != WORKER_THINK) {
-			if (worker_reap(w, min, pending->t_issue < w->t_next_event ?
-					pending->t_issue : w->t_next_event, &now) < 0)
-				break;
-			continue;
-		}
-		if (worker_reap(w, min, 0, &now) < 0)
+		    pending->t_issue != WORKER_THINK)
+			until = pending->t_issue < w->t_next_event ? pending->t_issue : w->t_next_event;
+		if (worker_reap_in(w, min, until, &now) < 0)
 			break;
-		if (!nq && w->nr_free <= w->io_reserve)
-			continue;
 	}
 	/* Drain: every io_u in flight must come back before buffers are freed. */
 	while (w->inflight) {

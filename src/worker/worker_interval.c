@@ -232,6 +232,7 @@ void worker_stats_reset(struct worker *w, uint64_t now)
 		wd->iv_lat_min = UINT64_MAX;
 		wd->iv_lat_max = 0;
 	}
+	w->clat_is_lat = 1;	/* both empty again (worker_types.h) */
 	lat_acc_init(&w->st.sync_lat);
 	memset(&w->st.sync_hist, 0, sizeof(w->st.sync_hist));
 	if (w->cprio)

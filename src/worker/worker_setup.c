@@ -168,6 +168,7 @@ int worker_prepare(struct worker *w, struct err *e)
 		sample_stat_init(&w->iops[d]);
 	}
 	lat_acc_init(&w->st.sync_lat);
+	w->clat_is_lat = 1;	/* nothing completed yet: clat and lat are both empty */
 	for (i = 0; i < w->nr_files; i++) {
 		starts[i] = w->files[i].offset;
 		sizes[i] = w->files[i].size;
@@ -349,10 +350,11 @@ void worker_result(const struct worker *w, struct job_result *r)
 						   !w->verify.method || w->vpass_ios || w->vbl_ns))
 			dr->runtime_ms = 1;
 		lat_acc_moments(&wd->slat, &dr->slat);
-		lat_acc_moments(&wd->clat, &dr->clat);
+		/* clat_is_lat: clat was not kept, it is lat (worker_types.h) */
+		lat_acc_moments(w->clat_is_lat ? &wd->lat : &wd->clat, &dr->clat);
 		lat_acc_moments(&wd->lat, &dr->lat);
 		dr->slat_hist = wd->slat_hist;
-		dr->clat_hist = wd->clat_hist;
+		dr->clat_hist = w->clat_is_lat ? wd->lat_hist : wd->clat_hist;
 		dr->lat_hist = wd->lat_hist;
 		lat_acc_moments(&wd->due, &dr->due);
 		dr->due_hist = wd->due_hist;

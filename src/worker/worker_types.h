@@ -164,6 +164,15 @@ struct worker {
 	 */
 	int plain;
 	int reap_each;
+	/*
+	 * Every completion since the statistics (re)started had clat == lat
+	 * (a sync engine, or I/Os completed inline): clat and clat_hist are
+	 * then not kept and lat, lat_hist stand for them (worker_result); the
+	 * first completion whose clat differs copies lat into clat and ends
+	 * this (worker.c, worker_clat_split).  Saves a histogram and a moment
+	 * update per I/O where fio's clat is its lat; the result is the same.
+	 */
+	int clat_is_lat;
 	int commit_wait;		/* use ops->commit_wait (worker_prepare decides) */
 	unsigned commit_max;		/* I/Os per commit: iodepth_batch_submit, 0 = depth */
 	unsigned reap_max;		/* I/Os per reap (worker_prepare: fio's rule) */

@@ -49,6 +49,6 @@ budget() {
 # one series interval (the run's end): an interval's close costs ~10^5
 # instructions, and how many a run under valgrind closes depends on its speed
 job="--name=b --rw=randread --bs=4k --size=1g --series_interval=1h"
-# measured 315 and 625 at the budget's last change (docs/performance.md)
-budget hotpath_null_qd1 360 $job --ioengine=null --iodepth=1
-budget hotpath_null_qd32 680 $job --ioengine=null --iodepth=32
+# measured 248 and 578 at the budget's last change (docs/performance.md)
+budget hotpath_null_qd1 280 $job --ioengine=null --iodepth=1
+budget hotpath_null_qd32 630 $job --ioengine=null --iodepth=32

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <stddef.h>	/* offsetof */
 #include <stdlib.h>
+#include <string.h>	/* memcmp */
 #include "check.h"
 #include "worker_fixture.h"
 #include "steady/job_steady.h"
@@ -40,6 +41,7 @@ struct tw {
 	const uint64_t *dev_ns;		/* completion latencies, used in turn */
 	unsigned dev_nr, dev_next;
 	uint64_t submit_ns;		/* time one commit takes */
+	unsigned inline_first;		/* tw_queue_inline_first: I/Os still to complete inline */
 	/* reference: each I/O's latency accounted alone, from its own times */
 	struct lat_acc ref[DDIR_NR];
 	struct hist ref_hist[DDIR_NR];
@@ -255,12 +257,70 @@ TEST(latency_moments_exact)
 	CHECK_NEAR(d->lat.mean, mean, 1e-9 * mean);
 	CHECK_NEAR(d->lat.m2, m2, 1e-9 * m2);
 	CHECK_NEAR(d->clat.mean, mean, 1e-9 * mean);
+	/* completed inline, clat is lat: all of it (lat stands for it, clat_is_lat) */
+	CHECK_EQ_U(d->clat.n, n);
+	CHECK_EQ_U(d->clat.min, 10 * US);
+	CHECK_EQ_U(d->clat.max, 1000 * US);
+	CHECK_NEAR(d->clat.m2, m2, 1e-9 * m2);
+	CHECK(memcmp(&d->clat_hist, &d->lat_hist, sizeof(d->lat_hist)) == 0);
 	for (i = 0; i < 4; i++)
 		CHECK_EQ_U(d->lat_hist.b[hist_index(dev[i])], n / 4);
 	CHECK_EQ_U(hist_total(&d->lat_hist), n);
 	/* the run lasted the sum of the latencies, to the ns */
 	CHECK_EQ_U(t->f.w.measure_ns, (10 + 20 + 30 + 1000) * US * (n / 4));
 	check_series_sums(t);
+	check_against_reference(t);
+	tw_free(t);
+}
+
+/* The wrapped null engine, but the first inline_first I/Os complete inline. */
+static int tw_queue_inline_first(struct engine_ctx *ctx, struct io_u *io)
+{
+	struct tw *t = (struct tw *)wfix_of(ctx);
+
+	if (!t->inline_first)
+		return wfix_queue(ctx, io);
+	t->inline_first--;
+	io->res = (int64_t)io->len;
+	tw_device(&t->f, &io, 1, 0, 1);
+	return ENGINE_Q_COMPLETED;
+}
+
+/*
+ * clat is not kept while every completion's clat is its lat (clat_is_lat):
+ * 100 I/Os complete inline (clat = lat = 50 us), then whole batches of 8 go
+ * through commit (10 us) and the device (50 us): lat 60 us, clat 50 us.  At
+ * the first of those, clat takes over lat's 100 values and is kept apart
+ * from then on, so clat has all 8100 at 50 us and lat 100 at 50, 8000 at 60.
+ */
+TEST(clat_kept_as_lat_until_it_differs)
+{
+	static const uint64_t dev[] = { 50 * US };
+	struct tw *t = tw_new(8, 4096ull * 8100, dev, 1);
+	const struct dir_result *d;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	t->submit_ns = 10 * US;
+	t->inline_first = 100;
+	t->f.ops.queue = tw_queue_inline_first;
+	t->f.j.iodepth_batch_submit = 0;
+	t->f.j.iodepth_batch_complete_max = 8;
+	CHECK_EQ_U(tw_run(t), 0);
+	d = &t->f.r.dir[DDIR_READ];
+	CHECK_EQ_U(d->total_ios, 8100);
+	CHECK_EQ_U(d->lat.n, 8100);
+	CHECK_EQ_U(d->lat.min, 50 * US);
+	CHECK_EQ_U(d->lat.max, 60 * US);
+	CHECK_EQ_U(d->lat_hist.b[hist_index(50 * US)], 100);
+	CHECK_EQ_U(d->lat_hist.b[hist_index(60 * US)], 8000);
+	CHECK_EQ_U(d->clat.n, 8100);
+	CHECK_EQ_U(d->clat.min, 50 * US);
+	CHECK_EQ_U(d->clat.max, 50 * US);
+	CHECK_NEAR(d->clat.mean, 50.0 * US, 1e-9);
+	CHECK_EQ_U(d->clat_hist.b[hist_index(50 * US)], 8100);
+	CHECK_EQ_U(hist_total(&d->clat_hist), 8100);
 	check_against_reference(t);
 	tw_free(t);
 }
@@ -864,6 +924,7 @@ int main(void)
 	RUN(depth1_intervals_exact);
 	RUN(latency_moments_exact);
 	RUN(batched_accounting_exact);
+	RUN(clat_kept_as_lat_until_it_differs);
 	RUN(fio_default_one_in_one_out);
 	RUN(batched_partial_reaps_match_per_io);
 	RUN(mixed_directions_match_per_io);
