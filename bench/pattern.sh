@@ -5,7 +5,8 @@
 # tracepoints from its 1st second on, and prints per I/O issued to the device
 # MAJ:MIN: plugged batches flushed by the tool, the loop driver's work items
 # started, the tool's sleeps, preemptions and wake-ups from the other CPU,
-# and IPIs.  Root and perf needed.
+# and IPIs.  Root and perf needed.  The tool is CMD's program (after
+# "taskset -c CPUS"), or TOOL=name.
 #
 #   bench/pattern.sh 7:0 fio --name=b --filename=/dev/loop0 ... --runtime=3
 #   bench/pattern.sh 7:0 build/iotrial --name=b --filename=/dev/loop0 ... --runtime=3
@@ -14,6 +15,8 @@ set -u
 command -v perf >/dev/null || { echo "bench/pattern.sh: perf not found" >&2; exit 1; }
 dev=${1/:/,}; shift
 tool=$(basename "$1")
+[ "$tool" = taskset ] && [ $# -ge 4 ] && tool=$(basename "$3")	# taskset -c CPUS TOOL ...
+tool=${TOOL:-$tool}	# the thread's name, when it is not the program's
 data=$(mktemp /tmp/iotrial-pattern.XXXXXX)
 trap 'rm -f "$data"' EXIT
 "$@" >/dev/null 2>&1 &
