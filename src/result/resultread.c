@@ -251,6 +251,21 @@ const char *resultread_job_option(const json_t *root, const json_t *job, const c
 	return s;
 }
 
+const char *resultread_job_bs(const json_t *root, const json_t *job, char *out, size_t sz)
+{
+	char buf[64];
+	const char *v = resultread_job_option(root, job, "bs", buf, sizeof(buf));	/* as it ran */
+	uint64_t n;
+
+	if (!v)
+		v = resultread_job_option(root, job, "blocksize", buf, sizeof(buf));
+	snprintf(out, sz, "%s", v ? v : "4k");
+	n = resultread_size(out, 1024);
+	if (n)
+		snprintf(out, sz, "%llu", (unsigned long long)n);
+	return out;
+}
+
 /* The 99th percentile from a "percentile" object; NAN when absent. */
 static double find_p99(const json_t *pct)
 {
@@ -812,6 +827,9 @@ static int read_sweep(struct load_ctx *c, struct resultread *r, const json_t *ro
 			s->slo_iops = NAN;
 	}
 	copy_str(r->version, sizeof(r->version), "iotrial sweep");
+	/* where and when it ran, from its first run (sweep.h): what the history keys it by */
+	if (json_is_object(json_object_get(root, "environment")))
+		r->env = json_incref(json_object_get(root, "environment"));
 	read_host(r, NULL);	/* no host's view: its figures NAN, not 0 */
 	r->nranks = 1;
 	r->cpu_per_io_ns = NAN;
@@ -822,7 +840,7 @@ static int read_sweep(struct load_ctx *c, struct resultread *r, const json_t *ro
 	r->options = json_object();
 	if (!r->options)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	r->timestamp_ms = -1;
+	read_timestamp(r, root);
 	return 0;
 }
 

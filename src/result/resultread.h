@@ -266,4 +266,11 @@ uint64_t resultread_size(const char *s, unsigned kb_base);
 const char *resultread_job_option(const json_t *root, const json_t *job, const char *key,
 				  char *buf, size_t sz);
 
+/*
+ * The block size job @job of @root ran with, into @out: in bytes when it is
+ * one plain size ("4096"), else as typed ("4k,8k"); fio's default "4096"
+ * when the job does not say.  Returns @out.
+ */
+const char *resultread_job_bs(const json_t *root, const json_t *job, char *out, size_t sz);
+
 #endif

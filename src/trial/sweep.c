@@ -18,8 +18,10 @@
 #include "model/job.h"
 #include "model/num.h"
 #include "parse/cmdline.h"
+#include "result/resultread.h"	/* the first run's jobs as they ran: the workload */
 
 #define SWEEP_RATE_MAX (1ull << 30)	/* IOPS per thread: beyond any engine, below rate.c's limit */
+#define SWEEP_RAMP(c) ((c)->ramp_time ? (c)->ramp_time : "0")
 
 /* --- input ---------------------------------------------------------------- */
 
@@ -101,11 +103,18 @@ static char **job_argv(const struct sweep_cfg *c, const char *const *pre, size_t
 static int job_shape(const struct sweep_cfg *c, unsigned *threads, unsigned share[DDIR_NR],
 		     struct err *e)
 {
-	static const char *const pre[] = { "--time_based", NULL };
+	char bt[128], ramp[128], pt[128];
+	const char *const pre[] = { "--time_based", bt, pt, ramp, NULL };
 	struct cmdline cl;
 	size_t n;
-	char **v = job_argv(c, pre, &n);
+	char **v;
 	int r;
+
+	/* the runs' own options too: a bad --batch-time is refused here, before any run */
+	snprintf(bt, sizeof(bt), "--runtime=%s", c->batch_time ? c->batch_time : "1s");
+	snprintf(pt, sizeof(pt), "--runtime=%s", c->probe_time ? c->probe_time : "1s");
+	snprintf(ramp, sizeof(ramp), "--ramp_time=%s", SWEEP_RAMP(c));
+	v = job_argv(c, pre, &n);
 
 	if (!v)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "sweep: out of memory");
@@ -223,7 +232,49 @@ static void bins_add(struct hist *h, const json_t *bins)
 			hist_add_n(h, strtoull(k, NULL, 10), (uint64_t)json_integer_value(v));
 }
 
-static int batch_read(const char *path, struct batch *b, struct err *e)
+/*
+ * What the sweep measured, from its first run's document @doc: its start,
+ * the machine and its devices, and the jobs as they ran (sweep.h), so that
+ * a sweep's document says what a run's says about where it ran.
+ */
+static int origin_read(struct sweep_result *r, const json_t *doc, const char *path, struct err *e)
+{
+	const json_t *jobs = json_object_get(doc, "jobs");
+	const json_t *env = json_object_get(json_object_get(doc, "iotrial"), "environment");
+	struct resultread *rr;
+	size_t i;
+
+	if (resultread_from_json(doc, path, &rr, e))
+		return -EINVAL;
+	r->start_ms = rr->timestamp_ms;
+	r->env = json_is_object(env) ? json_deep_copy(env) : NULL;
+	r->workload = json_array();
+	for (i = 0; r->workload && i < rr->nr_jobs; i++) {
+		const struct resultread_job *j = &rr->jobs[i];
+		char bs[64];
+
+		resultread_job_bs(doc, json_array_get(jobs, i), bs, sizeof(bs));
+		if (json_array_append_new(r->workload, json_pack("{s:s, s:s, s:i, s:s, s:i, s:i, s:s, "
+				"s:i}", "name", j->name, "rw", j->rw, "rwmixread", (int)j->rwmixread,
+				"bs", bs, "iodepth", (int)j->iodepth, "direct", j->direct, "ioengine",
+				j->ioengine, "numjobs", (int)j->numjobs)))
+			break;
+	}
+	i = r->workload ? json_array_size(r->workload) : 0;
+	resultread_free(rr);
+	if (i != json_array_size(jobs) || (json_is_object(env) && !r->env))
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "sweep: out of memory");
+	return 0;
+}
+
+void sweep_result_clear(struct sweep_result *r)
+{
+	json_decref(r->env);
+	json_decref(r->workload);
+	r->env = r->workload = NULL;
+}
+
+static int batch_read(struct sweep_result *r, const char *path, struct batch *b, struct err *e)
 {
 	json_error_t je;
 	json_t *doc = json_load_file(path, 0, &je), *jobs;
@@ -235,6 +286,10 @@ static int batch_read(const char *path, struct batch *b, struct err *e)
 		json_decref(doc);
 		return err_set(e, -EINVAL, EXIT_INTERNAL, "sweep: %s: no result (%s)", path,
 			       doc ? "no jobs" : je.text);
+	}
+	if (!r->workload && origin_read(r, doc, path, e)) {
+		json_decref(doc);
+		return -EINVAL;
 	}
 	for (i = 0; i < json_array_size(jobs); i++) {
 		const json_t *j = json_array_get(jobs, i);
@@ -273,7 +328,7 @@ static void say(const struct sweep_cfg *c, const char *fmt, ...)
  * One run named @name in the sweep directory: @pre (NULL-ended) before the
  * job's arguments, json+ into NAME.json, its output into NAME.log.
  */
-static int run_one(const struct sweep_cfg *c, const struct sweep_result *r, const char *name,
+static int run_one(const struct sweep_cfg *c, struct sweep_result *r, const char *name,
 		   const char *const *pre, struct batch *b, struct err *e)
 {
 	char out[4200], log[4200], fmt[] = "--output-format=json+", oarg[4300];
@@ -293,7 +348,7 @@ static int run_one(const struct sweep_cfg *c, const struct sweep_result *r, cons
 	if (rc)
 		return err_set(e, -EIO, rc > 0 && rc < 128 ? rc : EXIT_INTERNAL,
 			       "sweep: run %s failed (exit %d): see %s", name, rc, log);
-	return batch_read(out, b, e);
+	return batch_read(r, out, b, e);
 }
 
 /* --- the steps ------------------------------------------------------------ */
@@ -329,8 +384,8 @@ static int step_run(const struct sweep_cfg *c, struct sweep_result *r, double of
 {
 	struct batch *b = calloc(1, sizeof(*b));
 	struct hist *due = calloc(1, sizeof(*due)), *clat = calloc(1, sizeof(*clat));
-	char rate[128], bt[128], name[64];
-	const char *pre[] = { "--time_based", bt, rate, NULL };
+	char rate[128], bt[128], ramp[128], name[64];
+	const char *pre[] = { "--time_based", bt, ramp, rate, NULL };
 	double sum = 0, ss = 0, real;
 	int rc = 0;
 
@@ -345,6 +400,7 @@ static int step_run(const struct sweep_cfg *c, struct sweep_result *r, double of
 		goto out;
 	}
 	snprintf(bt, sizeof(bt), "--runtime=%s", c->batch_time);
+	snprintf(ramp, sizeof(ramp), "--ramp_time=%s", SWEEP_RAMP(c));
 	st->offered = real;
 	st->achieved_lo = INFINITY;
 	for (unsigned k = 0; k < c->batches; k++) {
@@ -461,6 +517,8 @@ int sweep_run(const struct sweep_cfg *c, struct sweep_result *r, struct err *e)
 	r->slo_ns = c->slo_ns;
 	r->pct = c->has_slo ? c->slo_pct : 99.0;
 	r->batches = c->batches;
+	r->start_ms = -1;
+	snprintf(r->ramp, sizeof(r->ramp), "%s", SWEEP_RAMP(c));
 	snprintf(r->dir, sizeof(r->dir), "%s", c->dir);
 	rc = check_all(c, &r->threads, share, e);
 	if (rc)
@@ -471,14 +529,15 @@ int sweep_run(const struct sweep_cfg *c, struct sweep_result *r, struct err *e)
 		lo = (double)c->lo;
 		hi = (double)c->hi;
 	} else {
-		/* the closed loop: the job as typed, no rate */
-		char pt[128];
-		const char *pre[] = { "--time_based", pt, NULL };
+		/* the closed loop: the job as typed, no rate (the same ramp as the steps') */
+		char pt[128], ramp[128];
+		const char *pre[] = { "--time_based", pt, ramp, NULL };
 		struct batch *b = calloc(1, sizeof(*b));
 
 		if (!b)
 			return err_set(e, -ENOMEM, EXIT_INTERNAL, "sweep: out of memory");
 		snprintf(pt, sizeof(pt), "--runtime=%s", c->probe_time);
+		snprintf(ramp, sizeof(ramp), "--ramp_time=%s", SWEEP_RAMP(c));
 		rc = run_one(c, r, "capacity", pre, b, e);
 		r->capacity_iops = b->iops;
 		free(b);
@@ -526,108 +585,3 @@ int sweep_run(const struct sweep_cfg *c, struct sweep_result *r, struct err *e)
 	return 0;
 }
 
-/* --- output --------------------------------------------------------------- */
-
-static json_t *lat_json(const struct sweep_lat *l)
-{
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "N", (json_int_t)l->n, "p50", l->p50,
-			 "p90", l->p90, "p99", l->p99, "p99.9", l->p999, "mean", l->mean, "max", l->max);
-}
-
-json_t *sweep_json(const struct sweep_result *r)
-{
-	json_t *o = json_object(), *steps = json_array();
-	char key[32];
-	int bad = !o || !steps;
-
-	snprintf(key, sizeof(key), "p%g", r->pct);
-	for (unsigned i = 0; !bad && i < r->nsteps; i++) {
-		const struct sweep_step *s = &r->steps[i];
-		json_t *b = json_array(), *st;
-
-		for (unsigned k = 0; b && k < s->batches; k++)
-			json_array_append_new(b, json_real(s->pct_batch[k]));
-		st = json_pack("{s:f, s:f, s:f, s:f, s:b, s:o, s:o, s:{s:s, s:f, s:f, s:f, s:f, s:o}}",
-			       "offered_iops", s->offered, "achieved_iops", s->achieved,
-			       "achieved_iops_min", s->achieved_lo, "achieved_iops_max", s->achieved_hi,
-			       "kept", s->kept, "lat_from_due_ns", lat_json(&s->due),
-			       "clat_ns", lat_json(&s->clat),
-			       "percentile", "of", key, "pooled_ns", s->pct_ns, "mean_ns", s->pct_mean,
-			       "ci_low_ns", s->pct_lo, "ci_high_ns", s->pct_hi, "batches_ns", b);
-		bad |= !st || json_array_append_new(steps, st);
-	}
-	if (!bad) {
-		bad |= json_object_set_new(o, "steps", steps);
-		steps = NULL;
-	}
-	bad |= json_object_set_new(o, "capacity_iops", json_real(r->capacity_iops));
-	bad |= json_object_set_new(o, "capacity_from", json_string(r->capacity_measured ?
-		"closed-loop run" : "most achieved by a step (--range)"));
-	bad |= json_object_set_new(o, "knee_iops", r->knee_step >= 0 ? json_real(r->knee_iops) : json_null());
-	bad |= json_object_set_new(o, "knee_rule", json_string("highest offered load kept: achieved >= 95% of offered"));
-	bad |= json_object_set_new(o, "threads", json_integer(r->threads));
-	bad |= json_object_set_new(o, "batches", json_integer(r->batches));
-	bad |= json_object_set_new(o, "batch_s", json_real(r->batch_s));
-	bad |= json_object_set_new(o, "dir", json_string(r->dir));
-	if (r->has_slo) {
-		json_t *slo = json_pack("{s:f, s:I, s:o, s:[o, o], s:o, s:s}", "percentile", r->pct,
-					"target_ns", (json_int_t)r->slo_ns,
-					"iops", r->slo_step >= 0 ? json_real(r->slo_iops) : json_null(),
-					"ci", r->slo_step >= 0 || r->slo_hi > 0 ? json_real(r->slo_lo) : json_null(),
-					r->slo_step >= 0 || r->slo_hi > 0 ? json_real(r->slo_hi) : json_null(),
-					"next_step_iops", r->slo_next > 0 ? json_real(r->slo_next) : json_null(),
-					"measured_over", "the due-time percentile pooled over each step's "
-					"batches; ci: the steps where each batch's percentile gives a 95% "
-					"t-interval within the target (low) or reaching it (high)");
-
-		bad |= !slo || json_object_set_new(o, "slo", slo);
-	}
-	json_decref(steps);
-	if (bad) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-int sweep_write_text(const struct sweep_result *r, FILE *f)
-{
-	char a[32], b[32], c3[32], d[32], e5[32], g[32], h[32], cap[32];
-
-	fprintf(f, "sweep: %u steps of %u batches (%.1f s each), %u thread%s; latency from each "
-		"I/O's due time (lat from due) and fio's clat\n", r->nsteps, r->batches, r->batch_s,
-		r->threads, r->threads == 1 ? "" : "s");
-	fprintf(f, "%12s %12s %6s %10s %10s %10s %10s %10s %10s %10s\n", "offered", "achieved", "kept",
-		"due p50", "due p99", "due p99.9", "due max", "clat p50", "clat p99", "");
-	for (unsigned i = 0; i < r->nsteps; i++) {
-		const struct sweep_step *s = &r->steps[i];
-
-		human_ns(a, sizeof(a), s->due.p50, HUMAN_TABLE);
-		human_ns(b, sizeof(b), s->due.p99, HUMAN_TABLE);
-		human_ns(c3, sizeof(c3), s->due.p999, HUMAN_TABLE);
-		human_ns(d, sizeof(d), s->due.max, HUMAN_TABLE);
-		human_ns(e5, sizeof(e5), s->clat.p50, HUMAN_TABLE);
-		human_ns(g, sizeof(g), s->clat.p99, HUMAN_TABLE);
-		fprintf(f, "%12.0f %12.0f %6s %10s %10s %10s %10s %10s %10s %s\n", s->offered, s->achieved,
-			s->kept ? "yes" : "BEHIND", a, b, c3, d, e5, g,
-			(int)i == r->knee_step ? "<- knee" : "");
-	}
-	fprintf(f, "capacity: %.0f IOPS (%s)\n", r->capacity_iops,
-		r->capacity_measured ? "closed-loop run" : "most achieved by a step");
-	if (r->knee_step >= 0)
-		fprintf(f, "knee: %.0f IOPS offered (the highest kept: achieved >= 95%% of offered)\n",
-			r->knee_iops);
-	else
-		fprintf(f, "knee: none (no step kept up: start lower, --range)\n");
-	if (r->has_slo) {
-		human_ns(cap, sizeof(cap), (double)r->slo_ns, HUMAN_TABLE);
-		h[0] = 0;
-		if (r->slo_step >= 0)
-			fprintf(f, "SLO p%g <= %s (from the due time): %.0f IOPS, interval %.0f .. %.0f "
-				"(from each step's %u batches)\n", r->pct, cap, r->slo_iops, r->slo_lo,
-				r->slo_hi, r->batches);
-		else
-			fprintf(f, "SLO p%g <= %s (from the due time): no step kept it%s\n", r->pct, cap, h);
-	}
-	return ferror(f) ? -EIO : 0;
-}

@@ -4,7 +4,9 @@
  * range is given), then steps the offered load (rate_iops, open loop) from
  * low to beyond it.  Each step is a few batches, each batch one run started
  * through a spawn callback (the CLI forks /proc/self/exe, as ab does) that
- * writes its json+ result into the sweep directory; the step's figures are
+ * writes its json+ result into the sweep directory, after a ramp that is
+ * not measured (a throttle's burst at a run's start is not the device's
+ * rate, and the rate's schedule starts at the ramp's end); the step's figures are
  * read back from those files: offered and achieved IOPS, the latency from
  * each I/O's due time (lat_from_due, result.h) and fio's clat, pooled over
  * the batches.  Stepping stops at the first step the device falls behind
@@ -48,6 +50,9 @@ struct sweep_cfg {
 	unsigned refine;		/* halvings between the last kept and the first behind */
 	unsigned batches;		/* runs per step (>= 2: the interval needs them) */
 	const char *batch_time;		/* each run's runtime unless the job sets one ("1s") */
+	const char *ramp_time;		/* each run's ramp_time unless the job sets one ("500ms"):
+					 * not measured, so a throttle's (or a cache's) burst at
+					 * a run's start is not taken for the device's rate */
 	const char *probe_time;		/* the capacity run's runtime unless the job sets one */
 	const char *dir;		/* the sweep directory, made if missing */
 	/*
@@ -98,7 +103,19 @@ struct sweep_result {
 	unsigned threads;		/* job clones the rate is shared by */
 	unsigned batches;
 	double batch_s;			/* one run's measured time (from the results) */
+	char ramp[32];			/* each run's ramp_time as given, "" when unknown */
 	char dir[4096];
+	/*
+	 * What the sweep measured, from its first run (the closed-loop one, or
+	 * the first batch): when it started (timestamp_ms, -1 unknown), the
+	 * machine and its devices (iotrial.environment) and the jobs as they
+	 * ran (workload: [{name, rw, rwmixread, bs, iodepth, direct, ioengine,
+	 * numjobs}]), so that the history keys a sweep as it keys a run.  Owned
+	 * references, NULL when unknown: drop them with sweep_result_clear().
+	 */
+	int64_t start_ms;
+	json_t *env;
+	json_t *workload;
 };
 
 /*
@@ -113,10 +130,14 @@ int sweep_check(const struct sweep_cfg *c, unsigned *threads, struct err *e);
 
 /*
  * Run the sweep: the capacity run (unless a range), the steps, the
- * refinements; fills @r.  0, or -errno with @e filled: a run failed (its
- * exit code), a result could not be read, the directory not made.
+ * refinements; fills @r (all of it: a result that holds references must be
+ * cleared first).  0, or -errno with @e filled: a run failed (its exit
+ * code), a result could not be read, the directory not made.
  */
 int sweep_run(const struct sweep_cfg *c, struct sweep_result *r, struct err *e);
+
+/* Drop @r's references (env, workload); @r may then be filled again. */
+void sweep_result_clear(struct sweep_result *r);
 
 /* "p99:1ms" into @pct and @ns.  0, or -EINVAL with @e naming the part. */
 int sweep_parse_slo(const char *s, double *pct, uint64_t *ns, struct err *e);
@@ -124,8 +145,21 @@ int sweep_parse_slo(const char *s, double *pct, uint64_t *ns, struct err *e);
 /* "1000-20000" (k/m suffixes as fio's numbers) into @lo < @hi.  0 or -EINVAL. */
 int sweep_parse_range(const char *s, uint64_t *lo, uint64_t *hi, struct err *e);
 
+/* --- the document (sweep_doc.c) --- */
+
 /* The sweep as JSON: steps[], capacity_iops, knee_iops, slo {...}.  NULL: ENOMEM. */
 json_t *sweep_json(const struct sweep_result *r);
+
+/*
+ * A sweep's document (sweep_json's, as `iotrial sweep --output-format=json`
+ * or DIR/sweep.json has it) back into @r, which it fills anew (clear it
+ * after).  @name names the document in messages.  0, or -EINVAL with @e
+ * filled (EXIT_USAGE) naming the first key that is missing or wrong.
+ */
+int sweep_from_json(const json_t *doc, const char *name, struct sweep_result *r, struct err *e);
+
+/* Is @doc a sweep's document (steps[] and capacity_iops, no jobs)? */
+int sweep_doc_is(const json_t *doc);
 
 /* The text report: a table per step, then the capacity, knee and SLO lines. */
 int sweep_write_text(const struct sweep_result *r, FILE *f);
