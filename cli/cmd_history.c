@@ -21,6 +21,7 @@
 #include "history/history.h"
 #include "lib/outfile.h"
 #include "report/report_html.h"
+#include "report/report_sweep.h"	/* show: a stored sweep's page */
 #include "report/report_json.h"
 #include "result/resultread.h"
 #include "lib/vec.h"
@@ -300,7 +301,9 @@ static int do_show(struct history *h, struct hargs *a, FILE *f, struct err *e)
 		r = history_document(h, id, &text, &len, e);
 		root = r ? NULL : json_loadb(text, len, 0, NULL);
 		snprintf(name, sizeof(name), "history:%lld", (long long)id);
-		if (!r && (!root || report_html_run(f, &root, names, 1)))
+		if (!r && root && report_sweep_is(root))	/* a stored sweep: its own page */
+			r = report_sweep_write(f, root, name, 1, e);
+		else if (!r && (!root || report_html_run(f, &root, names, 1)))
 			r = err_set(e, -EIO, EXIT_OUTPUT, "history show: writing the report failed");
 		json_decref(root);
 	} else if (a->json) {

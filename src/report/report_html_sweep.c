@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "lib/human.h"	/* the steps' latencies as the text report writes them */
 #include "report/report_html_page.h"
 #include "report/svg.h"
 
@@ -136,11 +137,16 @@ static void sweep_table(FILE *f, const json_t *const *sw, const char *const *nam
 		report_html_esc(f, names[k]);
 		fprintf(f, "</td><td>%.0f</td><td>%.0f</td>", report_html_num(sw[k], "capacity_iops"),
 			report_html_num(sw[k], "knee_iops"));
-		if (json_is_object(o) && json_is_number(json_object_get(o, "iops")))
-			fprintf(f, "<td>p%g &lt;= %.0f us</td><td>%.0f</td><td>%.0f .. %.0f</td>",
+		if (json_is_object(o) && json_is_number(json_object_get(o, "iops"))) {
+			fprintf(f, "<td>p%g &lt;= %.0f us</td><td>%.0f</td><td>%.0f .. %.0f",
 				report_html_num(o, "percentile"), report_html_num(o, "target_ns") / 1000,
 				report_html_num(o, "iops"), json_number_value(json_array_get(ci, 0)),
 				json_number_value(json_array_get(ci, 1)));
+			if (json_is_number(json_object_get(o, "next_step_iops")))
+				fprintf(f, " (under the next step, %.0f)",
+					report_html_num(o, "next_step_iops"));
+			fputs("</td>", f);
+		}
 		else if (json_is_object(o))
 			fprintf(f, "<td>p%g &lt;= %.0f us</td><td>none: no step kept it</td><td></td>",
 				report_html_num(o, "percentile"), report_html_num(o, "target_ns") / 1000);
@@ -149,6 +155,65 @@ static void sweep_table(FILE *f, const json_t *const *sw, const char *const *nam
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+}
+
+/* A latency cell: @key of @lat in time units ("" when absent). */
+static void ns_cell(FILE *f, const json_t *lat, const char *key)
+{
+	char v[32] = "";
+	double x = report_html_num(lat, key);
+
+	if (isfinite(x))
+		human_ns(v, sizeof(v), x, HUMAN_TABLE);
+	fprintf(f, "<td class=\"n\">%s</td>", v);
+}
+
+/* Each sweep's steps, as the text report has them: one row per step. */
+static void step_tables(FILE *f, const json_t *const *sw, const char *const *names, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const json_t *steps = json_object_get(sw[k], "steps"), *s;
+		const json_t *pc = json_object_get(json_array_get(steps, 0), "percentile");
+		const char *of = json_string_value(json_object_get(pc, "of"));
+		double knee = report_html_num(sw[k], "knee_iops");
+		size_t i;
+
+		fputs("<h2>Steps", f);
+		if (n > 1) {
+			fputs(": ", f);
+			report_html_esc(f, names[k]);
+		}
+		fputs("</h2>\n<table class=\"metrics\"><tr><th>offered IOPS</th><th>achieved IOPS "
+		      "(mean; least..most batch)</th><th>kept</th><th>due p50</th><th>due p99</th>"
+		      "<th>due p99.9</th><th>due max</th><th>clat p50</th><th>clat p99</th><th>", f);
+		report_html_escf(f, "due %s: pooled (95%% interval of its batches)", of ? of : "p99");
+		fputs("</th></tr>\n", f);
+		json_array_foreach(steps, i, s) {
+			const json_t *due = json_object_get(s, "lat_from_due_ns");
+			const json_t *clat = json_object_get(s, "clat_ns"), *p = json_object_get(s, "percentile");
+			char a[32] = "", b[32] = "", c2[32] = "";
+			double off = report_html_num(s, "offered_iops");
+
+			fprintf(f, "<tr><td class=\"n\">%.0f%s</td><td class=\"n\">%.0f (%.0f..%.0f)</td>"
+				"<td>%s</td>", off, off == knee ? " (knee)" : "",
+				report_html_num(s, "achieved_iops"), report_html_num(s, "achieved_iops_min"),
+				report_html_num(s, "achieved_iops_max"),
+				json_is_true(json_object_get(s, "kept")) ? "yes" : "behind");
+			ns_cell(f, due, "p50");
+			ns_cell(f, due, "p99");
+			ns_cell(f, due, "p99.9");
+			ns_cell(f, due, "max");
+			ns_cell(f, clat, "p50");
+			ns_cell(f, clat, "p99");
+			if (isfinite(report_html_num(p, "pooled_ns"))) {
+				human_ns(a, sizeof(a), report_html_num(p, "pooled_ns"), HUMAN_TABLE);
+				human_ns(b, sizeof(b), fmax(0, report_html_num(p, "ci_low_ns")), HUMAN_TABLE);
+				human_ns(c2, sizeof(c2), report_html_num(p, "ci_high_ns"), HUMAN_TABLE);
+			}
+			fprintf(f, "<td class=\"n\">%s (%s..%s)</td></tr>\n", a, b, c2);
+		}
+		fputs("</table>\n", f);
+	}
 }
 
 int report_html_sweep(FILE *f, const json_t *const *sweeps, const char *const *names, size_t n,
@@ -170,6 +235,7 @@ int report_html_sweep(FILE *f, const json_t *const *sweeps, const char *const *n
 	}
 	sweep_table(f, sweeps, names, n);
 	sweep_chart(f, sweeps, names, n);
+	step_tables(f, sweeps, names, n);
 	report_html_page_end(f);
 	return 0;
 }
