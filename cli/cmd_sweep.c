@@ -14,10 +14,12 @@
 #include <time.h>	/* localtime_r, strftime */
 #include <unistd.h>	/* fork, execv, dup2 */
 #include "cmd.h"
+#include "history_hooks.h"	/* --history: the sweep's document stored, not its runs */
 #include "lib/err.h"
 #include "lib/outfile.h"
 #include "result/resultread.h"	/* RESULTREAD_SWEEP_FILE */
 #include "report/report_html_sweep.h"
+#include "report/report_sweep.h"	/* an ab sweep's text, as `iotrial report` writes it */
 #include "trial/compare.h"
 #include "trial/sweep.h"
 #include "trial/sweep_ab.h"
@@ -38,12 +40,18 @@ static const char usage[] =
 	"  --refine=N       halvings between the last kept and the first behind (default 2)\n"
 	"  --batches=N      runs per step (default 3, at least 2: the interval)\n"
 	"  --batch-time=T   each run's runtime unless the job sets one (default 2s)\n"
+	"  --ramp=T         each run's ramp_time unless the job sets one (default 500ms):\n"
+	"                   not measured, so a throttle's burst at a run's start is not\n"
+	"                   taken for the device's rate\n"
 	"  --probe-time=T   the closed-loop run's (default 2s)\n"
 	"  --dir=DIR        where the runs' results go (default ./iotrial-sweep-DATE)\n"
 	"  --output-format=normal|json   (json: stdout carries only the JSON)\n"
 	"  --output=FILE    the report there instead of stdout\n"
 	"  --html=FILE      also an HTML page: latency against achieved IOPS, the SLO,\n"
 	"                   the knee (both sides on one chart in an ab sweep)\n"
+	"  --history[=FILE] store the sweep's document (each side's in an ab sweep) in\n"
+	"                   the results history, not its runs (also IOTRIAL_HISTORY=FILE;\n"
+	"                   docs/history.md): history trend slo.iops follows it\n"
 	"  --a OPTS --b OPTS  an ab sweep: the job swept for two configurations (as\n"
 	"                   iotrial ab's --a/--b: key=value,... or a job file, set in\n"
 	"                   every job), A then B, into DIR/a and DIR/b; both curves in\n"
@@ -148,6 +156,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *s, struct err *e
 				return -EINVAL;
 		} else if (!strcmp(name, "--batch-time") && v) {
 			c->batch_time = v;
+		} else if (!strcmp(name, "--ramp") && v) {
+			c->ramp_time = v;
 		} else if (!strcmp(name, "--probe-time") && v) {
 			c->probe_time = v;
 		} else if (!strcmp(name, "--dir") && v) {
@@ -203,8 +213,12 @@ static int sweep_html(const struct sweep_args *s, const struct sweep_result *r, 
 	return rc;
 }
 
-/* The JSON report into the sweep's directory too: `iotrial compare DIR` reads it. */
-static int sweep_save(const struct sweep_result *r, struct err *e)
+/*
+ * The JSON report into the sweep's directory too: `iotrial compare DIR` reads
+ * it; then into the history when asked (@hab), with @what naming it.
+ */
+static int sweep_save(const struct sweep_result *r, const struct history_hooks_ab *hab,
+		      const char *what, struct err *e)
 {
 	char path[4200];
 	struct outfile o;
@@ -225,6 +239,8 @@ static int sweep_save(const struct sweep_result *r, struct err *e)
 		rc = -EIO;
 	}
 	json_decref(j);
+	if (!rc)
+		history_hooks_after_sweep(hab, path, what);
 	return rc;
 }
 
@@ -254,13 +270,7 @@ static int sweep_print(const struct sweep_args *s, const struct sweep_result *r,
 	} else if (!rep) {
 		rc = sweep_write_text(r, o.f) ? EXIT_OUTPUT : 0;
 	} else {
-		for (int k = 0; k < 2 && !rc; k++) {
-			fprintf(o.f, "%sside %c (%s), in %s:\n", k ? "\n" : "", "AB"[k], s->spec[k], r[k].dir);
-			rc = sweep_write_text(&r[k], o.f) ? EXIT_OUTPUT : 0;
-		}
-		fputc('\n', o.f);
-		if (!rc && compare_write_text(rep, o.f))
-			rc = EXIT_OUTPUT;
+		rc = report_sweep_ab_text(o.f, r, s->spec, rep) ? EXIT_OUTPUT : 0;
 	}
 	if (s->output) {
 		if (rc)
@@ -272,7 +282,7 @@ static int sweep_print(const struct sweep_args *s, const struct sweep_result *r,
 }
 
 /* Both sides swept, A then B, each into its own directory; then compared. */
-static int sweep_ab_main(struct sweep_args *s, struct err *e)
+static int sweep_ab_main(struct sweep_args *s, const struct history_hooks_ab *hab, struct err *e)
 {
 	struct sweep_ab_sides sides;
 	struct sweep_result *r = calloc(2, sizeof(*r));
@@ -305,7 +315,7 @@ static int sweep_ab_main(struct sweep_args *s, struct err *e)
 		say_err(NULL, k ? "side B" : "side A");
 		rc = sweep_run(&c, &r[k], e);
 		if (!rc)
-			rc = sweep_save(&r[k], e);
+			rc = sweep_save(&r[k], hab, k ? "side B's sweep" : "side A's sweep", e);
 	}
 	if (!rc) {
 		compare_opts_init(&co);
@@ -327,6 +337,8 @@ static int sweep_ab_main(struct sweep_args *s, struct err *e)
 	resultread_free(docs[0]);	/* after the report, which points into them */
 	resultread_free(docs[1]);
 	sweep_ab_sides_free(&sides);
+	sweep_result_clear(&r[0]);
+	sweep_result_clear(&r[1]);
 	free(r);
 	return rc;
 }
@@ -335,6 +347,7 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_args s;
 	struct sweep_result *r;
+	struct history_hooks_ab hab;
 	struct err e;
 	int rc;
 
@@ -343,11 +356,13 @@ int cmd_sweep(int argc, char **argv)
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
+	history_hooks_ab_take(&argc, argv, &hab);	/* the runs must not store themselves */
 	memset(&s, 0, sizeof(s));
 	s.cfg.steps = 8;
 	s.cfg.refine = 2;
 	s.cfg.batches = 3;
 	s.cfg.batch_time = "2s";
+	s.cfg.ramp_time = "500ms";
 	s.cfg.probe_time = "2s";
 	s.job = calloc((size_t)argc, sizeof(*s.job));
 	r = calloc(1, sizeof(*r));
@@ -368,7 +383,7 @@ int cmd_sweep(int argc, char **argv)
 	if (!rc && s.spec[0]) {
 		s.cfg.spawn = spawn_run;
 		s.cfg.say = say_err;
-		rc = sweep_ab_main(&s, &e);
+		rc = sweep_ab_main(&s, &hab, &e);
 		free(s.job);
 		free(r);
 		return rc;
@@ -388,7 +403,7 @@ int cmd_sweep(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		rc = e.exit_code ? e.exit_code : EXIT_INTERNAL;
-	} else if (sweep_save(r, &e) || (s.html && sweep_html(&s, r, 1, NULL, &e))) {
+	} else if (sweep_save(r, &hab, "the sweep", &e) || (s.html && sweep_html(&s, r, 1, NULL, &e))) {
 		fprintf(stderr, "iotrial: error: %s\n", e.msg);
 		rc = e.exit_code ? e.exit_code : EXIT_OUTPUT;
 	} else {
@@ -397,6 +412,7 @@ int cmd_sweep(int argc, char **argv)
 			fprintf(stderr, "iotrial: error: %s\n", e.msg);
 	}
 	free(s.job);
+	sweep_result_clear(r);
 	free(r);
 	return rc;
 }

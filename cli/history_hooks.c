@@ -24,6 +24,7 @@
 #include "lib/err.h"
 #include "history/history.h"
 #include "lib/outfile.h"
+#include "lib/readfile.h"	/* a sweep's document, stored as its bytes */
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "result/resultread.h"
@@ -144,6 +145,37 @@ void history_hooks_after_ab(const struct history_hooks_ab *hab, const char *dir,
 		fprintf(stderr, "ab: history: trial %lld stored in %s\n", (long long)id,
 			history_file(h));
 	history_close(h);
+}
+
+void history_hooks_after_sweep(const struct history_hooks_ab *hab, const char *path,
+			       const char *what)
+{
+	struct history_origin o = { "sweep", NULL, 0 };
+	struct history *h = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	struct err e;
+	int64_t id;
+	int added, r;
+
+	if (!hab->on)
+		return;
+	err_clear(&e);
+	/* the file's bytes, so that importing the sweep's directory later finds it stored */
+	r = readfile_all(path, RESULTREAD_SIZE_MAX, &text, &len);
+	if (r)
+		err_set(&e, r, EXIT_OUTPUT, "%s: %s", path, strerror(-r));
+	if (!r)
+		r = history_hooks_open(hab->file[0] ? hab->file : NULL, HISTORY_WRITE, &h, &e);
+	if (!r)
+		r = history_record(h, text, len, path, &o, &id, &added, &e);
+	if (r)
+		fprintf(stderr, "iotrial: warning: %s not stored in the history: %s\n", what, e.msg);
+	else
+		fprintf(stderr, "sweep: history: %s stored as run %lld in %s\n", what, (long long)id,
+			history_file(h));
+	history_close(h);
+	free(text);
 }
 
 /* ---- hook: compare's sides from the history ---- */

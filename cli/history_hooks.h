@@ -28,7 +28,10 @@ int history_hooks_open(const char *given, enum history_mode mode, struct history
 /* A run has written its results: store it when --history or IOTRIAL_HISTORY asks. */
 void history_hooks_after_run(const struct cmdline *cl, const struct run_result *res, int code);
 
-/* ab: --history[=FILE] taken out of argv (and IOTRIAL_HISTORY out of the runs' environment). */
+/*
+ * ab and sweep: --history[=FILE] taken out of argv (and IOTRIAL_HISTORY out
+ * of the runs' environment: the trial or the sweep is stored, not its runs).
+ */
 struct history_hooks_ab {
 	int on;
 	char file[PATH_MAX];
@@ -38,6 +41,14 @@ int history_hooks_ab_take(int *argc, char **argv, struct history_hooks_ab *hab);
 /* ab: a finished trial, stored with its runs and verdicts (@keys: the options under test). */
 void history_hooks_after_ab(const struct history_hooks_ab *hab, const char *dir, const json_t *manifest,
 			  const struct compare_opts *copts, char *const *keys, size_t nkeys);
+
+/*
+ * sweep: a finished sweep's document (@path: DIR/sweep.json, one per side
+ * of an ab sweep, @what naming it in the message), stored as a run from
+ * source "sweep" when --history or IOTRIAL_HISTORY asked (docs/sweep.md).
+ */
+void history_hooks_after_sweep(const struct history_hooks_ab *hab, const char *path,
+			       const char *what);
 
 /* compare: --baseline=, --candidate= (history:SELECTOR or files), --history=, --allow-differences. */
 struct history_hooks_sides {

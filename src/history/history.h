@@ -34,7 +34,7 @@
 #include "result/resultread.h"
 
 /* The schema this build writes (PRAGMA user_version). */
-#define HISTORY_SCHEMA_VERSION 1
+#define HISTORY_SCHEMA_VERSION 2
 
 /* The file name under $XDG_DATA_HOME/iotrial/ when none is given. */
 #define HISTORY_DEFAULT_NAME "history.db"
@@ -291,6 +291,9 @@ struct history_trend_point {
 	int64_t start_ms;
 	double value;
 	double within_sd;	/* the run's own spread: interval CV x value; NAN unknown */
+	double lo, hi;		/* the run's own interval on the value, when its document
+				 * gives one (a sweep's SLO capacity: compare_metric_interval);
+				 * NAN: none */
 	double band_mean, band_sd;	/* over up to band_runs runs before it; NAN below
 					 * HISTORY_TREND_BAND_MIN */
 	int outside;		/* beyond band_mean +- 2 band_sd, on the bad side (+1) or good (-1) */
@@ -343,6 +346,15 @@ int history_write_list_line(FILE *f, const struct history_run *r);
 int history_write_show_text(FILE *f, const struct history_run *r, const json_t *figures);
 
 json_t *history_trend_json(const struct history_trend *t);
+
+/*
+ * Do @t's points carry their own intervals (lo, hi: a sweep's SLO
+ * capacity)?  Then text and HTML show each point's interval where other
+ * metrics show its sd.
+ */
+int history_trend_has_intervals(const struct history_trend *t);
+#define HISTORY_TREND_INTERVAL_WHAT "a sweep's SLO capacity: from its interval's low end " \
+	"to the step above its high end"
 int history_write_trend_text(FILE *f, const struct history_trend *t);
 
 /*

@@ -93,8 +93,18 @@ static const char schema_v1[] =
 	" PRIMARY KEY(name, run_id)) WITHOUT ROWID;"
 	"CREATE INDEX labels_run ON labels(run_id);";
 
+/*
+ * Version 2: a metric's own interval beside its value (lo, hi), when the
+ * document gives one (a sweep's SLO capacity: docs/sweep.md), for trends.
+ * A reader of a version 1 file takes them as unknown.
+ */
+static const char schema_v2[] =
+	"ALTER TABLE metrics ADD COLUMN lo REAL;"
+	"ALTER TABLE metrics ADD COLUMN hi REAL;";
+
 static const struct history_migration builtin_steps[] = {
 	{ 1, schema_v1 },
+	{ 2, schema_v2 },
 };
 
 int64_t history_now_ms(void)
@@ -464,8 +474,9 @@ static int setup(struct history *h, enum history_mode mode, struct err *e)
 				       has_tables(h->db, &rc) ? "a SQLite file but not an iotrial "
 				       "history: refused" : "empty: no run was recorded in it");
 		}
-		/* a file older than this build: read it as it is (every version keeps
-		 * what queries use) -- there is only version 1 so far */
+		/* a file older than this build: read it as it is (the queries ask
+		 * h->version for what a version added: metrics' lo and hi in 2) */
+		h->version = v;
 		return history_db_exec(h, "PRAGMA foreign_keys = ON", "opening", e);
 	}
 	if (sqlite3_db_readonly(h->db, "main") == 1) {
@@ -484,6 +495,7 @@ static int setup(struct history *h, enum history_mode mode, struct err *e)
 	if (history_db_exec(h, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON",
 			    "opening", e))
 		return -EIO;
+	h->version = HISTORY_SCHEMA_VERSION;
 	if (v < HISTORY_SCHEMA_VERSION)
 		return history_db_migrate(h, builtin_steps,
 					  sizeof(builtin_steps) / sizeof(builtin_steps[0]),

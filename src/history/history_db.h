@@ -15,6 +15,7 @@ struct history {
 	char *path;
 	unsigned busy_ms;
 	enum history_problem problem;	/* of the last failure */
+	int version;		/* the file's schema as opened (a reader leaves an old one as it is) */
 };
 
 /* One schema step: run @sql to go from version - 1 to @version. */

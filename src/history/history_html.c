@@ -77,19 +77,25 @@ static void whiskers(struct svg_chart *c, const struct history_trend *t)
 		const struct history_trend_point *p = &t->p[i];
 		double x;
 
-		if (!isfinite(p->within_sd) || !(p->within_sd > 0))
+		double lo = p->value - p->within_sd, hi = p->value + p->within_sd;
+
+		if (isfinite(p->lo) && isfinite(p->hi)) {	/* its own interval (a sweep's) */
+			lo = p->lo;
+			hi = p->hi;
+		} else if (!isfinite(p->within_sd) || !(p->within_sd > 0)) {
 			continue;
+		}
 		x = svg_scale_map(&c->x, (double)(i + 1));
 		fprintf(c->f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x, x,
-			svg_scale_map(&c->y, p->value - p->within_sd),
-			svg_scale_map(&c->y, p->value + p->within_sd));
+			svg_scale_map(&c->y, lo), svg_scale_map(&c->y, hi));
 	}
 	fputs("</g>", c->f);
 }
 
 static void trend_chart(FILE *f, const struct history_trend *t)
 {
-	const char *const legend[] = { "run (whisker: its own sd)",
+	const char *const legend[] = { history_trend_has_intervals(t) ?
+		"run (whisker: its own interval)" : "run (whisker: its own sd)",
 		"mean of the runs before", t->description ? "outside the band" : "outside the band, worse" };
 	static const unsigned styles[] = { STYLE_VALUE, STYLE_MEAN, STYLE_OUT };
 	struct svg_chart_spec sp = { 0 };
@@ -104,6 +110,10 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 
 		lo = fmin(lo, p->value - s);
 		hi = fmax(hi, p->value + s);
+		if (isfinite(p->lo) && isfinite(p->hi)) {
+			lo = fmin(lo, p->lo);
+			hi = fmax(hi, p->hi);
+		}
 		if (isfinite(p->band_mean)) {
 			lo = fmin(lo, fmax(0, p->band_mean - 2 * p->band_sd));
 			hi = fmax(hi, p->band_mean + 2 * p->band_sd);
@@ -171,7 +181,11 @@ static void trend_chart(FILE *f, const struct history_trend *t)
 	}
 	svg_chart_legend(&c, legend, styles, 3);
 	svg_chart_end(&c);
-	report_html_fig_end(f, "Each point is one run; its whisker is +- the sd of its own "
+	report_html_fig_end(f, history_trend_has_intervals(t) ? "Each point is one run; its "
+			    "whisker is its own interval (" HISTORY_TREND_INTERVAL_WHAT "). The "
+			    "shaded band is the mean +- 2 sd of the runs before each point: "
+			    "descriptive, not a test. history compare gives compare's interval and "
+			    "verdict." : "Each point is one run; its whisker is +- the sd of its own "
 			    "interval samples (IOPS and bandwidth). The shaded band is the mean "
 			    "+- 2 sd of the runs before each point: descriptive, not a test. "
 			    "history compare gives compare's interval and verdict.");
@@ -212,13 +226,20 @@ int history_write_trend_html(FILE *f, const struct history_trend *t)
 	fputs("<div class=\"charts\">", f);
 	trend_chart(f, t);
 	fputs("</div>\n<h2>Runs</h2>\n<table><tr><th>#</th><th>run</th><th>start (UTC)</th>"
-	      "<th>value</th><th>run sd</th><th>band</th><th>outside</th><th>labels</th></tr>\n", f);
+	      "<th>value</th>", f);
+	fputs(history_trend_has_intervals(t) ? "<th>run interval</th>" : "<th>run sd</th>", f);
+	fputs("<th>band</th><th>outside</th><th>labels</th></tr>\n", f);
 	for (i = 0; i < t->n; i++) {
 		const struct history_trend_point *p = &t->p[i];
 
 		fmt_date(p->start_ms, when, sizeof(when));
 		fmt_metric(t, p->value, v, sizeof(v));
 		fmt_metric(t, p->within_sd, sd, sizeof(sd));
+		if (isfinite(p->lo) && isfinite(p->hi)) {
+			fmt_metric(t, p->lo, lo, sizeof(lo));
+			fmt_metric(t, p->hi, hi, sizeof(hi));
+			snprintf(sd, sizeof(sd), "%.14s..%.14s", lo, hi);
+		}
 		fmt_metric(t, fmax(0, p->band_mean - 2 * p->band_sd), lo, sizeof(lo));
 		fmt_metric(t, p->band_mean + 2 * p->band_sd, hi, sizeof(hi));
 		snprintf(band, sizeof(band), "%s..%s", lo, hi);

@@ -10,6 +10,7 @@
  * is compare's to report as it does between any two files.
  */
 #include <errno.h>
+#include <math.h>	/* isfinite */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,21 +75,6 @@ static int is_mixed(const char *rw)
 	       !strncmp(rw, "rw:", 3) || !strncmp(rw, "randrw:", 7);
 }
 
-/* The job's block size as typed, in bytes when it is one plain size. */
-static void job_bs(const json_t *root, const json_t *job, char *out, size_t sz)
-{
-	char buf[64];
-	const char *v = resultread_job_option(root, job, "bs", buf, sizeof(buf));	/* as it ran */
-	uint64_t n;
-
-	if (!v)
-		v = resultread_job_option(root, job, "blocksize", buf, sizeof(buf));
-	snprintf(out, sz, "%s", v ? v : "4k");
-	n = resultread_size(out, 1024);
-	if (n)
-		snprintf(out, sz, "%llu", (unsigned long long)n);
-}
-
 /*
  * The rate limits a job ran under, " rate=1m rate_iops=4000" as typed (""
  * when none): a rated run measures the limit, not the device, so it never
@@ -120,6 +106,67 @@ static uint64_t fnv1a(const char *s)
 	return h;
 }
 
+/*
+ * Job @i's part of @k's signature, after what @off already holds: the
+ * options that change what is measured; @tail ends it (the rates, a
+ * sweep's SLO).  -1 when it does not fit (a huge job list: the hash covers
+ * what fits).
+ */
+static int sig_add(struct history_key *k, size_t *off, size_t i, const char *rw, unsigned mixread,
+		   const char *bs, unsigned iodepth, int direct, const char *engine,
+		   unsigned numjobs, const char *tail)
+{
+	char mix[24] = "";
+	int n;
+
+	rw = rw_name(rw);
+	if (is_mixed(rw))
+		snprintf(mix, sizeof(mix), " rwmixread=%u", mixread);
+	n = snprintf(k->sig_text + *off, sizeof(k->sig_text) - *off,
+		     "%srw=%s%s bs=%s iodepth=%u direct=%d ioengine=%s numjobs=%u%s",
+		     i ? " | " : "", rw, mix, bs, iodepth, direct, engine, numjobs, tail);
+	if (n < 0 || (size_t)n >= sizeof(k->sig_text) - *off)
+		return -1;
+	*off += (size_t)n;
+	return 0;
+}
+
+/*
+ * A sweep's signature (docs/sweep.md): its jobs as its first run ran them
+ * (the document's "workload"), each with what the sweep judged, " sweep=
+ * p99<=1000000ns" (or " sweep=knee" without an SLO): a sweep steps the
+ * rate itself, so rates are not in it, and a capacity under one SLO never
+ * joins a series under another.
+ */
+static void key_sweep(const json_t *root, const struct resultread *r, struct history_key *k)
+{
+	const json_t *wl = json_object_get(root, "workload"), *j;
+	char tail[64], bs[64];
+	size_t i, off = 0;
+
+	if (isfinite(r->sweep.slo_pct) && isfinite(r->sweep.slo_target_ns) && r->sweep.slo_pct > 0)
+		snprintf(tail, sizeof(tail), " sweep=p%g<=%.0fns", r->sweep.slo_pct,
+			 r->sweep.slo_target_ns);
+	else
+		snprintf(tail, sizeof(tail), " sweep=knee");
+	json_array_foreach(wl, i, j) {
+		const char *b = json_string_value(json_object_get(j, "bs"));
+		const char *rw = json_string_value(json_object_get(j, "rw"));
+		const char *engine = json_string_value(json_object_get(j, "ioengine"));
+
+		snprintf(bs, sizeof(bs), "%s", b ? b : "?");
+		if (sig_add(k, &off, i, rw ? rw : "?",
+			    (unsigned)json_integer_value(json_object_get(j, "rwmixread")), bs,
+			    (unsigned)json_integer_value(json_object_get(j, "iodepth")),
+			    (int)json_integer_value(json_object_get(j, "direct")), engine ? engine : "?",
+			    (unsigned)json_integer_value(json_object_get(j, "numjobs")), tail))
+			break;
+	}
+	if (!off)	/* a sweep that does not say what it ran: one series of such */
+		snprintf(k->sig_text, sizeof(k->sig_text), "sweep of an unknown job%s", tail);
+	k->nr_jobs = (unsigned)json_array_size(wl);
+}
+
 int history_key_of(const json_t *root, const struct resultread *r, struct history_key *k)
 {
 	const json_t *jobs = json_object_get(root, "jobs");
@@ -140,25 +187,21 @@ int history_key_of(const json_t *root, const struct resultread *r, struct histor
 	}
 	if (!k->dev_id[0])
 		snprintf(k->dev_id, sizeof(k->dev_id), "unknown");
-	for (i = 0; i < r->nr_jobs; i++) {
-		const struct resultread_job *j = &r->jobs[i];
-		const char *rw = rw_name(j->rw);
-		char bs[64], mix[24] = "", rates[160];
-		int n;
+	if (r->sweep.is) {
+		key_sweep(root, r, k);
+	} else {
+		for (i = 0; i < r->nr_jobs; i++) {
+			const struct resultread_job *j = &r->jobs[i];
+			char bs[64], rates[160];
 
-		job_bs(root, json_array_get(jobs, i), bs, sizeof(bs));
-		if (is_mixed(rw))
-			snprintf(mix, sizeof(mix), " rwmixread=%u", j->rwmixread);
-		job_rates(root, json_array_get(jobs, i), rates, sizeof(rates));
-		n = snprintf(k->sig_text + off, sizeof(k->sig_text) - off,
-			     "%srw=%s%s bs=%s iodepth=%u direct=%d ioengine=%s numjobs=%u%s",
-			     i ? " | " : "", rw, mix, bs, j->iodepth, j->direct, j->ioengine,
-			     j->numjobs, rates);
-		if (n < 0 || (size_t)n >= sizeof(k->sig_text) - off)
-			break;	/* a huge job list: the hash covers what fits */
-		off += (size_t)n;
+			resultread_job_bs(root, json_array_get(jobs, i), bs, sizeof(bs));
+			job_rates(root, json_array_get(jobs, i), rates, sizeof(rates));
+			if (sig_add(k, &off, i, j->rw, j->rwmixread, bs, j->iodepth, j->direct,
+				    j->ioengine, j->numjobs, rates))
+				break;
+		}
+		k->nr_jobs = (unsigned)r->nr_jobs;
 	}
-	k->nr_jobs = (unsigned)r->nr_jobs;
 	snprintf(k->sig, sizeof(k->sig), "%016llx", (unsigned long long)fnv1a(k->sig_text));
 	return 0;
 }
@@ -217,7 +260,7 @@ int history_key_diff(const struct history_key *a, const struct history_key *b, c
 		     size_t sz)
 {
 	static const char *const fields[] = { "rw", "rwmixread", "bs", "iodepth", "direct",
-		"ioengine", "numjobs", "rate", "rate_iops" };
+		"ioengine", "numjobs", "rate", "rate_iops", "sweep" };
 	char ja[512], jb[512], va[64], vb[64], who[24], na[16], nb[16];
 	size_t off = 0, f;
 	unsigned i;

@@ -231,10 +231,12 @@ json_t *history_trend_json(const struct history_trend *t)
 
 		fmt_iso(p->start_ms, iso, sizeof(iso));
 		json_array_append_new(pts, json_pack("{s:I, s:s, s:I, s:f, s:o, s:o, s:o, s:o, s:o, "
-				      "s:o, s:s}",
+				      "s:o, s:o, s:s}",
 				      "id", (json_int_t)p->id, "start", iso, "start_ms",
 				      (json_int_t)p->start_ms, "value", p->value, "run_sd",
-				      jreal(p->within_sd), "band_mean", jreal(p->band_mean),
+				      jreal(p->within_sd), "run_interval", isfinite(p->lo) &&
+				      isfinite(p->hi) ? json_pack("[f, f]", p->lo, p->hi) : json_null(),
+				      "band_mean", jreal(p->band_mean),
 				      "band_sd", jreal(p->band_sd), "outside",
 				      jstr(outside_word(t, p->outside)), "jump", jreal(p->jump),
 				      "jump_side", jstr(outside_word(t, p->jump_side)), "labels", p->labels));
@@ -262,9 +264,35 @@ static void fmt_metric(const struct history_trend *t, double v, char *buf, size_
 		human_count(buf, sz, v, HUMAN_PAGE);
 }
 
+int history_trend_has_intervals(const struct history_trend *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (isfinite(t->p[i].lo) && isfinite(t->p[i].hi))
+			return 1;
+	return 0;
+}
+
+/* A point's own spread for text: its interval "lo..hi" when the trend's points have them, else its sd. */
+static void fmt_spread(const struct history_trend *t, int iv, const struct history_trend_point *p,
+		       char *buf, size_t sz)
+{
+	char lo[24], hi[24];
+
+	if (!iv) {
+		fmt_metric(t, p->within_sd, buf, sz);
+	} else if (isfinite(p->lo) && isfinite(p->hi)) {
+		fmt_metric(t, p->lo, lo, sizeof(lo));
+		fmt_metric(t, p->hi, hi, sizeof(hi));
+		snprintf(buf, sz, "%s..%s", lo, hi);
+	} else {
+		snprintf(buf, sz, "-");
+	}
+}
+
 int history_write_trend_text(FILE *f, const struct history_trend *t)
 {
 	size_t i, nout = 0, njump = 0;
+	int iv = history_trend_has_intervals(t);
 
 	fprintf(f, "trend of %s (%s) on %s, %s window\n", t->metric,
 		history_trend_direction(t), t->key.dev_id, t->window);
@@ -273,15 +301,17 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 		"once %d runs precede it; before that a point more than %.0f%% from the mean "
 		"of the runs before it is marked a jump\n", t->n, t->band_runs,
 		HISTORY_TREND_BAND_MIN, 100 * HISTORY_TREND_JUMP);
-	fprintf(f, "%-6s %-19s %12s %12s %27s  %-7s %s\n", "ID", "START (UTC)", "VALUE", "RUN SD",
-		"BAND", "OUTSIDE", "LABELS");
+	if (iv)
+		fprintf(f, "run interval: each run's own (%s)\n", HISTORY_TREND_INTERVAL_WHAT);
+	fprintf(f, "%-6s %-19s %12s %*s %27s  %-7s %s\n", "ID", "START (UTC)", "VALUE", iv ? 21 : 12,
+		iv ? "RUN INTERVAL" : "RUN SD", "BAND", "OUTSIDE", "LABELS");
 	for (i = 0; i < t->n; i++) {
 		const struct history_trend_point *p = &t->p[i];
-		char when[24], v[24], sd[24], lo[24], hi[24], band[56], mark[40];
+		char when[24], v[24], sd[56], lo[24], hi[24], band[56], mark[40];
 
 		fmt_time(p->start_ms, when, sizeof(when));
 		fmt_metric(t, p->value, v, sizeof(v));
-		fmt_metric(t, p->within_sd, sd, sizeof(sd));
+		fmt_spread(t, iv, p, sd, sizeof(sd));
 		if (isfinite(p->band_mean)) {
 			/* the figures are never negative: a wide band stops at 0 */
 			fmt_metric(t, fmax(0, p->band_mean - 2 * p->band_sd), lo, sizeof(lo));
@@ -297,8 +327,8 @@ int history_write_trend_text(FILE *f, const struct history_trend *t)
 				 100 * p->jump);
 		else
 			snprintf(mark, sizeof(mark), "%s", p->outside ? outside_word(t, p->outside) : "");
-		fprintf(f, "%-6lld %-19s %12s %12s %27s  %-7s %s\n", (long long)p->id, when, v, sd,
-			band, mark, p->labels);
+		fprintf(f, "%-6lld %-19s %12s %*s %27s  %-7s %s\n", (long long)p->id, when, v,
+			iv ? 21 : 12, sd, band, mark, p->labels);
 	}
 	if (nout)
 		fprintf(f, "%zu run(s) outside the band on the bad side: check them with history "

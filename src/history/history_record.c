@@ -75,6 +75,9 @@ static void derive(struct doc *d)
 	x->start_ms = r->timestamp_ms >= 0 ? r->timestamp_ms : history_now_ms();
 	snprintf(x->tool, sizeof(x->tool), "%s", r->version[0] ? r->version : "unknown");
 	snprintf(x->job_name, sizeof(x->job_name), "%s", r->nr_jobs ? r->jobs[0].name : "");
+	if (r->sweep.is)	/* a sweep's jobs are its runs': the first as it ran (sweep.h) */
+		snprintf(x->job_name, sizeof(x->job_name), "%s", json_string_value(json_object_get(
+			 json_array_get(json_object_get(d->root, "workload"), 0), "name")) ?: "");
 	x->partial = r->partial;
 	x->bottleneck[0] = 0;
 	for (i = 0; i < r->nr_jobs; i++) {
@@ -288,7 +291,8 @@ static int put_metrics(struct history *h, int64_t id, struct doc *d, struct err 
 	struct err ignore;
 	int ret = 0, w, rc;
 
-	if (history_db_prepare(h, "INSERT INTO metrics VALUES (?,?,?,?,?)", &st, e))
+	if (history_db_prepare(h, "INSERT INTO metrics (run_id, name, window, value, cv, lo, hi) "
+			       "VALUES (?,?,?,?,?,?,?)", &st, e))
 		return -EIO;
 	for (w = 0; w < 2 && !ret; w++) {
 		const char *name;
@@ -299,16 +303,19 @@ static int put_metrics(struct history *h, int64_t id, struct doc *d, struct err 
 			       resultwindow_apply(RESULTWINDOW_STEADY, one, 1, NULL, 0, &note, &ignore)))
 			break;
 		for (i = 0; (name = compare_metric_at(i, NULL)) && !ret; i++) {
-			double v;
+			double v, lo, hi;
 
 			if (compare_metric_value(d->r, name, &v) || !isfinite(v))
 				continue;
+			compare_metric_interval(d->r, name, &lo, &hi);	/* NAN, NAN: none */
 			sqlite3_reset(st);
 			sqlite3_bind_int64(st, 1, id);
 			sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 3, windows[w], -1, SQLITE_STATIC);
 			sqlite3_bind_double(st, 4, v);
 			history_db_bind_real(st, 5, metric_cv(d->r, name));
+			history_db_bind_real(st, 6, lo);
+			history_db_bind_real(st, 7, hi);
 			rc = sqlite3_step(st);
 			if (rc != SQLITE_DONE)
 				ret = history_db_fail(h, rc, "storing metrics", e);

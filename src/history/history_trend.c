@@ -93,9 +93,10 @@ static int trend_points(struct history *h, const char *where, const struct histo
 
 	/* newest first (so that a limit keeps the newest), turned around below */
 	snprintf(sql, sizeof(sql), "SELECT r.id, r.start_ms, m.value, m.cv, (SELECT "
-		 "group_concat(name, ',') FROM labels WHERE run_id = r.id) FROM runs r JOIN metrics "
-		 "m ON m.run_id = r.id AND m.name = ?10 AND m.window = ?11 %s ORDER BY r.start_ms "
-		 "DESC, r.id DESC%s", where, f->limit ? " LIMIT ?9" : "");
+		 "group_concat(name, ',') FROM labels WHERE run_id = r.id), %s FROM runs r JOIN "
+		 "metrics m ON m.run_id = r.id AND m.name = ?10 AND m.window = ?11 %s ORDER BY "
+		 "r.start_ms DESC, r.id DESC%s", h->version >= 2 ? "m.lo, m.hi" : "NULL, NULL",
+		 where, f->limit ? " LIMIT ?9" : "");
 	if (history_db_prepare(h, sql, &st, e))
 		return -EIO;
 	history_query_bind(st, f);
@@ -117,6 +118,8 @@ static int trend_points(struct history *h, const char *where, const struct histo
 		p->start_ms = sqlite3_column_int64(st, 1);
 		p->value = sqlite3_column_double(st, 2);
 		p->within_sd = isfinite(cv) ? cv * p->value : NAN;
+		p->lo = history_db_col_real(st, 5);
+		p->hi = history_db_col_real(st, 6);
 		history_db_col_text(st, 4, p->labels, sizeof(p->labels));
 	}
 	sqlite3_finalize(st);

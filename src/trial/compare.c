@@ -382,6 +382,19 @@ static double slo_top(const struct resultread_sweep *w)
 	return isfinite(w->slo_next) && w->slo_next > w->slo_hi ? w->slo_next : w->slo_hi;
 }
 
+int compare_metric_interval(const struct resultread *r, const char *name, double *lo, double *hi)
+{
+	const struct mdef *d = mdef_find(name);
+
+	*lo = *hi = NAN;
+	if (!d || d->kind != MK_SLO || !r->sweep.is || !r->sweep.has_slo ||
+	    !(r->sweep.slo_lo >= 0) || !isfinite(slo_top(&r->sweep)))
+		return -ENOENT;
+	*lo = r->sweep.slo_lo;
+	*hi = slo_top(&r->sweep);
+	return 0;
+}
+
 static void slo_interval(const struct seq *s, struct compare_metric *m)
 {
 	const struct resultread_sweep *a = NULL, *b = NULL;

@@ -128,6 +128,14 @@ int compare_metric_known(const char *name);
 int compare_metric_value(const struct resultread *r, const char *name, double *out);
 
 /*
+ * @name's own interval in result @r, when its document gives one: a
+ * sweep's SLO capacity (slo.iops), from its interval's low end to the step
+ * above its high end, where the capacity lies under (docs/sweep.md).  0
+ * with [*@lo, *@hi], or -ENOENT (both NAN) for a metric that has none.
+ */
+int compare_metric_interval(const struct resultread *r, const char *name, double *lo, double *hi);
+
+/*
  * One metric over the two sides (what ab uses for its running CI): every
  * figure of compare_run's metric except the per-run values (@out->runs is
  * NULL; nothing to free).

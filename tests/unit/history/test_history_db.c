@@ -131,30 +131,69 @@ TEST(create_and_reopen)
 TEST(migrate_steps)
 {
 	struct history *h = open_new("mig.db");
+	enum { V = HISTORY_SCHEMA_VERSION };	/* the new file's: steps from it on */
 	static const struct history_migration good[] = {
-		{ 1, "SELECT 1" },	/* already applied: skipped */
-		{ 2, "CREATE TABLE extra(x); ALTER TABLE runs ADD COLUMN note TEXT" },
+		{ V, "SELECT 1" },	/* already applied: skipped */
+		{ V + 1, "CREATE TABLE extra(x); ALTER TABLE runs ADD COLUMN note TEXT" },
 	};
 	static const struct history_migration bad[] = {
-		{ 3, "CREATE TABLE half(x); THIS IS NOT SQL" },
+		{ V + 2, "CREATE TABLE half(x); THIS IS NOT SQL" },
 	};
+	char want[64];
 	struct err e;
 
 	if (!h)
 		return;
 	err_clear(&e);
-	CHECK(history_db_migrate(h, good, 2, 2, &e) == 0);
-	CHECK(q1(h, "PRAGMA user_version") == 2);
+	CHECK(history_db_migrate(h, good, 2, V + 1, &e) == 0);
+	CHECK(q1(h, "PRAGMA user_version") == V + 1);
 	CHECK(q1(h, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'note'") == 1);
 	/* a failing step leaves nothing behind: no table, the version as it was */
-	CHECK(history_db_migrate(h, bad, 1, 3, &e) < 0);
-	CHECK(strstr(e.msg, "migrating the schema to version 3") != NULL);
-	CHECK(q1(h, "PRAGMA user_version") == 2);
+	CHECK(history_db_migrate(h, bad, 1, V + 2, &e) < 0);
+	snprintf(want, sizeof(want), "migrating the schema to version %d", V + 2);
+	CHECK(strstr(e.msg, want) != NULL);
+	CHECK(q1(h, "PRAGMA user_version") == V + 1);
 	CHECK(q1(h, "SELECT count(*) FROM sqlite_master WHERE name = 'half'") == 0);
 	/* the same steps again: nothing to do */
 	err_clear(&e);
-	CHECK(history_db_migrate(h, good, 2, 2, &e) == 0);
+	CHECK(history_db_migrate(h, good, 2, V + 1, &e) == 0);
 	history_close(h);
+}
+
+/*
+ * A version 1 file (as main wrote it before metrics had lo and hi) is read
+ * as it is, and migrated to the current schema when written: lo and hi
+ * appear, the rows kept.
+ */
+TEST(migrate_v1)
+{
+	struct history *h = open_new("v1.db"), *r = NULL;
+	enum history_problem pr;
+	char p[128];
+	struct err e;
+
+	if (!h)
+		return;
+	CHECK(history_db_exec(h, "CREATE TABLE m1 AS SELECT * FROM metrics; DROP TABLE metrics; "
+			      "CREATE TABLE metrics(run_id INTEGER NOT NULL, name TEXT NOT NULL, window "
+			      "TEXT NOT NULL, value REAL NOT NULL, cv REAL, PRIMARY KEY(run_id, name, "
+			      "window)) WITHOUT ROWID; DROP TABLE m1; PRAGMA user_version = 1", NULL,
+			      NULL) == 0);
+	history_close(h);
+	path_in(p, sizeof(p), "v1.db");
+	err_clear(&e);
+	CHECK(history_open(p, HISTORY_READ, 0, &r, &pr, &e) == 0);
+	if (r)
+		CHECK(q1(r, "PRAGMA user_version") == 1);
+	history_close(r);
+	r = NULL;
+	CHECK(history_open(p, HISTORY_WRITE, 0, &r, &pr, &e) == 0);
+	if (r) {
+		CHECK(q1(r, "PRAGMA user_version") == HISTORY_SCHEMA_VERSION);
+		CHECK(q1(r, "SELECT count(*) FROM pragma_table_info('metrics') WHERE name IN "
+			 "('lo', 'hi')") == 2);
+	}
+	history_close(r);
 }
 
 TEST(newer_refused)
@@ -387,6 +426,7 @@ int main(void)
 	RUN(path_rules);
 	RUN(create_and_reopen);
 	RUN(migrate_steps);
+	RUN(migrate_v1);
 	RUN(newer_refused);
 	RUN(foreign_file_refused);
 	RUN(record_once_and_derive);
