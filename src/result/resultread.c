@@ -1,12 +1,15 @@
 /*
  * resultread: load fio / iotrial JSON result files and summarise them (see
- * resultread.h for what is summed, averaged and merged, and how).
+ * resultread.h for what is summed, averaged and merged, and how).  This file
+ * reads a run's document: its jobs, their directions, latency, steady tails,
+ * and the document's JSON itself; a job's options, the host's view, fio's
+ * disk_util and a sweep's document are each read in their own file
+ * (resultread_int.h says which).
  */
 #include "result/resultread.h"
+#include "result/resultread_int.h"
 #include "lib/ddir.h"
-#include "model/job.h"	/* JOB_IOENGINE_DEFAULT */
-#include "model/num.h"	/* sizes read by the same rules as job options */
-#include "lib/vec.h"	/* vec_grow, vec_free_strings */
+#include "lib/vec.h"	/* vec_grow */
 
 #include <errno.h>
 #include <limits.h>	/* INT_MAX, UINT_MAX */
@@ -14,51 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>	/* strcasecmp */
-
-/* One json+ bin: latency value (ns) and count. */
-struct rr_bin {
-	double v;
-	uint64_t n;
-};
-
-/* Per-direction accumulators while jobs are read. */
-struct dir_acc {
-	double lat_sum;		/* sum of N x mean */
-	uint64_t lat_n;
-	double p99_sum;		/* sum of ios x p99 */
-	uint64_t p99_n;
-	int p99_missing;
-	int bins_missing;
-	struct rr_bin *bins;
-	size_t nbins, cap;
-};
-
-struct load_ctx {
-	const char *name;
-	struct err *e;
-	struct dir_acc acc[RESULTREAD_NDIR];
-	double cpu_ns;
-	uint64_t all_ios;
-	int cpu_known;
-};
-
-static int bad(struct load_ctx *c, const char *fmt, const char *what, size_t job)
-{
-	char tmp[256];
-
-	snprintf(tmp, sizeof(tmp), fmt, what);
-	if (job == (size_t)-1)
-		return err_set(c->e, -EINVAL, EXIT_USAGE, "%s: %s", c->name, tmp);
-	return err_set(c->e, -EINVAL, EXIT_USAGE, "%s: job %zu: %s", c->name, job, tmp);
-}
-
-static double jnum(const json_t *o, const char *key, double dflt)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : dflt;
-}
 
 /*
  * A count read from @o's @key into *@out: absent or not a number gives 0; a
@@ -86,9 +44,6 @@ static int jrange(struct load_ctx *c, const json_t *o, const char *key, const ch
 		       x, lo, hi);
 }
 
-/* 2^64 is exactly representable; a uint64_t holds values strictly below it. */
-#define RR_U64_LIMIT 18446744073709549568.0	/* the largest double below 2^64 */
-
 static int ju64(struct load_ctx *c, const json_t *o, const char *key, const char *where,
 		uint64_t *out, size_t job)
 {
@@ -108,162 +63,6 @@ static const json_t *iot_get(const json_t *job, const char *key)
 	const json_t *v = json_object_get(json_object_get(job, "iotrial"), key);
 
 	return v ? v : json_object_get(job, key);
-}
-
-static void copy_str(char *dst, size_t sz, const char *src)
-{
-	snprintf(dst, sz, "%s", src ? src : "");
-}
-
-/* An option's value as text whatever its JSON type; NULL when absent. */
-static const char *opt_text(const json_t *opts, const char *key, char *buf, size_t sz)
-{
-	const json_t *v = json_object_get(opts, key);
-
-	if (!v)
-		return NULL;
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v))
-		snprintf(buf, sz, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		snprintf(buf, sz, "%g", json_real_value(v));
-	else if (json_is_boolean(v))
-		snprintf(buf, sz, "%d", json_is_true(v));
-	else
-		snprintf(buf, sz, "%s", "");
-	return buf;
-}
-
-static long opt_long(const json_t *opts, const char *key, long dflt)
-{
-	char buf[64], *end;
-	const char *s = opt_text(opts, key, buf, sizeof(buf));
-	long v;
-
-	if (!s || !*s)
-		return dflt;
-	v = strtol(s, &end, 10);
-	return end == s ? dflt : v;
-}
-
-uint64_t resultread_size(const char *s, unsigned kb_base)
-{
-	struct num_ctx c = { kb_base == 1000 ? 1000 : 1024, "size", NULL };
-	struct err e;
-	uint64_t v;
-
-	err_clear(&e);
-	if (!s || !*s || num_parse_u64(s, &c, &v, &e))
-		return 0;
-	return v;
-}
-
-/* Options the job ran with: global options overlaid with its own. */
-static json_t *merge_options(const json_t *global, const json_t *job)
-{
-	json_t *m = json_object();
-
-	if (!m)
-		return NULL;
-	if (json_is_object(global))
-		json_object_update(m, (json_t *)global);
-	if (json_is_object(job))
-		json_object_update(m, (json_t *)job);
-	return m;
-}
-
-/*
- * Is a value, as typed, what the job ran with?  Not when it holds a variable
- * ($ncpus, ${VAR}) or an expression: iotrial records the options as typed
- * and evaluates them when parsing, so "iodepth=$ncpus" read back as text is
- * a misread (it became 1).
- */
-static int literal(const char *s)
-{
-	return s && !strchr(s, '$') && !strchr(s, '(');
-}
-
-/*
- * Fill @j's options from @given (global options overlaid with the job's, as
- * typed) and @ran (iotrial's resolved job, jobs[].iotrial.job, or NULL for
- * fio's results, whose options fio wrote with its variables already
- * substituted).  Values come from @ran when it has them; whether an option
- * was set at all comes from @given, since @ran lists every option.
- */
-static void resolve_options(const json_t *given, const json_t *ran, struct resultread_job *j)
-{
-	static const char *const limits[] = { "rate", "rate_iops", "rate_min",
-		"rate_iops_min", "thinktime", "latency_target", NULL };
-	const json_t *o = ran ? ran : given;
-	char buf[64];
-	const char *s;
-	size_t i;
-
-	s = opt_text(o, "rw", buf, sizeof(buf));
-	if (!s)
-		s = opt_text(given, "readwrite", buf, sizeof(buf));
-	copy_str(j->rw, sizeof(j->rw), s ? s : "read");
-	j->rwmixread = 50;
-	j->rwmix_given = json_object_get(given, "rwmixread") || json_object_get(given, "rwmixwrite");
-	if (ran && j->rwmix_given)
-		j->rwmixread = (unsigned)opt_long(ran, "rwmixread", 50);
-	else if (json_object_get(given, "rwmixread"))
-		j->rwmixread = (unsigned)opt_long(given, "rwmixread", 50);
-	else if (json_object_get(given, "rwmixwrite"))
-		j->rwmixread = 100 - (unsigned)opt_long(given, "rwmixwrite", 50);
-	j->iodepth = (unsigned)opt_long(o, "iodepth", 1);
-	j->numjobs = (unsigned)opt_long(o, "numjobs", 1);
-	if (j->iodepth < 1)
-		j->iodepth = 1;
-	if (j->numjobs < 1)
-		j->numjobs = 1;
-	j->direct = (int)opt_long(o, "direct", 0);
-	if (!ran && json_object_get(given, "buffered"))
-		j->direct = !opt_long(given, "buffered", 1);
-	s = opt_text(o, "ioengine", buf, sizeof(buf));
-	copy_str(j->ioengine, sizeof(j->ioengine), s ? s : JOB_IOENGINE_DEFAULT);
-	j->ioengine_given = json_object_get(given, "ioengine") != NULL;
-	for (i = 0; limits[i]; i++) {
-		s = opt_text(o, limits[i], buf, sizeof(buf));
-		if (s && *s && strcmp(s, "0"))	/* the resolved job lists them all, "0" when unset */
-			j->rate_limited = 1;
-	}
-	j->has_filename = json_object_get(given, "filename") != NULL;
-	/* a job on one block device: its disk_util entry is named after it */
-	s = opt_text(o, "filename", buf, sizeof(buf));
-	if (s && !strncmp(s, "/dev/", 5) && s[5] && !strpbrk(s + 5, "/:"))
-		copy_str(j->target_dev, sizeof(j->target_dev), s + 5);
-	j->size = resultread_size(opt_text(o, "size", buf, sizeof(buf)),
-				  (unsigned)opt_long(o, "kb_base", 1024));
-}
-
-const char *resultread_job_option(const json_t *root, const json_t *job, const char *key,
-				  char *buf, size_t sz)
-{
-	const json_t *ran = json_object_get(json_object_get(job, "iotrial"), "job");
-	const char *s = opt_text(json_object_get(job, "job options"), key, buf, sz);
-
-	if (!s)
-		s = opt_text(json_object_get(root, "global options"), key, buf, sz);
-	if ((!s || !literal(s)) && json_is_object(ran) && json_object_get(ran, key))
-		s = opt_text(ran, key, buf, sz);
-	return s;
-}
-
-const char *resultread_job_bs(const json_t *root, const json_t *job, char *out, size_t sz)
-{
-	char buf[64];
-	const char *v = resultread_job_option(root, job, "bs", buf, sizeof(buf));	/* as it ran */
-	uint64_t n;
-
-	if (!v)
-		v = resultread_job_option(root, job, "blocksize", buf, sizeof(buf));
-	snprintf(out, sz, "%s", v ? v : "4k");
-	n = resultread_size(out, 1024);
-	if (n)
-		snprintf(out, sz, "%llu", (unsigned long long)n);
-	return out;
 }
 
 /* The 99th percentile from a "percentile" object; NAN when absent. */
@@ -523,9 +322,9 @@ static void read_steady(const json_t *job, struct resultread_job *j)
 		return;
 	a = json_object_get(ss, "attained");
 	j->steady = json_is_true(a) || (json_is_number(a) && json_number_value(a) != 0);
-	what = opt_text(ss, "criterion", buf, sizeof(buf));
+	what = resultread_opts_text(ss, "criterion", buf, sizeof(buf));
 	if (json_object_get(ss, "ss"))
-		what = opt_text(ss, "ss", buf, sizeof(buf));
+		what = resultread_opts_text(ss, "ss", buf, sizeof(buf));
 	copy_str(j->steady_what, sizeof(j->steady_what), what);
 	read_held(ss, j);
 }
@@ -553,11 +352,11 @@ static int read_job(struct load_ctx *c, struct resultread *r, const json_t *root
 	ret = ju64(c, job, "total_err", NULL, &j->total_err, idx);
 	if (ret)
 		return ret;
-	opts = merge_options(json_object_get(root, "global options"),
+	opts = resultread_opts_merge(json_object_get(root, "global options"),
 			     json_object_get(job, "job options"));
 	if (!opts)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	resolve_options(opts, json_is_object(json_object_get(json_object_get(job, "iotrial"), "job")) ?
+	resultread_opts_resolve(opts, json_is_object(json_object_get(json_object_get(job, "iotrial"), "job")) ?
 			json_object_get(json_object_get(job, "iotrial"), "job") : NULL, j);
 	resultread_time_job(job, opts, j->rw, j->ioengine, j->direct, j->numjobs, &j->time);
 	if (idx == 0)
@@ -643,66 +442,16 @@ static void finish(struct load_ctx *c, struct resultread *r)
 	}
 }
 
-const char *const resultread_host_bd_key[RESULTREAD_HOST_NBD] = {
-	"guest_tool_ns", "guest_io_path_ns", "virt_path_ns", "host_backend_ns",
-};
-const char *const resultread_host_bd_label[RESULTREAD_HOST_NBD] = {
-	"guest tool", "guest I/O path", "virtual device path", "host backend",
-};
-
-/* A figure of the host's view: a number, else NAN (a wrong type is not read as 0). */
-static double host_num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) && isfinite(json_number_value(v)) ? json_number_value(v) : NAN;
-}
-
-static void read_host(struct resultread *r, const json_t *h)
-{
-	const json_t *by = json_object_get(h, "cpu_per_io_ns_by_role"), *pit = json_object_get(h, "pitfalls");
-	const char *d = json_string_value(json_object_get(h, "drive"));
-
-	r->host.cpu_per_io_ns = r->host.backend_lat_ns = r->host.virt_path_ns = NAN;
-	r->host.ops = r->host.guest_ios = NAN;
-	for (int k = 0; k < HOST_ROLE_NR; k++)
-		r->host.role_cpu_per_io_ns[k] = NAN;
-	for (int k = 0; k < RESULTREAD_HOST_NBD; k++)
-		r->host.bd[k] = NAN;
-	if (!json_is_object(h))
-		return;
-	r->host.has = 1;
-	copy_str(r->host.drive, sizeof(r->host.drive), d);
-	r->host.ops = host_num(h, "ops");
-	r->host.guest_ios = host_num(h, "guest_ios");
-	r->host.cpu_per_io_ns = host_num(h, "cpu_per_io_ns");
-	r->host.backend_lat_ns = host_num(h, "backend_lat_ns");
-	r->host.virt_path_ns = host_num(h, "virt_path_ns");
-	for (int k = 0; k < HOST_ROLE_NR; k++)
-		r->host.role_cpu_per_io_ns[k] = host_num(by, host_role_name((enum host_role)k));
-	for (int k = 0; k < RESULTREAD_HOST_NBD; k++)
-		r->host.bd[k] = host_num(json_object_get(h, "breakdown"), resultread_host_bd_key[k]);
-	for (size_t i = 0; json_is_array(pit) && i < json_array_size(pit) && r->host.npitfalls < 4; i++) {
-		const char *id = json_string_value(json_object_get(json_array_get(pit, i), "id"));
-		const char *tx = json_string_value(json_object_get(json_array_get(pit, i), "text"));
-
-		if (!id || !tx)
-			continue;
-		copy_str(r->host.pitfalls[r->host.npitfalls].id, sizeof(r->host.pitfalls[0].id), id);
-		copy_str(r->host.pitfalls[r->host.npitfalls++].text, sizeof(r->host.pitfalls[0].text), tx);
-	}
-}
-
 static void read_iotrial(struct resultread *r, const json_t *it)
 {
 	char buf[64];
 	const json_t *p = json_object_get(it, "partial");
-	const char *v = opt_text(it, "version", buf, sizeof(buf));
+	const char *v = resultread_opts_text(it, "version", buf, sizeof(buf));
 
 	r->is_iotrial = 1;
 	snprintf(r->version, sizeof(r->version), "iotrial-%.48s", v ? v : "?");
 	copy_str(r->clock_source, sizeof(r->clock_source),
-		 opt_text(it, "clock_source", buf, sizeof(buf)));
+		 resultread_opts_text(it, "clock_source", buf, sizeof(buf)));
 	r->partial = json_is_true(p) || (json_is_number(p) && json_number_value(p) != 0);
 	if (json_is_object(json_object_get(it, "environment")))
 		r->env = json_incref(json_object_get(it, "environment"));
@@ -710,138 +459,6 @@ static void read_iotrial(struct resultread *r, const json_t *it)
 	p = json_object_get(json_object_get(it, "mpi"), "ranks");
 	if (json_is_integer(p) && json_integer_value(p) > 1 && json_integer_value(p) <= UINT32_MAX)
 		r->nranks = (unsigned)json_integer_value(p);
-}
-
-/* fio's disk_util names: the devices the kernel saw busy, for compare's diff. */
-static void read_disks(struct resultread *r, const json_t *du)
-{
-	size_t i, off = 0;
-	json_t *d;
-
-	json_array_foreach((json_t *)du, i, d) {
-		const char *name = json_string_value(json_object_get(d, "name"));
-		int n;
-
-		if (!name)
-			continue;
-		n = snprintf(r->disks + off, sizeof(r->disks) - off, "%s%s", off ? "," : "", name);
-		if (n < 0 || (size_t)n >= sizeof(r->disks) - off)
-			break;
-		off += (size_t)n;
-	}
-}
-
-/* A disk_util counter: a number in [0, 2^64), else the file is refused naming it. */
-static int du_u64(struct load_ctx *c, const json_t *d, const char *key, size_t i, uint64_t *out)
-{
-	double x = jnum(d, key, 0);
-
-	if (!(isfinite(x) && x >= 0 && x <= RR_U64_LIMIT))
-		return err_set(c->e, -ERANGE, EXIT_USAGE, "%s: disk_util[%zu]: \"%s\" = %.15g is out "
-			       "of range (0 to %.15g)", c->name, i, key, x, RR_U64_LIMIT);
-	*out = (uint64_t)x;
-	return 0;
-}
-
-/* disk_util's counters, and iotrial's measured-time view when present (docs/json.md, the device view). */
-static int read_devices(struct load_ctx *c, struct resultread *r, const json_t *du)
-{
-	size_t i, n = json_array_size(du);
-	json_t *d;
-
-	if (!n)
-		return 0;
-	r->du = calloc(n, sizeof(*r->du));
-	if (!r->du)
-		return -ENOMEM;
-	json_array_foreach((json_t *)du, i, d) {
-		struct resultread_disk *x = &r->du[r->nr_du];
-		const json_t *v = json_object_get(d, "iotrial");
-
-		if (!json_is_object(d))
-			continue;
-		copy_str(x->name, sizeof(x->name), json_string_value(json_object_get(d, "name")));
-		if (du_u64(c, d, "read_ios", i, &x->read_ios) ||
-		    du_u64(c, d, "write_ios", i, &x->write_ios) ||
-		    du_u64(c, d, "read_ticks", i, &x->read_ticks) ||
-		    du_u64(c, d, "write_ticks", i, &x->write_ticks) ||
-		    du_u64(c, d, "in_queue", i, &x->in_queue))
-			return -ERANGE;
-		x->util = jnum(d, "util", 0);
-		if (json_is_object(v)) {
-			x->has_view = 1;
-			x->read_lat_ns = jnum(v, "read_lat_ns_mean", 0);
-			x->write_lat_ns = jnum(v, "write_lat_ns_mean", 0);
-			x->read_qd = jnum(v, "read_queue_depth", 0);
-			x->write_qd = jnum(v, "write_queue_depth", 0);
-			x->qd = jnum(v, "queue_depth", 0);
-			x->view_util = jnum(v, "util", 0);
-		}
-		r->nr_du++;
-	}
-	return 0;
-}
-
-/* When the run happened, so that compare can put the runs of both sides in order. */
-static void read_timestamp(struct resultread *r, const json_t *root)
-{
-	double ms = jnum(root, "timestamp_ms", NAN), s = jnum(root, "timestamp", NAN);
-
-	r->timestamp_ms = -1;
-	if (ms > 0 && ms < 9e15)
-		r->timestamp_ms = (int64_t)ms;
-	else if (s > 0 && s < 9e12)
-		r->timestamp_ms = (int64_t)s * 1000;
-}
-
-/*
- * A sweep's document: the SLO capacity and its interval, the knee.  A sweep
- * whose SLO no step kept has no slo.iops (absent, as a metric a run lacks).
- */
-static int read_sweep(struct load_ctx *c, struct resultread *r, const json_t *root)
-{
-	const json_t *slo = json_object_get(root, "slo");
-	const json_t *ci = json_object_get(slo, "ci");
-	struct resultread_sweep *s = &r->sweep;
-	int k;
-
-	if (!json_is_number(json_object_get(root, "capacity_iops")))
-		return bad(c, "%s", "not a sweep result: no \"capacity_iops\"", (size_t)-1);
-	s->is = 1;
-	s->slo_iops = s->slo_lo = s->slo_hi = s->slo_next = s->knee_iops = NAN;
-	s->knee_iops = jnum(root, "knee_iops", NAN);
-	s->batches = (unsigned)jnum(root, "batches", 0);
-	if (json_is_object(slo)) {
-		s->slo_pct = jnum(slo, "percentile", NAN);
-		s->slo_target_ns = jnum(slo, "target_ns", NAN);
-		s->slo_iops = jnum(slo, "iops", NAN);
-		s->slo_next = jnum(slo, "next_step_iops", NAN);
-		if (json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)) &&
-		    json_is_number(json_array_get(ci, 1))) {
-			s->slo_lo = json_number_value(json_array_get(ci, 0));
-			s->slo_hi = json_number_value(json_array_get(ci, 1));
-		}
-		s->has_slo = isfinite(s->slo_iops) && s->slo_iops > 0 && isfinite(s->slo_pct) &&
-			     isfinite(s->slo_target_ns);
-		if (!s->has_slo)
-			s->slo_iops = NAN;
-	}
-	copy_str(r->version, sizeof(r->version), "iotrial sweep");
-	/* where and when it ran, from its first run (sweep.h): what the history keys it by */
-	if (json_is_object(json_object_get(root, "environment")))
-		r->env = json_incref(json_object_get(root, "environment"));
-	read_host(r, NULL);	/* no host's view: its figures NAN, not 0 */
-	r->nranks = 1;
-	r->cpu_per_io_ns = NAN;
-	for (k = 0; k < RESULTREAD_NDIR; k++) {
-		r->dir[k].lat_mean_ns = r->dir[k].lat_p99_ns = r->dir[k].interval_cv = NAN;
-		r->tail[k].lat_mean_ns = r->tail[k].lat_p99_ns = NAN;
-	}
-	r->options = json_object();
-	if (!r->options)
-		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
-	read_timestamp(r, root);
-	return 0;
 }
 
 static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
@@ -854,7 +471,7 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 	if (!json_is_object(root))
 		return bad(c, "%s", "not a fio result: the JSON is not an object", (size_t)-1);
 	if (!jobs && json_is_array(json_object_get(root, "steps")))
-		return read_sweep(c, r, root);
+		return resultread_sweep_read(c, r, root);
 	if (!json_is_array(jobs))
 		return bad(c, "%s", "not a fio result: no \"jobs\" array", (size_t)-1);
 	if (!json_is_string(json_object_get(root, "fio version")) && !json_is_object(it))
@@ -863,7 +480,7 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 	if (json_array_size(jobs) == 0)
 		return bad(c, "%s", "no jobs in the result", (size_t)-1);
 	r->nranks = 1;
-	read_host(r, json_object_get(it, "host"));
+	resultread_host_read(r, json_object_get(it, "host"));
 	if (json_is_object(it))
 		read_iotrial(r, it);
 	else
@@ -889,13 +506,14 @@ static int build(struct load_ctx *c, struct resultread *r, const json_t *root)
 			return ret;
 	}
 	finish(c, r);
-	read_disks(r, json_object_get(root, "disk_util"));
-	ret = read_devices(c, r, json_object_get(root, "disk_util"));
+	resultread_disk_names(r, json_object_get(root, "disk_util"));
+	ret = resultread_disk_read(c, r, json_object_get(root, "disk_util"));
 	if (ret == -ENOMEM)
 		return err_set(c->e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	if (ret)
 		return ret;	/* an out-of-range counter, named in c->e */
-	read_timestamp(r, root);
+	/* so that compare can put the runs of both sides in order */
+	r->timestamp_ms = resultread_timestamp_of(root);
 	return 0;
 }
 
