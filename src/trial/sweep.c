@@ -488,12 +488,20 @@ static void sweep_judge(struct sweep_result *r)
 			r->slo_step = (int)i;
 			r->slo_iops = s->offered;
 		}
-		/* low end: within for sure here and at every lower step */
-		sure = sure && s->kept && s->pct_hi <= (double)r->slo_ns && s->pct_ns <= (double)r->slo_ns;
+		/*
+		 * Low end: within for sure here and at every lower step: every
+		 * batch kept up (not only their mean: a device whose rate wanders
+		 * from batch to batch, as a throttle's slices make it, keeps a
+		 * step one batch and not the next) and the percentile's interval
+		 * within the target.  High end: could be within: some batch kept
+		 * up and the interval reaches the target.
+		 */
+		sure = sure && s->kept && s->achieved_lo >= SWEEP_KEEP * s->offered &&
+		       s->pct_hi <= (double)r->slo_ns && s->pct_ns <= (double)r->slo_ns;
 		if (sure)
 			r->slo_lo = s->offered;
-		/* high end: could be within (the interval reaches the target) */
-		if (s->kept && s->pct_lo <= (double)r->slo_ns)
+		if ((s->kept || s->achieved_hi >= SWEEP_KEEP * s->offered) &&
+		    s->pct_lo <= (double)r->slo_ns)
 			r->slo_hi = s->offered;
 	}
 	if (r->has_slo && r->slo_hi < r->slo_iops)

@@ -20,9 +20,10 @@
  *   - with an SLO (pNN <= T): the highest offered load kept whose pNN from
  *     the due time, pooled over the step's batches, is within T; and an
  *     interval on it from the batches: each batch's pNN gives a 95%
- *     t-interval per step; the low end is the highest step whose upper bound
- *     (and every lower step's) is within T, the high end the highest kept
- *     step whose lower bound is.
+ *     t-interval per step; the low end is the highest step where every
+ *     batch kept up and whose upper bound (and every lower step's) is within
+ *     T, the high end the highest step some batch kept up at whose lower
+ *     bound is.
  * Nothing here prints: text and JSON are built from the result.
  */
 #ifndef IOTRIAL_SWEEP_H

@@ -70,8 +70,9 @@ json_t *sweep_json(const struct sweep_result *r)
 					r->slo_step >= 0 || r->slo_hi > 0 ? json_real(r->slo_hi) : json_null(),
 					"next_step_iops", r->slo_next > 0 ? json_real(r->slo_next) : json_null(),
 					"measured_over", "the due-time percentile pooled over each step's "
-					"batches; ci: the steps where each batch's percentile gives a 95% "
-					"t-interval within the target (low) or reaching it (high)");
+					"batches; ci: the steps where every batch kept up and each batch's "
+					"percentile gives a 95% t-interval within the target (low), or some "
+					"batch kept up and that interval reaches it (high)");
 
 		bad |= !slo || json_object_set_new(o, "slo", slo);
 	}

@@ -19,7 +19,9 @@
 #    different SLOs are not comparable, named;
 #  - sweep_history_run: `iotrial sweep --history` stores the sweep's
 #    document, not its runs (IOTRIAL_HISTORY set as well), keyed by the
-#    loop device it ran on, and trend follows it.
+#    loop device it ran on, and trend follows it;
+#  - sweep_history_report_same: `iotrial report DIR/sweep.json` prints what
+#    the sweep printed, byte for byte.
 . "$(dirname "$0")/lib.sh"
 
 DB="$T/h.db"
@@ -104,16 +106,19 @@ expect_exit sweep_history_slo_differs 2 "sweep p99<=1000000ns vs p99<=500000ns" 
 
 # --- real sweeps ------------------------------------------------------------------------
 if [ -n "${SANITIZE:-}" ]; then
-	skip sweep_history_run "two 10 s sweeps: run once, in the plain pass"
+	for n in sweep_history_run sweep_history_report_same; do
+		skip $n "two 10 s sweeps: run once, in the plain pass"; done
 	exit 0
 fi
 if ! own_loop 64; then
-	skip sweep_history_run "no RAM loop device: $OWN_LOOP_WHY"
+	for n in sweep_history_run sweep_history_report_same; do
+		skip $n "no RAM loop device: $OWN_LOOP_WHY"; done
 	exit 0
 fi
 cg_new io
 if [ -z "$CG" ] || ! cg_riops "$CG" "$OWN_LOOP" 1000 2>/dev/null; then
-	skip sweep_history_run "needs a block I/O throttle (cgroup v1 blkio or v2 io) as root"
+	for n in sweep_history_run sweep_history_report_same; do
+		skip $n "needs a block I/O throttle (cgroup v1 blkio or v2 io) as root"; done
 	exit 0
 fi
 DB2="$T/real.db"
@@ -137,3 +142,7 @@ t = json.load(open(sys.argv[2]))
 assert len(t["points"]) == 2 and all(p["run_interval"] for p in t["points"]), t["points"]
 ' "$T/l2.json" "$T/t2.json" 2>"$T/perr"; then pass sweep_history_run
 else fail sweep_history_run "$(tail -c 300 "$T/perr") $(tail -c 400 "$T/sw.err")"; fi
+# the report from the document is what the sweep printed, byte for byte
+"$IOTRIAL" report "$T/sw1/sweep.json" >"$T/rep1.txt" 2>>"$T/sw.err"
+if [ $ok = 1 ] && [ -s "$T/sw1.txt" ] && cmp -s "$T/sw1.txt" "$T/rep1.txt"; then pass sweep_history_report_same
+else fail sweep_history_report_same "$(diff "$T/sw1.txt" "$T/rep1.txt" | head -c 600)"; fi

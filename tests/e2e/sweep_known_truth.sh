@@ -21,7 +21,8 @@
 #    under the knee, with an interval around it;
 #  - sweep_json: --output-format=json has steps[], capacity_iops and slo
 #    {percentile, target_ns, iops, ci}, and nothing else on stdout;
-#  - sweep_bad_*: bad input is one line and exit 2 (no runs).
+#  - sweep_bad_*: bad input is one line and exit 2 (no runs), a bad --ramp
+#    or --batch-time among it (the runs' own options, checked before any).
 . "$(dirname "$0")/lib.sh"
 
 LIMIT=1000
@@ -32,6 +33,7 @@ expect_exit sweep_bad_slo_time 2 "no target time" "$IOTRIAL" sweep --slo=p99 $B 
 expect_exit sweep_bad_range 2 "upside down" "$IOTRIAL" sweep --range=5000-100 $B --filename=/dev/null
 expect_exit sweep_bad_rate 2 "no rate limiter can offer it" "$IOTRIAL" sweep --range=1-100 $B --numjobs=4 --filename=/dev/null
 expect_exit sweep_bad_own_rate 2 "sets its own rate" "$IOTRIAL" sweep $B --rate_iops=100 --filename=/dev/null
+expect_exit sweep_bad_ramp 2 "invalid value '0.3s' for option 'ramp_time'" "$IOTRIAL" sweep --ramp=0.3s $B --filename=/dev/null
 
 names="sweep_capacity sweep_knee sweep_omission sweep_slo sweep_json"
 if [ -n "${SANITIZE:-}" ]; then
