@@ -3,8 +3,9 @@
 # reads a cgroup throttles to LIMIT IOPS (v1 blkio.throttle.read_iops_device;
 # v2 io.max), far below what it does on its own (tens of thousands).  The
 # throttle lets a burst through when a run starts (at a 2000 limit: 2126 IOPS over a 0.7 s run
-# at 2300 offered, 2004 over 2 s, measured here): batches of 2 s keep it
-# under the 10% margin.  LIMIT is 1000, not 2000: at load average 20 on
+# at 2300 offered, 2004 over 2 s, measured here): each run's ramp (500ms,
+# not measured) takes it, and batches of 2 s keep the rest (its 100 ms
+# slices) under the 10% margin.  LIMIT is 1000, not 2000: at load average 20 on
 # this 2-core machine a 2000-IOPS sweep starved (1780 offered, 1545 done).
 #  - sweep_capacity / sweep_knee: the closed-loop capacity and the knee (the
 #    highest offered load kept) lie within 10% of LIMIT;
