@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>	/* stat: a sweep's directory */
+#include <unistd.h>	/* access */
 #include "cmd.h"
 #include "lib/err.h"
 #include "lib/outfile.h"
@@ -23,9 +25,10 @@ static const char usage[] =
 	"latency by percentile and histogram, device queue depth and latency, options,\n"
 	"CPU, environment and plausibility warnings.  One file: inline CSS and SVG,\n"
 	"no scripts, nothing fetched.\n"
-	"A sweep's document (iotrial sweep's JSON or DIR/sweep.json, an ab sweep's\n"
-	"too) is reported alone: its step table, knee and SLO capacity with its\n"
-	"interval as text (as the sweep printed them), or its page with the chart.\n"
+	"A sweep's document (iotrial sweep's JSON, DIR/sweep.json or DIR, an ab\n"
+	"sweep's too) is reported alone: its step table, knee and SLO capacity\n"
+	"with its interval as text (as the sweep printed them), or its page with\n"
+	"the chart.\n"
 	"  -o FILE, --output=FILE  write the report to FILE (default: stdout)\n"
 	"  --output-format=text|html  a sweep's report as text (its default, unless\n"
 	"                   FILE ends in .html) or as the page; a run's is the page\n"
@@ -49,6 +52,17 @@ static int write_report(const char *out, json_t **roots, char **names, size_t n,
 		return err_set(e, -1, EXIT_OUTPUT, "report: writing %s failed", out ? out : "stdout");
 	}
 	return outfile_commit(&of, e);
+}
+
+/* A sweep's directory stands for its document, as compare takes it; else @arg. */
+static const char *doc_path(const char *arg, char *buf, size_t sz)
+{
+	struct stat st;
+
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
+		return arg;
+	snprintf(buf, sz, "%s/%s", arg, RESULTREAD_SWEEP_FILE);
+	return access(buf, F_OK) ? arg : buf;
 }
 
 /* Does @path name an HTML page (.html, .htm)? */
@@ -140,15 +154,18 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	}
 	for (i = 0; i < n; i++) {
-		if (resultread_load_json(files[i], &doc, &e))
+		char buf[4200];
+		const char *path = doc_path(files[i], buf, sizeof(buf));
+
+		if (resultread_load_json(path, &doc, &e))
 			goto fail;
 		if (report_sweep_is(doc) && n > 1) {
 			err_set(&e, -1, EXIT_USAGE, "report: %s is a sweep's document: it is reported "
-				"alone (one file)", files[i]);
+				"alone (one file)", path);
 			goto fail;
 		}
 		if (report_sweep_is(doc)) {
-			if (report_sweep_file(files[i], doc, out, fmt, page, &e))
+			if (report_sweep_file(path, doc, out, fmt, page, &e))
 				goto fail;
 			goto out;
 		}

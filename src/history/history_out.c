@@ -64,7 +64,7 @@ static void short_bs(char *bs, size_t sz)
 static void workload(const struct history_key *k, char *buf, size_t sz)
 {
 	char rw[24] = "?", bs[24] = "?", qd[16] = "?", eng[24] = "?", nj[16] = "1", dir[4] = "0";
-	char rate[40] = "", riops[40] = "";
+	char rate[40] = "", riops[40] = "", sweep[40] = "";
 	const char *p = k->sig_text;
 
 	if (k->nr_jobs != 1) {
@@ -80,13 +80,15 @@ static void workload(const struct history_key *k, char *buf, size_t sz)
 		sscanf(p, "direct=%3s", dir);
 		sscanf(p, "rate=%39s", rate);
 		sscanf(p, "rate_iops=%39s", riops);
+		sscanf(p, "sweep=%39s", sweep);	/* a sweep's: what it judged (history_key.c) */
 		p = strchr(p, ' ');
 		p = p ? p + 1 : NULL;
 	}
 	short_bs(bs, sizeof(bs));
-	snprintf(buf, sz, "%s %s qd%s%s%s %s%s%s%s%s%s", rw, bs, qd, strcmp(nj, "1") ? " x" : "",
+	snprintf(buf, sz, "%s %s qd%s%s%s %s%s%s%s%s%s%s%s", rw, bs, qd, strcmp(nj, "1") ? " x" : "",
 		 strcmp(nj, "1") ? nj : "", eng, strcmp(dir, "1") ? "" : " direct",
-		 rate[0] ? " rate=" : "", rate, riops[0] ? " rate_iops=" : "", riops);
+		 rate[0] ? " rate=" : "", rate, riops[0] ? " rate_iops=" : "", riops,
+		 sweep[0] ? " sweep " : "", sweep);
 }
 
 json_t *history_run_json(const struct history_run *r)

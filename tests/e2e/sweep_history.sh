@@ -5,6 +5,7 @@
 #  - sweep_history_import: sweep documents import as runs, keyed by their
 #    first run's device and jobs plus the SLO they judged (sig_text
 #    "... sweep=p99<=1000000ns"), with the sweep's start as theirs;
+#  - sweep_history_list: history list names what a sweep judged;
 #  - sweep_history_trend: `history trend slo.iops` is higher-is-better, one
 #    SLO and workload a series (the others counted apart), each point with
 #    its own interval (the sweep's ci low end to the step above its high
@@ -62,6 +63,9 @@ assert a1["tool"] == "iotrial sweep" and a1["job_name"] == "t", (a1["tool"], a1[
 assert len({x["sig"] for x in r}) == 3, [x["sig_text"] for x in r]
 ' "$T/list.json" 2>"$T/perr"; then pass sweep_history_import
 else fail sweep_history_import "$(tail -c 300 "$T/perr") $(tail -c 300 "$T/imp.txt")"; fi
+
+$H list >"$T/list.txt" 2>"$T/err"
+check sweep_history_list grep -q 'randread 4k qd16 libaio direct sweep p99<=1000000ns' "$T/list.txt"
 
 $H trend slo.iops --device="FakeDisk S1" --output-format=json >"$T/trend.json" 2>"$T/err"
 if pyjson '

@@ -7,6 +7,7 @@
 #  - sweep_report_html: -o FILE.html (or --output-format=html) writes the
 #    page: the capacities' table, the chart, the steps; --html=FILE as well
 #    as the text;
+#  - sweep_report_dir: a sweep's directory is its sweep.json;
 #  - sweep_report_ab: an ab sweep's document: both tables and the
 #    comparison of their SLO capacities (slo.iops, sweep_slo);
 #  - sweep_report_bad_*: truncated JSON, a document whose part is wrong, a
@@ -65,6 +66,10 @@ if [ $rc -eq 0 ] && grep -q '<svg' "$T/s.html" && grep -q '<h2>Steps' "$T/s.html
 	grep -q '2000 (knee)' "$T/s.html" && cmp -s "$T/s.html" "$T/s2.html" && cmp -s "$T/s.html" "$T/s3.html" &&
 	cmp -s "$T/s.txt" "$T/s3.txt"; then pass sweep_report_html
 else fail sweep_report_html "exit $rc: $(head -c 300 "$T/err")"; fi
+
+mkdir "$T/dir" && cp "$T/s.json" "$T/dir/sweep.json"
+"$IOTRIAL" report "$T/dir" >"$T/dir.txt" 2>"$T/err"
+check sweep_report_dir cmp -s "$T/s.txt" "$T/dir.txt"
 
 "$IOTRIAL" report "$T/ab.json" >"$T/ab.txt" 2>"$T/err"
 rc=$?
