@@ -346,7 +346,7 @@ int iogen_init_regions(struct iogen *g, const struct job *j, unsigned thread_ind
 	g->files = calloc(nr_files, sizeof(*g->files));
 	if (!g->files)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
-	if (j->zonemode) {
+	if (j->zonemode == JOB_ZONE_STRIDED) {
 		g->zoned = 1;
 		g->zcfg.size = j->zonesize;
 		g->zcfg.range = j->zonerange ? j->zonerange : j->zonesize;

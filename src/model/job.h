@@ -37,6 +37,8 @@ enum {
 
 #define JOB_MAX_ZONES 256
 
+enum { JOB_ZONE_NONE = 0, JOB_ZONE_STRIDED = 1, JOB_ZONE_ZBD = 2 };
+
 enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL,
 		 RAND_DIST_ZONED };
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
@@ -132,9 +134,15 @@ struct job {
 	uint8_t zone_access[JOB_MAX_ZONES], zone_size[JOB_MAX_ZONES];
 	unsigned zone_nr;
 	uint32_t percentage_random[DDIR_NR];
-	/* zonemode=strided (zone.h): 0 = none */
+	/* zonemode: JOB_ZONE_NONE, _STRIDED (zone.h) or _ZBD (zbd.h) */
 	int zonemode;
 	uint64_t zonesize, zonerange, zoneskip;
+	/* zonemode=zbd (zbd.h) */
+	uint64_t zonecapacity;		/* emulated zones' writable bytes (0: zonesize) */
+	uint32_t max_open_zones, job_max_open_zones;	/* 0: the device's / no limit */
+	int ignore_zone_limits;
+	int read_beyond_wp;
+	double zone_reset_threshold, zone_reset_frequency;	/* 0..1 */
 
 	/* engine */
 	char *ioengine;

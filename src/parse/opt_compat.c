@@ -215,14 +215,41 @@ int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 		       const struct num_ctx *c, struct err *e)
 {
 	(void)o;
-	if (!strcmp(val, "none") || !strcmp(val, "strided")) {
-		j->zonemode = val[0] == 's';
-		return 0;
-	}
-	if (!strcmp(val, "zbd"))
-		return num_unsupported(e, c, val, "zoned block devices are not supported "
-				       "(none or strided)");
-	return num_error(e, c, -EINVAL, val, "not one of none, strided, zbd");
+	if (!strcmp(val, "none"))
+		j->zonemode = JOB_ZONE_NONE;
+	else if (!strcmp(val, "strided"))
+		j->zonemode = JOB_ZONE_STRIDED;
+	else if (!strcmp(val, "zbd"))
+		j->zonemode = JOB_ZONE_ZBD;
+	else
+		return num_error(e, c, -EINVAL, val, "not one of none, strided, zbd");
+	return 0;
+}
+
+int opt_parse_ratio(struct job *j, const struct opt_def *o, const char *val,
+		    const struct num_ctx *c, struct err *e)
+{
+	double v;
+	int r;
+
+	if (!val)
+		return num_error(e, c, -EINVAL, "", "a number between 0 and 1 is needed");
+	r = num_parse_double(val, c, &v, e);
+	if (r)
+		return r;
+	if (!(v >= 0 && v <= 1))
+		return num_error(e, c, -ERANGE, val, "not between 0 and 1");
+	memcpy((char *)j + o->off, &v, sizeof(v));
+	return 0;
+}
+
+int opt_show_ratio(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	double v;
+
+	memcpy(&v, (const char *)j + o->off, sizeof(v));
+	snprintf(buf, len, "%g", v);
+	return 0;
 }
 
 int opt_parse_buffer_pattern(struct job *j, const struct opt_def *o, const char *val,
@@ -313,6 +340,7 @@ int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf
 int opt_show_zonemode(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
 	(void)o;
-	snprintf(buf, len, "%s", j->zonemode ? "strided" : "none");
+	snprintf(buf, len, "%s", j->zonemode == JOB_ZONE_ZBD ? "zbd" :
+		 j->zonemode == JOB_ZONE_STRIDED ? "strided" : "none");
 	return 0;
 }

@@ -26,9 +26,13 @@ int opt_parse_cpumask(struct job *j, const struct opt_def *o, const char *val,
 int opt_parse_nice(struct job *j, const struct opt_def *o, const char *val,
 		   const struct num_ctx *c, struct err *e);
 int opt_show_nice(const struct job *j, const struct opt_def *o, char *buf, size_t len);
-/* zonemode=none (fio's default); zoned modes are refused. */
+/* zonemode=none (fio's default), strided or zbd. */
 int opt_parse_zonemode(struct job *j, const struct opt_def *o, const char *val,
 		       const struct num_ctx *c, struct err *e);
+/* A double between 0 and 1 at the row's offset (zone_reset_threshold, _frequency). */
+int opt_parse_ratio(struct job *j, const struct opt_def *o, const char *val,
+		    const struct num_ctx *c, struct err *e);
+int opt_show_ratio(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 
 /* buffer_pattern=0x..|"text" (checked by buffer_pattern_parse, kept as given). */
 int opt_parse_buffer_pattern(struct job *j, const struct opt_def *o, const char *val,
@@ -47,7 +51,7 @@ int opt_verify_validate(const struct job *j, struct err *e);
 /* random_distribution=zoned:A/S:...: the part after "zoned:" (one set for every direction). */
 int opt_parse_zoned(struct job *j, const char *spec, const struct num_ctx *c, struct err *e);
 
-/* The resolved values of verify (always "0"), gtod_reduce and zonemode ("none"). */
+/* The resolved values of verify (always "0"), gtod_reduce and zonemode. */
 int opt_show_verify(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_show_gtod_reduce(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_show_zonemode(const struct job *j, const struct opt_def *o, char *buf, size_t len);

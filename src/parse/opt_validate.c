@@ -213,8 +213,13 @@ int opt_job_validate(struct job *j, struct err *e)
 	if (!ret && j->dedupe_mode_ws && j->dedupe_percentage && (!j->size || j->size_pct))
 		ret = job_err(e, j, "dedupe_mode=working_set needs size= in bytes (the set is a "
 			      "share of it)");
-	if (!ret && j->zonemode && !j->zonesize)
+	if (!ret && j->zonemode == JOB_ZONE_STRIDED && !j->zonesize)
 		ret = job_err(e, j, "zonemode=strided needs zonesize > 0");
+	if (!ret && j->zonemode == JOB_ZONE_ZBD && !j->create_serialize)
+		ret = job_err(e, j, "zonemode=zbd and create_serialize=0 are not compatible (as in "
+			      "fio)");
+	if (!ret && j->zonemode == JOB_ZONE_ZBD && (j->rw & (RW_TRIM | RW_TRIMWRITE)))
+		ret = job_err(e, j, "zonemode=zbd with trims (fio's zone resets) is not supported");
 	/* a sync engine has one I/O at a time: offload cannot change when it goes */
 	if (!ret && j->submit_offload && !engine_find(j->ioengine)->getevents_timed &&
 	    !(engine_traits(j->ioengine) & ENGINE_F_SYNC))

@@ -463,6 +463,9 @@ static json_t *json_job_iotrial(const struct job_result *jr, int plus)
 	jset(o, "nr_threads", jint(jr->nr_threads), &bad);
 	jset(o, "partial", json_boolean(jr->partial), &bad);
 	jset(o, "first_error", jstr(jr->first_error), &bad);
+	/* zonemode=zbd: fio prints its zone resets in the text only */
+	if (jr->job && jr->job->zonemode == JOB_ZONE_ZBD)
+		jset(o, "zone_resets", jint(jr->zone_resets), &bad);
 	if (jr->verify.method) {	/* verify=: the read-back pass, not counted as reads */
 		json_t *v = json_object();
 

@@ -179,7 +179,7 @@ static void text_dir(FILE *f, const struct job_result *jr, const struct dir_resu
 {
 	struct report_pct_on on;
 	uint64_t bw, iops;
-	char ip[32], bp[32], bd[32], io[32];
+	char ip[32], bp[32], bd[32], io[32], zr[48] = "";
 
 	if (!dr->runtime_ms)
 		return;
@@ -191,8 +191,10 @@ static void text_dir(FILE *f, const struct job_result *jr, const struct dir_resu
 	report_fionum(bd, sizeof(bd), bw, 4, 0, "B/s");
 	report_fionum(io, sizeof(io), dr->io_bytes, 4, 1, "B");
 	/* fio 3.33 counts zone resets on writes (0 off zoned devices) */
+	if (dr == &jr->dir[DDIR_WRITE])
+		snprintf(zr, sizeof(zr), "; %llu zone resets", (unsigned long long)jr->zone_resets);
 	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", name, ip, bp, bd, io,
-		(unsigned long long)dr->runtime_ms, dr == &jr->dir[DDIR_WRITE] ? "; 0 zone resets" : "");
+		(unsigned long long)dr->runtime_ms, zr);
 	if (dr->slat.n)
 		text_lat_line(f, "slat", &dr->slat);
 	if (dr->clat.n)

@@ -160,6 +160,7 @@ void result_job_merge(struct job_result *dst, const struct job_result *src)
 	}
 	dst->total_submit += src->total_submit;
 	dst->total_complete += src->total_complete;
+	dst->zone_resets += src->zone_resets;
 	dst->partial |= src->partial;
 	/* series and steady are not merged here: the runner owns their merge */
 }

@@ -115,6 +115,7 @@ struct job_result {
 	uint64_t depth_submit[RESULT_DEPTH_NR + 1];	/* batch sizes 0 4 8 16 32 64 >=64 */
 	uint64_t depth_complete[RESULT_DEPTH_NR + 1];
 	uint64_t total_submit, total_complete;
+	uint64_t zone_resets;		/* zonemode=zbd: zones reset (fio's "zone resets") */
 	struct series *series;		/* NULL when not sampled */
 	/* what the devices under the job saw over its measured time (docs/json.md, the device view) */
 	struct disk_view *dev;		/* malloc'ed, nr_dev entries, or NULL */

@@ -52,6 +52,8 @@ static int run_make_workers(struct run_state *s, struct err *e)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for %zu threads", s->nr);
 	if (flow_set_build(&s->flows, req->jobs, req->nr_jobs, e))
 		return -ENOMEM;
+	zbd_set_init(&s->zbd);
+	s->zbd_on = 1;
 	for (i = 0; i < req->nr_jobs; i++) {
 		const struct job *j = &req->jobs[i];
 		const struct engine_ops *ops = engine_find(j->ioengine);
@@ -98,6 +100,29 @@ static int run_make_workers(struct run_state *s, struct err *e)
 	return 0;
 }
 
+/*
+ * zonemode=zbd: each of @w's targets joins the run's zoned devices (its
+ * region rounded to whole zones, the job's limits checked against the
+ * device's), before the generator is set up on the region.
+ */
+static int run_setup_zbd(struct run_state *s, struct worker *w, struct err *e)
+{
+	unsigned i;
+	int r = 0;
+
+	if (!w->nr_files)
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s' (%s): zonemode=zbd needs a file or "
+			       "device (ioengine %s has none)", w->job->name, w->job->origin,
+			       w->job->ioengine ? w->job->ioengine : "(none)");
+	w->zbd_files = calloc(w->nr_files, sizeof(*w->zbd_files));
+	if (!w->zbd_files)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
+	w->zbd_set = &s->zbd;
+	for (i = 0; i < w->nr_files && !r; i++)
+		r = zbd_attach(&s->zbd, w->job, &w->files[i], &w->zbd_files[i], e);
+	return r;
+}
+
 /* Lay out and open @w's targets.  0 or -errno with @e filled. */
 static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 {
@@ -116,6 +141,8 @@ static int run_setup_files(struct run_state *s, struct worker *w, struct err *e)
 			r = file_setup(w->job, w->jobnum, s->req->readonly, &w->files,
 				       &w->nr_files, e);
 		}
+		if (!r && w->job->zonemode == JOB_ZONE_ZBD)
+			r = run_setup_zbd(s, w, e);
 		/*
 		 * A full disk or an I/O error while laying out one job's file
 		 * is that job's error, as it would be during its I/O: the
@@ -682,6 +709,9 @@ static void run_release(struct run_state *s)
 	free(s->hold_status);
 	free(s->hold_grp);
 	flow_set_free(&s->flows);
+	if (s->zbd_on)
+		zbd_set_free(&s->zbd);
+	s->zbd_on = 0;
 	/* released: a second call (the end of run_execute) finds nothing */
 	s->w = NULL;
 	s->nr = 0;

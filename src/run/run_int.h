@@ -13,6 +13,7 @@
 #include "log/agglog.h"
 #include "lib/clock.h"
 #include "io/flow.h"
+#include "io/zbd.h"
 #include "measure/sample_group.h"
 #include "run/series_group.h"
 #include "worker/worker.h"
@@ -41,6 +42,8 @@ struct run_state {
 	size_t *hold_grp;		/* per worker: the group's next interval */
 	int grp_err;			/* a pull failed (-ENOMEM) */
 	struct flow_set flows;		/* flow=: counters shared by the jobs of a flow_id */
+	struct zbd_set zbd;		/* zonemode=zbd: the zoned devices, shared by their jobs */
+	int zbd_on;			/* zbd initialised */
 	struct sample_group *sgrp;	/* per group: bw/iops figures, streamed */
 	struct agglog agg;		/* --bandwidth-log (closed: not asked) */
 };

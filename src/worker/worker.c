@@ -446,6 +446,53 @@ static int worker_ios_done(const struct worker *w)
 	return w->job->number_ios && w->nr_ios_issued >= w->job->number_ios;
 }
 
+static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, unsigned wait_min,
+			 uint64_t *now);
+
+/*
+ * zonemode=zbd's quiesce (zbd.h): commit what worker_fill queued and reap
+ * until nothing of this job is in flight, as fio's io_u_quiesce, before a
+ * zone reset or while the open set is full.
+ */
+static void worker_zbd_quiesce(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t now = clock_ticks(w->clk);
+
+	if (w->zq_nq && *w->zq_nq) {
+		if (worker_commit(w, w->zq_queued, *w->zq_nq, 0, &now))
+			return;
+		*w->zq_nq = 0;
+	}
+	while (w->inflight && !w->error)
+		if (worker_reap(w, w->inflight, 0, &now) < 0)
+			break;
+	if (w->zq_now)
+		*w->zq_now = now;
+}
+
+/*
+ * zonemode=zbd: make the generator's I/O one the zones allow (zbd.h).  The
+ * loop counts what is issued, and sequential I/O goes on from where the
+ * zones sent it, as fio's last position.  Returns 1 when the job ends here
+ * (no zone left to write or read; a failed reset is the job's error).
+ */
+static int worker_zbd_adjust(struct worker *w, struct io_u *io)
+{
+	uint32_t len = io->len;
+	int r = zbd_adjust(w->zbd, io);
+
+	if (r) {
+		if (r < 0)
+			worker_fail_op(w, -r, io, "zone reset");
+		return 1;
+	}
+	w->gen.loop_left += (int64_t)len - (int64_t)io->len;
+	if (!w->gen.random && io->file < w->gen.nr_files)
+		w->gen.files[io->file].pos[io->ddir] = io->offset + io->len;
+	return 0;
+}
+
 /*
  * Get the next io_u to issue: a pending one (held back by the rate limiter or
  * a busy engine), an fsync when fsync=N writes were issued, or a new one from
@@ -494,6 +541,11 @@ static struct io_u *worker_next_io(struct worker *w, struct io_u **pending, int 
 	}
 	if ((unlikely(!w->plain) && worker_ios_done(w)) ||
 	    (unlikely(w->replay_on) ? worker_replay_next(w, io) : iogen_next(&w->gen, io))) {
+		*gen_done = 1;
+		w->free_list[w->nr_free++] = io;
+		return NULL;
+	}
+	if (unlikely(!w->plain) && w->zbd != NULL && !w->replay_on && worker_zbd_adjust(w, io)) {
 		*gen_done = 1;
 		w->free_list[w->nr_free++] = io;
 		return NULL;
@@ -580,6 +632,11 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 	unsigned nq = 0, inl = 0, limit = w->commit_max;
 	struct io_u *io;
 
+	if (unlikely(!w->plain) && w->zbd != NULL) {	/* for worker_zbd_quiesce */
+		w->zq_queued = queued;
+		w->zq_nq = &nq;
+		w->zq_now = now;
+	}
 	while ((io = worker_next_io(w, pending, gen_done))) {
 		int r;
 
@@ -644,6 +701,8 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		if (r == ENGINE_Q_COMPLETED) {
 			uint64_t t = clock_ticks(w->clk);
 
+			if (unlikely(!w->plain) && w->zbd != NULL)
+				zbd_done(w->zbd, io);
 			inl++;
 			if (likely((uint64_t)io->res == io->len && io->ddir < DDIR_NR &&
 				   !w->reap_each && !io->untimed)) {
@@ -668,10 +727,14 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 			break;
 		}
 		io->res = r;
+		if (unlikely(!w->plain) && w->zbd != NULL)
+			zbd_done(w->zbd, io);
 		worker_account(w, io, *now);
 		w->free_list[w->nr_free++] = io;
 		break;
 	}
+	if (unlikely(!w->plain) && w->zbd != NULL)
+		w->zq_nq = NULL;	/* nq goes out of scope */
 	if (inl) {
 		/* completed inline: each one a submit and a completion of 1 at depth 1 */
 		w->st.depth_level[0] += inl;
@@ -759,6 +822,9 @@ static inline __attribute__((always_inline)) int worker_reap_in(struct worker *w
 		return n;
 	}
 	*now = clock_ticks(w->clk);
+	if (unlikely(!w->plain) && w->zbd != NULL)	/* zonemode=zbd: the zones learn first */
+		for (i = 0; i < n; i++)
+			zbd_done(w->zbd, w->events[i]);
 	for (i = 0; i < n; i++) {
 		struct io_u *io = w->events[i];
 
@@ -812,7 +878,11 @@ static void worker_plan(struct worker *w)
 
 	w->plain = !(j->fsync_blocks | j->fdatasync_blocks) && !w->flow && !j->number_ios &&
 		   !w->replay_on && !w->cprio && !rate_enabled(&w->rate) && !w->think_ticks &&
-		   !w->vbl_size && !w->span && !w->iolw_on;
+		   !w->vbl_size && !w->span && !w->iolw_on && !w->zbd;
+	if (w->zbd) {
+		w->zbd->quiesce = worker_zbd_quiesce;
+		w->zbd->quiesce_arg = w;
+	}
 	worker_plan_reap(w);
 }
 

@@ -197,6 +197,12 @@ int worker_prepare(struct worker *w, struct err *e)
 	free(starts);
 	if (r)
 		return r;
+	if (w->zbd_files) {
+		w->zbd = calloc(1, sizeof(*w->zbd));
+		if (!w->zbd)
+			return err_set(e, -ENOMEM, EXIT_INTERNAL, "job '%s': out of memory", j->name);
+		zbd_job_init(w->zbd, w->zbd_set, j, w->gen.bs_min, w->zbd_files, w->nr_files);
+	}
 	if ((j->numa.cpu_nodes || j->numa.mem_mode != NUMA_MPOL_NONE) &&
 	    (r = numa_check(&j->numa, j->name, j->origin, e)))
 		return r;
@@ -369,6 +375,7 @@ void worker_result(const struct worker *w, struct job_result *r)
 	memcpy(r->depth_complete, w->st.depth_complete, sizeof(r->depth_complete));
 	r->total_submit = w->st.total_submit;
 	r->total_complete = w->st.total_complete;
+	r->zone_resets = w->zbd ? w->zbd->resets : 0;
 	r->partial = w->interrupted || w->error;
 	r->lat_depth = w->lt_on ? (w->lt_started ? w->lt.depth : 1) : 0;
 	memcpy(r->rand_seeds, w->gen.rand_seeds, sizeof(r->rand_seeds));
@@ -403,6 +410,10 @@ void worker_release(struct worker *w)
 	free(w->iv_hist);
 	free(w->span);
 	w->span = NULL;
+	free(w->zbd);
+	free(w->zbd_files);
+	w->zbd = NULL;
+	w->zbd_files = NULL;
 	for (int d = 0; d < DDIR_NR; d++) {
 		sample_seq_free(&w->samp[d]);
 	}

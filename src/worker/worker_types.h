@@ -35,6 +35,7 @@
 #include "io/flow.h"
 #include "io/latency_target.h"
 #include "io/ioerr.h"	/* ioerr_dump_fn */
+#include "io/zbd.h"
 
 /* Why a worker was told to stop (the value of worker.stop). */
 enum { WORKER_RUN = 0, WORKER_STOP_SIGNAL = 1, WORKER_STOP_STEADY = 2,
@@ -103,6 +104,19 @@ struct worker {
 
 	pthread_t tid;
 	int started;
+
+	/*
+	 * zonemode=zbd (zbd.h): the job's view of its targets' zones (run.c
+	 * fills zbd_files[i] per file, the devices are the run's zbd_set) and
+	 * its state; NULL for every other job.  zq_*: worker_fill's batch,
+	 * for the quiesce callback (worker.c).
+	 */
+	struct zbd_file *zbd_files;
+	struct zbd_set *zbd_set;
+	struct zbd_job *zbd;
+	struct io_u **zq_queued;
+	unsigned *zq_nq;
+	uint64_t *zq_now;
 
 	/* per-thread state (hot) */
 	struct iogen gen;

@@ -1,0 +1,173 @@
+/*
+ * zbd: fio's zonemode=zbd, I/O on zoned block devices.
+ *
+ * A zoned device is written only at each sequential zone's write pointer
+ * (wp).  The offset generator (iogen.c) still picks offsets as for any job;
+ * zbd_adjust() then turns each I/O into one the zones allow, as fio's
+ * zbd_adjust_block() does:
+ * - a write goes to the zone its offset falls in when that zone may be
+ *   written (it is a write zone already, or another may be opened), else to
+ *   one of the write zones (the open set), picked by where the offset falls in
+ *   the region, else to the next zone that can be opened; it is issued at that
+ *   zone's wp and cut at the zone's capacity.  A full zone (less than the
+ *   smallest block left) is reset first, as is one that
+ *   zone_reset_threshold/zone_reset_frequency pick (the valid bytes of the
+ *   region above the threshold: every 1/frequency-th write resets its zone);
+ * - a read stays below the wp (read_beyond_wp lifts that): a zone without
+ *   enough data sends it to the next zone with data (random I/O: the nearest
+ *   one either way), shortened to what was written;
+ * - the open set is the device's: at most max_open_zones zones (default the
+ *   device's max_open_zones for host-managed drives, none otherwise, above
+ *   it refused unless ignore_zone_limits) are written at once, shared by
+ *   every job on the device, and job_max_open_zones per job.  A zone leaves
+ *   it when a completed write fills it (zbd_done) or it is reset.
+ * With verify, zones are reset before the job's first write and full zones
+ * are never reset during it (a reset would lose the data to check).
+ *
+ * Devices that are not zoned (regular files, ordinary block devices) get
+ * zones of `zonesize` bytes (mandatory then, as in fio) with `zonecapacity`,
+ * and resets touch only the table: fio does the same.
+ *
+ * Sharing: one struct zbd_dev per target path for the whole run (a zbd_set,
+ * which run.c owns), its zone table and open set guarded by one mutex.  Only
+ * zonemode=zbd jobs take it, once per I/O; the per-I/O path of other jobs
+ * never sees this file.  A zone with writes of one job in flight is not
+ * written by another until they complete (fio holds the zone's lock as long);
+ * a job waits by completing its own I/O first, so two jobs never wait on each
+ * other.  When the rules need this job's I/O in flight to complete (a zone
+ * reset, a full open set), zbd_adjust() calls the worker's quiesce callback,
+ * with the mutex released, as fio's io_u_quiesce().
+ */
+#ifndef IOTRIAL_ZBD_H
+#define IOTRIAL_ZBD_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "io/blkzoned.h"
+#include "io/engine.h"
+#include "lib/err.h"
+#include "model/job.h"
+
+#define ZBD_MAX_OPEN 4096u	/* fio's own cap on max_open_zones */
+
+struct zbd_zone {
+	uint64_t start, cap, wp;	/* bytes; a zone ends where the next starts */
+	uint8_t cond;			/* enum blkzoned_cond, as reported */
+	uint8_t seq;			/* has a write pointer */
+	uint8_t open;			/* in the device's open set */
+	uint8_t reset_due;		/* zone_reset_frequency picked it */
+	unsigned writer;		/* the job (zbd_job.id) with writes in flight in it */
+	unsigned wr_inflight;
+};
+
+struct zbd_dev {
+	pthread_mutex_t mu;
+	struct zbd_dev *next;
+	char *path;
+	enum blkzoned_model model;
+	int fd;				/* the device, for resets; -1: zones emulated */
+	uint64_t size, zone_size;
+	uint32_t nr;
+	struct zbd_zone *z;		/* nr + 1 entries: the last one's start is the end */
+	uint32_t dev_max_open, dev_max_active;	/* sysfs (0: none) */
+	uint32_t max_open;		/* the open set's limit (0: none, not tracked) */
+	int max_open_set;		/* decided by the first job on the device */
+	uint32_t nr_open;
+	uint32_t *open;			/* zone indexes, max_open entries */
+	uint64_t valid;			/* bytes below the wps of the write range */
+	uint32_t wmin, wmax;		/* the write range's zones, [wmin, wmax) */
+	uint32_t write_cnt;		/* writes until zone_reset_frequency's next reset */
+};
+
+/* The run's devices: one zbd_dev per path, shared by every job on it. */
+struct zbd_set {
+	pthread_mutex_t mu;
+	struct zbd_dev *head;
+	unsigned next_id;		/* zbd_job ids, from 1 */
+};
+
+/* A job's view of one of its targets: its region, whole zones. */
+struct zbd_file {
+	struct zbd_dev *d;
+	uint32_t zmin, zmax;		/* the region's zones, [zmin, zmax) */
+	uint64_t off, io_size;		/* the region, after zone alignment */
+};
+
+/* The worker's hook: complete every I/O of this job in flight (fio's io_u_quiesce). */
+typedef void (*zbd_quiesce_fn)(void *arg);
+
+struct zbd_job {
+	unsigned id;
+	const struct job *j;
+	uint64_t min_bs[DDIR_NR];
+	int random, writes, mixed;
+	/*
+	 * sequential I/O that reaches the region's end through a zone's
+	 * unwritable tail wraps (io_size above the region, time_based) or ends
+	 * the job: fio counts the tail as done
+	 */
+	int seq_wrap;
+	uint32_t nr_open;		/* zones of the open set this job put there */
+	uint64_t resets;		/* fio's "zone resets" */
+	int wrote;			/* a write was issued (mixed jobs write first) */
+	int started;			/* zbd_start ran */
+	struct zbd_file *files;
+	unsigned nr_files;
+	zbd_quiesce_fn quiesce;
+	void *quiesce_arg;
+};
+
+enum { ZBD_OK = 0, ZBD_EOF = 1 };
+
+void zbd_set_init(struct zbd_set *s);
+void zbd_set_free(struct zbd_set *s);
+
+/*
+ * The zone table of a device from its @nr zones @z (the report, or a test's
+ * fake); @size is the device's size.  0, -EINVAL (zones of unequal size, @e
+ * says so) or -ENOMEM.
+ */
+int zbd_dev_table(struct zbd_dev *d, const struct blkzoned_zone *z, uint32_t nr, uint64_t size,
+		  struct err *e);
+
+/* Emulated zones of @zone_size bytes, @cap of them writable, over @size bytes. */
+int zbd_dev_emulate(struct zbd_dev *d, uint64_t size, uint64_t zone_size, uint64_t cap,
+		    struct err *e);
+
+/*
+ * Job @j's target @f (open; its region f->offset/f->size) joins the set: the
+ * device is found or read (zone report, limits; or emulated zones), the
+ * region is rounded to whole zones as fio does (f->offset, f->size change),
+ * and the job's limits are checked against the device's.  @zf is filled.
+ * 0, or -errno with @e naming the job, file and the rule (EXIT_USAGE for a
+ * job the device cannot run, EXIT_TARGET when it cannot be read).
+ */
+int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, struct zbd_file *zf,
+	       struct err *e);
+
+/*
+ * The checks and alignment of zbd_attach on a device already known (tests
+ * call it on a fake table).  @direct: the job writes with O_DIRECT.
+ */
+int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64_t *len,
+		   struct zbd_file *zf, struct err *e);
+
+/* A job's zbd state over its @nr_files targets; @min_bs: its smallest block per direction. */
+void zbd_job_init(struct zbd_job *jb, struct zbd_set *s, const struct job *j,
+		  const uint64_t *min_bs, struct zbd_file *files, unsigned nr_files);
+
+/*
+ * Make @io (from the generator: file, offset, len, ddir) an I/O the zones
+ * allow: ZBD_OK (offset, len, maybe ddir changed; a write moved the zone's
+ * wp past it), ZBD_EOF (nothing left to do: the job ends, as fio's io_u_eof),
+ * or -errno when a zone reset failed.
+ */
+int zbd_adjust(struct zbd_job *jb, struct io_u *io);
+
+/* @io, which zbd_adjust passed, completed (any result). */
+void zbd_done(struct zbd_job *jb, const struct io_u *io);
+
+/* The write pointer of the zone holding byte @off of @zf's device (tests). */
+uint64_t zbd_wp(const struct zbd_file *zf, uint64_t off);
+
+#endif
