@@ -6,7 +6,7 @@
 # divide the zone (fio lets zones run past size= to the file's end and reads
 # EOF at a zone starting exactly there; iotrial wraps at the region end: those
 # cases are left out).  Random I/O stays
-# inside the current zone.  zbd is refused by name.
+# inside the current zone.  An unknown mode is refused by name (zbd: opt_zbd.sh).
 . "$(dirname "$0")/lib.sh"
 F="$T/z"
 dd if=/dev/zero of="$F" bs=1M count=1 2>/dev/null
@@ -48,7 +48,7 @@ if awk '{ z = int((NR - 1) / 4) % 16; if ($1 < z * 65536 || $1 + 4096 > (z + 1) 
 	END { exit !(NR == 256 && !bad) }' "$T/r.off"; then pass zone_random_inside_zone
 else fail zone_random_inside_zone "$(head -12 "$T/r.off" | tr '\n' ' ')"; fi
 
-expect_exit zonemode_zbd_refused 2 "^iotrial: error: unsupported value 'zbd' for option 'zonemode'" \
-	"$IOTRIAL" --parse-only $base --rw=read --zonemode=zbd
+expect_exit zonemode_unknown 2 "^iotrial: error: .*'zoned'.*not one of none, strided, zbd" \
+	"$IOTRIAL" --parse-only $base --rw=read --zonemode=zoned
 expect_exit zonemode_strided_needs_size 2 "zonemode=strided needs zonesize" \
 	"$IOTRIAL" --parse-only --name=z --filename="$F" --size=1m --zonemode=strided

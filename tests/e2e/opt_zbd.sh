@@ -1,0 +1,84 @@
+#!/bin/sh
+# zonemode=zbd on a regular file: zones emulated on it (zonesize mandatory,
+# zonecapacity below it), as fio 3.33 does, and iotrial's runs against fio's
+# on the same jobs: the issued I/O counts and the zone resets (fio's text
+# "; N zone resets") agree for sequential and random writes, with
+# max_open_zones, job_max_open_zones, zone_reset_threshold/frequency, a
+# capacity below the zone size, reads of what was written and a write pass
+# with verify.  The zoned device itself (a ZNS namespace in a QEMU guest) is
+# tests/e2e/vm_zbd.sh.  Bad input gets one line.
+. "$(dirname "$0")/lib.sh"
+F="$T/zf"
+dd if=/dev/zero of="$F" bs=1M count=8 2>/dev/null
+base="--name=z --filename=$F --size=8m --ioengine=psync --zonemode=zbd --zonesize=1m"
+
+# "READS,WRITES RESETS" from fio's (or iotrial's) text: the issued counts and
+# the write line's "; N zone resets"; mode w: the writes and resets alone (fio
+# counts verify's read-back among the reads, iotrial apart); mode n: the I/Os
+# issued alone (random offsets are iotrial's generator's, not fio's
+# (docs/compat.md): the zones random writes land in, and so the resets and
+# the rwmix draws, differ; the count of I/Os does not)
+summary() {
+	awk -v mode="$2" '/issued rwts:/ { sub(/.*total=/, ""); split($0, c, ","); t = c[1] "," c[2]
+		if (mode == "w") t = c[2]; if (mode == "n") t = c[1] + c[2] }
+	     / write: IOPS=/ { if (match($0, /; [0-9]+ zone resets/)) n = substr($0, RSTART + 2, RLENGTH - 14) }
+	     END { if (mode == "n") n = ""; print t, n }' "$1"
+}
+
+n=0
+for c in "e --rw=write --bs=64k" \
+	 "e --rw=write --bs=64k --zonecapacity=768k" \
+	 "e --rw=write --bs=64k --io_size=20m --offset=2m --zonecapacity=640k" \
+	 "w --rw=write --bs=64k --verify=crc32c --zonecapacity=768k" \
+	 "w --rw=randwrite --bs=16k --verify=crc32c --zonecapacity=768k --max_open_zones=3" \
+	 "n --rw=randwrite --bs=16k --max_open_zones=2" \
+	 "n --rw=randwrite --bs=16k --io_size=24m --zonecapacity=512k --max_open_zones=3" \
+	 "n --rw=randwrite --bs=16k --max_open_zones=4 --job_max_open_zones=2" \
+	 "n --rw=randwrite --bs=16k --io_size=16m --zone_reset_threshold=0.5 --zone_reset_frequency=0.25" \
+	 "n --rw=randrw --bs=16k --max_open_zones=2"; do
+	n=$((n + 1))
+	mode=${c%% *}
+	args=${c#* }
+	# shellcheck disable=SC2086
+	"$IOTRIAL" $base $args >"$T/i.txt" 2>"$T/i.err"
+	irc=$?
+	it=$(summary "$T/i.txt" $mode)
+	if ! command -v fio >/dev/null 2>&1; then
+		check "zbd_file_runs_$n" [ $irc -eq 0 ]
+		skip "zbd_file_as_fio_$n" "fio not installed"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	fio $base $args >"$T/f.txt" 2>"$T/f.err"
+	fi=$(summary "$T/f.txt" $mode)
+	if [ $irc -eq 0 ] && [ -n "$fi" ] && [ "$it" = "$fi" ]; then
+		pass "zbd_file_as_fio_$n (issued, resets: $it)"
+	else
+		fail "zbd_file_as_fio_$n" "$args: iotrial (exit $irc) '$it' $(head -c 300 "$T/i.err"); fio '$fi'"
+	fi
+done
+
+# verify: every block written is read back and checks out
+"$IOTRIAL" $base --rw=randwrite --bs=16k --verify=crc32c --max_open_zones=2 \
+	--output-format=json >"$T/v.json" 2>"$T/v.err"
+check zbd_file_verify pyjson "
+import json
+j = json.load(open('$T/v.json'))['jobs'][0]
+v = j['iotrial']['verify']
+assert j['write']['total_ios'] == 512 and v['blocks'] == 512 and v['failures'] == 0, (j['write']['total_ios'], v)
+assert j['iotrial']['zone_resets'] == 0, j['iotrial']['zone_resets']"
+
+# bad input: one line each, exit 2
+expect_exit zbd_file_needs_zonesize 2 "^iotrial: error: .*is not a zoned block device: zonemode=zbd needs zonesize=" \
+	"$IOTRIAL" --name=z --filename="$F" --size=8m --rw=write --zonemode=zbd
+expect_exit zbd_capacity_above_size 2 "^iotrial: error: .*zonecapacity=2097152 is larger than zonesize=1048576" \
+	"$IOTRIAL" $base --rw=write --zonecapacity=2m
+expect_exit zbd_bs_above_zone 2 "^iotrial: error: .*block size 2097152 exceeds the zone size 1048576" \
+	"$IOTRIAL" $base --rw=write --bs=2m
+expect_exit zbd_job_max_open_alone 2 "^iotrial: error: .*job_max_open_zones needs a limit" \
+	"$IOTRIAL" $base --rw=randwrite --job_max_open_zones=2
+expect_exit zbd_trim_refused 2 "^iotrial: error: .*zonemode=zbd with trims" \
+	"$IOTRIAL" --parse-only $base --rw=trim
+expect_exit zbd_reset_threshold_range 2 "^iotrial: error: .*zone_reset_threshold.*not between 0 and 1" \
+	"$IOTRIAL" --parse-only $base --rw=write --zone_reset_threshold=1.5
+exit 0
