@@ -40,7 +40,7 @@ for c in "e --rw=write --bs=64k" \
 	mode=${c%% *}
 	args=${c#* }
 	# shellcheck disable=SC2086
-	"$IOTRIAL" $base $args >"$T/i.txt" 2>"$T/i.err"
+	(cd "$T" && "$IOTRIAL" $base $args) >"$T/i.txt" 2>"$T/i.err"
 	irc=$?
 	it=$(summary "$T/i.txt" $mode)
 	if ! command -v fio >/dev/null 2>&1; then
@@ -49,7 +49,7 @@ for c in "e --rw=write --bs=64k" \
 		continue
 	fi
 	# shellcheck disable=SC2086
-	fio $base $args >"$T/f.txt" 2>"$T/f.err"
+	(cd "$T" && fio $base $args) >"$T/f.txt" 2>"$T/f.err"	# verify state files stay in $T
 	fi=$(summary "$T/f.txt" $mode)
 	if [ $irc -eq 0 ] && [ -n "$fi" ] && [ "$it" = "$fi" ]; then
 		pass "zbd_file_as_fio_$n (issued, resets: $it)"
@@ -59,8 +59,8 @@ for c in "e --rw=write --bs=64k" \
 done
 
 # verify: every block written is read back and checks out
-"$IOTRIAL" $base --rw=randwrite --bs=16k --verify=crc32c --max_open_zones=2 \
-	--output-format=json >"$T/v.json" 2>"$T/v.err"
+(cd "$T" && "$IOTRIAL" $base --rw=randwrite --bs=16k --verify=crc32c --max_open_zones=2 \
+	--output-format=json) >"$T/v.json" 2>"$T/v.err"
 check zbd_file_verify pyjson "
 import json
 j = json.load(open('$T/v.json'))['jobs'][0]
