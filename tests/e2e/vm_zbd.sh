@@ -1,0 +1,195 @@
+#!/bin/sh
+# zonemode=zbd on a host-managed zoned NVMe namespace (QEMU's ZNS, 1 MiB
+# zones of which 768 KiB are writable, at most 4 open and 4 active zones),
+# iotrial against fio 3.33 in the same guest.  Each scenario starts from
+# empty zones (blkzone reset) and runs its jobs with fio, then again with
+# iotrial: the issued reads and writes, the zone resets, and the write
+# pointers the device reports afterwards (blkzone report, util-linux's,
+# copied into the guest) must be the same: sequential writes that wrap and
+# reset zones, random writes under max_open_zones (also at iodepth 4 through
+# io_uring), reads of what was written, zone_reset_threshold/frequency, and
+# random writes with verify (every written block read back, no failure).
+# Bad input gets one line: zonemode=zbd on the ordinary NVMe namespace,
+# max_open_zones above the device's limit, buffered writes.
+# Slow under TCG (~60 s here): skipped under SANITIZE=1, as vm_guest.sh.
+. "$(dirname "$0")/lib.sh"
+T0=$(date +%s)
+lap() { echo "  [$(( $(date +%s) - T0 ))s] $*"; }
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+V="$SRC/tests/vm/vm.sh"
+case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
+if [ "${SANITIZE:-0}" = 1 ]; then
+	skip vm_zbd "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
+	exit 0
+fi
+for c in qemu-system-x86_64 busybox cpio python3 blkzone; do
+	if ! command -v $c >/dev/null 2>&1; then
+		skip vm_zbd "$c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio, util-linux)"
+		exit 0
+	fi
+done
+export IOTRIAL_VM_RUN="$T/vm"
+G=zbd$$
+stop_guest() { "$V" stop $G >/dev/null 2>&1; lib_cleanup; }
+trap 'stop_guest' EXIT
+
+if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,zns --size 16M --lifetime 600 \
+	--zns-props zoned.zone_size=1M,zoned.zone_capacity=768K,zoned.max_open=4,zoned.max_active=4 \
+	>"$T/boot.out" 2>"$T/boot.err"; then
+	fail vm_zbd_boot "$(tail -c 400 "$T/boot.err")"
+	exit 0
+fi
+"$V" info $G >"$T/vm.json"
+dev() { python3 -c "
+import json
+d = [x for x in json.load(open('$T/vm.json'))['disks'] if x['kind'] == '$1'][0]
+print(d['$2'])"; }
+ZD=$(dev zns guest_dev)
+ND=$(dev nvme guest_dev)
+"$V" push $G "$(command -v blkzone)" /usr/bin/blkzone >/dev/null 2>&1
+"$V" exec $G -- chmod 755 /usr/bin/blkzone
+"$V" exec $G -- blkzone report "$ZD" >"$T/rep0" 2>&1
+check vm_zbd_device [ "$(grep -c 'wptr' "$T/rep0")" -eq 16 ] && grep -q 'cap 0x000600' "$T/rep0"
+lap booted
+
+# a scenario: TOOL "JOB ARGS" ... run one after another on empty zones; prints
+# each job's output after a "=== N" line, then the zone report after "=== wp"
+scenario() {
+	tool=$1
+	shift
+	script="blkzone reset $ZD || exit 1"
+	k=0
+	for a in "$@"; do
+		k=$((k + 1))
+		if [ "$tool" = fio ]; then
+			script="$script
+echo '=== $k'; fio --name=j$k --filename=$ZD --direct=1 --zonemode=zbd $a 2>&1"
+		else
+			script="$script
+echo '=== $k'; iotrial --output-format=json --name=j$k --filename=$ZD --direct=1 --zonemode=zbd $a"
+		fi
+	done
+	script="$script
+echo '=== wp'; blkzone report $ZD"
+	"$V" sh $G "$script"
+}
+
+# What must agree, from either tool's output.  exact: per job "READS,WRITES
+# RESETS", then the write pointers (sequential jobs and verify: the same I/O
+# lands in the same zones).  counts: per job the I/Os issued, then whether the
+# device's write pointers hold what was written (sum of wps + resets x
+# capacity = bytes written: every reset here is of a full zone) and at most
+# $MAXOPEN zones are partly written (the open set's limit).  iotrial's random
+# offsets are its own generator's, not fio's (docs/compat.md), so the zones a
+# random write lands in, and hence the resets, differ between the tools.
+digest() {
+	MODE=$3 python3 - "$1" "$2" <<'EOF'
+import json, os, re, sys
+tool, path = sys.argv[1], sys.argv[2]
+mode, bs, cap = os.environ['MODE'], 16384, 768 * 1024
+maxopen = int(os.environ.get('MAXOPEN', '0'))
+parts = re.split(r'^=== (\S+)\n', open(path).read(), flags=re.M)
+out, writes, resets = [], 0, 0
+for name, body in zip(parts[1::2], parts[2::2]):
+    if name == 'wp':
+        # a full zone's wp is reported at the zone's end: count its capacity
+        wps = [min(int(w, 16) * 512, cap) for w in
+               re.findall(r'start: 0x[0-9a-f]+, len \S+ cap \S+ wptr (0x[0-9a-f]+)', body)]
+        if mode == 'exact':
+            out.append('wp ' + ' '.join('%dk' % (w // 1024) for w in wps))
+        else:
+            partial = sum(1 for w in wps if 0 < w < cap)
+            ok = len(wps) == 16 and sum(wps) + resets * cap == writes * bs and partial <= maxopen
+            out.append('wp-check %s' % ('ok' if ok else 'bad: wps %s resets %d writes %d'
+                                        % (wps, resets, writes)))
+        continue
+    if tool == 'fio':
+        t = re.search(r'issued rwts: total=(\d+),(\d+)', body)
+        z = re.search(r'; (\d+) zone resets', body)	# on the write line only
+        if not t or (int(t.group(2)) and not z):
+            out.append('%s: bad output %r' % (name, body[-300:]))
+            continue
+        r, w, n = int(t.group(1)), int(t.group(2)), int(z.group(1)) if z else 0
+    else:
+        try:
+            j = json.loads(body)['jobs'][0]
+        except Exception:
+            out.append('%s: bad output %r' % (name, body[-300:]))
+            continue
+        r, w, n = j['read']['total_ios'], j['write']['total_ios'], j['iotrial']['zone_resets']
+        ver = j['iotrial'].get('verify')
+        if ver and (ver['failures'] or ver['blocks'] != w):	# every written block checked
+            out.append('%s: bad verify %r' % (name, ver))
+    writes += w
+    resets += n
+    out.append('%s: %d,%d %d' % (name, r, w, n) if mode == 'exact' else '%s: %d' % (name, r + w))
+print('\n'.join(out))
+EOF
+}
+
+compare() {	# NAME MODE "JOB ARGS"...: fio's digest = iotrial's
+	name=$1 mode=$2
+	shift 2
+	scenario fio "$@" >"$T/$name.fio" 2>&1
+	scenario iotrial "$@" >"$T/$name.it" 2>"$T/$name.it.err"
+	digest fio "$T/$name.fio" $mode >"$T/$name.fd"
+	digest iotrial "$T/$name.it" $mode >"$T/$name.id"
+	# a line per job and one for the zones, none of them bad, the same for both
+	if [ "$(grep -c '^\([0-9]*: [0-9]\|wp\)' "$T/$name.fd")" -eq $(($# + 1)) ] &&
+		cmp -s "$T/$name.fd" "$T/$name.id" && ! grep -q 'bad' "$T/$name.fd"; then
+		pass "vm_zbd_$name ($(grep -v '^wp' "$T/$name.id" | tr '\n' ' '))"
+	else
+		fail "vm_zbd_$name" "fio: $(tr '\n' '|' <"$T/$name.fd") iotrial: $(tr '\n' '|' <"$T/$name.id") $(head -c 300 "$T/$name.it.err")"
+	fi
+	lap "$name compared"
+}
+
+# 8 MiB over zones 0-7, 6 MiB writable: the pass ends at the region's end
+# (96 writes, fio counts the zones' unwritable tails as done); then 10 MiB
+# over the full zones: each is reset as the writes reach it, and it wraps
+compare seq_write exact "--rw=write --bs=64k --size=8M" "--rw=write --bs=64k --size=8M --io_size=10M"
+# written, then read back at random and in order: only below the wps
+compare read_written exact "--rw=write --bs=64k --size=4M --offset=4M" \
+	"--rw=randread --bs=16k --size=16M --io_size=2M" "--rw=read --bs=64k --size=16M"
+# random writes with verify: 4 zones, 3 MiB writable; full zones are never
+# reset under verify, so both stop after 192 writes, every block checked
+compare verify exact "--rw=randwrite --bs=16k --size=4M --max_open_zones=2 --verify=crc32c"
+# random writes, a few zones at a time, more than fits: full zones reset
+MAXOPEN=2 compare rand_write_open2 counts "--rw=randwrite --bs=16k --size=8M --io_size=12M --max_open_zones=2"
+MAXOPEN=4 compare rand_write_job_open counts "--rw=randwrite --bs=16k --size=16M --io_size=6M --max_open_zones=4 --job_max_open_zones=2"
+MAXOPEN=3 compare rand_write_uring counts "--rw=randwrite --bs=16k --size=8M --io_size=4M --ioengine=io_uring --iodepth=4 --max_open_zones=3"
+# zone_reset_threshold/frequency resets zones before they are full: counts
+# and that both reset far more often than full zones alone would need
+thr="--name=j --filename=$ZD --direct=1 --zonemode=zbd --rw=randwrite --bs=16k --size=4M --io_size=8M --zone_reset_threshold=0.5 --zone_reset_frequency=0.25"
+"$V" sh $G "blkzone reset $ZD; iotrial --output-format=json $thr" >"$T/thr.it" 2>"$T/thr.err"
+"$V" sh $G "blkzone reset $ZD; fio $thr" >"$T/thr.fio" 2>&1
+check vm_zbd_reset_threshold pyjson "
+import json, re
+j = json.load(open('$T/thr.it'))['jobs'][0]
+f = open('$T/thr.fio').read()
+fw = int(re.search(r'issued rwts: total=\d+,(\d+)', f).group(1))
+fr = int(re.search(r'; (\d+) zone resets', f).group(1))
+assert j['write']['total_ios'] == fw == 512, (j['write']['total_ios'], fw)
+# (resets of full zones alone: (8 MiB - 3 MiB) / 768 KiB, 7)
+assert j['iotrial']['zone_resets'] > 7 and fr > 7, (j['iotrial']['zone_resets'], fr)"
+lap "reset_threshold checked"
+
+# bad input: one line, exit 2
+"$V" exec $G -- iotrial --name=j --filename="$ND" --rw=write --direct=1 --zonemode=zbd \
+	--size=1M >"$T/o" 2>"$T/e"
+rc=$?
+check vm_zbd_not_zoned [ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
+	grep -q "is not a zoned block device: zonemode=zbd needs zonesize=" "$T/e"
+[ $rc -eq 2 ] || echo "  rc $rc: $(cat "$T/e")"
+"$V" exec $G -- iotrial --name=j --filename="$ZD" --rw=write --direct=1 --zonemode=zbd \
+	--size=4M --max_open_zones=5 >"$T/o" 2>"$T/e"
+rc=$?
+check vm_zbd_max_open_above_device [ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
+	grep -q "max_open_zones=5 is larger than the device's limit 4" "$T/e"
+[ $rc -eq 2 ] || echo "  rc $rc: $(cat "$T/e")"
+"$V" exec $G -- iotrial --name=j --filename="$ZD" --rw=write --zonemode=zbd \
+	--size=4M >"$T/o" 2>"$T/e"
+rc=$?
+check vm_zbd_buffered_write [ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "need direct=1" "$T/e"
+lap done
+exit 0
