@@ -50,10 +50,25 @@ int opt_show_name(const struct job *j, const struct opt_def *o, char *buf, size_
 	return 0;
 }
 
+/*
+ * fio's zone units ("8z": 8 zones of the device or zonesize) need the zone
+ * size before the regions are laid out: refused by name, not misread.
+ */
+static int opt_zone_units(const char *val, const struct num_ctx *c, struct err *e)
+{
+	size_t n = val ? strlen(val) : 0;
+
+	if (n > 1 && (val[n - 1] == 'z' || val[n - 1] == 'Z') && val[n - 2] >= '0' && val[n - 2] <= '9')
+		return num_unsupported(e, c, val, "zone units (Nz) are not supported: give bytes");
+	return 0;
+}
+
 int opt_parse_size(struct job *j, const struct opt_def *o, const char *val,
 		   const struct num_ctx *c, struct err *e)
 {
-	return num_parse_size_pct(val, c, &j->size, &j->size_pct, e);
+	int r = opt_zone_units(val, c, e);
+
+	return r ? r : num_parse_size_pct(val, c, &j->size, &j->size_pct, e);
 }
 
 int opt_show_size(const struct job *j, const struct opt_def *o, char *buf, size_t len)
@@ -68,7 +83,9 @@ int opt_show_size(const struct job *j, const struct opt_def *o, char *buf, size_
 int opt_parse_offset(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e)
 {
-	return num_parse_size_pct(val, c, &j->offset, &j->offset_pct, e);
+	int r = opt_zone_units(val, c, e);
+
+	return r ? r : num_parse_size_pct(val, c, &j->offset, &j->offset_pct, e);
 }
 
 int opt_show_offset(const struct job *j, const struct opt_def *o, char *buf, size_t len)
