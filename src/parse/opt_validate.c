@@ -220,6 +220,9 @@ int opt_job_validate(struct job *j, struct err *e)
 			      "fio)");
 	if (!ret && j->zonemode == JOB_ZONE_ZBD && (j->rw & (RW_TRIM | RW_TRIMWRITE)))
 		ret = job_err(e, j, "zonemode=zbd with trims (fio's zone resets) is not supported");
+	/* verify_only replays the generator's offsets, not the write pointers' */
+	if (!ret && j->zonemode == JOB_ZONE_ZBD && j->verify_only)
+		ret = job_err(e, j, "zonemode=zbd with verify_only is not supported");
 	/* a sync engine has one I/O at a time: offload cannot change when it goes */
 	if (!ret && j->submit_offload && !engine_find(j->ioengine)->getevents_timed &&
 	    !(engine_traits(j->ioengine) & ENGINE_F_SYNC))

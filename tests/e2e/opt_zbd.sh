@@ -81,6 +81,8 @@ expect_exit zbd_trim_refused 2 "^iotrial: error: .*zonemode=zbd with trims" \
 	"$IOTRIAL" --parse-only $base --rw=trim
 expect_exit zbd_reset_threshold_range 2 "^iotrial: error: .*zone_reset_threshold.*not between 0 and 1" \
 	"$IOTRIAL" --parse-only $base --rw=write --zone_reset_threshold=1.5
+expect_exit zbd_verify_only_refused 2 "^iotrial: error: .*zonemode=zbd with verify_only" \
+	"$IOTRIAL" --parse-only $base --rw=write --verify=crc32c --verify_only=1
 expect_exit zbd_zone_units_refused 2 "^iotrial: error: unsupported value '8z' for option 'size': zone units" \
 	"$IOTRIAL" --parse-only --name=z --filename="$F" --zonemode=zbd --zonesize=1m --rw=write --size=8z
 exit 0
