@@ -5,10 +5,13 @@
 # empty zones (blkzone reset) and runs its jobs with fio, then again with
 # iotrial: the issued reads and writes, the zone resets, and the write
 # pointers the device reports afterwards (blkzone report, util-linux's,
-# copied into the guest) must be the same: sequential writes that wrap and
-# reset zones, random writes under max_open_zones (also at iodepth 4 through
-# io_uring), reads of what was written, zone_reset_threshold/frequency, and
-# random writes with verify (every written block read back, no failure).
+# copied into the guest) must be the same for sequential writes that wrap and
+# reset zones, reads of what was written and random writes with verify
+# (every written block read back, no failure); for random writes (under
+# max_open_zones, two jobs sharing the open set, iodepth 4 through io_uring)
+# the I/O counts, and write pointers that hold what was written with no more
+# zones partly written than the limit; zone_reset_threshold/frequency resets
+# more than full zones need, in both.
 # Bad input gets one line: zonemode=zbd on the ordinary NVMe namespace,
 # max_open_zones above the device's limit, buffered writes.
 # Slow under TCG (~60 s here): skipped under SANITIZE=1, as vm_guest.sh.
@@ -157,6 +160,8 @@ compare verify exact "--rw=randwrite --bs=16k --size=4M --max_open_zones=2 --ver
 # random writes, a few zones at a time, more than fits: full zones reset
 MAXOPEN=2 compare rand_write_open2 counts "--rw=randwrite --bs=16k --size=8M --io_size=12M --max_open_zones=2"
 MAXOPEN=4 compare rand_write_job_open counts "--rw=randwrite --bs=16k --size=16M --io_size=6M --max_open_zones=4 --job_max_open_zones=2"
+# two jobs on the device share its open set (4), each opening at most 2
+MAXOPEN=4 compare two_jobs counts "--rw=randwrite --bs=16k --size=8M --io_size=3M --numjobs=2 --group_reporting --max_open_zones=4 --job_max_open_zones=2"
 MAXOPEN=3 compare rand_write_uring counts "--rw=randwrite --bs=16k --size=8M --io_size=4M --ioengine=io_uring --iodepth=4 --max_open_zones=3"
 # zone_reset_threshold/frequency resets zones before they are full: counts
 # and that both reset far more often than full zones alone would need
