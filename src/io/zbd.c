@@ -155,14 +155,73 @@ int zbd_dev_emulate(struct zbd_dev *d, uint64_t size, uint64_t zone_size, uint64
 	return 0;
 }
 
+/* The whole zone report of @d (open as d->fd, @size bytes) into its table. */
+static int zbd_dev_report(struct zbd_dev *d, uint64_t size, struct err *e)
+{
+	struct blkzoned_zone *z = calloc(ZBD_REPORT_BATCH, sizeof(*z)), *all = NULL, *grown;
+	uint64_t off = 0;
+	uint32_t nr = 0;
+	int r = 0;
+
+	if (!z)
+		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for a zone report");
+	while (off < size) {
+		r = blkzoned_report(d->fd, off, z, ZBD_REPORT_BATCH);
+		if (r < 0) {
+			err_set(e, r, EXIT_TARGET, "%s: BLKREPORTZONE at byte %llu: %s", d->path,
+				(unsigned long long)off, strerror(-r));
+			break;
+		}
+		if (!r)
+			break;
+		grown = realloc(all, ((size_t)nr + (size_t)r) * sizeof(*all));
+		if (!grown) {
+			r = err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for a zone report");
+			break;
+		}
+		all = grown;
+		memcpy(all + nr, z, (size_t)r * sizeof(*z));
+		nr += (uint32_t)r;
+		off = z[r - 1].start + z[r - 1].len;
+		r = 0;
+	}
+	free(z);
+	if (!r)
+		r = nr ? zbd_dev_table(d, all, nr, size, e)
+		       : err_set(e, -EIO, EXIT_TARGET, "%s: the zone report is empty", d->path);
+	free(all);
+	return r;
+}
+
+/* Emulated zones on a file or an ordinary block device of @size bytes (fio's rules). */
+static int zbd_dev_emulated(struct zbd_dev *d, const struct job *j, uint64_t size, struct err *e)
+{
+	uint64_t cap = j->zonecapacity ? j->zonecapacity : j->zonesize;
+
+	if (!j->zonesize)
+		return err_set(e, -EINVAL, EXIT_USAGE,
+			       "job '%s': %s is not a zoned block device: zonemode=zbd needs "
+			       "zonesize= to emulate zones on it", j->name, d->path);
+	if (j->zonesize < 512)
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonesize=%llu: zones are at "
+			       "least 512 bytes", j->name, (unsigned long long)j->zonesize);
+	if (cap > j->zonesize)
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonecapacity=%llu is larger "
+			       "than zonesize=%llu", j->name, (unsigned long long)cap,
+			       (unsigned long long)j->zonesize);
+	if (size < j->zonesize)
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': %s: its size %llu is smaller "
+			       "than zonesize=%llu", j->name, d->path, (unsigned long long)size,
+			       (unsigned long long)j->zonesize);
+	return zbd_dev_emulate(d, size, j->zonesize, cap, e);
+}
+
 /* Read the device behind @f (zoned: its zones and limits; else emulated zones). */
 static int zbd_dev_read(struct zbd_dev *d, const struct job *j, const struct engine_file *f,
 			struct err *e)
 {
-	struct blkzoned_zone *z = NULL;
 	struct stat st;
-	uint64_t size, cap;
-	uint32_t nr = 0;
+	uint64_t size;
 	int r;
 
 	if (fstat(f->fd, &st))
@@ -180,27 +239,9 @@ static int zbd_dev_read(struct zbd_dev *d, const struct job *j, const struct eng
 			return err_set(e, r, EXIT_TARGET, "%s: cannot read its zoned model in sysfs",
 				       f->path);
 	}
-	if (d->model == BLKZONED_NONE) {
-		/* fio emulates zones on files and ordinary block devices, given their size */
-		if (!j->zonesize)
-			return err_set(e, -EINVAL, EXIT_USAGE,
-				       "job '%s': %s is not a zoned block device: zonemode=zbd needs "
-				       "zonesize= to emulate zones on it", j->name, f->path);
-		if (j->zonesize < 512)
-			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonesize=%llu: zones are at "
-				       "least 512 bytes", j->name, (unsigned long long)j->zonesize);
-		cap = j->zonecapacity ? j->zonecapacity : j->zonesize;
-		if (cap > j->zonesize)
-			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonecapacity=%llu is larger "
-				       "than zonesize=%llu", j->name, (unsigned long long)cap,
-				       (unsigned long long)j->zonesize);
-		if (size < j->zonesize)
-			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': %s: its size %llu is smaller "
-				       "than zonesize=%llu", j->name, f->path, (unsigned long long)size,
-				       (unsigned long long)j->zonesize);
-		return zbd_dev_emulate(d, size, j->zonesize, cap, e);
-	}
-	/* a device of its own for the resets, which need it open for writing */
+	if (d->model == BLKZONED_NONE)
+		return zbd_dev_emulated(d, j, size, e);
+	/* a descriptor of its own for the resets, which need the device open for writing */
 	d->fd = open(f->path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		d->fd = open(f->path, O_RDONLY | O_CLOEXEC);
@@ -210,45 +251,7 @@ static int zbd_dev_read(struct zbd_dev *d, const struct job *j, const struct eng
 		d->dev_max_open = 0;
 	if (blkzoned_limit(st.st_rdev, "max_active_zones", &d->dev_max_active))
 		d->dev_max_active = 0;
-	z = calloc(ZBD_REPORT_BATCH, sizeof(*z));
-	if (!z)
-		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for a zone report");
-	/* count first: the table is allocated once, then filled batch by batch */
-	{
-		struct blkzoned_zone *all = NULL;
-		uint64_t off = 0;
-
-		for (;;) {
-			struct blkzoned_zone *grown;
-
-			r = blkzoned_report(d->fd, off, z, ZBD_REPORT_BATCH);
-			if (r < 0) {
-				free(all);
-				free(z);
-				return err_set(e, r, EXIT_TARGET, "%s: BLKREPORTZONE at byte %llu: %s",
-					       f->path, (unsigned long long)off, strerror(-r));
-			}
-			if (!r)
-				break;
-			grown = realloc(all, ((size_t)nr + (size_t)r) * sizeof(*all));
-			if (!grown) {
-				free(all);
-				free(z);
-				return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for a zone report");
-			}
-			all = grown;
-			memcpy(all + nr, z, (size_t)r * sizeof(*z));
-			nr += (uint32_t)r;
-			off = z[r - 1].start + z[r - 1].len;
-			if (off >= size)
-				break;
-		}
-		free(z);
-		r = all ? zbd_dev_table(d, all, nr, size, e)
-			: err_set(e, -EIO, EXIT_TARGET, "%s: the zone report is empty", f->path);
-		free(all);
-	}
-	return r;
+	return zbd_dev_report(d, size, e);
 }
 
 /*
