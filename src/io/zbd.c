@@ -241,10 +241,8 @@ static int zbd_dev_read(struct zbd_dev *d, const struct job *j, const struct eng
 	}
 	if (d->model == BLKZONED_NONE)
 		return zbd_dev_emulated(d, j, size, e);
-	/* a descriptor of its own for the resets, which need the device open for writing */
-	d->fd = open(f->path, O_RDWR | O_CLOEXEC);
-	if (d->fd < 0)
-		d->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	/* a descriptor of its own for the report, read-only until a writing job comes */
+	d->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0)
 		return err_set(e, -errno, EXIT_TARGET, "%s: %m", f->path);
 	if (blkzoned_limit(st.st_rdev, "max_open_zones", &d->dev_max_open))
@@ -431,6 +429,19 @@ int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, st
 		}
 		d->next = s->head;
 		s->head = d;
+	}
+	/* resets need the device open for writing: only for a job that writes */
+	if (!d->fd_rw && d->fd >= 0 && job_writes(j)) {
+		int fd = open(f->path, O_RDWR | O_CLOEXEC);
+
+		if (fd < 0) {
+			r = err_set(e, -errno, EXIT_TARGET, "%s: %m", f->path);
+			pthread_mutex_unlock(&s->mu);
+			return r;
+		}
+		close(d->fd);
+		d->fd = fd;
+		d->fd_rw = 1;
 	}
 	pthread_mutex_lock(&d->mu);
 	r = zbd_attach_dev(d, j, &f->offset, &f->size, zf, e);

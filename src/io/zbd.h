@@ -66,6 +66,7 @@ struct zbd_dev {
 	char *path;
 	enum blkzoned_model model;
 	int fd;				/* the device, for resets; -1: zones emulated */
+	int fd_rw;			/* fd is open for writing (a writing job came) */
 	uint64_t size, zone_size;
 	uint32_t nr;
 	struct zbd_zone *z;		/* nr + 1 entries: the last one's start is the end */
