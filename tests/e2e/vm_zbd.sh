@@ -11,7 +11,7 @@
 # max_open_zones, two jobs sharing the open set, iodepth 4 through io_uring)
 # the I/O counts, and write pointers that hold what was written with no more
 # zones partly written than the limit; zone_reset_threshold/frequency resets
-# more than full zones need, in both.
+# more than full zones need, in both; a read job then a writer in one run.
 # Bad input gets one line: zonemode=zbd on the ordinary NVMe namespace,
 # max_open_zones above the device's limit, buffered writes.
 # Slow under TCG (~60 s here): skipped under SANITIZE=1, as vm_guest.sh.
@@ -130,6 +130,10 @@ print('\n'.join(out))
 EOF
 }
 
+# the guest kernel's last lines, after a failure (an NVMe timeout under a
+# loaded host resets the controller, and the namespaces go with it)
+guest_log() { echo "  guest dmesg: $("$V" exec $G -- dmesg 2>&1 | tail -n 6 | tr '\n' '|')"; }
+
 compare() {	# NAME MODE "JOB ARGS"...: fio's digest = iotrial's
 	name=$1 mode=$2
 	shift 2
@@ -143,6 +147,7 @@ compare() {	# NAME MODE "JOB ARGS"...: fio's digest = iotrial's
 		pass "vm_zbd_$name ($(grep -v '^wp' "$T/$name.id" | tr '\n' ' '))"
 	else
 		fail "vm_zbd_$name" "fio: $(tr '\n' '|' <"$T/$name.fd") iotrial: $(tr '\n' '|' <"$T/$name.id") $(head -c 300 "$T/$name.it.err")"
+		guest_log
 	fi
 	lap "$name compared"
 }
@@ -177,6 +182,22 @@ assert j['write']['total_ios'] == fw == 512, (j['write']['total_ios'], fw)
 # (resets of full zones alone: (8 MiB - 3 MiB) / 768 KiB, 7)
 assert j['iotrial']['zone_resets'] > 7 and fr > 7, (j['iotrial']['zone_resets'], fr)"
 lap "reset_threshold checked"
+
+# a read job first, then a writer in the same run: the device, read-only for
+# the reader, is reopened for the writer's resets (zones 0-1 full; 3 MiB over
+# them: each filled twice, 4 resets)
+one="--filename=$ZD --direct=1 --zonemode=zbd --bs=64k --size=2M"
+"$V" sh $G "blkzone reset $ZD; iotrial --name=w0 $one --rw=write >/dev/null &&
+iotrial --output-format=json --name=r $one --rw=read --name=w --stonewall $one --rw=write --io_size=3M" \
+	>"$T/rw.json" 2>"$T/rw.err"
+if pyjson "
+import json
+r, w = json.load(open('$T/rw.json'))['jobs']
+assert r['read']['total_ios'] == 24, r['read']['total_ios']
+assert w['write']['total_ios'] == 48 and w['iotrial']['zone_resets'] == 4, (w['write']['total_ios'], w['iotrial'])"
+then pass vm_zbd_reader_then_writer
+else fail vm_zbd_reader_then_writer "$(head -c 300 "$T/rw.err")"; guest_log
+fi
 
 # bad input: one line, exit 2 (one round trip: each case's exit code, then its stderr)
 "$V" sh $G "for a in '--filename=$ND --direct=1' '--filename=$ZD --direct=1 --max_open_zones=5' \
