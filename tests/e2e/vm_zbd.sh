@@ -130,8 +130,9 @@ print('\n'.join(out))
 EOF
 }
 
-# the guest kernel's last lines, after a failure (an NVMe timeout under a
-# loaded host resets the controller, and the namespaces go with it)
+# the guest kernel's last lines, after a failure (once the NVMe device nodes
+# vanished mid-test on the loaded machine; an I/O timeout under TCG is the
+# likely cause, not captured then)
 guest_log() { echo "  guest dmesg: $("$V" exec $G -- dmesg 2>&1 | tail -n 6 | tr '\n' '|')"; }
 
 compare() {	# NAME MODE "JOB ARGS"...: fio's digest = iotrial's
