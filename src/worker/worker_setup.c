@@ -366,6 +366,10 @@ void worker_result(const struct worker *w, struct job_result *r)
 		dr->due_hist = wd->due_hist;
 		dr->bw_kib = w->bw_kib[d];
 		dr->iops = w->iops[d];
+		/* a job shorter than 1 ms: its directions were raised to 1 ms
+		 * above, and the job ran no shorter than any of them */
+		if (r->job_runtime_ms < dr->runtime_ms)
+			r->job_runtime_ms = dr->runtime_ms;
 	}
 	lat_acc_moments(&w->st.sync_lat, &r->sync_lat);
 	r->sync_hist = w->st.sync_hist;

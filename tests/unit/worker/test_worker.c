@@ -232,6 +232,27 @@ TEST(depth1_intervals_exact)
  * sum of squared deviations, min, max and each histogram bucket's count are
  * those of the list, computed here without the worker's arithmetic.
  */
+/*
+ * A job shorter than 1 ms: 10 I/Os of 10 us.  Its read direction is
+ * reported as 1 ms (never 0, as fio), and the job's runtime is no shorter
+ * than its direction's (it was 0 beside read's 1).
+ */
+TEST(sub_ms_job_runtime_covers_its_directions)
+{
+	static const uint64_t dev[] = { 10 * US };
+	struct tw *t = tw_new(1, 4096 * 10, dev, 1);
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_EQ_U(tw_run(t), 0);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].total_ios, 10);
+	CHECK_EQ_U(t->f.w.measure_ns, 100 * US);
+	CHECK_EQ_U(t->f.r.dir[DDIR_READ].runtime_ms, 1);
+	CHECK_EQ_U(t->f.r.job_runtime_ms, 1);
+	tw_free(t);
+}
+
 TEST(latency_moments_exact)
 {
 	static const uint64_t dev[] = { 10 * US, 20 * US, 30 * US, 1000 * US };
@@ -923,6 +944,7 @@ int main(void)
 	RUN(long_run_series_bounded);
 	RUN(depth1_intervals_exact);
 	RUN(latency_moments_exact);
+	RUN(sub_ms_job_runtime_covers_its_directions);
 	RUN(batched_accounting_exact);
 	RUN(clat_kept_as_lat_until_it_differs);
 	RUN(fio_default_one_in_one_out);
