@@ -189,7 +189,8 @@ struct engine_ops {
  * struct, which only its file knows: the area holds the options of the
  * job's engine, at fio's defaults (opts_default) until set.  A row names its
  * field there with ENGINE_OPT_FIELD; engines that list a row with a value
- * there share one options struct (filestat and dirstat).  A row whose value
+ * there share one options struct (filestat and dirstat), or start theirs
+ * with the same one (io_uring and io_uring_cmd: engine_rows.h's ring).  A row whose value
  * code outside its engine's file reads names a field of struct job instead
  * (OPT_FIELD: cmdprio's rows, cmdprio.h; hipri, engine_rows.h;
  * exit_on_io_done).  A parse callback

@@ -23,4 +23,24 @@ extern const struct opt_def engine_rows_hipri[];
  */
 extern const struct opt_def engine_rows_force_async[];
 
+/*
+ * The ring's options, which io_uring and io_uring_cmd both take (fio lists
+ * them under both, with one meaning).  Their values live in the job's
+ * engine area: each of the two engines' options structs starts with this
+ * one, so the rows' offsets are the same under either.
+ */
+struct engine_ring_opts {
+	int fixedbufs;		/* register the I/O buffers */
+	int registerfiles;	/* register the files */
+	int sqthread_poll;	/* IORING_SETUP_SQPOLL */
+	int sqthread_poll_cpu;	/* its CPU (SQ_AFF), -1 = unset */
+	int nonvectored;	/* a command with the buffer's address, not an iovec */
+};
+
+/* fixedbufs, registerfiles, sqthread_poll, sqthread_poll_cpu; ended by a row without a name. */
+extern const struct opt_def engine_rows_ring_setup[];
+
+/* nonvectored (listed after hipri, in fio's order); ended by a row without a name. */
+extern const struct opt_def engine_rows_ring_io[];
+
 #endif

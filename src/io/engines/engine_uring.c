@@ -52,24 +52,20 @@
 #include <sys/uio.h>	/* struct iovec */
 #include "io/cmdprio.h"	/* cmdprio_opt_rows: per-I/O priorities are io_uring options */
 #include "io/engine.h"
-#include "io/engine_rows.h"	/* hipri, which pvsync2 takes too */
+#include "io/engine_rows.h"	/* hipri (pvsync2 takes it too), the ring's rows (io_uring_cmd) */
 #include "io/file.h"
 
 #define URING_BUF_MAX (1ull << 30)	/* kernel limit on one registered buffer */
 
-/* Its options (the rows at the end of this file), in the job's engine area. */
-struct uring_opts {
-	int fixedbufs;		/* register the I/O buffers */
-	int registerfiles;	/* register the files */
-	int sqthread_poll;	/* IORING_SETUP_SQPOLL */
-	int sqthread_poll_cpu;	/* its CPU (SQ_AFF), -1 = unset */
-	int nonvectored;	/* accepted: iotrial's commands are READ/WRITE already */
-};
-
-static const struct uring_opts uring_defaults = { .sqthread_poll_cpu = -1 };
+/*
+ * Its options, in the job's engine area: the ring's, whose rows it shares
+ * with io_uring_cmd (engine_rows.h).  nonvectored is accepted: iotrial's
+ * commands are READ/WRITE already.
+ */
+static const struct engine_ring_opts uring_defaults = { .sqthread_poll_cpu = -1 };
 
 /* The job's options (@j NULL, as engine tests have it: the defaults). */
-static const struct uring_opts *uring_opts_of(const struct job *j)
+static const struct engine_ring_opts *uring_opts_of(const struct job *j)
 {
 	return j ? engine_job_opts(j) : &uring_defaults;
 }
@@ -137,7 +133,7 @@ static void uring_describe(struct engine_ctx *ctx, const struct uring_state *s)
 static int uring_setup(struct engine_ctx *ctx, struct uring_state *s, struct err *e)
 {
 	const struct job *j = ctx->job;
-	const struct uring_opts *uo = uring_opts_of(j);
+	const struct engine_ring_opts *uo = uring_opts_of(j);
 	struct io_uring_params p;
 	unsigned base = 0, i;
 	int ret = -EINVAL;
@@ -181,7 +177,7 @@ static int uring_setup(struct engine_ctx *ctx, struct uring_state *s, struct err
 
 static int uring_register(struct engine_ctx *ctx, struct uring_state *s, struct err *e)
 {
-	const struct uring_opts *uo = uring_opts_of(ctx->job);
+	const struct engine_ring_opts *uo = uring_opts_of(ctx->job);
 	unsigned i, n;
 	int ret;
 
@@ -601,67 +597,15 @@ static int uring_getevents_timed(struct engine_ctx *ctx, unsigned min, unsigned 
 
 /* ---- options ---- */
 
-/* sqthread_poll_cpu=N: the polling kernel thread's CPU (below CPU_SETSIZE). */
-static int uring_parse_sqpoll_cpu(struct job *j, const struct opt_def *o, const char *val,
-				  const struct num_ctx *c, struct err *e)
-{
-	uint64_t v;
-	int cpu, ret = num_parse_u64(val, c, &v, e);
-
-	if (ret)
-		return ret;
-	if (v >= CPU_SETSIZE)
-		return num_error(e, c, -ERANGE, val, "CPU numbers go up to %d", CPU_SETSIZE - 1);
-	cpu = (int)v;
-	memcpy((char *)j + o->off, &cpu, sizeof(cpu));
-	return 0;
-}
-
-static int uring_show_sqpoll_cpu(const struct job *j, const struct opt_def *o, char *buf,
-				 size_t len)
-{
-	int cpu;
-
-	memcpy(&cpu, (const char *)j + o->off, sizeof(cpu));
-	if (cpu < 0)
-		return 1;
-	snprintf(buf, len, "%d", cpu);
-	return 0;
-}
-
-/* The ring's set-up. */
-static const struct opt_def uring_setup_rows[] = {
-	{ .name = "fixedbufs", .type = OPT_FLAG, ENGINE_OPT_FIELD(struct uring_opts, fixedbufs),
-	  .help = "io_uring: register the I/O buffers" },
-	{ .name = "registerfiles", .type = OPT_FLAG,
-	  ENGINE_OPT_FIELD(struct uring_opts, registerfiles),
-	  .help = "io_uring: register the files" },
-	{ .name = "sqthread_poll", .type = OPT_FLAG,
-	  ENGINE_OPT_FIELD(struct uring_opts, sqthread_poll),
-	  .help = "io_uring: a kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .type = OPT_FUNC,
-	  ENGINE_OPT_FIELD(struct uring_opts, sqthread_poll_cpu),
-	  .parse = uring_parse_sqpoll_cpu, .show = uring_show_sqpoll_cpu,
-	  .help = "io_uring: CPU of the polling kernel thread" },
-	{ .name = NULL },
-};
-
-/* How each I/O is issued, after hipri (fio's order). */
-static const struct opt_def uring_io_rows[] = {
-	{ .name = "nonvectored", .type = OPT_BOOL, ENGINE_OPT_FIELD(struct uring_opts, nonvectored),
-	  .help = "io_uring: use non-vectored read/write commands" },
-	{ .name = NULL },
-};
-
 static const struct opt_def *const uring_opts[] = {
-	uring_setup_rows, cmdprio_opt_rows, engine_rows_hipri, engine_rows_force_async,
-	uring_io_rows, NULL,
+	engine_rows_ring_setup, cmdprio_opt_rows, engine_rows_hipri, engine_rows_force_async,
+	engine_rows_ring_io, NULL,
 };
 
 const struct engine_ops engine_uring_ops = {
 	.name = "io_uring",
 	.opts = uring_opts,
-	ENGINE_OPTS_AREA(struct uring_opts, &uring_defaults),
+	ENGINE_OPTS_AREA(struct engine_ring_opts, &uring_defaults),
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,
