@@ -21,6 +21,7 @@
 
 extern const struct engine_ops engine_null_ops;
 extern const struct engine_ops engine_uring_ops;
+extern const struct engine_ops engine_uring_cmd_ops;
 extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_sync_ops;
 extern const struct engine_ops engine_psync_ops;
@@ -49,6 +50,7 @@ extern const struct engine_ops *const engine_registry_extra[] __attribute__((wea
  */
 static const struct engine_ops *const engines[] = {
 	&engine_uring_ops,
+	&engine_uring_cmd_ops,
 	&engine_libaio_ops,
 	&engine_null_ops,
 	&engine_sync_ops,

@@ -1,8 +1,9 @@
 /*
  * engine_traits: the table of engine traits (see engine_traits.h), one row
  * per engine that has any.  An engine missing here is asynchronous, needs
- * its files laid out and opened, and reaches a device (io_uring, libaio,
- * posixaio): a new engine of another kind adds its row here.
+ * its files laid out and opened, and reaches a device through the block
+ * layer (io_uring, libaio, posixaio): a new engine of another kind adds its
+ * row here.
  */
 #include "io/engine_traits.h"
 
@@ -12,6 +13,7 @@
 #define NOFILES ENGINE_F_NOFILES
 #define OWNFILES ENGINE_F_OWNFILES
 #define NODEVICE ENGINE_F_NODEVICE
+#define PASSTHRU ENGINE_F_PASSTHRU
 
 static const struct {
 	const char *name;
@@ -35,6 +37,7 @@ static const struct {
 	{ "page_fault", SYNC | NOFILES | NODEVICE },
 	{ "e4defrag", SYNC },
 	{ "rbd", OWNFILES },
+	{ "io_uring_cmd", PASSTHRU },
 	/* fio's engines that iotrial reads results of but does not run */
 	{ "vsync", SYNC },
 	{ "pvsync", SYNC },

@@ -24,6 +24,13 @@ enum {
 	 * device-level checks and verdicts do not apply.  fio's FIO_DISKLESSIO.
 	 */
 	ENGINE_F_NODEVICE = 1u << 3,
+	/*
+	 * Its commands go to the device's own char node (io_uring_cmd: NVMe
+	 * commands on /dev/ngXnY) and pass no block layer: the block device's
+	 * counters (/proc/diskstats) never see them, the target's size is the
+	 * namespace's (identify), and trims are the engine's own commands.
+	 */
+	ENGINE_F_PASSTHRU = 1u << 4,
 };
 
 /*

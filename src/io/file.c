@@ -21,6 +21,8 @@
 #include <limits.h>	/* PATH_MAX */
 #include <sys/sysmacros.h>	/* major, minor */
 #include <unistd.h>	/* close, pwrite */
+#include "io/engine_traits.h"	/* ENGINE_F_PASSTHRU: a namespace's char device */
+#include "io/nvme.h"	/* nvme_ns_identify: that device's size */
 #include "io/safety.h"
 #include "lib/vec.h"	/* vec_grow, vec_free_strings */
 #include "lib/filename_format.h"
@@ -462,9 +464,20 @@ static int file_open_flags(const struct job *j)
 	return fl;
 }
 
+/* True when @j's engine sends its own commands to a char device (io_uring_cmd). */
+static int file_passthru(const struct job *j)
+{
+	return (engine_traits(j->ioengine) & ENGINE_F_PASSTHRU) != 0;
+}
+
 static int file_open(const struct file_plan *p, struct err *e)
 {
-	int fd = open(p->path, file_open_flags(p->j));
+	/*
+	 * Passthrough commands skip the page cache whatever the open flags
+	 * say, and a char device refuses O_DIRECT (EINVAL): direct=1 is then
+	 * what the commands do anyway.
+	 */
+	int fd = open(p->path, file_open_flags(p->j) & ~(file_passthru(p->j) ? O_DIRECT : 0));
 	int saved = errno;
 
 	if (fd >= 0)
@@ -571,6 +584,8 @@ static int file_check_trim(const struct file_plan *p, const struct engine_file *
 {
 	int64_t r;
 
+	if (p->kind == FILE_CHR && file_passthru(p->j))
+		return 0;	/* the engine's own command (Dataset Management) */
 	if (p->kind == FILE_CHR)
 		return err_set(e, -EOPNOTSUPP, EXIT_TARGET,
 			       "%s: trim is not supported on a character device", p->path);
@@ -623,6 +638,46 @@ static void file_advise(const struct job *j, const struct engine_file *f)
 	posix_fadvise(f->fd, (off_t)f->offset, (off_t)f->size, advice);
 }
 
+/*
+ * An engine that sends NVMe commands (ENGINE_F_PASSTHRU) needs a
+ * namespace's generic char device: refuse anything else by name before it
+ * is created or laid out.  Writes also pass the safety checks of the
+ * namespace's block device (/dev/nvmeXnY for /dev/ngXnY), which sees the
+ * same blocks: a mounted file system there is refused as it would be there.
+ */
+static int file_passthru_target(const struct file_plan *p, int readonly, struct err *e)
+{
+	char blk[64];
+
+	if (p->kind == FILE_NEW)
+		return err_set(e, -ENOENT, EXIT_TARGET, "%s: no such device (ioengine=%s needs an "
+			       "NVMe namespace's generic char device, /dev/ngXnY)", p->path,
+			       p->j->ioengine);
+	if (p->kind != FILE_CHR)
+		return err_set(e, -ENODEV, EXIT_TARGET, "%s: ioengine=%s needs an NVMe namespace's "
+			       "generic char device (/dev/ngXnY), not %s", p->path, p->j->ioengine,
+			       p->kind == FILE_BLK ? "a block device" : "a regular file");
+	if (nvme_ns_blockdev(p->path, blk, sizeof(blk)))
+		return 0;
+	return safety_check(blk, job_writes(p->j), p->j, readonly, e);
+}
+
+/* The namespace behind char device @fd: its size (LBAs x data bytes each) is @p's. */
+static int file_passthru_size(struct file_plan *p, int fd, struct err *e)
+{
+	struct nvme_ns ns;
+	int r = nvme_ns_identify(fd, &ns);
+
+	if (r == -ENOTTY)
+		return err_set(e, r, EXIT_TARGET, "%s: ioengine=%s: not an NVMe namespace (it does "
+			       "not answer NVME_IOCTL_ID); use its /dev/ngXnY", p->path, p->j->ioengine);
+	if (r)
+		return err_set(e, r, EXIT_TARGET, "%s: identifying the NVMe namespace failed: %s",
+			       p->path, strerror(-r));
+	p->real = ns.nlba << ns.lba_shift;
+	return 0;
+}
+
 /* Everything for one file: on success @f is open and sized. */
 static int file_prepare(struct file_plan *p, int readonly, struct engine_file *f, struct err *e)
 {
@@ -647,6 +702,8 @@ static int file_prepare(struct file_plan *p, int readonly, struct engine_file *f
 		return err_set(e, -EINVAL, EXIT_TARGET,
 			       "%s: not a regular file or a device", p->path);
 	}
+	if (file_passthru(j) && (ret = file_passthru_target(p, readonly, e)))
+		return ret;
 	ret = safety_check(p->path, job_writes(j), j, readonly, e);
 	if (ret)
 		return ret;
@@ -674,12 +731,14 @@ static int file_prepare(struct file_plan *p, int readonly, struct engine_file *f
 			goto fail;
 		}
 	}
+	if (p->kind == FILE_CHR && file_passthru(j) && (ret = file_passthru_size(p, f->fd, e)))
+		goto fail;
 	if ((p->kind == FILE_BLK || p->kind == FILE_CHR) && (ret = file_region(p, e)))
 		goto fail;
 	f->offset = p->off;
 	f->size = p->len;
 	f->is_blk = p->kind == FILE_BLK;
-	if (j->direct) {
+	if (j->direct && !file_passthru(j)) {	/* passthrough: the engine checks LBAs */
 		f->dio_align = file_dio_align(f->fd, f->is_blk);
 		if ((ret = file_check_dio(p, f->dio_align, e)))
 			goto fail;

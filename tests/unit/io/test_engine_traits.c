@@ -20,6 +20,9 @@ TEST(traits_of_iotrial_engines)
 	CHECK(!(engine_traits("e4defrag") & ENGINE_F_NODEVICE));
 	/* rbd's traits whether or not this build has librbd */
 	CHECK_EQ_U(engine_traits("rbd"), ENGINE_F_OWNFILES);
+	/* NVMe passthrough: async, its files, a device, but no block layer */
+	CHECK_EQ_U(engine_traits("io_uring_cmd"), ENGINE_F_PASSTHRU);
+	CHECK(!(engine_traits("io_uring") & ENGINE_F_PASSTHRU));
 }
 
 TEST(traits_of_fio_only_and_unknown)
