@@ -72,6 +72,14 @@ static void evidence(const struct bottleneck_in *in, struct bottleneck_verdict *
 			add(p, sz, "; device did %.0f%% of the job's %s",
 			    100.0 * in->dev_amount / in->job_amount,
 			    in->dev_amount_is_ios ? "I/Os" : "bytes");
+	} else if (in->passthru && !isnan(in->ctrl_cmds) && in->job_rw_ios > 0) {
+		add(p, sz, "; no block layer (NVMe passthrough): the controller counted %.0f read and "
+		    "write commands, %.0f%% of the job's", in->ctrl_cmds,
+		    100.0 * in->ctrl_cmds / in->job_rw_ios);
+	} else if (in->passthru) {
+		add(p, sz, "; no block layer (NVMe passthrough): %s", isnan(in->ctrl_cmds) ?
+		    "the device view is unavailable (the controller's log could not be read)" :
+		    "the controller's view has no read or write to compare");
 	} else {
 		add(p, sz, "; no block device under the target");
 	}
@@ -181,6 +189,8 @@ void bottleneck_judge(const struct bottleneck_in *in, struct bottleneck_verdict 
 	} else if (!in->has_dev) {
 		v = waited ? "cpu_contention" : "unknown";
 		why = waited ? "no device to look at, and the thread waited for a CPU" :
+		      in->passthru ? "NVMe passthrough: no block layer counts its commands and the "
+				     "controller's log has no time: nothing tells the device from the path" :
 			       "no block device under the target: nothing to compare the job with";
 	} else if (!isnan(in->dev_ios_ratio) && in->dev_ios_ratio > BOTTLENECK_SHARED) {
 		v = "unknown";
@@ -393,9 +403,10 @@ void bottleneck_read_breakdown(const struct resultread *r, size_t i, struct brea
 	in.wait_ns = NAN;
 	in.batch = breakdown_batch_from_buckets(j->time.complete_pct, per);
 	in.deviceless = (engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0;
+	in.passthru = (engine_traits(j->ioengine) & ENGINE_F_PASSTHRU) != 0;
 	in.direct = j->direct;
 	in.dev_busy_ns = NAN;	/* fio's util covers the whole run, every group */
-	if (dk && !in.deviceless) {
+	if (dk && !in.deviceless && !in.passthru) {
 		double all = result_ios_in_dirs(r, j);
 
 		in.dev_lat_ns = disk_lat(dk, j, &in.dev_ios);
@@ -493,6 +504,9 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 	in.rate_share = NAN;
 	in.direct = j->direct;
 	in.deviceless = (engine_traits(j->ioengine) & ENGINE_F_NODEVICE) != 0;
+	/* a block device fio lists for a passthrough job never saw its commands */
+	in.passthru = (engine_traits(j->ioengine) & ENGINE_F_PASSTHRU) != 0;
+	in.ctrl_cmds = NAN;
 	in.dev_ios_ratio = NAN;
 	/* the group's jobs ran together on the same devices */
 	for (size_t k = 0; k < r->nr_jobs; k++) {
@@ -522,7 +536,7 @@ int bottleneck_from_read(const struct resultread *r, size_t i, struct bottleneck
 		in.dev_amount = (j->ios[DDIR_READ] ? v->read_ios : 0) + (j->ios[DDIR_WRITE] ? v->write_ios : 0);
 		in.dev_depth = (j->ios[DDIR_READ] ? v->read_qd : 0) + (j->ios[DDIR_WRITE] ? v->write_qd : 0);
 		in.dev_util = v->util;
-	} else if (dk && rt_ms > 0 && !in.deviceless) {
+	} else if (dk && rt_ms > 0 && !in.deviceless && !in.passthru) {
 		double dios = (double)((j->ios[DDIR_READ] ? dk->read_ios : 0) +
 				       (j->ios[DDIR_WRITE] ? dk->write_ios : 0));
 		double ticks = (double)((j->ios[DDIR_READ] ? dk->read_ticks : 0) +

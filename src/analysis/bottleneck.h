@@ -88,6 +88,14 @@ struct bottleneck_in {
 	double rate_share;		/* achieved / limit, NAN unknown */
 	int direct;
 	int deviceless;			/* an engine that touches no device (null) */
+	/*
+	 * Commands to the device's char node (io_uring_cmd): no block layer
+	 * counts them, so no device figures; ctrl_cmds is what the NVMe
+	 * controller's own log counted (reads + writes, NAN unknown) against
+	 * the job's job_rw_ios.
+	 */
+	int passthru;
+	double ctrl_cmds, job_rw_ios;
 	int has_sched;			/* the scheduler figures below are known */
 	double wait_share;		/* run-queue wait / runtime, per thread */
 	double wait_ns_per_io;		/* run-queue wait per I/O the job did */

@@ -162,6 +162,7 @@ static void job_bd_in(const struct run_result *r, const struct job_result *jr, s
 	in->batch = jr->total_complete ? in->ios / (double)jr->total_complete : NAN;
 	in->batch_exact = 1;
 	in->deviceless = jr->job && (engine_traits(jr->job->ioengine) & ENGINE_F_NODEVICE);
+	in->passthru = jr->job && (engine_traits(jr->job->ioengine) & ENGINE_F_PASSTHRU);
 	in->direct = jr->job ? jr->job->direct : 0;
 	if (v) {
 		double own = (double)(jr->dir[DDIR_READ].total_ios + jr->dir[DDIR_WRITE].total_ios);
@@ -311,6 +312,9 @@ static void judge_job(struct run_result *r, size_t i, const struct bottleneck_pe
 	in.rate_share = rate_share(jr);
 	in.direct = jr->job ? jr->job->direct : 0;
 	in.deviceless = bin.deviceless;
+	in.passthru = bin.passthru;
+	in.ctrl_cmds = jr->ctrl.valid ? (double)(jr->ctrl.read_cmds + jr->ctrl.write_cmds) : NAN;
+	in.job_rw_ios = (double)(jr->dir[DDIR_READ].total_ios + jr->dir[DDIR_WRITE].total_ios);
 	in.dev_ios_ratio = bin.has_dev && bin.ios > 0 ? bin.dev_ios / bin.ios : NAN;
 	if (rt_us > 0 && jr->has_sched) {
 		uint64_t ios = job_ios(jr);

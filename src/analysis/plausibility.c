@@ -280,7 +280,9 @@ static int check_cache(const struct resultread *r, struct plausibility_list *l)
 	if (ram && ws && ws < ram)
 		snprintf(extra, sizeof(extra), "; the working set (%.1f MiB) fits in RAM (%.1f MiB)",
 			 (double)ws / 1048576, (double)ram / 1048576);
-	if (!j->direct && (r->dir[0].ios || r->dir[1].ios))
+	/* passthrough commands never pass the page cache, whatever direct= says */
+	if (!j->direct && !(engine_traits(j->ioengine) & ENGINE_F_PASSTHRU) &&
+	    (r->dir[0].ios || r->dir[1].ios))
 		ret = plausibility_brief(plausibility_add(l, "page_cache", PLAUSIBILITY_WARN,
 			"direct=0 (buffered I/O, fio's default): reads may come from the page "
 			"cache and writes land in it, not on the device%s; use direct=1", extra), l,

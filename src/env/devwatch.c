@@ -6,8 +6,65 @@
 #include "lib/vec.h"	/* vec_grow */
 
 #include <errno.h>
+#include <fcntl.h>	/* open */
+#include <stdio.h>	/* snprintf */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>	/* ioctl */
+#include <sys/stat.h>	/* stat */
+#include <unistd.h>	/* close */
+
+/*
+ * @path is an NVMe namespace's char device whose controller's SMART log
+ * reads: keep it open and remember the log's scope (the namespace when the
+ * controller keeps a log per namespace, else the whole controller).
+ */
+static void devwatch_ctrl_init(struct devwatch *w, const char *path)
+{
+	struct nvme_smart s;
+	struct stat st;
+	const char *base;
+	int nsid, fd;
+
+	w->ctrl_fd = -1;
+	if (stat(path, &st) || !S_ISCHR(st.st_mode))
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	nsid = ioctl(fd, NVME_IOCTL_ID);
+	if (nsid > 0 && !nvme_smart_read(fd, (uint32_t)nsid, &s))
+		w->ctrl.nsid = (uint32_t)nsid;
+	else if (nsid > 0 && !nvme_smart_read(fd, 0xffffffffu, &s))
+		w->ctrl.nsid = 0xffffffffu;
+	else {
+		close(fd);
+		return;
+	}
+	w->ctrl_fd = fd;
+	base = strrchr(path, '/');
+	snprintf(w->ctrl.name, sizeof(w->ctrl.name), "%s", base ? base + 1 : path);
+}
+
+/* The controller's counters now: at the start of measurement, or the view at its end. */
+static void devwatch_ctrl_sample(struct devwatch *w, uint64_t t_ns, int end)
+{
+	struct nvme_smart s;
+
+	if (w->ctrl_fd <= 0 || nvme_smart_read(w->ctrl_fd, w->ctrl.nsid, &s))
+		return;
+	if (!end) {
+		w->ctrl_start = s;
+		w->ctrl_t0 = t_ns;
+		return;
+	}
+	w->ctrl.valid = t_ns > w->ctrl_t0;
+	w->ctrl.dur_ns = t_ns - w->ctrl_t0;
+	w->ctrl.read_cmds = s.host_read_cmds - w->ctrl_start.host_read_cmds;
+	w->ctrl.write_cmds = s.host_write_cmds - w->ctrl_start.host_write_cmds;
+	w->ctrl.units_read = s.data_units_read - w->ctrl_start.data_units_read;
+	w->ctrl.units_written = s.data_units_written - w->ctrl_start.data_units_written;
+}
 
 int devwatch_init(struct devwatch *w, const char *const *paths, size_t n, struct err *e)
 {
@@ -15,8 +72,11 @@ int devwatch_init(struct devwatch *w, const char *const *paths, size_t n, struct
 
 	if (r)
 		return r;
-	if (!w->du.nr)
+	if (!w->du.nr) {
+		if (n)
+			devwatch_ctrl_init(w, paths[0]);
 		return 0;
+	}
 	w->start = calloc(w->du.nr, sizeof(*w->start));
 	w->view = calloc(w->du.nr, sizeof(*w->view));
 	if (!w->start || !w->view)
@@ -32,6 +92,7 @@ void devwatch_begin(struct devwatch *w, uint64_t t_ns)
 
 void devwatch_measure(struct devwatch *w, uint64_t t_ns)
 {
+	devwatch_ctrl_sample(w, t_ns, 0);
 	for (size_t i = 0; i < w->du.nr; i++)
 		diskutil_sample(&w->du, i, t_ns, &w->start[i]);
 }
@@ -81,6 +142,7 @@ void devwatch_end(struct devwatch *w, uint64_t t_ns)
 {
 	size_t k = 0;
 
+	devwatch_ctrl_sample(w, t_ns, 1);
 	if (!w->view && w->du.nr)	/* taken already: a second measured period */
 		w->view = calloc(w->du.nr, sizeof(*w->view));
 	if (!w->view)
@@ -106,6 +168,7 @@ void devwatch_take(struct devwatch *w, struct job_result *r)
 	if (w->has_pend)
 		(void)devwatch_store(&w->iv, &w->nr_iv, &w->cap_iv, w->max, &w->level_n, &w->pend);
 	w->has_pend = 0;
+	r->ctrl = w->ctrl;
 	r->dev = w->nr_view ? w->view : NULL;
 	r->nr_dev = w->nr_view;
 	if (!w->nr_view)
@@ -180,6 +243,8 @@ int devwatch_store(struct disk_view_iv **iv, size_t *nr, size_t *cap, size_t max
 
 void devwatch_free(struct devwatch *w)
 {
+	if (w->ctrl_fd > 0)
+		close(w->ctrl_fd);
 	diskutil_free(&w->du);
 	free(w->start);
 	free(w->view);

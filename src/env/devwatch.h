@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "env/diskutil.h"
+#include "io/nvme.h"	/* the SMART log of a passthrough target */
 #include "lib/err.h"
 #include "result/result.h"
 
@@ -39,11 +40,21 @@ struct devwatch {
 	uint32_t level_n;
 	struct disk_view *view;		/* per device, over the measured time */
 	size_t nr_view;
+	/*
+	 * A target that is an NVMe namespace's char device (no block device
+	 * under it: passthrough) is watched through its controller's SMART
+	 * log instead: read at the start of measurement and at the end.
+	 */
+	int ctrl_fd;			/* -1 (or 0 when zeroed): none */
+	struct nvme_smart ctrl_start;
+	uint64_t ctrl_t0;
+	struct ctrl_view ctrl;
 };
 
 /*
  * Find the devices behind @paths[0..n).  @w must be zeroed.  Paths without a device give none (not an
- * error).  Returns 0 or -ENOMEM (@e filled).
+ * error); a first path that is an NVMe char device is watched through its
+ * controller's log (ctrl), when the log can be read.  Returns 0 or -ENOMEM (@e filled).
  */
 int devwatch_init(struct devwatch *w, const char *const *paths, size_t n, struct err *e);
 

@@ -58,6 +58,11 @@ static void device_part(const struct breakdown_in *in, struct breakdown *o)
 		item(it, 0, "none: the engine touches no device", "exact");
 		return;
 	}
+	if (!in->has_dev && in->passthru) {
+		item(it, NAN, "passthrough: no block layer counts its commands",
+		     "unknown: the controller's log counts commands, not time; inside io_path");
+		return;
+	}
 	if (!in->has_dev) {
 		item(it, NAN, "no block device under the target",
 		     "unknown: the device's time is inside io_path");

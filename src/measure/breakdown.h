@@ -62,6 +62,7 @@ struct breakdown_in {
 	double batch;		/* completions per reap (NAN unknown) */
 	int batch_exact;	/* counted (iotrial), else from fio's iodepth_complete buckets */
 	int deviceless;		/* an engine that touches no device (null) */
+	int passthru;		/* commands to the device's char node: no block layer counts them */
 };
 
 struct breakdown_item {

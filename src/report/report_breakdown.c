@@ -45,6 +45,28 @@ static json_t *view_json(const struct disk_view *v)
 	return o;
 }
 
+/* An NVMe passthrough target's controller counters (struct ctrl_view). */
+static json_t *ctrl_json(const struct ctrl_view *c)
+{
+	json_t *o = json_object();
+	int bad = 0;
+
+	jset(o, "name", utf8_json(c->name), &bad);
+	jset(o, "source", json_string("nvme_smart_log"), &bad);
+	jset(o, "scope", json_string(c->nsid == 0xffffffffu ? "controller" : "namespace"), &bad);
+	jset(o, "nsid", json_integer((json_int_t)c->nsid), &bad);
+	jset(o, "window_s", json_real((double)c->dur_ns / 1e9), &bad);
+	jset(o, "read_cmds", json_integer((json_int_t)c->read_cmds), &bad);
+	jset(o, "write_cmds", json_integer((json_int_t)c->write_cmds), &bad);
+	jset(o, "data_units_read", json_integer((json_int_t)c->units_read), &bad);
+	jset(o, "data_units_written", json_integer((json_int_t)c->units_written), &bad);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *bad)
 {
 	json_t *b;
@@ -57,6 +79,22 @@ void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *ba
 	}
 	if (jr->nr_dev && jr->dev[0].dur_ns)
 		jset(iot, "device", view_json(&jr->dev[0]), bad);
+	if (jr->ctrl.valid)
+		jset(iot, "controller", ctrl_json(&jr->ctrl), bad);
+}
+
+void report_breakdown_text_ctrl(FILE *f, const struct job_result *jr)
+{
+	const struct ctrl_view *c = &jr->ctrl;
+
+	if (!c->valid)
+		return;
+	fprintf(f, "  %s controller view over %.2f s (NVMe SMART log, %s): %llu read and %llu write "
+		"commands, data units %llu/%llu (of 512000 bytes, rounded up); no block layer: no "
+		"latency, depth or util\n", c->name, (double)c->dur_ns / 1e9,
+		c->nsid == 0xffffffffu ? "whole controller" : "its namespace",
+		(unsigned long long)c->read_cmds, (unsigned long long)c->write_cmds,
+		(unsigned long long)c->units_read, (unsigned long long)c->units_written);
 }
 
 /* The group and job whose window disk_util[@name].iotrial shows: the first job on it. */

@@ -24,6 +24,12 @@
 void report_breakdown_job_json(json_t *iot, const struct job_result *jr, int *bad);
 
 /*
+ * The controller view of job @jr's NVMe passthrough target (its SMART log's
+ * commands over the measured time), one text line; nothing without one.
+ */
+void report_breakdown_text_ctrl(FILE *f, const struct job_result *jr);
+
+/*
  * Add iotrial.groups and each disk_util[].iotrial's window to the finished
  * document @root of @r.  Returns 0 or -ENOMEM.
  */

@@ -372,6 +372,7 @@ static void text_group(FILE *f, const struct run_result *r, unsigned gid)
 			defn_dirs(f, &d);
 			defn_steady(f, &d);
 			defn_time(f, &d);	/* docs/breakdown.md */
+			report_breakdown_text_ctrl(f, d.j[0]);
 			defn_bottleneck(f, &d);
 		}
 		for (size_t k = 0; k < d.n; k++)

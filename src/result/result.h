@@ -74,6 +74,22 @@ struct disk_view_iv {
 	struct disk_view v;
 };
 
+/*
+ * What an NVMe controller counted over a job's measured time, from its own
+ * SMART / health log read before and after (the device view of a
+ * passthrough engine, whose commands no block layer counts: docs/breakdown.md).
+ * Commands and data units only: the log has no time, so no latency, depth
+ * or busy share.
+ */
+struct ctrl_view {
+	int valid;			/* 0: not an NVMe char device target, or the log unreadable */
+	char name[64];			/* the char device, "ng0n1" */
+	uint32_t nsid;			/* the log's scope: the namespace, 0xffffffff the controller */
+	uint64_t dur_ns;		/* the window */
+	uint64_t read_cmds, write_cmds;	/* host read / write commands */
+	uint64_t units_read, units_written;	/* data units: 1000 x 512 bytes, rounded up */
+};
+
 /* A job's bottleneck verdict (bottleneck.h). */
 struct bottleneck_verdict {
 	char verdict[16];		/* "" when not judged */
@@ -122,6 +138,7 @@ struct job_result {
 	size_t nr_dev;
 	struct disk_view_iv *dev_iv;	/* per series interval, first device */
 	size_t nr_dev_iv;
+	struct ctrl_view ctrl;		/* an NVMe passthrough target's controller counters */
 	struct bottleneck_verdict bottleneck;
 	struct breakdown bd;		/* each I/O's cycle split (breakdown.h), over the measured time */
 	struct breakdown bd_tail;	/* the same over the steady tail (valid 0: none) */
