@@ -62,11 +62,11 @@ both double_pct --name=x --filename="$F" --size=100%% --ioengine=null
 both small_opts --name=x --size=1m --ioengine=null --cpumask=1 --disable_bw=1 --exitall_on_error \
 	--disk_util=0 --nice=1 --zonemode=none --exitall
 both uring_opts --name=x --size=1m --ioengine=io_uring --fixedbufs --registerfiles --hipri=0
-neither fixedbufs_psync "option 'fixedbufs' belongs to ioengine io_uring, not psync" \
+neither fixedbufs_psync "option 'fixedbufs' belongs to ioengine io_uring io_uring_cmd, not psync" \
 	--name=x --size=1m --ioengine=psync --fixedbufs=1
-neither sqthread_poll_psync "option 'sqthread_poll' belongs to ioengine io_uring, not psync" \
+neither sqthread_poll_psync "option 'sqthread_poll' belongs to ioengine io_uring io_uring_cmd, not psync" \
 	--name=x --size=1m --ioengine=psync --sqthread_poll=1
-neither hipri_libaio "option 'hipri' belongs to ioengine io_uring pvsync2, not libaio" \
+neither hipri_libaio "option 'hipri' belongs to ioengine io_uring io_uring_cmd pvsync2, not libaio" \
 	--name=x --size=1m --ioengine=libaio --hipri
 
 expect_exit ambiguous 2 "ambiguous option '--rwmix': the start of 3 options: --rwmixread, --rwmixwrite, --rwmixcycle" \

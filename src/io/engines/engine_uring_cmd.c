@@ -35,6 +35,7 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* calloc, free, posix_memalign */
 #include <string.h>	/* memset, strerror */
+#include <strings.h>	/* strcasecmp */
 #include <sys/uio.h>	/* struct iovec */
 #include "io/engine.h"
 #include "io/engine_rows.h"	/* the ring's rows and hipri, shared with io_uring */
@@ -662,11 +663,38 @@ static int ucmd_show_pi_chk(const struct job *j, const struct opt_def *o, char *
 	return 0;
 }
 
-static const struct opt_choice ucmd_types[] = { { "nvme", UCMD_NVME }, { NULL, 0 } };
+/* cmd_type=nvme; fio's bsg (SCSI generic, 3.39) is refused by name. */
+static int ucmd_parse_cmd_type(struct job *j, const struct opt_def *o, const char *val,
+			       const struct num_ctx *c, struct err *e)
+{
+	int v = UCMD_NVME;
+
+	if (val && !strcasecmp(val, "bsg"))
+		return num_unsupported(e, c, val, "SCSI generic passthrough is not supported "
+				       "(nvme only)");
+	if (!val || strcasecmp(val, "nvme"))
+		return num_error(e, c, -EINVAL, val ? val : "", "not one of nvme");
+	memcpy((char *)j + o->off, &v, sizeof(v));
+	return 0;
+}
+
+static int ucmd_show_cmd_type(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	(void)j;
+	(void)o;
+	snprintf(buf, len, "nvme");
+	return 0;
+}
+
+static const char *ucmd_type_at(size_t i)
+{
+	return i ? NULL : "nvme";
+}
 
 static const struct opt_def ucmd_rows[] = {
-	{ .name = "cmd_type", .type = OPT_CHOICE, ENGINE_OPT_FIELD(struct ucmd_opts, cmd_type),
-	  .choices = ucmd_types, .help = "io_uring_cmd: the passthrough command set (nvme)" },
+	{ .name = "cmd_type", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct ucmd_opts, cmd_type),
+	  .parse = ucmd_parse_cmd_type, .show = ucmd_show_cmd_type, .value_at = ucmd_type_at,
+	  .help = "io_uring_cmd: the passthrough command set (nvme)" },
 	{ .name = "md_per_io_size", .type = OPT_INT,
 	  ENGINE_OPT_FIELD(struct ucmd_opts, md_per_io_size),
 	  .help = "io_uring_cmd: bytes of separate metadata buffer per I/O" },
