@@ -406,6 +406,41 @@ TEST(compare_device_rows_and_warning)
 	}
 }
 
+/*
+ * NVMe passthrough: no block-layer figures, so never device or page_cache;
+ * the evidence gives the controller's commands as a share of the job's
+ * reads and writes, says when the view is missing, and never divides by a
+ * zero count (a trim-only job).
+ */
+TEST(passthrough_controller_view)
+{
+	struct bottleneck_in in = mk(4, 300, 200, 5, 10, 0);
+	struct bottleneck_verdict v;
+
+	in.has_dev = 0;
+	in.passthru = 1;
+	in.ctrl_cmds = 256;
+	in.job_rw_ios = 256;
+	bottleneck_judge(&in, &v);
+	CHECK_STR(v.verdict, "unknown");
+	CHECK(strstr(v.evidence, "NVMe passthrough: no block layer counts its commands") != NULL);
+	CHECK(strstr(v.evidence, "the controller counted 256 read and write commands, 100% of the "
+		      "job's") != NULL);
+	CHECK(v.dev_depth < 0 && v.dev_io_share < 0);
+	in.ctrl_cmds = NAN;
+	bottleneck_judge(&in, &v);
+	CHECK(strstr(v.evidence, "the device view is unavailable") != NULL);
+	in.ctrl_cmds = 0;
+	in.job_rw_ios = 0;	/* trims only */
+	bottleneck_judge(&in, &v);
+	CHECK(strstr(v.evidence, "no read or write to compare") != NULL);
+	CHECK(!strstr(v.evidence, "nan") && !strstr(v.evidence, "inf"));
+	/* a CPU-bound thread is still the tool */
+	in.cpu_pct = 99;
+	bottleneck_judge(&in, &v);
+	CHECK_STR(v.verdict, "tool");
+}
+
 int main(void)
 {
 	RUN(device_when_depth_kept);
@@ -419,5 +454,6 @@ int main(void)
 	RUN(peer_evidence);
 	RUN(from_fio_result);
 	RUN(compare_device_rows_and_warning);
+	RUN(passthrough_controller_view);
 	return CHECK_DONE();
 }
