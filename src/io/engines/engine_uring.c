@@ -54,6 +54,7 @@
 #include "io/engine.h"
 #include "io/engine_rows.h"	/* hipri (pvsync2 takes it too), the ring's rows (io_uring_cmd) */
 #include "io/file.h"
+#include "io/uring_ring.h"	/* what io_uring_cmd shares: bind, booking, files */
 
 #define URING_BUF_MAX (1ull << 30)	/* kernel limit on one registered buffer */
 
@@ -210,14 +211,7 @@ static int uring_register(struct engine_ctx *ctx, struct uring_state *s, struct 
 				       ret == -ENOMEM ? " (RLIMIT_MEMLOCK too low?)" : "");
 	}
 	if (uo->registerfiles && ctx->nr_files) {
-		int *fds = calloc(ctx->nr_files, sizeof(*fds));
-
-		if (!fds)
-			return err_set(e, -ENOMEM, EXIT_INTERNAL, "io_uring: out of memory");
-		for (i = 0; i < ctx->nr_files; i++)
-			fds[i] = ctx->files[i].fd;
-		ret = io_uring_register_files(&s->ring, fds, ctx->nr_files);
-		free(fds);
+		ret = uring_ring_register_files(&s->ring, ctx);
 		if (ret)
 			return err_set(e, ret, EXIT_TARGET, "io_uring: registerfiles=1: registering %u files failed: %s",
 				       ctx->nr_files, strerror(-ret));
@@ -404,48 +398,19 @@ static int uring_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_QUEUED;
 }
 
-/*
- * On the first commit, on the thread that does the I/O: enable a ring created
- * disabled (binding it to this thread; liburing 2.3's .so lacks
- * io_uring_enable_rings) and register the ring fd with this thread, so that
- * each io_uring_enter skips looking the fd up (a per-task table: it must be
- * the issuing thread).  The registration is an optimisation: a kernel that
- * refuses it (before 5.18) just keeps the plain fd.
- */
+/* On the first commit, on the thread that does the I/O (uring_ring.h). */
 static int uring_bind(struct uring_state *s)
 {
-	int r;
+	int r = uring_ring_bind(&s->ring, &s->disabled, &s->enter_flags);
 
-	if (s->disabled) {
-		r = io_uring_register(s->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
-		if (r < 0)
-			return r;
-		s->disabled = 0;
-	}
-	if (io_uring_register_ring_fd(&s->ring) == 1)
-		s->enter_flags = IORING_ENTER_REGISTERED_RING;
-	s->bound = 1;
-	return 0;
+	s->bound = r == 0;
+	return r;
 }
 
 /* Book what one submit call returned: the number taken, 0 to reap first, or -errno. */
 static int uring_submitted(struct uring_state *s, int r)
 {
-	if (r >= 0) {
-		/*
-		 * With SQPOLL, io_uring_submit() counts the SQEs the poller has not
-		 * picked up yet, old ones included; all that were queued are in the
-		 * ring and will be taken, so they count as submitted now.
-		 */
-		if ((s->flags & IORING_SETUP_SQPOLL) || (unsigned)r > s->unsubmitted)
-			r = (int)s->unsubmitted;
-		s->unsubmitted -= (unsigned)r;
-		s->inflight += (unsigned)r;
-		return r;
-	}
-	if ((r == -EAGAIN || r == -EBUSY) && s->inflight)
-		return 0;	/* reap first; the SQEs stay in the ring for the next commit */
-	return r;
+	return uring_ring_booked(s->flags, &s->unsubmitted, &s->inflight, r);
 }
 
 /*
@@ -537,7 +502,6 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct
 		      struct __kernel_timespec *ts)
 {
 	struct uring_state *s = ctx->priv;
-	struct io_uring_cqe *cqe;
 	unsigned n;
 	int r;
 
@@ -551,19 +515,8 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct
 		max = s->nr_cqes;
 	if (min > max)
 		min = max;
-	if (min && io_uring_cq_ready(&s->ring) < min) {
-		/*
-		 * Untimed, the wait is one enter for @min CQEs (the kernel counts
-		 * those already in the ring), as liburing's wait_cqe_nr makes it
-		 * after a walk through its library (200 instructions a wait);
-		 * timed waits pass the timeout through liburing.
-		 */
-		r = ts ? io_uring_wait_cqes(&s->ring, &cqe, min, ts, NULL) :
-			 io_uring_enter((unsigned)s->ring.enter_ring_fd, 0, min,
-					IORING_ENTER_GETEVENTS | s->enter_flags, NULL);
-		if (r < 0 && r != -EINTR && r != -ETIME)
-			return r;
-	}
+	if ((r = uring_ring_wait(&s->ring, min, ts, s->enter_flags)) < 0)
+		return r;
 	n = uring_take(s, max, out);
 	if (!n && !min && ((s->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN)) ||
 			   (IO_URING_READ_ONCE(*s->ring.sq.kflags) &
@@ -589,8 +542,7 @@ static int uring_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, s
 static int uring_getevents_timed(struct engine_ctx *ctx, unsigned min, unsigned max,
 				 struct io_u **out, uint64_t timeout_ns)
 {
-	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000ull),
-					.tv_nsec = (long long)(timeout_ns % 1000000000ull) };
+	struct __kernel_timespec ts = uring_ring_ts(timeout_ns);
 
 	return uring_reap(ctx, min, max, out, &ts);
 }

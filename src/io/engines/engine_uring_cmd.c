@@ -40,6 +40,7 @@
 #include "io/engine.h"
 #include "io/engine_rows.h"	/* the ring's rows and hipri, shared with io_uring */
 #include "io/nvme.h"
+#include "io/uring_ring.h"	/* what io_uring shares: bind, booking, files */
 
 #define UCMD_BUF_MAX (1ull << 30)	/* the kernel's limit on one registered buffer */
 #define UCMD_NLB_MAX 65536u		/* a command's block count is 16 bits, 0-based */
@@ -86,6 +87,7 @@ struct ucmd_state {
 	uint32_t md_size;
 	uint8_t *md_sync;	/* verify's read-backs: metadata of the largest read */
 	int fixedbufs, regfiles, vectored, have_ring, disabled, bound, submit_reaps;
+	unsigned enter_flags;	/* IORING_ENTER_REGISTERED_RING once the fd is (uring_ring_bind) */
 	unsigned cqe_shift;	/* 1: 32-byte CQEs */
 	unsigned unsubmitted, inflight, nr_cqes;
 };
@@ -254,7 +256,6 @@ static int ucmd_ring(struct engine_ctx *ctx, struct ucmd_state *s, struct err *e
 static int ucmd_register(struct engine_ctx *ctx, struct ucmd_state *s, struct err *e)
 {
 	const struct ucmd_opts *o = ucmd_opts_of(ctx->job);
-	unsigned i;
 	int r;
 
 	if (o->ring.fixedbufs && ctx->buf_base && ctx->buf_len) {
@@ -272,14 +273,7 @@ static int ucmd_register(struct engine_ctx *ctx, struct ucmd_state *s, struct er
 		s->fixedbufs = 1;
 	}
 	if (o->ring.registerfiles && ctx->nr_files) {
-		int *fds = calloc(ctx->nr_files, sizeof(*fds));
-
-		if (!fds)
-			return err_set(e, -ENOMEM, EXIT_INTERNAL, "io_uring_cmd: out of memory");
-		for (i = 0; i < ctx->nr_files; i++)
-			fds[i] = ctx->files[i].fd;
-		r = io_uring_register_files(&s->ring, fds, ctx->nr_files);
-		free(fds);
+		r = uring_ring_register_files(&s->ring, ctx);
 		if (r)
 			return err_set(e, r, EXIT_TARGET, "io_uring_cmd: registerfiles=1: registering "
 				       "%u files failed: %s", ctx->nr_files, strerror(-r));
@@ -359,45 +353,22 @@ static int ucmd_queue(struct engine_ctx *ctx, struct io_u *io)
 	return ENGINE_Q_QUEUED;
 }
 
-/*
- * The first commit, on the I/O thread: enable a ring created disabled
- * (SINGLE_ISSUER binds it to this thread) and register the ring fd with the
- * thread, so no enter looks it up (an optimisation older kernels refuse).
- */
-static int ucmd_bind(struct ucmd_state *s)
-{
-	int r;
-
-	if (s->disabled) {
-		r = io_uring_register(s->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
-		if (r < 0)
-			return r;
-		s->disabled = 0;
-	}
-	io_uring_register_ring_fd(&s->ring);
-	s->bound = 1;
-	return 0;
-}
-
 static int ucmd_commit(struct engine_ctx *ctx)
 {
 	struct ucmd_state *s = ctx->priv;
 	int r;
 
-	if (__builtin_expect(!s->bound, 0) && (r = ucmd_bind(s)) < 0)
-		return r;
+	/* the first commit binds the ring to this, the I/O thread (uring_ring.h) */
+	if (__builtin_expect(!s->bound, 0)) {
+		if ((r = uring_ring_bind(&s->ring, &s->disabled, &s->enter_flags)) < 0)
+			return r;
+		s->bound = 1;
+	}
 	do	/* outside SQPOLL/IOPOLL the same enter runs pending completion work */
 		r = s->submit_reaps ? io_uring_submit_and_get_events(&s->ring) :
 				      io_uring_submit(&s->ring);
 	while (r == -EINTR);
-	if (r < 0)
-		return (r == -EAGAIN || r == -EBUSY) && s->inflight ? 0 : r;
-	/* SQPOLL: every queued SQE is in the ring and will be taken */
-	if ((s->flags & IORING_SETUP_SQPOLL) || (unsigned)r > s->unsubmitted)
-		r = (int)s->unsubmitted;
-	s->unsubmitted -= (unsigned)r;
-	s->inflight += (unsigned)r;
-	return r;
+	return uring_ring_booked(s->flags, &s->unsubmitted, &s->inflight, r);
 }
 
 /* Hand over up to @max completions in the ring (32-byte CQEs), released at once. */
@@ -429,7 +400,6 @@ static int ucmd_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct 
 		     struct __kernel_timespec *ts)
 {
 	struct ucmd_state *s = ctx->priv;
-	struct io_uring_cqe *cqe;
 	unsigned n;
 	int r;
 
@@ -440,12 +410,8 @@ static int ucmd_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct 
 		max = s->nr_cqes;
 	if (min > max)
 		min = max;
-	if (min && io_uring_cq_ready(&s->ring) < min) {
-		r = ts ? io_uring_wait_cqes(&s->ring, &cqe, min, ts, NULL) :
-			 io_uring_wait_cqe_nr(&s->ring, &cqe, min);
-		if (r < 0 && r != -EINTR && r != -ETIME)
-			return r;
-	}
+	if ((r = uring_ring_wait(&s->ring, min, ts, s->enter_flags)) < 0)
+		return r;
 	n = ucmd_take(s, max, out);
 	if (!n && !min && (s->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN))) {
 		/* polled completions, and deferred completion work, need an enter */
@@ -465,8 +431,7 @@ static int ucmd_getevents(struct engine_ctx *ctx, unsigned min, unsigned max, st
 static int ucmd_getevents_timed(struct engine_ctx *ctx, unsigned min, unsigned max,
 				struct io_u **out, uint64_t timeout_ns)
 {
-	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000ull),
-					.tv_nsec = (long long)(timeout_ns % 1000000000ull) };
+	struct __kernel_timespec ts = uring_ring_ts(timeout_ns);
 
 	return ucmd_reap(ctx, min, max, out, &ts);
 }
