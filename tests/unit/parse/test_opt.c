@@ -81,6 +81,11 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "nonvectored", "1", "nonvectored", "1" },
 	{ "force_async", "4", "force_async", "4" },
 	{ "ioscheduler", "mq-deadline", "ioscheduler", "mq-deadline" },
+	{ "md_per_io_size", "4k", "md_per_io_size", "4096" },
+	{ "pi_act", "0", "pi_act", "0" },
+	{ "pi_chk", "APPTAG,GUARD", "pi_chk", "GUARD,APPTAG" },
+	{ "apptag", "0x10", "apptag", "16" },
+	{ "apptag_mask", "0xff", "apptag_mask", "255" },
 	{ "runtime", "10m", "runtime", "600000000" },
 	{ "timeout", "90", "runtime", "90000000" },
 	{ "time_based", NULL, "time_based", "1" },
@@ -276,6 +281,7 @@ static const struct { const char *name, *val, *want; } default_only[] = {	/* and
 	{ "verify", "0", "0" },
 	{ "verify", "none", "0" },
 	{ "zonemode", "none", "none" },
+	{ "cmd_type", "nvme", "nvme" },	/* io_uring_cmd's one value */
 };
 
 TEST(every_option_sets_its_value)

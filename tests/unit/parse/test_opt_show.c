@@ -49,8 +49,8 @@ TEST(resolved_list)
 	 * verify_pattern, wait_for, program, arguments, donorname, ignore_error,
 	 * cmdprio_bssplit, prio, prioclass, filename_format, numa_cpu_nodes,
 	 * numa_mem_policy, rbd's clustername, rbdname, pool, clientname, write_iolog,
-	 * read_iolog, allrandrepeat, ioscheduler */
-	CHECK_EQ_U(nr, listed - 35);
+	 * read_iolog, allrandrepeat, ioscheduler, io_uring_cmd's pi_chk */
+	CHECK_EQ_U(nr, listed - 36);
 	CHECK_STR(kv[0].key, "name");
 	for (i = 0; i < nr; i++)
 		CHECK(strcmp(kv[i].key, "buffered") && strcmp(kv[i].key, "rwmixwrite"));
@@ -104,7 +104,7 @@ TEST(cmdhelp)
 	CHECK(strstr(buf, "steadystate: ") != NULL);
 	CHECK(strstr(buf, "values:  none 0 sync 1 dsync") != NULL);
 	CHECK(strstr(buf, "verify_write_sequence: a fio option that iotrial does not support (refused): not supported") != NULL);
-	CHECK(strstr(buf, "engines: io_uring (refused under any other)") != NULL);
+	CHECK(strstr(buf, "engines: io_uring io_uring_cmd (refused under any other)") != NULL);
 	free(buf);
 	/* ioengine lists every engine of the registry, from the registry */
 	buf = NULL;
