@@ -78,7 +78,8 @@ static void evidence(const struct bottleneck_in *in, struct bottleneck_verdict *
 		    100.0 * in->ctrl_cmds / in->job_rw_ios);
 	} else if (in->passthru) {
 		add(p, sz, "; no block layer (NVMe passthrough): %s", isnan(in->ctrl_cmds) ?
-		    "the device view is unavailable (the controller's log could not be read)" :
+		    "the device view is unavailable (no controller counters: its log could not be "
+		    "read, or the result is fio's, which has none)" :
 		    "the controller's view has no read or write to compare");
 	} else {
 		add(p, sz, "; no block device under the target");

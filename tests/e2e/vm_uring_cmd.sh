@@ -118,6 +118,12 @@ while IFS='|' read -r name opts dirs; do
 		"fio (exit $fio_rc): $fi $(grep -v '^$' "$T/fio.err" | head -c 300)"
 done <"$T/jobs"
 lap "counts checked"
+# fio's result of the same jobs, judged by iotrial check: no block device is
+# the jobs' (the namespace's diskstats never saw them), so never page_cache
+"$IOTRIAL" check "$T/fio.json" >"$T/chk" 2>&1
+grep -q "bottleneck unknown: NVMe passthrough: no block layer counts its commands" "$T/chk" &&
+	! grep -q "page_cache" "$T/chk"
+res vm_uring_cmd_check_fio $? "$(grep -m 3 'bottleneck\|page_cache' "$T/chk" | head -c 600)"
 
 # ---- the device view: no block layer counts passthrough; the controller does ----
 # the block device's reads and writes before and after a 256-read job (on
