@@ -218,6 +218,14 @@ void nvme_cmd_rw(struct nvme_uring_cmd *c, const struct nvme_ns *ns, int write, 
 	}
 }
 
+void nvme_cmd_zone_append(struct nvme_uring_cmd *c, const struct nvme_ns *ns, uint64_t zone_off,
+			  uint32_t len, const void *addr, uint32_t data_len, const void *md,
+			  uint32_t md_len, const struct nvme_io_flags *f)
+{
+	nvme_cmd_rw(c, ns, 1, zone_off, len, addr, data_len, md, md_len, f);
+	c->opcode = NVME_OP_ZONE_APPEND;
+}
+
 void nvme_cmd_dsm(struct nvme_uring_cmd *c, const struct nvme_ns *ns, uint64_t off, uint64_t len,
 		  struct nvme_dsm_range *r)
 {

@@ -31,6 +31,7 @@ enum {
 	NVME_OP_WRITE = 0x01,
 	NVME_OP_READ = 0x02,
 	NVME_OP_DSM = 0x09,
+	NVME_OP_ZONE_APPEND = 0x7d,	/* Zoned Namespace Command Set */
 	NVME_ADMIN_GET_LOG_PAGE = 0x02,
 	NVME_ADMIN_IDENTIFY = 0x06,
 };
@@ -126,6 +127,16 @@ void nvme_pi_fill(const struct nvme_ns *ns, const void *buf, uint32_t len, void 
 void nvme_cmd_rw(struct nvme_uring_cmd *c, const struct nvme_ns *ns, int write, uint64_t off,
 		 uint32_t len, const void *addr, uint32_t data_len, const void *md,
 		 uint32_t md_len, const struct nvme_io_flags *f);
+
+/*
+ * Fill @c as nvme_cmd_rw() fills a write, as a Zone Append into the zone
+ * that starts at byte @zone_off (its ZSLBA): the controller picks the LBA,
+ * at the zone's write pointer, and returns it as the command's result (for
+ * IORING_OP_URING_CMD: the 32-byte CQE's big_cqe[0]).
+ */
+void nvme_cmd_zone_append(struct nvme_uring_cmd *c, const struct nvme_ns *ns, uint64_t zone_off,
+			  uint32_t len, const void *addr, uint32_t data_len, const void *md,
+			  uint32_t md_len, const struct nvme_io_flags *f);
 
 /* One Dataset Management range, as the controller reads it (16 bytes). */
 struct nvme_dsm_range {

@@ -145,6 +145,20 @@ TEST(cmd_rw_pi)
 	}
 }
 
+/* Zone Append: a write's fields with the zone's start LBA, opcode 0x7d. */
+TEST(cmd_zone_append)
+{
+	struct nvme_uring_cmd c;
+	static char buf[8192];
+
+	nvme_cmd_zone_append(&c, &ns512, 4ull << 20, 8192, buf, 8192, NULL, 0, NULL);
+	CHECK_EQ_U(c.opcode, 0x7d);
+	CHECK_EQ_U(c.cdw10, 8192);		/* ZSLBA: 4 MiB of 512-byte LBAs */
+	CHECK_EQ_U(c.cdw11, 0);
+	CHECK_EQ_U(c.cdw12, 15);		/* 16 LBAs, 0-based */
+	CHECK_EQ_U(c.data_len, 8192);
+}
+
 TEST(cmd_dsm_and_flush)
 {
 	struct nvme_uring_cmd c;
@@ -248,6 +262,7 @@ int main(void)
 	RUN(ns_parse_refuses_nonsense);
 	RUN(cmd_rw_fields);
 	RUN(cmd_rw_pi);
+	RUN(cmd_zone_append);
 	RUN(cmd_dsm_and_flush);
 	RUN(status_errno);
 	RUN(pi_guard_and_tuple);
