@@ -3,7 +3,7 @@
 # with a plain namespace and a T10 PI type 1 one (8 bytes of separate
 # metadata), against fio 3.33 in the same guest: the same I/O counts and
 # bytes for write, read, randrw and the ring options (fixedbufs,
-# registerfiles, sqthread_poll, vectored commands); trims as Dataset
+# registerfiles, sqthread_poll, force_async, vectored commands); trims as Dataset
 # Management (fio 3.33 has no passthrough trim: checked against the job's
 # own count, and the trimmed blocks read back as zeros); verify=crc32c
 # through the engine, and a block corrupted behind its back found; protection
@@ -72,6 +72,7 @@ printf '%s\n' "w|--rw=write --size=1M|write" "r|--rw=read --size=1M|read" \
 	"rw|--rw=randrw --size=2M|read write" \
 	"fixed|--rw=randread --size=1M --fixedbufs=1 --registerfiles=1|read" \
 	"sqpoll|--rw=randread --size=1M --sqthread_poll=1|read" \
+	"async|--rw=randread --size=1M --force_async=2|read" \
 	"vec|--rw=randwrite --size=1M --nonvectored=0|write" >"$T/jobs"
 # fio runs them all in one start (its libraries take seconds to load under TCG)
 fiojobs=$(while IFS='|' read -r name opts dirs; do

@@ -27,7 +27,8 @@
  * registerfiles, sqthread_poll(_cpu), nonvectored (0: NVME_URING_CMD_IO_VEC
  * with one iovec per io_u), and hipri (an IOPOLL ring, probed with one
  * polled read at set-up so a kernel or device that cannot poll is one line,
- * not an error per I/O).  queue/commit/getevents never allocate: the
+ * not an error per I/O), force_async (io_uring's row and meaning: every Nth
+ * command with IOSQE_ASYNC).  queue/commit/getevents never allocate: the
  * iovecs, ranges and metadata buffers are per io_u, made at init.
  */
 #include <errno.h>	/* EINVAL */
@@ -89,6 +90,8 @@ struct ucmd_state {
 	int fixedbufs, regfiles, vectored, have_ring, disabled, bound, submit_reaps;
 	unsigned enter_flags;	/* IORING_ENTER_REGISTERED_RING once the fd is (uring_ring_bind) */
 	unsigned cqe_shift;	/* 1: 32-byte CQEs */
+	uint32_t force_async;	/* force_async=N: every Nth SQE is IOSQE_ASYNC (engine_rows.h) */
+	uint32_t since_async;	/* SQEs prepared since the last forced one */
 	unsigned unsubmitted, inflight, nr_cqes;
 };
 
@@ -294,6 +297,11 @@ static void ucmd_sqe(struct ucmd_state *s, struct engine_ctx *ctx, struct io_uri
 	if (fixed) {
 		sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
 		sqe->buf_index = 0;
+	}
+	/* force_async: the kernel hands the command to an io-wq worker, as io_uring's */
+	if (s->force_async && ++s->since_async == s->force_async) {
+		s->since_async = 0;
+		sqe->flags |= IOSQE_ASYNC;
 	}
 	io_uring_sqe_set_data(sqe, io);
 }
@@ -533,6 +541,7 @@ static int ucmd_init(struct engine_ctx *ctx, struct err *e)
 	ctx->priv = s;
 	s->nr_cqes = ctx->depth ? ctx->depth : 1;
 	s->vectored = !o->ring.nonvectored;
+	s->force_async = j ? j->force_async : 0;
 	/* the largest I/O: the job's largest block (an io_u's buffer without a job) */
 	hi = j ? ucmd_max_bs(j) : ctx->buf_len / (ctx->depth ? ctx->depth : 1);
 	if (ucmd_alloc(ctx, s, 1)) {
@@ -678,7 +687,8 @@ static const struct opt_def ucmd_rows[] = {
 };
 
 static const struct opt_def *const ucmd_opts[] = {
-	engine_rows_ring_setup, engine_rows_hipri, engine_rows_ring_io, ucmd_rows, NULL,
+	engine_rows_ring_setup, engine_rows_hipri, engine_rows_ring_io, engine_rows_force_async,
+	ucmd_rows, NULL,
 };
 
 const struct engine_ops engine_uring_cmd_ops = {
