@@ -11,10 +11,11 @@ dd if=/dev/zero of="$F" bs=1M count=16 2>/dev/null
 iops() { pyjson "import json; print(round(json.load(open('$1'))['jobs'][0]['read']['iops']))"; }
 # At rate_iops=1000 a job can never do more than the rate (+1%), but a loaded
 # machine delays the submitting thread and the run ends behind its schedule:
-# 964 IOPS under tests/load.sh (3.6% short).  The lower bound is 900: that
-# shortfall 2.5 times over, while a rate applied twice (500) or not at all
-# still fails.
-near_rate() { [ "$1" -ge 900 ] && [ "$1" -le 1010 ]; }
+# 964 IOPS under tests/load.sh (3.6% short), and under 900 once beside two
+# whole test suites and a chroot's build (the fresh-machine check running
+# with CI).  The lower bound is 700: a rate applied twice (500) or not at
+# all (tens of thousands) still fails.
+near_rate() { [ "$1" -ge 700 ] && [ "$1" -le 1010 ]; }
 
 for eng in libaio io_uring; do
 	"$IOTRIAL" --name=fixed --filename="$F" --size=16m --rw=read --ioengine=$eng --iodepth=32 \
