@@ -45,6 +45,9 @@ if command -v fio >/dev/null 2>&1; then
 			--io_submit_mode=offload --rate_iops=1000 --runtime=2 --time_based \
 			--output-format=json --output="$T/$tool.json" >/dev/null 2>&1
 	done
+	# a hung fio's job runs in a process of its own, which timeout's KILL of
+	# the parent leaves behind: end it too
+	pkill -9 -f -- "fio --name=fixed --filename=$F " 2>/dev/null
 	a=$(iops "$T/fio.json" 2>/dev/null) b=$(iops "$T/iotrial.json" 2>/dev/null)
 	# each at the rate, as above (two runs, one after the other: compared
 	# with each other, the load of each moment would be)
