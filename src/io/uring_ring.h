@@ -102,6 +102,19 @@ static inline int uring_ring_wait(struct io_uring *ring, unsigned min, struct __
 	return r < 0 && r != -EINTR && r != -ETIME ? r : 0;
 }
 
+/*
+ * After a take that found nothing when none was asked for: whether entering
+ * the kernel may still bring completions.  Polled ones and, with
+ * DEFER_TASKRUN, those whose work has not run are only found by an enter;
+ * so are those whose task work is pending or whose CQ overflowed, which the
+ * kernel flags in the SQ ring.
+ */
+static inline int uring_ring_more_on_enter(const struct io_uring *ring, unsigned setup_flags)
+{
+	return (setup_flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN)) ||
+	       (IO_URING_READ_ONCE(*ring->sq.kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW));
+}
+
 /* @ns nanoseconds as a wait's timeout. */
 static inline struct __kernel_timespec uring_ring_ts(uint64_t ns)
 {

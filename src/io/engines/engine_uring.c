@@ -518,14 +518,7 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct
 	if ((r = uring_ring_wait(&s->ring, min, ts, s->enter_flags)) < 0)
 		return r;
 	n = uring_take(s, max, out);
-	if (!n && !min && ((s->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN)) ||
-			   (IO_URING_READ_ONCE(*s->ring.sq.kflags) &
-			    (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)))) {
-		/*
-		 * polled completions, with DEFER_TASKRUN those whose work has not
-		 * run yet, and with the kernel's flags those whose work is pending
-		 * or that overflowed, are only found by entering the kernel
-		 */
+	if (!n && !min && uring_ring_more_on_enter(&s->ring, s->flags)) {
 		r = io_uring_get_events(&s->ring);
 		if (r < 0 && r != -EINTR)
 			return r;

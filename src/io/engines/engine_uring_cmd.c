@@ -421,8 +421,7 @@ static int ucmd_reap(struct engine_ctx *ctx, unsigned min, unsigned max, struct 
 	if ((r = uring_ring_wait(&s->ring, min, ts, s->enter_flags)) < 0)
 		return r;
 	n = ucmd_take(s, max, out);
-	if (!n && !min && (s->flags & (IORING_SETUP_IOPOLL | IORING_SETUP_DEFER_TASKRUN))) {
-		/* polled completions, and deferred completion work, need an enter */
+	if (!n && !min && uring_ring_more_on_enter(&s->ring, s->flags)) {
 		r = io_uring_get_events(&s->ring);
 		if (r < 0 && r != -EINTR)
 			return r;
