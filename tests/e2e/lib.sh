@@ -185,3 +185,37 @@ engine_refused() {
 	REFUSED_WHY=$(cat "$_f")
 	[ -n "$REFUSED_WHY" ]
 }
+
+# vm_setup NAME GUEST [COMMAND...]: the start of a test that boots a QEMU
+# guest (tests/vm/README.md): V (the harness), G (the guest's name), lap,
+# IOTRIAL_VM_RUN under $T, and the guest stopped on exit.  Returns 1 after
+# a SKIP of NAME under SANITIZE=1 (guest tests run once, in the plain pass:
+# TCG is slow) or when the harness, or a COMMAND the test also needs, is
+# missing; the test then exits 0.
+vm_setup() {
+	_vm_name=$1 G=$2
+	shift 2
+	T0=$(date +%s)
+	V="$(cd "$(dirname "$0")/../.." && pwd)/tests/vm/vm.sh"
+	case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
+	if [ "${SANITIZE:-0}" = 1 ]; then
+		skip "$_vm_name" "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
+		return 1
+	fi
+	for _vm_c in qemu-system-x86_64 busybox cpio python3 "$@"; do
+		if ! command -v "$_vm_c" >/dev/null 2>&1; then
+			skip "$_vm_name" "$_vm_c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio, util-linux)"
+			return 1
+		fi
+	done
+	export IOTRIAL_VM_RUN="$T/vm"
+	trap 'vm_stop_guest' EXIT
+}
+vm_stop_guest() { "$V" stop "$G" >/dev/null 2>&1; lib_cleanup; }
+lap() { echo "  [$(( $(date +%s) - T0 ))s] $*"; }
+# vm_dev KIND FIELD: a disk's FIELD (guest_dev, guest_char, drive, ...) from
+# the guest's vm.json, which the test saved as $T/vm.json
+vm_dev() { python3 -c "
+import json
+d = [x for x in json.load(open('$T/vm.json'))['disks'] if x['kind'] == '$1'][0]
+print(d['$2'])"; }

@@ -11,25 +11,7 @@
 # Slow under TCG (~40 s here): skipped under SANITIZE=1, which runs the same
 # harness on the same guest kernel and adds nothing to what the plain pass sees.
 . "$(dirname "$0")/lib.sh"
-T0=$(date +%s)
-lap() { echo "  [$(( $(date +%s) - T0 ))s] $*"; }
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-V="$SRC/tests/vm/vm.sh"
-case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
-if [ "${SANITIZE:-0}" = 1 ]; then
-	skip vm_guest "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
-	exit 0
-fi
-for c in qemu-system-x86_64 busybox cpio python3; do
-	if ! command -v $c >/dev/null 2>&1; then
-		skip vm_guest "$c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio)"
-		exit 0
-	fi
-done
-export IOTRIAL_VM_RUN="$T/vm"
-G=g
-stop_guest() { "$V" stop $G >/dev/null 2>&1; lib_cleanup; }
-trap 'stop_guest' EXIT
+vm_setup vm_guest g || exit 0
 
 # the binary under test goes into the guest; 6 disk kinds in one boot
 if ! "$V" boot $G --iotrial "$IOTRIAL" --disks vblk-iothread,vblk,scsi,nvme,zns,nvme-pi \
@@ -38,17 +20,13 @@ if ! "$V" boot $G --iotrial "$IOTRIAL" --disks vblk-iothread,vblk,scsi,nvme,zns,
 	exit 0
 fi
 "$V" info $G >"$T/vm.json"
-dev() { python3 -c "
-import json
-d = [x for x in json.load(open('$T/vm.json'))['disks'] if x['kind'] == '$1'][0]
-print(d['$2'])"; }
 check vm_boot true
 lap booted
 
 # every disk where vm.json says, of its kind
-"$V" sh $G 'cat /sys/block/$(basename '"$(dev zns guest_dev)"')/queue/zoned
-cat /sys/block/$(basename '"$(dev nvme-pi guest_dev)"')/integrity/format
-for d in '"$(dev vblk-iothread guest_dev) $(dev vblk guest_dev) $(dev scsi guest_dev) $(dev nvme guest_dev) $(dev nvme guest_char)"'; do
+"$V" sh $G 'cat /sys/block/$(basename '"$(vm_dev zns guest_dev)"')/queue/zoned
+cat /sys/block/$(basename '"$(vm_dev nvme-pi guest_dev)"')/integrity/format
+for d in '"$(vm_dev vblk-iothread guest_dev) $(vm_dev vblk guest_dev) $(vm_dev scsi guest_dev) $(vm_dev nvme guest_dev) $(vm_dev nvme guest_char)"'; do
 	[ -b $d ] || [ -c $d ] || echo "missing $d"
 done' >"$T/kinds" 2>&1
 check vm_disk_kinds [ "$(cat "$T/kinds")" = "host-managed
@@ -81,7 +59,7 @@ JOB="--bs=4k --size=2M --direct=1 --ioengine=io_uring --iodepth=4"
 fiojobs=""
 for kind in vblk-iothread nvme; do
 	for rw in randwrite randread; do
-		fiojobs="$fiojobs --name=$kind-$rw --stonewall --filename=$(dev $kind guest_dev) --rw=$rw $JOB"
+		fiojobs="$fiojobs --name=$kind-$rw --stonewall --filename=$(vm_dev $kind guest_dev) --rw=$rw $JOB"
 	done
 done
 # shellcheck disable=SC2086
@@ -99,8 +77,8 @@ s = [b for b in json.load(sys.stdin) if b['device'] == '$1'][0]['stats']
 print(s['rd_operations'], s['wr_operations'])"
 }
 for kind in vblk-iothread nvme; do
-	gd=$(dev $kind guest_dev)
-	drive=$(dev $kind drive)
+	gd=$(vm_dev $kind guest_dev)
+	drive=$(vm_dev $kind drive)
 	for rw in randwrite randread; do
 		dir=write
 		[ $rw = randread ] && dir=read
@@ -134,8 +112,8 @@ done
 
 # ab with each run in the guest: guest-iotrial fills ab's --output=HOSTFILE
 # from the guest's stdout; --parse-only reaches the guest's iotrial first
-vd=$(dev vblk guest_dev)
-R="$SRC/tests/vm/guest-iotrial --vm $G"
+vd=$(vm_dev vblk guest_dev)
+R="$(dirname "$V")/guest-iotrial --vm $G"
 "$IOTRIAL" ab --runner="$R" --dir="$T/ab" --runs=1 --a iodepth=1 --b iodepth=4 --name=j \
 	--filename="$vd" --rw=randread --bs=4k --size=1M --direct=1 --ioengine=io_uring \
 	>"$T/ab.out" 2>"$T/ab.err"

@@ -14,27 +14,9 @@
 # targets and options refused with one line.  Counts, not times.
 # Slow under TCG (~60 s): skipped under SANITIZE=1 (the plain pass runs it).
 . "$(dirname "$0")/lib.sh"
-T0=$(date +%s)
-lap() { echo "  [$(( $(date +%s) - T0 ))s] $*"; }
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-V="$SRC/tests/vm/vm.sh"
-case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
-if [ "${SANITIZE:-0}" = 1 ]; then
-	skip vm_uring_cmd "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
-	exit 0
-fi
-for c in qemu-system-x86_64 busybox cpio python3; do
-	if ! command -v $c >/dev/null 2>&1; then
-		skip vm_uring_cmd "$c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio)"
-		exit 0
-	fi
-done
+vm_setup vm_uring_cmd ucmd || exit 0
 # res NAME STATUS WHY...: PASS NAME when STATUS is 0, else FAIL with WHY
 res() { _n=$1 _s=$2; shift 2; if [ "$_s" -eq 0 ]; then pass "$_n"; else fail "$_n" "$*"; fi; }
-export IOTRIAL_VM_RUN="$T/vm"
-G=ucmd
-stop_guest() { "$V" stop $G >/dev/null 2>&1; lib_cleanup; }
-trap 'stop_guest' EXIT
 
 if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,nvme-pi --size 16M --lifetime 900 \
 	>"$T/boot.out" 2>"$T/boot.err"; then
@@ -42,14 +24,10 @@ if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,nvme-pi --size 16M --lifetim
 	exit 0
 fi
 "$V" info $G >"$T/vm.json"
-dev() { python3 -c "
-import json
-d = [x for x in json.load(open('$T/vm.json'))['disks'] if x['kind'] == '$1'][0]
-print(d['$2'])"; }
-NG=$(dev nvme guest_char)
-NB=$(dev nvme guest_dev)
-PG=$(dev nvme-pi guest_char)
-PB=$(dev nvme-pi guest_dev)
+NG=$(vm_dev nvme guest_char)
+NB=$(vm_dev nvme guest_dev)
+PG=$(vm_dev nvme-pi guest_char)
+PB=$(vm_dev nvme-pi guest_dev)
 [ -n "$NG" ] && [ -n "$PG" ]
 res vm_uring_cmd_boot $? "no char devices in vm.json: $(cat "$T/vm.json")"
 lap "booted: $NG ($NB), $PG ($PB)"

@@ -16,25 +16,7 @@
 # max_open_zones above the device's limit, buffered writes.
 # Slow under TCG (~60 s here): skipped under SANITIZE=1, as vm_guest.sh.
 . "$(dirname "$0")/lib.sh"
-T0=$(date +%s)
-lap() { echo "  [$(( $(date +%s) - T0 ))s] $*"; }
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-V="$SRC/tests/vm/vm.sh"
-case "$IOTRIAL" in */build/san/iotrial) SANITIZE=1 ;; esac
-if [ "${SANITIZE:-0}" = 1 ]; then
-	skip vm_zbd "SANITIZE=1: the guest tests run once, in the plain pass (TCG is slow)"
-	exit 0
-fi
-for c in qemu-system-x86_64 busybox cpio python3 blkzone; do
-	if ! command -v $c >/dev/null 2>&1; then
-		skip vm_zbd "$c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio, util-linux)"
-		exit 0
-	fi
-done
-export IOTRIAL_VM_RUN="$T/vm"
-G=zbd$$
-stop_guest() { "$V" stop $G >/dev/null 2>&1; lib_cleanup; }
-trap 'stop_guest' EXIT
+vm_setup vm_zbd zbd$$ blkzone || exit 0
 
 if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,zns --size 16M --lifetime 600 \
 	--zns-props zoned.zone_size=1M,zoned.zone_capacity=768K,zoned.max_open=4,zoned.max_active=4 \
@@ -43,12 +25,8 @@ if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,zns --size 16M --lifetime 60
 	exit 0
 fi
 "$V" info $G >"$T/vm.json"
-dev() { python3 -c "
-import json
-d = [x for x in json.load(open('$T/vm.json'))['disks'] if x['kind'] == '$1'][0]
-print(d['$2'])"; }
-ZD=$(dev zns guest_dev)
-ND=$(dev nvme guest_dev)
+ZD=$(vm_dev zns guest_dev)
+ND=$(vm_dev nvme guest_dev)
 "$V" push $G "$(command -v blkzone)" /usr/bin/blkzone >/dev/null 2>&1
 "$V" exec $G -- chmod 755 /usr/bin/blkzone
 "$V" exec $G -- blkzone report "$ZD" >"$T/rep0" 2>&1
