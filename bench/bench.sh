@@ -112,7 +112,7 @@ out = subprocess.run(sys.argv[2:] + ["--output-format=json"], capture_output=Tru
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 if out.returncode != 0:
     sys.stderr.write(out.stderr)
-    print("0 0 0 0")
+    print("0 0 0 0 0")
     sys.exit(0)
 d = json.loads(out.stdout[out.stdout.index("{"):])
 ios = sum(j[k]["total_ios"] for j in d["jobs"] for k in ("read", "write"))
@@ -215,11 +215,14 @@ bench_case() {
 
 want() { case " $(echo $CASES) " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# drun DEV RT TOOL ARGS... -> "iops cpu_ns_per_io ios dev_lat_ns": the I/Os the
-# device counted (reads + writes completed, /sys/block/DEV/stat) over the
-# process tree's user + system time; IOPS from the tool's JSON (fio, iotrial)
-# or, for t/io_uring, which prints no totals, the device's count over RT; the
-# device's own mean latency (read + write ticks over its I/Os).
+# drun DEV RT TOOL ARGS... -> "iops cpu_ns_per_io ios dev_lat_ns ipi_per_io":
+# the I/Os the device counted (reads + writes completed, /sys/block/DEV/stat)
+# over the process tree's user + system time; IOPS from the tool's JSON (fio,
+# iotrial) or, for t/io_uring, which prints no totals, the device's count over
+# RT; the device's own mean latency (read + write ticks over its I/Os); and the
+# machine's function-call IPIs (/proc/interrupts CAL, all CPUs, anyone's) over
+# the I/Os: at QD1 on a RAM loop device a round's IOPS follow it, whatever the
+# tool (docs/performance.md, "Round 3"), so it tells which placement a round got.
 drun() {
 	python3 - "$@" <<'PY'
 import json, resource, subprocess, sys
@@ -227,9 +230,17 @@ dev, rt, argv = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
 def done():
     f = open("/sys/block/%s/stat" % dev).read().split()
     return int(f[0]) + int(f[4]), int(f[3]) + int(f[7])
+def ipis():	# function-call IPIs, all CPUs: a wake-up across vCPUs (a VM exit here)
+    for l in open("/proc/interrupts"):
+        x = l.split()
+        if x and x[0] == "CAL:":
+            return sum(int(v) for v in x[1:] if v.isdigit())
+    return 0
 json_out = not any(a.endswith("/io_uring") for a in argv[:4])	# PIN puts taskset first
 a, ta = done()
+ia = ipis()
 out = subprocess.run(argv + (["--output-format=json"] if json_out else []), capture_output=True, text=True)
+ib = ipis()
 b, tb = done()
 n = b - a
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -241,7 +252,7 @@ iops = n / rt
 if json_out:
     d = json.loads(out.stdout[out.stdout.index("{"):])
     iops = sum(j[k]["iops"] for j in d["jobs"] for k in ("read", "write"))
-print(iops, (ru.ru_utime + ru.ru_stime) * 1e9 / n, n, (tb - ta) * 1e6 / n)
+print(iops, (ru.ru_utime + ru.ru_stime) * 1e9 / n, n, (tb - ta) * 1e6 / n, (ib - ia) / n)
 PY
 }
 
@@ -256,7 +267,7 @@ PY
 # moves with where its worker runs (docs/performance.md, "QD1").  PIN=CPUS
 # runs every side under taskset -c CPUS.
 tio_case() {
-	local name=$1 depth=$2 targs=$3 side r i c n l pin=""
+	local name=$1 depth=$2 targs=$3 side r i c n l q pin=""
 	shift 3
 	: >"$W/t.tio"; : >"$W/t.fio"; : >"$W/t.it"
 	[ -n "$TIO" ] || targs=""
@@ -266,11 +277,11 @@ tio_case() {
 		for side in $(case $((r % 3)) in 1) echo tio fio it ;; 2) echo fio it tio ;; 0) echo it tio fio ;; esac); do
 			case $side in
 			tio) [ -n "$targs" ] || continue
-				read -r i c n l <<<"$(drun "$LOOPDEV" "$RT" $pin "$TIO" $targs -b4096 -O1 -R1 -r"$RT" "$LOOP")" ;;
-			fio) read -r i c n l <<<"$(drun "$LOOPDEV" "$RT" $pin "$FIO" "$@")" ;;
-			it) read -r i c n l <<<"$(drun "$LOOPDEV" "$RT" $pin "$IOTRIAL" "$@")" ;;
+				read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$TIO" $targs -b4096 -O1 -R1 -r"$RT" "$LOOP")" ;;
+			fio) read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$FIO" "$@")" ;;
+			it) read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$IOTRIAL" "$@")" ;;
 			esac
-			echo "$i $c $l" >>"$W/t.$side"
+			echo "$i $c $l $q" >>"$W/t.$side"
 		done
 	done
 	awk -v nm="$name" -v D="$depth" -v T="$W/t.tio" -v F="$W/t.fio" -v I="$W/t.it" -v v="$VERBOSE" '
@@ -278,7 +289,7 @@ tio_case() {
 		return n ? a[int((n + 1) / 2)] : 0 }
 	function load(f, ip, cp, op,   n, l, x) { n = 0; while ((getline l < f) > 0) { split(l, x, " "); n++; ip[n] = x[1]; cp[n] = x[2]
 			op[n] = x[1] > 0 ? D * 1e9 / x[1] - x[3] : 0
-			rounds[f] = rounds[f] sprintf(" %.0fk/%.0fns/%.1fus", x[1] / 1000, x[2], op[n] / 1000) } return n }
+			rounds[f] = rounds[f] sprintf(" %.0fk/%.0fns/%.1fus/%.2fipi", x[1] / 1000, x[2], op[n] / 1000, x[4]) } return n }
 	function r(a, b) { return b > 0 ? sprintf("x%.2f", a / b) : "  -  " }
 	BEGIN {
 		nt = load(T, ti, tc, to); nf = load(F, fi, fc, fo); ni = load(I, ii, ic, io)
