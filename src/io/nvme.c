@@ -119,6 +119,7 @@ int nvme_ns_parse(const uint8_t *id, uint32_t nsid, struct nvme_ns *ns)
 	if (lbads < 9 || lbads > 16)
 		return -EINVAL;
 	ns->nsid = nsid;
+	ns->lbaf = idx;
 	ns->lba_shift = lbads;
 	ns->lba_size = 1u << lbads;
 	ns->ms = (uint32_t)nvme_le(lbaf, 2);
@@ -129,8 +130,8 @@ int nvme_ns_parse(const uint8_t *id, uint32_t nsid, struct nvme_ns *ns)
 	return ns->nlba ? 0 : -EINVAL;
 }
 
-/* An admin command with a data buffer of @len bytes; 0, the status (> 0), or -errno. */
-static int nvme_admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10, void *buf, uint32_t len)
+int nvme_admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10, uint32_t cdw11, void *buf,
+	       uint32_t len)
 {
 	struct nvme_admin_cmd c;
 	int r;
@@ -141,6 +142,7 @@ static int nvme_admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10, void *b
 	c.addr = (uint64_t)(uintptr_t)buf;
 	c.data_len = len;
 	c.cdw10 = cdw10;
+	c.cdw11 = cdw11;
 	r = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
 	return r < 0 ? -errno : r;
 }
@@ -153,7 +155,7 @@ int nvme_ns_identify(int fd, struct nvme_ns *ns)
 	if (nsid < 0)
 		return errno == EINVAL ? -ENOTTY : -errno;
 	memset(id, 0, sizeof(id));
-	r = nvme_admin(fd, NVME_ADMIN_IDENTIFY, (uint32_t)nsid, 0 /* CNS 0: namespace */, id,
+	r = nvme_admin(fd, NVME_ADMIN_IDENTIFY, (uint32_t)nsid, 0 /* CNS 0: namespace */, 0, id,
 		       sizeof(id));
 	if (r)
 		return r > 0 ? -EIO : r;
@@ -262,22 +264,32 @@ int nvme_status_errno(int res)
 	return -EIO;
 }
 
-int64_t nvme_io_sync(int fd, const struct nvme_ns *ns, int write, uint64_t off, uint32_t len,
-		     void *buf, void *md, uint32_t md_len, const struct nvme_io_flags *f)
+int nvme_io_cmd(int fd, const struct nvme_uring_cmd *c, uint64_t *result)
 {
 	struct nvme_passthru_cmd64 p;
-	struct nvme_uring_cmd c;
 	int r;
 
-	_Static_assert(sizeof(c) <= sizeof(p), "nvme_uring_cmd is passthru_cmd64 without result");
-	nvme_cmd_rw(&c, ns, write, off, len, buf, len, md, md_len, f);
+	_Static_assert(sizeof(*c) <= sizeof(p), "nvme_uring_cmd is passthru_cmd64 without result");
 	memset(&p, 0, sizeof(p));
-	memcpy(&p, &c, sizeof(c));
+	memcpy(&p, c, sizeof(*c));
 	r = ioctl(fd, NVME_IOCTL_IO64_CMD, &p);
 	if (r < 0)
 		return -errno;
-	if (r > 0)
-		return nvme_status_errno(r);
+	if (result)
+		*result = p.result;
+	return r;
+}
+
+int64_t nvme_io_sync(int fd, const struct nvme_ns *ns, int write, uint64_t off, uint32_t len,
+		     void *buf, void *md, uint32_t md_len, const struct nvme_io_flags *f)
+{
+	struct nvme_uring_cmd c;
+	int r;
+
+	nvme_cmd_rw(&c, ns, write, off, len, buf, len, md, md_len, f);
+	r = nvme_io_cmd(fd, &c, NULL);
+	if (r)
+		return r < 0 ? r : nvme_status_errno(r);
 	return len;
 }
 
@@ -297,7 +309,7 @@ int nvme_smart_read(int fd, uint32_t nsid, struct nvme_smart *s)
 	int r;
 
 	memset(log, 0, sizeof(log));
-	r = nvme_admin(fd, NVME_ADMIN_GET_LOG_PAGE, nsid, cdw10, log, sizeof(log));
+	r = nvme_admin(fd, NVME_ADMIN_GET_LOG_PAGE, nsid, cdw10, 0, log, sizeof(log));
 	if (r)
 		return r > 0 ? -EIO : r;
 	nvme_smart_parse(log, s);

@@ -53,6 +53,7 @@ struct nvme_ns {
 	unsigned pi_type;	/* 0 none, 1, 2 or 3 (DPS bits 2:0) */
 	int pi_first;		/* PI in the first 8 bytes of the metadata (DPS bit 3) */
 	uint64_t nlba;		/* capacity in LBAs (NSZE) */
+	unsigned lbaf;		/* the LBA format in use (FLBAS): its index, for nvme_zns */
 };
 
 /* What an I/O adds to its command beyond its place and length. */
@@ -68,6 +69,21 @@ struct nvme_io_flags {
  * format index past the formats, a data size outside 512 B..64 KiB).
  */
 int nvme_ns_parse(const uint8_t *id, uint32_t nsid, struct nvme_ns *ns);
+
+/*
+ * An admin command @op for @nsid with CDW10 @cdw10, CDW11 @cdw11 and a data
+ * buffer @buf of @len bytes, through NVME_IOCTL_ADMIN_CMD on @fd.  0, the
+ * controller's status (> 0), or -errno.
+ */
+int nvme_admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10, uint32_t cdw11, void *buf,
+	       uint32_t len);
+
+/*
+ * I/O command @c, synchronously through NVME_IOCTL_IO64_CMD on @fd; its
+ * result (the completion's dwords 0-1) into *@result when not NULL.  0, the
+ * controller's status (> 0), or -errno.
+ */
+int nvme_io_cmd(int fd, const struct nvme_uring_cmd *c, uint64_t *result);
 
 /*
  * Identify the namespace behind @fd, an NVMe char or block device:

@@ -9,11 +9,8 @@
 #include <fcntl.h>	/* open */
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memmove, strcmp, strdup */
-#include <sys/ioctl.h>
-#include <sys/stat.h>	/* fstat */
 #include <time.h>	/* nanosleep */
 #include <unistd.h>	/* close */
-#include <linux/fs.h>	/* BLKGETSIZE64 */
 
 #define ZBD_REPORT_BATCH 4096u
 
@@ -166,10 +163,10 @@ static int zbd_dev_report(struct zbd_dev *d, uint64_t size, struct err *e)
 	if (!z)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for a zone report");
 	while (off < size) {
-		r = blkzoned_report(d->fd, off, z, ZBD_REPORT_BATCH);
+		r = zonesrc_report(&d->src, d->fd, off, z, ZBD_REPORT_BATCH);
 		if (r < 0) {
-			err_set(e, r, EXIT_TARGET, "%s: BLKREPORTZONE at byte %llu: %s", d->path,
-				(unsigned long long)off, strerror(-r));
+			err_set(e, r, EXIT_TARGET, "%s: %s at byte %llu: %s", d->path,
+				zonesrc_report_name(&d->src), (unsigned long long)off, strerror(-r));
 			break;
 		}
 		if (!r)
@@ -220,36 +217,20 @@ static int zbd_dev_emulated(struct zbd_dev *d, const struct job *j, uint64_t siz
 static int zbd_dev_read(struct zbd_dev *d, const struct job *j, const struct engine_file *f,
 			struct err *e)
 {
-	struct stat st;
-	uint64_t size;
-	int r;
+	int r = zonesrc_probe(&d->src, f->fd, f->path, j->name, e);
 
-	if (fstat(f->fd, &st))
-		return err_set(e, -errno, EXIT_TARGET, "%s: %m", f->path);
-	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonemode=zbd does not support "
-			       "pipes or character devices (%s)", j->name, f->path);
-	size = (uint64_t)st.st_size;
-	d->model = BLKZONED_NONE;
-	if (S_ISBLK(st.st_mode)) {
-		if (ioctl(f->fd, BLKGETSIZE64, &size))
-			return err_set(e, -errno, EXIT_TARGET, "%s: BLKGETSIZE64: %m", f->path);
-		r = blkzoned_model(st.st_rdev, &d->model);
-		if (r)
-			return err_set(e, r, EXIT_TARGET, "%s: cannot read its zoned model in sysfs",
-				       f->path);
-	}
+	if (r)
+		return r;
+	d->model = d->src.model;
 	if (d->model == BLKZONED_NONE)
-		return zbd_dev_emulated(d, j, size, e);
+		return zbd_dev_emulated(d, j, d->src.size, e);
 	/* a descriptor of its own for the report, read-only until a writing job comes */
 	d->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0)
 		return err_set(e, -errno, EXIT_TARGET, "%s: %m", f->path);
-	if (blkzoned_limit(st.st_rdev, "max_open_zones", &d->dev_max_open))
-		d->dev_max_open = 0;
-	if (blkzoned_limit(st.st_rdev, "max_active_zones", &d->dev_max_active))
-		d->dev_max_active = 0;
-	return zbd_dev_report(d, size, e);
+	d->dev_max_open = d->src.max_open;
+	d->dev_max_active = d->src.max_active;
+	return zbd_dev_report(d, d->src.size, e);
 }
 
 /*
@@ -344,7 +325,8 @@ int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64
 		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zoneskip=%llu is not a multiple of "
 			       "the zone size %llu", j->name, (unsigned long long)j->zoneskip,
 			       (unsigned long long)d->zone_size);
-	if (writes && !j->direct && d->model == BLKZONED_HOST_MANAGED)
+	/* (a namespace's char device has no page cache: nothing is buffered there) */
+	if (writes && !j->direct && d->model == BLKZONED_HOST_MANAGED && d->src.kind != ZONESRC_NVME)
 		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': writes to the host-managed zoned "
 			       "device %s need direct=1 (as in fio)", j->name, d->path);
 	if (j->rw & (RW_TRIM | RW_TRIMWRITE))
@@ -645,7 +627,7 @@ static int zbd_reset(struct zbd_job *jb, struct zbd_dev *d, struct zbd_zone *z)
 	if (!data)
 		return 0;
 	if (d->fd >= 0 && d->model != BLKZONED_NONE) {
-		r = blkzoned_reset(d->fd, z->start, (z + 1)->start - z->start);
+		r = zonesrc_reset(&d->src, d->fd, z->start, (z + 1)->start - z->start);
 		if (r)
 			return r;
 	}

@@ -24,6 +24,8 @@
  * With verify, zones are reset before the job's first write and full zones
  * are never reset during it (a reset would lose the data to check).
  *
+ * The zones come from a zoned block device or from a zoned NVMe namespace's
+ * char device (/dev/ngXnY, for ioengine=io_uring_cmd): zonesrc.h.
  * Devices that are not zoned (regular files, ordinary block devices) get
  * zones of `zonesize` bytes (mandatory then, as in fio) with `zonecapacity`,
  * and resets touch only the table: fio does the same.
@@ -45,6 +47,7 @@
 #include <stdint.h>
 #include "io/blkzoned.h"
 #include "io/engine.h"
+#include "io/zonesrc.h"
 #include "lib/err.h"
 #include "model/job.h"
 
@@ -65,12 +68,13 @@ struct zbd_dev {
 	struct zbd_dev *next;
 	char *path;
 	enum blkzoned_model model;
+	struct zonesrc src;		/* where the zones come from (zonesrc.h) */
 	int fd;				/* the device, for resets; -1: zones emulated */
 	int fd_rw;			/* fd is open for writing (a writing job came) */
 	uint64_t size, zone_size;
 	uint32_t nr;
 	struct zbd_zone *z;		/* nr + 1 entries: the last one's start is the end */
-	uint32_t dev_max_open, dev_max_active;	/* sysfs (0: none) */
+	uint32_t dev_max_open, dev_max_active;	/* the device's (0: none) */
 	uint32_t max_open;		/* the open set's limit (0: none, not tracked) */
 	int max_open_set;		/* decided by the first job on the device */
 	uint32_t nr_open;
