@@ -83,6 +83,14 @@ struct engine_ctx {
 	 * (cpuio: the idle share of each cycle, so the CPU is busy cpuload%).
 	 */
 	uint64_t think_ns;
+	/*
+	 * Set by init: writes are zone appends into zones of this many bytes
+	 * (io_uring_cmd's write_mode=zone_append).  The device picks where in
+	 * its zone each lands, and the engine puts that in the io_u's offset at
+	 * completion; appends in flight together may land in any order among
+	 * themselves.  0: a write lands where it is sent.
+	 */
+	uint64_t append_zone;
 };
 
 enum { ENGINE_Q_QUEUED = 0, ENGINE_Q_COMPLETED = 1, ENGINE_Q_BUSY = 2 };

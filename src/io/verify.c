@@ -291,6 +291,12 @@ static void fill_pattern(const struct verify_ctx *v, uint8_t *p, uint32_t len)
 	}
 }
 
+/* The offset a header at @off carries: its zone's start for zone appends (verify_ctx.hdr_zone). */
+static inline uint64_t hdr_offset(const struct verify_ctx *v, uint64_t off)
+{
+	return v->hdr_zone ? off - off % v->hdr_zone : off;
+}
+
 /* verify_dump: data bytes that (seed, offset) rebuild, splitmix64's stream. */
 static void fill_regen(const struct verify_ctx *v, uint8_t *p, uint32_t len, uint64_t offset)
 {
@@ -339,8 +345,8 @@ void verify_fill(const struct verify_ctx *v, void *buf, uint32_t len, uint64_t o
 		if (v->pattern_len)
 			fill_pattern(v, iv, n);
 		else if (v->dump)
-			fill_regen(v, iv, n, offset + i);
-		header_make(v, offset + i, n, v->seed, iv);
+			fill_regen(v, iv, n, hdr_offset(v, offset + i));
+		header_make(v, hdr_offset(v, offset + i), n, v->seed, iv);
 		csum(v->method, iv, n, iv + VERIFY_HDR_SIZE);
 		if (v->hdr_off)
 			hdr_swap(v, iv);
@@ -449,6 +455,7 @@ static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t of
 	uint8_t want[VERIFY_HDR_SIZE];
 	char a[140], b[140];
 	unsigned k;
+	uint64_t hoff = hdr_offset(v, off);
 
 	if (iv[0] != (VERIFY_MAGIC & 0xff) || iv[1] != VERIFY_MAGIC >> 8) {
 		snprintf(b, sizeof(b), "0x%02x%02x", iv[1], iv[0]);
@@ -461,8 +468,8 @@ static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t of
 		fail_text(msg, n, off, path, "header crc32c mismatch", a, b);
 		return 1;
 	}
-	if (get64(iv + 8) != off || get32(iv + 4) != iv_len || iv[2] != v->method) {
-		snprintf(a, sizeof(a), "offset %llu, length %u, %s", (unsigned long long)off,
+	if (get64(iv + 8) != hoff || get32(iv + 4) != iv_len || iv[2] != v->method) {
+		snprintf(a, sizeof(a), "offset %llu, length %u, %s", (unsigned long long)hoff,
 			 iv_len, verify_method_name(v->method));
 		snprintf(b, sizeof(b), "offset %llu, length %u, %s",
 			 (unsigned long long)get64(iv + 8), get32(iv + 4),
@@ -471,7 +478,7 @@ static int header_bad(const struct verify_ctx *v, const uint8_t *iv, uint64_t of
 		return 1;
 	}
 	/* the seed is the writer's: taken as found, it is covered by the header crc */
-	header_make(v, off, iv_len, get64(iv + 16), want);
+	header_make(v, hoff, iv_len, get64(iv + 16), want);
 	for (k = 0; k < VERIFY_HDR_SIZE; k++)
 		if (iv[k] != want[k]) {
 			snprintf(a, sizeof(a), "0x%02x at header byte %u", want[k], k);

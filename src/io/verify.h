@@ -97,6 +97,15 @@ struct verify_ctx {
 	int keep_going;
 	void (*on_fail)(void *arg, uint64_t offset, const char *msg);
 	void *on_fail_arg;
+	/*
+	 * Zone appends (engine_ctx.append_zone): the device picks where in its
+	 * zone each write lands, after verify_fill stamped it, and appends in
+	 * flight together may land in any order.  So a header carries its zone's
+	 * start (the offset rounded down to a multiple of hdr_zone), which the
+	 * check expects wherever in the zone the block is read back; the data
+	 * stays covered by the checksum.  0: the header carries the exact offset.
+	 */
+	uint64_t hdr_zone;
 };
 
 /* The method named @name (fio's names, crc32c-intel included), 0 or -EINVAL. */

@@ -600,7 +600,7 @@ U("gid"), UF("gpu_dev_id"), UF("gpu_dev_ids"),
 	U("trim_verify_zero"), UF("ttl"), U("uid"), UF("uncached"), U("unique_filename"),
 	U("unit_base"), U("unlink_each_loop"), UF("uri"), UF("userspace_reap"), UF("verb"),
 UFH("verify_write_sequence", "not supported (verify= checks every block after the writes)"), UF("volume"), UF("window_size"),
-	U("write_barrier"), U("write_hint"), UF("write_mode"), UF("writefua"),
+	U("write_barrier"), U("write_hint"), UF("writefua"),
 	UF("xnvme_admin"), UF("xnvme_async"), UF("xnvme_dev_nsid"), UF("xnvme_dev_subnqn"),
 	UF("xnvme_iovec"), UF("xnvme_mem"), UF("xnvme_sync"),
 };

@@ -256,6 +256,8 @@ int worker_prepare(struct worker *w, struct err *e)
 	if (r)
 		return r;
 	w->ctx_ready = 1;
+	/* zone appends land where the device picks in their zone: verify_ctx.hdr_zone */
+	w->verify.hdr_zone = w->ctx.append_zone;
 	r = worker_devwatch_init(w, e);
 	if (r)
 		return r;

@@ -30,6 +30,16 @@
  * not an error per I/O), force_async (io_uring's row and meaning: every Nth
  * command with IOSQE_ASYNC).  queue/commit/getevents never allocate: the
  * iovecs, ranges and metadata buffers are per io_u, made at init.
+ *
+ * write_mode=zone_append (zonemode=zbd on a zoned namespace): a write goes
+ * as a Zone Append to the start of the zone zbd.c put it in; the controller
+ * writes it at the zone's write pointer and returns the LBA it chose in the
+ * completion's dwords 0-1, which the kernel hands over as the 32-byte CQE's
+ * big_cqe[0].  The completion puts that place in the io_u's offset, so what
+ * the worker logs and verify reads back is where the data is.  zbd.c has
+ * reserved the same number of bytes in the same zone, so its write pointers
+ * hold; appends in flight in one zone may land in any order among
+ * themselves (engine_ctx.append_zone tells verify so).
  */
 #include <errno.h>	/* EINVAL */
 #include <liburing.h>	/* io_uring_* */
@@ -41,12 +51,14 @@
 #include "io/engine.h"
 #include "io/engine_rows.h"	/* the ring's rows and hipri, shared with io_uring */
 #include "io/nvme.h"
+#include "io/nvme_zns.h"	/* write_mode=zone_append: the zone size */
 #include "io/uring_ring.h"	/* what io_uring shares: bind, booking, files */
 
 #define UCMD_BUF_MAX (1ull << 30)	/* the kernel's limit on one registered buffer */
 #define UCMD_NLB_MAX 65536u		/* a command's block count is 16 bits, 0-based */
 
 enum { UCMD_NVME = 0 };
+enum { UCMD_WM_WRITE = 0, UCMD_WM_ZONE_APPEND = 1 };	/* write_mode= */
 
 /* Its options, in the job's engine area: the ring's first (shared rows). */
 struct ucmd_opts {
@@ -57,6 +69,7 @@ struct ucmd_opts {
 	int pi_chk;		/* NVME_PICHK_* */
 	uint32_t apptag;
 	uint32_t apptag_mask;
+	int write_mode;		/* UCMD_WM_*: how writes are sent */
 };
 
 /* fio's defaults: non-vectored commands, pi_act=1, application tag 0x1234/0xffff */
@@ -76,6 +89,7 @@ struct ucmd_file {
 	struct nvme_io_flags fl;
 	int host_pi;		/* pi_act=0 on a PI format: the host writes the PI */
 	int pract;
+	uint64_t zone_bytes;	/* write_mode=zone_append: the namespace's zone size */
 };
 
 struct ucmd_state {
@@ -88,6 +102,7 @@ struct ucmd_state {
 	uint32_t md_size;
 	uint8_t *md_sync;	/* verify's read-backs: metadata of the largest read */
 	int fixedbufs, regfiles, vectored, have_ring, disabled, bound, submit_reaps;
+	int zone_append;	/* write_mode=zone_append */
 	unsigned enter_flags;	/* IORING_ENTER_REGISTERED_RING once the fd is (uring_ring_bind) */
 	unsigned cqe_shift;	/* 1: 32-byte CQEs */
 	uint32_t force_async;	/* force_async=N: every Nth SQE is IOSQE_ASYNC (engine_rows.h) */
@@ -128,6 +143,38 @@ static uint64_t ucmd_bad_bs(const struct job *j, const struct nvme_ns *ns)
 		if (j->blockalign[d] & mask)
 			return j->blockalign[d];
 	}
+	return 0;
+}
+
+/*
+ * write_mode=zone_append: the namespace behind @f must be zoned, its zone
+ * size the same as the other files' (verify knows one), and the host must
+ * not write the PI (its reference tag would name an LBA the controller has
+ * not chosen yet).  0 or -errno (+ @e).
+ */
+static int ucmd_file_zoned(struct engine_ctx *ctx, struct ucmd_file *nf,
+			   const struct engine_file *f, struct err *e)
+{
+	struct nvme_zns z;
+	int r = nvme_zns_identify(f->fd, &nf->ns, &z);
+
+	if (r == -ENODEV)
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: write_mode=zone_append needs a zoned "
+			       "namespace (this one has no zones)", f->path);
+	if (r)
+		return err_set(e, r, EXIT_TARGET, "%s: identify the zoned namespace: %s", f->path,
+			       strerror(-r));
+	if (nf->host_pi)
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: write_mode=zone_append with pi_act=0 is "
+			       "not supported (the reference tag of an appended block is known only "
+			       "at its completion)", f->path);
+	nf->zone_bytes = z.zone_lbas << nf->ns.lba_shift;
+	if (ctx->append_zone && ctx->append_zone != nf->zone_bytes)
+		return err_set(e, -EINVAL, EXIT_USAGE, "%s: write_mode=zone_append: its zones of %llu "
+			       "bytes differ from another file's %llu", f->path,
+			       (unsigned long long)nf->zone_bytes,
+			       (unsigned long long)ctx->append_zone);
+	ctx->append_zone = nf->zone_bytes;
 	return 0;
 }
 
@@ -179,7 +226,7 @@ static int ucmd_file_setup(struct engine_ctx *ctx, struct ucmd_state *s, unsigne
 			       " beyond its protection information" : "", (unsigned long long)md);
 	if (md && o->md_per_io_size > s->md_size)
 		s->md_size = o->md_per_io_size;
-	return 0;
+	return o->write_mode == UCMD_WM_ZONE_APPEND ? ucmd_file_zoned(ctx, nf, f, e) : 0;
 }
 
 /* The per-io_u arrays: iovecs, trim ranges, metadata buffers.  0 or -ENOMEM. */
@@ -320,6 +367,8 @@ static int ucmd_queue(struct engine_ctx *ctx, struct io_u *io)
 	uint8_t *md = NULL;
 	uint32_t md_len = 0;
 	int vec = 0, fixed = 0;
+	const void *addr = io->buf;
+	uint32_t dlen = io->len;
 
 	if (io->ddir > DDIR_DATASYNC)
 		return -EINVAL;
@@ -340,14 +389,18 @@ static int ucmd_queue(struct engine_ctx *ctx, struct io_u *io)
 		if (s->vectored) {
 			s->iov[io->index].iov_base = io->buf;
 			s->iov[io->index].iov_len = io->len;
-			nvme_cmd_rw(c, &nf->ns, io->ddir == DDIR_WRITE, io->offset, io->len,
-				    &s->iov[io->index], 1, md, md_len, &nf->fl);
+			addr = &s->iov[io->index];
+			dlen = 1;
 			vec = 1;
 		} else {
-			nvme_cmd_rw(c, &nf->ns, io->ddir == DDIR_WRITE, io->offset, io->len, io->buf,
-				    io->len, md, md_len, &nf->fl);
 			fixed = s->fixedbufs;
 		}
+		if (s->zone_append && io->ddir == DDIR_WRITE)	/* to its zone's start */
+			nvme_cmd_zone_append(c, &nf->ns, io->offset - io->offset % nf->zone_bytes,
+					     io->len, addr, dlen, md, md_len, &nf->fl);
+		else
+			nvme_cmd_rw(c, &nf->ns, io->ddir == DDIR_WRITE, io->offset, io->len, addr,
+				    dlen, md, md_len, &nf->fl);
 		break;
 	case DDIR_TRIM:
 		nvme_cmd_dsm(c, &nf->ns, io->offset, io->len, &s->dsm[io->index]);
@@ -379,7 +432,11 @@ static int ucmd_commit(struct engine_ctx *ctx)
 	return uring_ring_booked(s->flags, &s->unsubmitted, &s->inflight, r);
 }
 
-/* Hand over up to @max completions in the ring (32-byte CQEs), released at once. */
+/*
+ * Hand over up to @max completions in the ring (32-byte CQEs), released at
+ * once.  A zone append's data is where the controller put it: the LBA in
+ * big_cqe[0].
+ */
 static unsigned ucmd_take(struct ucmd_state *s, unsigned max, struct io_u **out)
 {
 	struct io_uring_cq *cq = &s->ring.cq;
@@ -392,10 +449,13 @@ static unsigned ucmd_take(struct ucmd_state *s, unsigned max, struct io_u **out)
 		struct io_u *io = (struct io_u *)(uintptr_t)cqe->user_data;
 
 		/* 0 is success: the whole length (a flush moves none) */
-		if (cqe->res)
+		if (cqe->res) {
 			io->res = nvme_status_errno(cqe->res);
-		else
+		} else {
 			io->res = io->ddir <= DDIR_TRIM ? (int64_t)io->len : 0;
+			if (s->zone_append && io->ddir == DDIR_WRITE)
+				io->offset = cqe->big_cqe[0] << s->nf[io->file].ns.lba_shift;
+		}
 		out[i] = io;
 	}
 	if (n)
@@ -541,6 +601,8 @@ static int ucmd_init(struct engine_ctx *ctx, struct err *e)
 	s->nr_cqes = ctx->depth ? ctx->depth : 1;
 	s->vectored = !o->ring.nonvectored;
 	s->force_async = j ? j->force_async : 0;
+	s->zone_append = o->write_mode == UCMD_WM_ZONE_APPEND;
+	ctx->append_zone = 0;
 	/* the largest I/O: the job's largest block (an io_u's buffer without a job) */
 	hi = j ? ucmd_max_bs(j) : ctx->buf_len / (ctx->depth ? ctx->depth : 1);
 	if (ucmd_alloc(ctx, s, 1)) {
@@ -589,6 +651,10 @@ static int ucmd_validate(const struct job *j, struct err *e)
 	if (o->apptag > 0xffff || o->apptag_mask > 0xffff)
 		return job_err(e, j, "ioengine io_uring_cmd: apptag and apptag_mask are 16 bits "
 			       "(0-0xffff)");
+	/* zbd.c puts each write in a zone, and the append goes to that zone's start */
+	if (o->write_mode == UCMD_WM_ZONE_APPEND && j->zonemode != JOB_ZONE_ZBD)
+		return job_err(e, j, "ioengine io_uring_cmd: write_mode=zone_append needs "
+			       "zonemode=zbd");
 	return 0;
 }
 
@@ -664,6 +730,43 @@ static const char *ucmd_type_at(size_t i)
 	return i ? NULL : "nvme";
 }
 
+static const char *const ucmd_wm_names[] = { "write", "zone_append" };
+
+/* write_mode=write|zone_append; fio's other modes (uncor, zeroes, verify) are refused by name. */
+static int ucmd_parse_write_mode(struct job *j, const struct opt_def *o, const char *val,
+				 const struct num_ctx *c, struct err *e)
+{
+	static const char *const fio_only[] = { "uncor", "zeroes", "verify" };
+	int v;
+	size_t k;
+
+	for (k = 0; val && k < sizeof(fio_only) / sizeof(fio_only[0]); k++)
+		if (!strcasecmp(val, fio_only[k]))
+			return num_unsupported(e, c, val, "not supported (write and zone_append are)");
+	for (v = 0; val && v < (int)(sizeof(ucmd_wm_names) / sizeof(ucmd_wm_names[0])); v++)
+		if (!strcasecmp(val, ucmd_wm_names[v]))
+			break;
+	if (!val || v == (int)(sizeof(ucmd_wm_names) / sizeof(ucmd_wm_names[0])))
+		return num_error(e, c, -EINVAL, val ? val : "", "not one of write, zone_append");
+	memcpy((char *)j + o->off, &v, sizeof(v));
+	return 0;
+}
+
+static int ucmd_show_write_mode(const struct job *j, const struct opt_def *o, char *buf,
+				size_t len)
+{
+	int v;
+
+	memcpy(&v, (const char *)j + o->off, sizeof(v));
+	snprintf(buf, len, "%s", ucmd_wm_names[v == UCMD_WM_ZONE_APPEND]);
+	return 0;
+}
+
+static const char *ucmd_wm_at(size_t i)
+{
+	return i < sizeof(ucmd_wm_names) / sizeof(ucmd_wm_names[0]) ? ucmd_wm_names[i] : NULL;
+}
+
 static const struct opt_def ucmd_rows[] = {
 	{ .name = "cmd_type", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct ucmd_opts, cmd_type),
 	  .parse = ucmd_parse_cmd_type, .show = ucmd_show_cmd_type, .value_at = ucmd_type_at,
@@ -682,6 +785,10 @@ static const struct opt_def ucmd_rows[] = {
 	  .max = 0xffff, .help = "io_uring_cmd: the application tag (default 0x1234)" },
 	{ .name = "apptag_mask", .type = OPT_INT, ENGINE_OPT_FIELD(struct ucmd_opts, apptag_mask),
 	  .max = 0xffff, .help = "io_uring_cmd: the application tag's mask (default 0xffff)" },
+	{ .name = "write_mode", .type = OPT_FUNC, ENGINE_OPT_FIELD(struct ucmd_opts, write_mode),
+	  .parse = ucmd_parse_write_mode, .show = ucmd_show_write_mode, .value_at = ucmd_wm_at,
+	  .help = "io_uring_cmd: how writes are sent: write, or zone_append (zonemode=zbd on a "
+		  "zoned namespace: the device picks each write's place in its zone)" },
 	{ .name = NULL },
 };
 

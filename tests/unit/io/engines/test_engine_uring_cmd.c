@@ -76,6 +76,11 @@ TEST(options_and_defaults)
 	CHECK_STR(shown(&j, "apptag_mask", b, sizeof(b)), "65535");
 	CHECK_STR(shown(&j, "nonvectored", b, sizeof(b)), "1");	/* fio's -1: non-vectored */
 	CHECK_STR(shown(&j, "pi_chk", b, sizeof(b)), "");
+	CHECK_STR(shown(&j, "write_mode", b, sizeof(b)), "write");
+	job_free(&j);
+	CHECK(JOB(&j, &e, "ioengine", "io_uring_cmd", "zonemode", "zbd", "write_mode",
+		  "zone_append") == 0);
+	CHECK_STR(shown(&j, "write_mode", b, sizeof(b)), "zone_append");
 	job_free(&j);
 	CHECK(JOB(&j, &e, "ioengine", "io_uring_cmd", "pi_chk", "REFTAG,GUARD", "fixedbufs", NULL,
 		  "registerfiles", "1", "apptag", "0x8888", "md_per_io_size", "4k") == 0);
@@ -112,6 +117,23 @@ TEST(bad_options_refused)
 	job_free(&j);
 	CHECK(JOB(&j, &e, "ioengine", "psync", "md_per_io_size", "64") != 0);
 	CHECK(strstr(e.msg, "md_per_io_size") && strstr(e.msg, "io_uring_cmd"));
+	job_free(&j);
+	/* zone append: under zonemode=zbd only; fio's other write modes by name */
+	CHECK(JOB(&j, &e, "ioengine", "io_uring_cmd", "write_mode", "zone_append") != 0);
+	CHECK(strstr(e.msg, "write_mode=zone_append needs zonemode=zbd") != NULL);
+	job_free(&j);
+	CHECK(JOB(&j, &e, "ioengine", "io_uring_cmd", "zonemode", "strided", "zonesize", "1m",
+		  "write_mode", "zone_append") != 0);
+	CHECK(strstr(e.msg, "needs zonemode=zbd") != NULL);
+	job_free(&j);
+	CHECK(JOB(&j, &e, "ioengine", "io_uring_cmd", "write_mode", "uncor") != 0);
+	CHECK(strstr(e.msg, "write_mode") && strstr(e.msg, "uncor") && strstr(e.msg, "not supported"));
+	job_free(&j);
+	CHECK(JOB(&j, &e, "ioengine", "io_uring_cmd", "write_mode", "append") != 0);
+	CHECK(strstr(e.msg, "not one of write, zone_append") != NULL);
+	job_free(&j);
+	CHECK(JOB(&j, &e, "ioengine", "psync", "zonemode", "zbd", "write_mode", "zone_append") != 0);
+	CHECK(strstr(e.msg, "write_mode") && strstr(e.msg, "io_uring_cmd"));
 	job_free(&j);
 	/* per-I/O priorities are io_uring's, not this engine's (yet) */
 	CHECK(JOB(&j, &e, "ioengine", "io_uring_cmd", "cmdprio_percentage", "10") != 0);
