@@ -14,7 +14,14 @@
 # more than full zones need, in both; a read job then a writer in one run.
 # Bad input gets one line: zonemode=zbd on the ordinary NVMe namespace,
 # max_open_zones above the device's limit, buffered writes.
-# Slow under TCG (~60 s here): skipped under SANITIZE=1, as vm_guest.sh.
+# Then the namespace's char device with ioengine=io_uring_cmd (zones through
+# NVMe ZNS commands): sequential writes and verify exact, random writes'
+# counts, against fio 3.33 as above; and write_mode=zone_append, which fio
+# 3.33 lacks, checked on the device's side: Zone Append commands only (the
+# kernel's trace), several in flight in one zone, every block read back
+# where the device put it (also after another writer moved the write
+# pointer), fio's uring-cmd-zoned-append.fio, a namespace without zones refused.
+# Slow under TCG (~70 s here): skipped under SANITIZE=1, as vm_guest.sh.
 . "$(dirname "$0")/lib.sh"
 vm_setup vm_zbd zbd$$ blkzone || exit 0
 
@@ -26,7 +33,11 @@ if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,zns --size 16M --lifetime 60
 fi
 "$V" info $G >"$T/vm.json"
 ZD=$(vm_dev zns guest_dev)
+ZC=$(vm_dev zns guest_char)
 ND=$(vm_dev nvme guest_dev)
+NC=$(vm_dev nvme guest_char)
+# the scenarios' target and what every job of them adds (the block device first)
+ZDEV=$ZD ZOPTS=--direct=1
 "$V" push $G "$(command -v blkzone)" /usr/bin/blkzone >/dev/null 2>&1
 "$V" exec $G -- chmod 755 /usr/bin/blkzone
 "$V" exec $G -- blkzone report "$ZD" >"$T/rep0" 2>&1
@@ -44,10 +55,10 @@ scenario() {
 		k=$((k + 1))
 		if [ "$tool" = fio ]; then
 			script="$script
-echo '=== $k'; fio --name=j$k --filename=$ZD --direct=1 --zonemode=zbd $a 2>&1"
+echo '=== $k'; fio --name=j$k --filename=$ZDEV $ZOPTS --zonemode=zbd $a 2>&1"
 		else
 			script="$script
-echo '=== $k'; iotrial --output-format=json --name=j$k --filename=$ZD --direct=1 --zonemode=zbd $a"
+echo '=== $k'; iotrial --output-format=json --name=j$k --filename=$ZDEV $ZOPTS --zonemode=zbd $a"
 		fi
 	done
 	script="$script
@@ -192,5 +203,109 @@ check vm_zbd_not_zoned bad 1 "is not a zoned block device: zonemode=zbd needs zo
 check vm_zbd_max_open_above_device bad 2 "max_open_zones=5 is larger than the device's limit 4"
 check vm_zbd_buffered_write bad 3 "need direct=1"
 bad 1 . && bad 2 . && bad 3 . || echo "  $(tr '\n' '|' <"$T/bad")"
+lap "refusals checked"
+
+# ---- the namespace's char device, ioengine=io_uring_cmd: zones through ZNS commands ----
+# The same scenarios on $ZC: iotrial reads the zones with Zone Management
+# Receive and resets them with Zone Management Send, fio 3.33 through its own
+# io_uring_cmd zbd hooks; the write pointers are the block device's view
+# (blkzone report on $ZD).  No direct=1: fio 3.33 cannot open a char device
+# with O_DIRECT (EINVAL), and passthrough has no page cache.  QD 1, as fio's
+# uring-cmd-zoned.fio asks: no I/O scheduler orders passthrough writes.
+ZDEV=$ZC ZOPTS="--ioengine=io_uring_cmd --cmd_type=nvme"
+compare cmd_seq_write exact "--rw=write --bs=64k --size=8M" "--rw=write --bs=64k --size=8M --io_size=10M"
+compare cmd_verify exact "--rw=randwrite --bs=16k --size=4M --max_open_zones=2 --verify=crc32c"
+MAXOPEN=2 compare cmd_rand_write counts "--rw=randwrite --bs=16k --size=8M --io_size=12M --max_open_zones=2"
+
+# ---- write_mode=zone_append (fio 3.33 has no write_mode: the device's view is the check) ----
+# Random appends at QD 4 into 2 open zones of 4 (3 MiB writable), with
+# verify: every write one Zone Append to its zone's start LBA (the kernel's
+# nvme_setup_cmd trace, 512-byte LBAs: zones every 2048), no plain write,
+# more than one append in flight in one zone at some point (setups minus
+# completions, nvme_complete_rq), all 384 blocks read back where the device
+# put them, and the four zones full
+A="--filename=$ZC --ioengine=io_uring_cmd --zonemode=zbd --write_mode=zone_append --bs=8k"
+"$V" sh $G "blkzone reset $ZD; mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+tr=/sys/kernel/tracing/events/nvme; echo 1 >\$tr/nvme_setup_cmd/enable &&
+echo 1 >\$tr/nvme_complete_rq/enable && echo >/sys/kernel/tracing/trace || exit 1
+cd /tmp && iotrial --output-format=json --name=a $A --rw=randwrite --size=4M --iodepth=4 \
+	--max_open_zones=2 --verify=crc32c >/tmp/a.json; rc=\$?
+echo 0 >\$tr/nvme_setup_cmd/enable; echo 0 >\$tr/nvme_complete_rq/enable
+echo \"=== rc \$rc\"; cat /tmp/a.json; echo '=== trace'; grep 'disk=nvme0n2' /sys/kernel/tracing/trace
+echo '=== wp'; blkzone report $ZD" >"$T/za" 2>"$T/za.err"
+check vm_zbd_zone_append pyjson "
+import json, re
+parts = re.split(r'^=== (.*)\n', open('$T/za').read(), flags=re.M)
+p = dict(zip(parts[1::2], parts[2::2]))
+rc = [k for k in p if k.startswith('rc ')][0]
+assert rc == 'rc 0', (rc, open('$T/za.err').read()[-300:])
+j = json.loads(p[rc])['jobs'][0]
+v = j['iotrial']['verify']
+assert j['write']['total_ios'] == 384 and v['blocks'] == 384 and v['failures'] == 0, (j['write']['total_ios'], v)
+slba, inflight, most, appends, writes = {}, {}, 0, 0, 0
+for line in p['trace'].splitlines():
+    m = re.search(r'cmdid=(\d+).*cmd=\((nvme_cmd_\w+) slba=(\d+)', line)
+    if m and m.group(2) == 'nvme_cmd_zone_append':
+        appends += 1
+        z = int(m.group(3))
+        assert z % 2048 == 0, line
+        slba[m.group(1)] = z
+        inflight[z] = inflight.get(z, 0) + 1
+        most = max(most, inflight[z])
+    elif m and m.group(2) == 'nvme_cmd_write':
+        writes += 1
+    m = re.search(r'nvme_complete_rq:.*cmdid=(\d+)', line)
+    if m and m.group(1) in slba:
+        inflight[slba.pop(m.group(1))] -= 1
+assert appends == 384 and writes == 0, (appends, writes)
+assert most >= 2, most
+wps = re.findall(r'wptr (0x[0-9a-f]+)', p['wp'])
+assert [int(w, 16) for w in wps[:5]] == [2048, 2048, 2048, 2048, 0], wps[:5]
+print('appends', appends, 'most in flight in a zone', most)"
+# The device picks the place: zone 0 gets 64 KiB through the block device
+# while iotrial waits (startdelay) with the zone report it read at set-up
+# (wp 0).  Its 32 appends land after those 64 KiB, as the write pointer says
+# (0x280 sectors: 320 KiB), and verify reads each back where its CQE said;
+# reading where the zone table had planned them would find dd's bytes.
+"$V" sh $G "blkzone reset $ZD; iotrial --output-format=json --name=p $A --rw=write --size=1M \
+	--io_size=256k --iodepth=4 --verify=crc32c --startdelay=2 >/tmp/p.json & sleep 1
+dd if=/dev/urandom of=$ZD bs=64k count=1 oflag=direct 2>/dev/null; wait \$!; echo \"=== rc \$?\"
+cat /tmp/p.json; echo '=== wp'; blkzone report $ZD" >"$T/zp" 2>"$T/zp.err"
+check vm_zbd_zone_append_device_picks pyjson "
+import json, re
+parts = re.split(r'^=== (.*)\n', open('$T/zp').read(), flags=re.M)
+p = dict(zip(parts[1::2], parts[2::2]))
+rc = [k for k in p if k.startswith('rc ')][0]
+assert rc == 'rc 0', (rc, open('$T/zp.err').read()[-300:])
+j = json.loads(p[rc])['jobs'][0]
+v = j['iotrial']['verify']
+assert j['write']['total_ios'] == 32 and v['blocks'] == 32 and v['failures'] == 0, v
+assert re.findall(r'wptr (0x[0-9a-f]+)', p['wp'])[0] == '0x000280', p['wp'][:200]"
+# fio's example uring-cmd-zoned-append.fio with size=1M (one zone; size=1z
+# is a zone unit): three jobs, each fills the zone's 768 KiB (96 appends of
+# 8 KiB, at QD 1 and 4, with registerfiles, sqthread_poll, nonvectored) and
+# reads all 96 back; fio 3.33 refuses the file (no write_mode)
+sed "s/^size=1z/size=1M/; s#^filename=.*#filename=$ZC#" \
+	"${SHARED:-}/spec/fio-examples/uring-cmd-zoned-append.fio" >"$T/za.fio" 2>/dev/null ||
+	: >"$T/za.fio"
+if [ -s "$T/za.fio" ]; then
+	"$V" push $G "$T/za.fio" /tmp/za.fio >/dev/null
+	"$V" sh $G "blkzone reset $ZD; iotrial --output-format=json /tmp/za.fio" >"$T/zx.json" 2>"$T/zx.err"
+	check vm_zbd_zone_append_example pyjson "
+import json
+js = json.load(open('$T/zx.json'))['jobs']
+got = [(j['write']['total_ios'], j['iotrial']['verify']['blocks'], j['iotrial']['verify']['failures']) for j in js]
+assert got == [(96, 96, 0)] * 3, got"
+	"$V" sh $G "fio /tmp/za.fio" >"$T/zx.fio" 2>&1
+	echo "  fio 3.33 on the example: exit $?, $(grep -m 1 -i 'write_mode\|invalid\|bad' "$T/zx.fio" | head -c 120)"
+else
+	skip vm_zbd_zone_append_example "fio's examples are not in \$SHARED/spec/fio-examples"
+fi
+# zone append where it makes no sense, in the guest: a namespace without zones
+"$V" sh $G "iotrial --name=j --filename=$NC --ioengine=io_uring_cmd --zonemode=zbd --zonesize=1M \
+	--write_mode=zone_append --rw=write --size=1M >/dev/null 2>/tmp/e; echo \"rc \$? \$(wc -l </tmp/e)\"; cat /tmp/e" \
+	>"$T/bad2" 2>&1
+check vm_zbd_zone_append_not_zoned sh -c "grep -q '^rc 2 1\$' '$T/bad2' &&
+	grep -q 'write_mode=zone_append needs a zoned namespace' '$T/bad2'"
 lap done
 exit 0
