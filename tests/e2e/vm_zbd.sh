@@ -301,6 +301,29 @@ assert got == [(96, 96, 0)] * 3, got"
 else
 	skip vm_zbd_zone_append_example "fio's examples are not in \$SHARED/spec/fio-examples"
 fi
+# its sibling uring-cmd-zoned.fio (plain writes, QD 1, 256 KiB blocks) with
+# size=1M, as fio 3.33 runs it: per job reads, writes and zone resets, then
+# the write pointers, the same
+sed "s/^size=1G/size=1M/; s#^filename=.*#filename=$ZC#" \
+	"${SHARED:-}/spec/fio-examples/uring-cmd-zoned.fio" >"$T/zn.fio" 2>/dev/null || : >"$T/zn.fio"
+if [ -s "$T/zn.fio" ]; then
+	"$V" push $G "$T/zn.fio" /tmp/zn.fio >/dev/null
+	"$V" sh $G "blkzone reset $ZD; iotrial --output-format=json /tmp/zn.fio; echo '=== wp'
+blkzone report $ZD | head -n 2" >"$T/zn.it" 2>"$T/zn.err"
+	"$V" sh $G "blkzone reset $ZD; fio /tmp/zn.fio 2>&1; echo '=== wp'; blkzone report $ZD | head -n 2" \
+		>"$T/zn.fio.out" 2>&1
+	check vm_zbd_cmd_example_vs_fio pyjson "
+import json, re
+def wp(t):
+    return re.findall(r'wptr (0x[0-9a-f]+)', t.split('=== wp')[1])
+it, f = open('$T/zn.it').read(), open('$T/zn.fio.out').read()
+a = [(j['read']['total_ios'], j['write']['total_ios'], j['iotrial']['zone_resets'])
+     for j in json.loads(it.split('=== wp')[0])['jobs']]
+b = [(int(r), int(w), int(z)) for (r, w), z in
+     zip(re.findall(r'issued rwts: total=(\d+),(\d+)', f), re.findall(r'; (\d+) zone resets', f))]
+assert a == b and len(a) == 3 and wp(it) == wp(f), (a, b, wp(it), wp(f))
+print(a)"
+fi
 # zone append where it makes no sense, in the guest: a namespace without zones
 "$V" sh $G "iotrial --name=j --filename=$NC --ioengine=io_uring_cmd --zonemode=zbd --zonesize=1M \
 	--write_mode=zone_append --rw=write --size=1M >/dev/null 2>/tmp/e; echo \"rc \$? \$(wc -l </tmp/e)\"; cat /tmp/e" \

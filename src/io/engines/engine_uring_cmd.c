@@ -554,11 +554,12 @@ static void ucmd_describe(struct engine_ctx *ctx, const struct ucmd_state *s)
 
 	if (ns)
 		n = (size_t)snprintf(ctx->info, sizeof(ctx->info),
-				     "io_uring_cmd nvme: nsid %u, %u-byte LBAs + %u metadata%s%s; ",
+				     "io_uring_cmd nvme: nsid %u, %u-byte LBAs + %u metadata%s%s%s; ",
 				     ns->nsid, ns->lba_size, ns->ms,
 				     nvme_ns_has_pi(ns) ? (s->nf[0].pract ? ", PI by controller" :
 							   ", PI by host") : "",
-				     s->vectored ? ", vectored" : "");
+				     s->vectored ? ", vectored" : "",
+				     s->zone_append ? ", zone appends" : "");
 	if (n < sizeof(ctx->info))
 		snprintf(ctx->info + n, sizeof(ctx->info) - n, "setup:%s%s%s%s%s%s",
 			 s->flags & IORING_SETUP_SQPOLL ? " SQPOLL" : "",
@@ -732,7 +733,10 @@ static const char *ucmd_type_at(size_t i)
 
 static const char *const ucmd_wm_names[] = { "write", "zone_append" };
 
-/* write_mode=write|zone_append; fio's other modes (uncor, zeroes, verify) are refused by name. */
+/*
+ * write_mode=write|zone_append; fio's other modes (uncor, zeroes, verify)
+ * and its ratios (write/40:zeroes/60) are refused by name.
+ */
 static int ucmd_parse_write_mode(struct job *j, const struct opt_def *o, const char *val,
 				 const struct num_ctx *c, struct err *e)
 {
@@ -743,6 +747,9 @@ static int ucmd_parse_write_mode(struct job *j, const struct opt_def *o, const c
 	for (k = 0; val && k < sizeof(fio_only) / sizeof(fio_only[0]); k++)
 		if (!strcasecmp(val, fio_only[k]))
 			return num_unsupported(e, c, val, "not supported (write and zone_append are)");
+	if (val && strpbrk(val, "/:"))
+		return num_unsupported(e, c, val, "mixed write modes are not supported (write and "
+				       "zone_append are)");
 	for (v = 0; val && v < (int)(sizeof(ucmd_wm_names) / sizeof(ucmd_wm_names[0])); v++)
 		if (!strcasecmp(val, ucmd_wm_names[v]))
 			break;
