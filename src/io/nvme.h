@@ -154,6 +154,16 @@ void nvme_cmd_zone_append(struct nvme_uring_cmd *c, const struct nvme_ns *ns, ui
 			  uint32_t len, const void *addr, uint32_t data_len, const void *md,
 			  uint32_t md_len, const struct nvme_io_flags *f);
 
+/*
+ * Where a Zone Append's data went: the byte offset of the LBA the controller
+ * chose, from the command's 64-bit @result (the completion's dwords 0-1:
+ * IORING_OP_URING_CMD's big_cqe[0], the ioctl's result).
+ */
+static inline uint64_t nvme_append_offset(const struct nvme_ns *ns, uint64_t result)
+{
+	return result << ns->lba_shift;
+}
+
 /* One Dataset Management range, as the controller reads it (16 bytes). */
 struct nvme_dsm_range {
 	uint32_t cattr;

@@ -454,7 +454,7 @@ static unsigned ucmd_take(struct ucmd_state *s, unsigned max, struct io_u **out)
 		} else {
 			io->res = io->ddir <= DDIR_TRIM ? (int64_t)io->len : 0;
 			if (s->zone_append && io->ddir == DDIR_WRITE)
-				io->offset = cqe->big_cqe[0] << s->nf[io->file].ns.lba_shift;
+				io->offset = nvme_append_offset(&s->nf[io->file].ns, cqe->big_cqe[0]);
 		}
 		out[i] = io;
 	}

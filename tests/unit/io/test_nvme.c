@@ -157,6 +157,9 @@ TEST(cmd_zone_append)
 	CHECK_EQ_U(c.cdw11, 0);
 	CHECK_EQ_U(c.cdw12, 15);		/* 16 LBAs, 0-based */
 	CHECK_EQ_U(c.data_len, 8192);
+	/* its completion: the LBA the controller chose, 64 bits, as a byte offset */
+	CHECK(nvme_append_offset(&ns512, 8192 + 48) == (4ull << 20) + 48 * 512);
+	CHECK(nvme_append_offset(&ns4k_pi, 0x100000001ull) == 0x100000001ull << 12);
 }
 
 TEST(cmd_dsm_and_flush)
