@@ -86,7 +86,7 @@ print('appends', appends, 'most in flight in a zone', most)" "$T/za" 384
 "$V" sh $G "blkzone reset $ZD; tr=/sys/kernel/tracing; echo >\$tr/trace
 echo 1 >\$tr/events/nvme/nvme_setup_cmd/enable || exit 1
 iotrial --output-format=json --name=p $A --rw=write --size=1M --io_size=256k --iodepth=4 \\
-	--verify=crc32c --startdelay=2 >/tmp/p.json & k=0
+	--verify=crc32c --startdelay=3 >/tmp/p.json & k=0
 until grep -q zone_mgmt_recv \$tr/trace || [ \$k -ge 200 ]; do sleep 0.05; k=\$((k + 1)); done
 grep -q zone_mgmt_recv \$tr/trace && echo '=== reported'
 echo 0 >\$tr/events/nvme/nvme_setup_cmd/enable
