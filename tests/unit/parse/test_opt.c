@@ -86,6 +86,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "pi_chk", "APPTAG,GUARD", "pi_chk", "GUARD,APPTAG" },
 	{ "apptag", "0x10", "apptag", "16" },
 	{ "apptag_mask", "0xff", "apptag_mask", "255" },
+	{ "write_mode", "zone_append", "write_mode", "zone_append" },
 	{ "runtime", "10m", "runtime", "600000000" },
 	{ "timeout", "90", "runtime", "90000000" },
 	{ "time_based", NULL, "time_based", "1" },
