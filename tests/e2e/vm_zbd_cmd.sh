@@ -32,7 +32,8 @@ MAXOPEN=2 compare cmd_rand_write counts "--rw=randwrite --bs=16k --size=8M --io_
 
 # ---- write_mode=zone_append (fio 3.33 has no write_mode: the device's view is the check) ----
 # Random appends at QD 4 into 2 open zones of 4 (3 MiB writable), with
-# verify: every write one Zone Append to its zone's start LBA (the kernel's
+# verify_backlog (read back while the job runs, from the completions'
+# offsets; the next check's verify reads back at the end): every write one Zone Append to its zone's start LBA (the kernel's
 # nvme_setup_cmd trace, 512-byte LBAs: zones every 2048), no plain write,
 # more than one append in flight in one zone at some point (setups minus
 # completions, nvme_complete_rq), all 384 blocks read back where the device
@@ -52,7 +53,7 @@ assert j["write"]["total_ios"] == n and v["blocks"] == n and v["failures"] == 0,
 tr=/sys/kernel/tracing/events/nvme; echo 1 >\$tr/nvme_setup_cmd/enable &&
 echo 1 >\$tr/nvme_complete_rq/enable && echo >/sys/kernel/tracing/trace || exit 1
 cd /tmp && iotrial --output-format=json --name=a $A --rw=randwrite --size=4M --iodepth=4 \
-	--max_open_zones=2 --verify=crc32c >/tmp/a.json; rc=\$?
+	--max_open_zones=2 --verify=crc32c --verify_backlog=16 >/tmp/a.json; rc=\$?
 echo 0 >\$tr/nvme_setup_cmd/enable; echo 0 >\$tr/nvme_complete_rq/enable
 echo \"=== rc \$rc\"; cat /tmp/a.json; echo '=== trace'; grep 'disk=nvme0n2' /sys/kernel/tracing/trace
 echo '=== wp'; blkzone report $ZD" >"$T/za" 2>"$T/za.err"
