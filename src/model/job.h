@@ -38,6 +38,9 @@ enum {
 #define JOB_MAX_ZONES 256
 
 enum { JOB_ZONE_NONE = 0, JOB_ZONE_STRIDED = 1, JOB_ZONE_ZBD = 2 };
+/* The options that take fio's zone units (struct job's zunits). */
+enum { JOB_ZU_SIZE, JOB_ZU_IO_SIZE, JOB_ZU_OFFSET, JOB_ZU_OFFSET_INCREMENT, JOB_ZU_ZONESKIP,
+       JOB_ZU_NR };
 
 enum rand_dist { RAND_DIST_RANDOM, RAND_DIST_ZIPF, RAND_DIST_PARETO, RAND_DIST_NORMAL,
 		 RAND_DIST_ZONED };
@@ -97,6 +100,12 @@ struct job {
 	uint32_t offset_pct;
 	uint64_t offset_increment;
 	uint64_t io_size;	/* 0 = size */
+	/*
+	 * fio's zone units ("size=4z"): N zones of the fields above (and
+	 * zoneskip), 0 where the value is in bytes.  The bytes follow once the
+	 * zone size is known (io/zone_units.h); the count is what is shown.
+	 */
+	uint32_t zunits[JOB_ZU_NR];
 	uint32_t nrfiles;
 	int unlink;
 	int allow_file_create;

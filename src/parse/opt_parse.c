@@ -12,6 +12,7 @@
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strcmp, strchr, strdup */
 #include "io/engine.h"	/* engine_find: ioengine= names a compiled-in engine */
+#include "io/zone_units.h"	/* zone_units_slot: which options take "Nz" */
 #include "lib/suggest.h"	/* did you mean: an engine name */
 #include "parse/opt_compat.h"	/* opt_parse_zoned: random_distribution=zoned */
 
@@ -51,24 +52,53 @@ int opt_show_name(const struct job *j, const struct opt_def *o, char *buf, size_
 }
 
 /*
- * fio's zone units ("8z": 8 zones of the device or zonesize) need the zone
- * size before the regions are laid out: refused by name, not misread.
+ * fio's zone units, "8z": 8 zones (zone_units.h), kept as a count in
+ * j->zunits[@k] until the zone size is known.  Returns 1 when @val is not
+ * in zones, 0 when it is (the bytes set to 0 meanwhile), or -EINVAL for a
+ * count that is not a whole number ("1.5z", as fio refuses it).
  */
-static int opt_zone_units(const char *val, const struct num_ctx *c, struct err *e)
+static int opt_zunits(struct job *j, unsigned k, const char *val, const struct num_ctx *c,
+		      struct err *e)
 {
-	size_t n = val ? strlen(val) : 0;
+	size_t n = val ? strlen(val) : 0, i;
+	unsigned long long v = 0;
 
-	if (n > 1 && (val[n - 1] == 'z' || val[n - 1] == 'Z') && val[n - 2] >= '0' && val[n - 2] <= '9')
-		return num_unsupported(e, c, val, "zone units (Nz) are not supported: give bytes");
+	if (!n || val[n - 1] != 'z')
+		return 1;
+	for (i = 0; i + 1 < n; i++) {
+		if (val[i] < '0' || val[i] > '9' || v > UINT32_MAX / 10)
+			return num_error(e, c, -EINVAL, val, "zone units are a whole number of "
+					 "zones below 2^32 (Nz)");
+		v = v * 10 + (unsigned)(val[i] - '0');
+	}
+	if (!i || v > UINT32_MAX)
+		return num_error(e, c, -EINVAL, val, "zone units are a whole number of zones below "
+				 "2^32 (Nz)");
+	j->zunits[k] = (uint32_t)v;
 	return 0;
+}
+
+/* @v as bytes, or as the count of zones when slot @k was given in zones. */
+static void opt_show_zunits(const struct job *j, unsigned k, uint64_t v, char *buf, size_t len)
+{
+	if (j->zunits[k])
+		snprintf(buf, len, "%uz", j->zunits[k]);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
 int opt_parse_size(struct job *j, const struct opt_def *o, const char *val,
 		   const struct num_ctx *c, struct err *e)
 {
-	int r = opt_zone_units(val, c, e);
+	int r = opt_zunits(j, JOB_ZU_SIZE, val, c, e);
 
-	return r ? r : num_parse_size_pct(val, c, &j->size, &j->size_pct, e);
+	if (r <= 0) {
+		j->size = 0;
+		j->size_pct = 0;
+		return r;
+	}
+	j->zunits[JOB_ZU_SIZE] = 0;
+	return num_parse_size_pct(val, c, &j->size, &j->size_pct, e);
 }
 
 int opt_show_size(const struct job *j, const struct opt_def *o, char *buf, size_t len)
@@ -76,16 +106,22 @@ int opt_show_size(const struct job *j, const struct opt_def *o, char *buf, size_
 	if (j->size_pct)
 		snprintf(buf, len, "%u%%", j->size_pct);
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)j->size);
+		opt_show_zunits(j, JOB_ZU_SIZE, j->size, buf, len);
 	return 0;
 }
 
 int opt_parse_offset(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e)
 {
-	int r = opt_zone_units(val, c, e);
+	int r = opt_zunits(j, JOB_ZU_OFFSET, val, c, e);
 
-	return r ? r : num_parse_size_pct(val, c, &j->offset, &j->offset_pct, e);
+	if (r <= 0) {
+		j->offset = 0;
+		j->offset_pct = 0;
+		return r;
+	}
+	j->zunits[JOB_ZU_OFFSET] = 0;
+	return num_parse_size_pct(val, c, &j->offset, &j->offset_pct, e);
 }
 
 int opt_show_offset(const struct job *j, const struct opt_def *o, char *buf, size_t len)
@@ -93,7 +129,37 @@ int opt_show_offset(const struct job *j, const struct opt_def *o, char *buf, siz
 	if (j->offset_pct)
 		snprintf(buf, len, "%u%%", j->offset_pct);
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)j->offset);
+		opt_show_zunits(j, JOB_ZU_OFFSET, j->offset, buf, len);
+	return 0;
+}
+
+int opt_parse_zbytes(struct job *j, const struct opt_def *o, const char *val,
+		     const struct num_ctx *c, struct err *e)
+{
+	int k = zone_units_slot(o->off), r;
+	uint64_t v = 0;
+
+	if (k < 0 || o->width != sizeof(v))
+		return err_set(e, -EINVAL, EXIT_INTERNAL, "option '%s' takes no zone units", o->name);
+	r = opt_zunits(j, (unsigned)k, val, c, e);
+	if (r > 0) {
+		j->zunits[k] = 0;
+		r = num_parse_u64(val, c, &v, e);
+	}
+	if (!r)
+		memcpy((char *)j + o->off, &v, sizeof(v));
+	return r;
+}
+
+int opt_show_zbytes(const struct job *j, const struct opt_def *o, char *buf, size_t len)
+{
+	int k = zone_units_slot(o->off);
+	uint64_t v;
+
+	if (k < 0 || o->width != sizeof(v))
+		return 1;
+	memcpy(&v, (const char *)j + o->off, sizeof(v));
+	opt_show_zunits(j, (unsigned)k, v, buf, len);
 	return 0;
 }
 

@@ -22,6 +22,14 @@ int opt_show_size(const struct job *j, const struct opt_def *o, char *buf, size_
 int opt_parse_offset(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e);
 int opt_show_offset(const struct job *j, const struct opt_def *o, char *buf, size_t len);
+/*
+ * A byte count that also takes fio's zone units, "Nz" (io_size,
+ * offset_increment, zoneskip: the row's field is a uint64_t, its slot in
+ * zone_units.h's list).
+ */
+int opt_parse_zbytes(struct job *j, const struct opt_def *o, const char *val,
+		     const struct num_ctx *c, struct err *e);
+int opt_show_zbytes(const struct job *j, const struct opt_def *o, char *buf, size_t len);
 int opt_parse_filesize(struct job *j, const struct opt_def *o, const char *val,
 		       const struct num_ctx *c, struct err *e);
 int opt_show_filesize(const struct job *j, const struct opt_def *o, char *buf, size_t len);

@@ -8,6 +8,7 @@
 #include "log/iolog.h"	/* iolog_scan */
 #include "parse/opt_compat.h"	/* opt_verify_validate */
 #include "io/latency_target.h"	/* lat_target_validate */
+#include "io/zone_units.h"	/* fio's "Nz" values to bytes */
 
 #include <errno.h>	/* EINVAL, ENOMEM */
 #include <stdio.h>	/* snprintf */
@@ -165,6 +166,24 @@ static int validate_offsets(const struct job *j, struct err *e)
 	return 0;
 }
 
+/*
+ * fio's zone units ("size=4z"): in bytes now when the zone size is given
+ * (zonesize=), else run.c asks the zoned device.  fio reads them under
+ * zonemode=none as 0, the whole file: refused rather than misread.
+ */
+static int validate_zone_units(struct job *j, struct err *e)
+{
+	int k = zone_units_first(j);
+
+	if (k < 0)
+		return 0;
+	if (j->zonemode == JOB_ZONE_NONE)
+		return job_err(e, j, "%s=%uz: zone units need zonemode=zbd or zonemode=strided "
+			       "(fio reads them as 0 without)", zone_units_name((unsigned)k),
+			       j->zunits[k]);
+	return j->zonesize ? zone_units_apply(j, j->zonesize, e) : 0;
+}
+
 int opt_job_validate(struct job *j, struct err *e)
 {
 	char where[JOB_NAME_MAX + sizeof(j->origin) + 16];
@@ -215,6 +234,8 @@ int opt_job_validate(struct job *j, struct err *e)
 			      "share of it)");
 	if (!ret && j->zonemode == JOB_ZONE_STRIDED && !j->zonesize)
 		ret = job_err(e, j, "zonemode=strided needs zonesize > 0");
+	if (!ret)
+		ret = validate_zone_units(j, e);
 	if (!ret && j->zonemode == JOB_ZONE_ZBD && !j->create_serialize)
 		ret = job_err(e, j, "zonemode=zbd and create_serialize=0 are not compatible (as in "
 			      "fio)");

@@ -23,6 +23,7 @@
 #include "io/engine.h"
 #include "env/env.h"
 #include "io/file.h"
+#include "io/zone_units.h"	/* zonemode=zbd's "Nz" from the device's zones */
 #include "steady/job_steady.h"
 #include "run/run_warnings.h"
 #include "measure/series.h"
@@ -62,6 +63,22 @@ static int run_make_workers(struct run_state *s, struct err *e)
 		if (!ops)
 			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': unsupported ioengine '%s'",
 				       j->name, j->ioengine ? j->ioengine : "(none)");
+		/*
+		 * zonemode=zbd with zone units and no zonesize=: "size=4z" is 4
+		 * zones of the job's zoned device, known only now, before the
+		 * regions are laid out.  The bytes go into the request's job
+		 * (the counts stay: it shows as typed); its clones share it, as
+		 * they share the device.
+		 */
+		if (j->zonemode == JOB_ZONE_ZBD && !j->zonesize && zone_units_first(j) >= 0) {
+			uint64_t zs;
+			int r = zone_units_device(j, 0, &zs, e);
+
+			if (!r)
+				r = zone_units_apply(&req->jobs[i], zs, e);
+			if (r)
+				return r;
+		}
 		if (i > 0 && (j->stonewall || j->new_group))
 			groupid++;
 		for (c = 0; c < n; c++, k++) {

@@ -35,7 +35,10 @@ for c in "e --rw=write --bs=64k" \
 	 "n --rw=randwrite --bs=16k --io_size=24m --zonecapacity=512k --max_open_zones=3" \
 	 "n --rw=randwrite --bs=16k --max_open_zones=4 --job_max_open_zones=2" \
 	 "n --rw=randwrite --bs=16k --io_size=16m --zone_reset_threshold=0.5 --zone_reset_frequency=0.25" \
-	 "n --rw=randrw --bs=16k --max_open_zones=2"; do
+	 "n --rw=randrw --bs=16k --max_open_zones=2" \
+	 "e --rw=write --bs=64k --size=3z --offset=2z" \
+	 "e --rw=write --bs=64k --io_size=12z --zonecapacity=768k" \
+	 "e --rw=write --bs=64k --size=2z --offset_increment=3z --numjobs=2 --group_reporting"; do
 	n=$((n + 1))
 	mode=${c%% *}
 	args=${c#* }
@@ -83,6 +86,31 @@ expect_exit zbd_reset_threshold_range 2 "^iotrial: error: .*zone_reset_threshold
 	"$IOTRIAL" --parse-only $base --rw=write --zone_reset_threshold=1.5
 expect_exit zbd_verify_only_refused 2 "^iotrial: error: .*zonemode=zbd with verify_only" \
 	"$IOTRIAL" --parse-only $base --rw=write --verify=crc32c --verify_only=1
-expect_exit zbd_zone_units_refused 2 "^iotrial: error: unsupported value '8z' for option 'size': zone units" \
-	"$IOTRIAL" --parse-only --name=z --filename="$F" --zonemode=zbd --zonesize=1m --rw=write --size=8z
+
+# zone units under zonemode=strided: zones of zonesize (not zonerange), as fio
+sbase="--name=s --filename=$F --ioengine=psync --rw=write --bs=64k --zonemode=strided --zonesize=512k --zonerange=1m"
+(cd "$T" && "$IOTRIAL" $sbase --size=4z --io_size=2z) >"$T/i.txt" 2>"$T/i.err"
+it=$(summary "$T/i.txt" n)
+if command -v fio >/dev/null 2>&1; then
+	(cd "$T" && fio $sbase --size=4z --io_size=2z) >"$T/f.txt" 2>"$T/f.err"
+	fi=$(summary "$T/f.txt" n)
+else
+	fi="16 "	# fio 3.33's count: io_size=2z is 1 MiB of 64k writes
+fi
+check zbd_zone_units_strided_as_fio [ "$it" = "$fi" -a "$it" = "16 " ]
+# the count is what is shown (as fio's "size" : "2z"); the bytes drive the run
+(cd "$T" && "$IOTRIAL" $base --rw=write --bs=64k --size=2z --offset=1z --output-format=json) \
+	>"$T/u.json" 2>"$T/u.err"
+check zbd_zone_units_json pyjson "
+import json
+j = json.load(open('$T/u.json'))['jobs'][0]
+assert j['job options']['size'] == '2z' and j['job options']['offset'] == '1z', j['job options']
+assert j['write']['io_kbytes'] == 2048 and j['write']['total_ios'] == 32, j['write']"
+expect_exit zbd_zone_units_need_zones 2 \
+	"^iotrial: error: job 'z' .*: size=8z: zone units need zonemode=zbd or zonemode=strided" \
+	"$IOTRIAL" --parse-only --name=z --filename="$F" --rw=write --size=8z
+expect_exit zbd_zone_units_whole 2 "^iotrial: error: invalid value '1.5z' for option 'io_size': zone units are a whole number" \
+	"$IOTRIAL" --parse-only $base --rw=write --io_size=1.5z
+expect_exit zbd_zone_units_not_bs 2 "^iotrial: error: invalid value '1z' for option 'bs'" \
+	"$IOTRIAL" --parse-only $base --rw=write --bs=1z
 exit 0
