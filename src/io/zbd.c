@@ -329,9 +329,16 @@ int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64
 	if (writes && !j->direct && d->model == BLKZONED_HOST_MANAGED && d->src.kind != ZONESRC_NVME)
 		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': writes to the host-managed zoned "
 			       "device %s need direct=1 (as in fio)", j->name, d->path);
-	if (j->rw & (RW_TRIM | RW_TRIMWRITE))
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': trims with zonemode=zbd (fio's "
-			       "zone resets) are not supported", j->name);
+	/* a trim is a zone's reset (zbd_adjust_trim): whole zones, as fio checks */
+	if ((j->rw & (RW_TRIM | RW_TRIMWRITE)) &&
+	    (j->bs_min[DDIR_TRIM] != j->bs_max[DDIR_TRIM] || j->bssplit_nr[DDIR_TRIM]))
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': bsrange and bssplit are not "
+			       "allowed for trims with zonemode=zbd (as in fio)", j->name);
+	if ((j->rw & (RW_TRIM | RW_TRIMWRITE)) &&
+	    j->bs[DDIR_TRIM] != d->zone_size)
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': %s: trim block size %llu is not the "
+			       "zone size %llu (a trim resets its zone, as in fio)", j->name, d->path,
+			       (unsigned long long)j->bs[DDIR_TRIM], (unsigned long long)d->zone_size);
 	if (j->bs_max[DDIR_WRITE] > d->zone_size && writes)
 		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': block size %llu exceeds the zone "
 			       "size %llu", j->name, (unsigned long long)j->bs_max[DDIR_WRITE],
@@ -814,6 +821,53 @@ static int zbd_adjust_write(struct zbd_job *jb, const struct zbd_file *zf, struc
 	return ZBD_OK;
 }
 
+/*
+ * A trim of a zone with a write pointer is that zone's reset, as fio 3.33
+ * turns it into one: at the zone's start (the block size is the zone size,
+ * zbd_attach_dev), counted when the zone held data, and done here, so the
+ * I/O completes without the engine (zbd_trim_done).  A random trim of an
+ * empty zone goes to the nearest zone with data (none: the job is done); a
+ * sequential one resets nothing.  A conventional zone is trimmed as any
+ * target is.
+ */
+static int zbd_adjust_trim(struct zbd_job *jb, const struct zbd_file *zf, struct io_u *io)
+{
+	struct zbd_dev *d = zf->d;
+	uint32_t zb = zbd_idx(d, io->offset);
+	struct zbd_zone *z = &d->z[zb];
+	int64_t found;
+	int r;
+
+	if (!z->seq)
+		return ZBD_OK;
+	if (jb->random && z->wp == z->start) {
+		found = zbd_find_data(jb, zf, 1, zb);
+		if (found < 0)
+			return ZBD_EOF;
+		zb = (uint32_t)found;
+		z = &d->z[zb];
+		io->offset = z->start;
+	}
+	if (io->offset != z->start)
+		return -EINVAL;	/* fio: "Trim offset not at zone start" */
+	if (z->wr_inflight)
+		zbd_zone_wait(jb, d, z);
+	r = zbd_reset(jb, d, z);
+	if (!r)
+		zbd_open_put(jb, d, zb);
+	return r;
+}
+
+int zbd_trim_done(const struct zbd_job *jb, const struct io_u *io)
+{
+	const struct zbd_file *zf;
+
+	if (io->ddir != DDIR_TRIM || io->file >= jb->nr_files || !jb->files[io->file].d)
+		return 0;
+	zf = &jb->files[io->file];
+	return zf->d->z[zbd_idx(zf->d, io->offset)].seq;
+}
+
 int zbd_adjust(struct zbd_job *jb, struct io_u *io)
 {
 	struct zbd_file *zf;
@@ -836,7 +890,7 @@ int zbd_adjust(struct zbd_job *jb, struct io_u *io)
 	else if (io->ddir == DDIR_WRITE)
 		r = zbd_adjust_write(jb, zf, io);
 	else
-		r = ZBD_OK;
+		r = zbd_adjust_trim(jb, zf, io);
 	pthread_mutex_unlock(&zf->d->mu);
 	return r;
 }

@@ -21,6 +21,8 @@
  *   it refused unless ignore_zone_limits) are written at once, shared by
  *   every job on the device, and job_max_open_zones per job.  A zone leaves
  *   it when a completed write fills it (zbd_done) or it is reset.
+ * - a trim resets its zone (fio turns trims into zone resets): the block size
+ *   is the zone size, and the I/O completes without the engine.
  * With verify, zones are reset before the job's first write and full zones
  * are never reset during it (a reset would lose the data to check).
  *
@@ -168,6 +170,12 @@ void zbd_job_init(struct zbd_job *jb, struct zbd_set *s, const struct job *j,
  * or -errno when a zone reset failed.
  */
 int zbd_adjust(struct zbd_job *jb, struct io_u *io);
+
+/*
+ * @io, which zbd_adjust passed, is a trim the zones did (its zone was reset
+ * there): the worker completes it without the engine, as fio does.
+ */
+int zbd_trim_done(const struct zbd_job *jb, const struct io_u *io);
 
 /* @io, which zbd_adjust passed, completed (any result). */
 void zbd_done(struct zbd_job *jb, const struct io_u *io);

@@ -239,8 +239,6 @@ int opt_job_validate(struct job *j, struct err *e)
 	if (!ret && j->zonemode == JOB_ZONE_ZBD && !j->create_serialize)
 		ret = job_err(e, j, "zonemode=zbd and create_serialize=0 are not compatible (as in "
 			      "fio)");
-	if (!ret && j->zonemode == JOB_ZONE_ZBD && (j->rw & (RW_TRIM | RW_TRIMWRITE)))
-		ret = job_err(e, j, "zonemode=zbd with trims (fio's zone resets) is not supported");
 	/* verify_only replays the generator's offsets, not the write pointers' */
 	if (!ret && j->zonemode == JOB_ZONE_ZBD && j->verify_only)
 		ret = job_err(e, j, "zonemode=zbd with verify_only is not supported");

@@ -80,8 +80,63 @@ expect_exit zbd_bs_above_zone 2 "^iotrial: error: .*block size 2097152 exceeds t
 	"$IOTRIAL" $base --rw=write --bs=2m
 expect_exit zbd_job_max_open_alone 2 "^iotrial: error: .*job_max_open_zones needs a limit" \
 	"$IOTRIAL" $base --rw=randwrite --job_max_open_zones=2
-expect_exit zbd_trim_refused 2 "^iotrial: error: .*zonemode=zbd with trims" \
-	"$IOTRIAL" --parse-only $base --rw=trim
+
+# trims are zone resets (fio 3.33): a write job leaves 4 of 8 zones with
+# data, a trim job resets them, a read job after it finds what is left.
+# Every job's reads,writes,trims (JSON) and the write lines' resets (text),
+# fio's and iotrial's.
+all_issued() {
+	python3 -c "
+import json, sys
+s = open(sys.argv[1]).read()
+print(' '.join('%d,%d,%d' % tuple(j[d]['total_ios'] for d in ('read', 'write', 'trim'))
+	       for j in json.loads(s[s.index('{'):])['jobs']))" "$1"
+	awk '/ write: IOPS=/ { if (match($0, /; [0-9]+ zone resets/)) printf "R%s ", substr($0, RSTART + 2, RLENGTH - 14) }' "$2"
+}
+tw="--name=w --filename=$F --ioengine=psync --zonemode=zbd --zonesize=1m --size=8m --rw=write --bs=64k --io_size=4m"
+tr="--name=r --stonewall --filename=$F --ioengine=psync --zonemode=zbd --zonesize=1m --size=8m --rw=read --bs=64k"
+n=0
+for c in "--rw=trim --bs=1m|0,64,0 0,0,8 0,0,0
+R0 " \
+	 "--rw=randtrim --bs=1m|0,64,0 0,0,4 0,0,0
+R0 " \
+	 "--rw=trim --bs=1m --size=3z --offset=1z|0,64,0 0,0,3 16,0,0
+R0 " \
+	 "--rw=trimwrite --bs=1m|0,64,0 0,8,8 128,0,0
+R0 R4 "; do
+	n=$((n + 1))
+	args=${c%|*}
+	want=${c#*|}
+	tt="--name=t --stonewall --filename=$F --ioengine=psync --zonemode=zbd --zonesize=1m --size=8m $args"
+	# shellcheck disable=SC2086
+	(cd "$T" && "$IOTRIAL" $tw $tt $tr --output-format=json >"$T/i.json" &&
+		"$IOTRIAL" $tw $tt $tr >"$T/i.txt") 2>"$T/i.err"
+	irc=$?
+	it=$(all_issued "$T/i.json" "$T/i.txt")
+	fi="$want"
+	if command -v fio >/dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		(cd "$T" && fio $tw $tt $tr --output-format=json >"$T/f.json" && fio $tw $tt $tr >"$T/f.txt") 2>"$T/f.err"
+		fi=$(all_issued "$T/f.json" "$T/f.txt")
+	fi
+	if [ $irc -eq 0 ] && [ "$it" = "$fi" ] && [ "$it" = "$want" ]; then
+		pass "zbd_trim_as_fio_$n (issued, resets: $(echo $it))"
+	else
+		fail "zbd_trim_as_fio_$n" "$args: iotrial (exit $irc) '$it' $(head -c 300 "$T/i.err"); fio '$fi'; want '$want'"
+	fi
+done
+# the trim job's resets: the zones that held data (fio prints them on write lines only)
+(cd "$T" && "$IOTRIAL" $tw --name=t --stonewall --filename="$F" --zonemode=zbd --zonesize=1m \
+	--size=8m --rw=trim --bs=1m --output-format=json) >"$T/t.json" 2>"$T/t.err"
+check zbd_trim_resets_counted pyjson "
+import json
+j = json.load(open('$T/t.json'))['jobs']
+assert [x['iotrial']['zone_resets'] for x in j] == [0, 4], [x['iotrial'] .get('zone_resets') for x in j]
+assert j[1]['trim']['total_ios'] == 8 and j[1]['trim']['io_kbytes'] == 8192, j[1]['trim']"
+expect_exit zbd_trim_bs_zone 2 "^iotrial: error: job 'z': .*: trim block size 65536 is not the zone size 1048576" \
+	"$IOTRIAL" $base --rw=trim --bs=64k
+expect_exit zbd_trim_bsrange 2 "^iotrial: error: job 'z': bsrange and bssplit are not allowed for trims" \
+	"$IOTRIAL" $base --rw=randtrim --bs=1m --bsrange=512k-1m
 expect_exit zbd_reset_threshold_range 2 "^iotrial: error: .*zone_reset_threshold.*not between 0 and 1" \
 	"$IOTRIAL" --parse-only $base --rw=write --zone_reset_threshold=1.5
 expect_exit zbd_verify_only_refused 2 "^iotrial: error: .*zonemode=zbd with verify_only" \

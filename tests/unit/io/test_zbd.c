@@ -3,7 +3,8 @@
  * region alignment, the limits refused, writes at the write pointer (also
  * for random offsets), zone capacity below zone size, reads below the
  * write pointer, resets of full zones and by zone_reset_threshold/frequency,
- * the open set shared by two jobs and job_max_open_zones, verify's resets.
+ * the open set shared by two jobs and job_max_open_zones, verify's resets,
+ * trims as zone resets.
  * The expected values are worked out by hand from fio's rules.
  */
 #include <errno.h>
@@ -471,6 +472,60 @@ TEST(zbd_emulated_zones_need_zonesize)
 	free(d.open);
 }
 
+TEST(zbd_trims_reset_their_zones)
+{
+	struct zbd_dev d;
+	struct zbd_set s;
+	struct fake_job w, t;
+	struct io_u io;
+	struct err e;
+
+	zbd_set_init(&s);
+	fake_dev(&d, 4, M, 2);
+	CHECK(fake_attach(&w, &s, &d, RW_WRITE, 64 * K, 0, 4 * M, &e) == 0);
+	/* zones 1 and 3 get data; zone 1 stays open */
+	CHECK(io1(&w, DDIR_WRITE, M, 64 * K, &io) == ZBD_OK);
+	CHECK(io1(&w, DDIR_WRITE, 3 * M, 64 * K, &io) == ZBD_OK);
+	CHECK(d.z[1].open && d.nr_open == 2);
+	/* the trim block size is the zone size, without a range (fio's checks) */
+	CHECK(fake_attach(&t, &s, &d, RW_TRIM, 64 * K, 0, 4 * M, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "trim block size 65536 is not the zone size 1048576") != NULL);
+	fixture_job(&t.j, RW_TRIM, M, 4 * M);
+	t.j.zonemode = JOB_ZONE_ZBD;
+	t.j.direct = 1;
+	t.j.bs_min[DDIR_TRIM] = 512 * K;
+	CHECK(fake_attach_j(&t, &s, &d, 0, 4 * M, &e) == -EINVAL);
+	CHECK(strstr(e.msg, "bsrange and bssplit are not allowed for trims") != NULL);
+	CHECK(fake_attach(&t, &s, &d, RW_TRIM, M, 0, 4 * M, &e) == 0);
+	/* a sequential trim of an empty zone: done by the zones, nothing reset */
+	CHECK(io1(&t, DDIR_TRIM, 0, M, &io) == ZBD_OK);
+	CHECK(zbd_trim_done(&t.jb, &io));
+	CHECK_EQ_U(t.jb.resets, 0);
+	/* of a zone with data: its reset, counted; the zone leaves the open set */
+	CHECK(io1(&t, DDIR_TRIM, M, M, &io) == ZBD_OK);
+	CHECK_EQ_U(io.offset, M);
+	CHECK_EQ_U(d.z[1].wp, M);
+	CHECK_EQ_U(t.jb.resets, 1);
+	CHECK(!d.z[1].open && d.nr_open == 1);
+	/* a random trim of an empty zone goes to the nearest one with data */
+	t.jb.random = 1;
+	CHECK(io1(&t, DDIR_TRIM, 2 * M, M, &io) == ZBD_OK);
+	CHECK_EQ_U(io.offset, 3 * M);
+	CHECK_EQ_U(d.z[3].wp, 3 * M);
+	CHECK_EQ_U(t.jb.resets, 2);
+	/* none left: the job is done */
+	CHECK(io1(&t, DDIR_TRIM, 0, M, &io) == ZBD_EOF);
+	/* a trim off a zone's start is refused (fio: "Trim offset not at zone start") */
+	t.jb.random = 0;
+	CHECK(io1(&t, DDIR_TRIM, 2 * M + 4 * K, M, &io) == -EINVAL);
+	/* a read or a write is never the zones' to complete */
+	memset(&io, 0, sizeof(io));
+	io.ddir = DDIR_WRITE;
+	CHECK(!zbd_trim_done(&t.jb, &io));
+	fake_free(&d);
+	zbd_set_free(&s);
+}
+
 int main(void)
 {
 	RUN(zbd_table_rejects_unequal_zones);
@@ -485,5 +540,6 @@ int main(void)
 	RUN(zbd_open_set_shared_and_job_limit);
 	RUN(zbd_verify_resets_first_and_never_full_zones);
 	RUN(zbd_emulated_zones_need_zonesize);
+	RUN(zbd_trims_reset_their_zones);
 	return check_any_failed;
 }
