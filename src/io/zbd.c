@@ -923,3 +923,25 @@ uint64_t zbd_wp(const struct zbd_file *zf, uint64_t off)
 {
 	return zf->d->z[zbd_idx(zf->d, off)].wp;
 }
+
+int zbd_zone_data(const struct zbd_file *zf, uint32_t k, uint64_t *start, uint64_t *end)
+{
+	struct zbd_dev *d = zf->d;
+	const struct zbd_zone *z;
+	int r;
+
+	if (!d || k >= zf->zmax - zf->zmin)
+		return -1;
+	pthread_mutex_lock(&d->mu);
+	z = &d->z[zf->zmin + k];
+	*start = z->start;
+	*end = z->cond == BLKZONED_COND_OFFLINE ? z->start : z->wp;
+	r = z->seq;
+	pthread_mutex_unlock(&d->mu);
+	return r;
+}
+
+int zbd_conventional(const struct zbd_file *zf, uint64_t off)
+{
+	return zf->d && !zf->d->z[zbd_idx(zf->d, off)].seq;
+}

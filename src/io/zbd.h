@@ -22,7 +22,9 @@
  *   every job on the device, and job_max_open_zones per job.  A zone leaves
  *   it when a completed write fills it (zbd_done) or it is reset.
  * - a trim resets its zone (fio turns trims into zone resets): the block size
- *   is the zone size, and the I/O completes without the engine.
+ *   is the zone size, and the I/O completes without the engine;
+ * - verify_only reads back what each zone holds, from its start to its write
+ *   pointer (zbd_zone_data), not the blocks the job's offsets would write.
  * With verify, zones are reset before the job's first write and full zones
  * are never reset during it (a reset would lose the data to check).
  *
@@ -179,6 +181,18 @@ int zbd_trim_done(const struct zbd_job *jb, const struct io_u *io);
 
 /* @io, which zbd_adjust passed, completed (any result). */
 void zbd_done(struct zbd_job *jb, const struct io_u *io);
+
+/*
+ * What zone @k of @zf's region holds, for verify_only (the device's write
+ * pointers, as the report gave them or the run's writes moved them): 1 with
+ * [*start, *end) from the zone's start to its write pointer (an offline
+ * zone: empty), 0 for a conventional zone (no write pointer: the caller
+ * asks the job's own offsets), -1 past the region.
+ */
+int zbd_zone_data(const struct zbd_file *zf, uint32_t k, uint64_t *start, uint64_t *end);
+
+/* Whether byte @off of @zf's device lies in a conventional zone. */
+int zbd_conventional(const struct zbd_file *zf, uint64_t off);
 
 /* The write pointer of the zone holding byte @off of @zf's device (tests). */
 uint64_t zbd_wp(const struct zbd_file *zf, uint64_t off);

@@ -239,9 +239,11 @@ int opt_job_validate(struct job *j, struct err *e)
 	if (!ret && j->zonemode == JOB_ZONE_ZBD && !j->create_serialize)
 		ret = job_err(e, j, "zonemode=zbd and create_serialize=0 are not compatible (as in "
 			      "fio)");
-	/* verify_only replays the generator's offsets, not the write pointers' */
-	if (!ret && j->zonemode == JOB_ZONE_ZBD && j->verify_only)
-		ret = job_err(e, j, "zonemode=zbd with verify_only is not supported");
+	/* verify_only reads each zone up to its write pointer in blocks of one size */
+	if (!ret && j->zonemode == JOB_ZONE_ZBD && j->verify_only &&
+	    (j->bssplit_nr[DDIR_WRITE] || j->bs_min[DDIR_WRITE] != j->bs_max[DDIR_WRITE]))
+		ret = job_err(e, j, "verify_only with zonemode=zbd needs one write block size "
+			      "(no bsrange or bssplit)");
 	/* a sync engine has one I/O at a time: offload cannot change when it goes */
 	if (!ret && j->submit_offload && !engine_find(j->ioengine)->getevents_timed &&
 	    !(engine_traits(j->ioengine) & ENGINE_F_SYNC))

@@ -31,6 +31,7 @@
 #include <unistd.h>	/* pread */
 #include "io/buffer.h"	/* buffer_pattern_parse */
 #include "io/ioerr.h"	/* ioerr_nonfatal */
+#include "io/zbd.h"	/* verify_only: what the zones hold */
 #include "lib/rand.h"	/* rand_mix */
 
 /* The job's one size for direction @d, or 0 when sizes vary (bsrange, bssplit). */
@@ -366,6 +367,27 @@ void worker_verify_read(struct worker *w, const struct io_u *io)
 }
 
 /*
+ * verify_only under zonemode=zbd: what the zones hold, in the job's write
+ * block size from each sequential zone's start to its write pointer (the
+ * device's report, or what this run's writes left), since the writes went to
+ * the write pointers, not to the offsets the job's generator makes.
+ */
+static int verify_zones(struct worker *w)
+{
+	uint64_t bs = w->job->bs[DDIR_WRITE], start, end, off;
+	unsigned f;
+	uint32_t k;
+	int r;
+
+	for (f = 0; f < w->nr_files && w->zbd_files; f++)
+		for (k = 0; (r = zbd_zone_data(&w->zbd_files[f], k, &start, &end)) >= 0; k++)
+			for (off = start; r && bs && off + bs <= end; off += bs)
+				if (verify_log_add(&w->vlog, f, off, bs))
+					return -ENOMEM;
+	return 0;
+}
+
+/*
  * verify_only: the blocks the job would write (a read job: read), from its
  * own generator, as fio runs the job without writing; each write is counted
  * in write's total_ios and io_bytes (no latency: none was done), as fio 3.33
@@ -390,10 +412,13 @@ static int verify_replay(struct worker *w, int log)
 			w->st.dir[DDIR_WRITE].ios++;
 			w->st.dir[DDIR_WRITE].bytes += io.len;
 		}
-		if (log && verify_log_add(&w->vlog, io.file, io.offset, io.len))
+		/* under zonemode=zbd the zones say where the data is (verify_zones) */
+		if (log && (!w->zbd_files || (io.file < w->nr_files &&
+					      zbd_conventional(&w->zbd_files[io.file], io.offset))) &&
+		    verify_log_add(&w->vlog, io.file, io.offset, io.len))
 			return -ENOMEM;
 	}
-	return 0;
+	return log && w->zbd_files ? verify_zones(w) : 0;
 }
 
 /* Read back every block of @l and check it. */

@@ -4,7 +4,7 @@
  * for random offsets), zone capacity below zone size, reads below the
  * write pointer, resets of full zones and by zone_reset_threshold/frequency,
  * the open set shared by two jobs and job_max_open_zones, verify's resets,
- * trims as zone resets.
+ * trims as zone resets, what verify_only reads (start to write pointer).
  * The expected values are worked out by hand from fio's rules.
  */
 #include <errno.h>
@@ -526,6 +526,40 @@ TEST(zbd_trims_reset_their_zones)
 	zbd_set_free(&s);
 }
 
+TEST(zbd_zone_data_is_start_to_wp)
+{
+	struct zbd_dev d;
+	struct zbd_set s;
+	struct fake_job w;
+	struct io_u io;
+	struct err e;
+	uint64_t a, b;
+
+	zbd_set_init(&s);
+	fake_dev(&d, 4, 768 * K, 0);
+	CHECK(fake_attach(&w, &s, &d, RW_WRITE, 64 * K, M, 3 * M, &e) == 0);
+	CHECK(io1(&w, DDIR_WRITE, 2 * M, 64 * K, &io) == ZBD_OK);
+	CHECK(io1(&w, DDIR_WRITE, 2 * M, 64 * K, &io) == ZBD_OK);
+	/* the region's zones 1..3: empty, 128k, empty; then past it */
+	CHECK(zbd_zone_data(&w.zf, 0, &a, &b) == 1);
+	CHECK(a == M && b == M);
+	CHECK(zbd_zone_data(&w.zf, 1, &a, &b) == 1);
+	CHECK(a == 2 * M && b == 2 * M + 128 * K);
+	CHECK(zbd_zone_data(&w.zf, 2, &a, &b) == 1);
+	CHECK(zbd_zone_data(&w.zf, 3, &a, &b) == -1);
+	/* an offline zone holds nothing to read */
+	d.z[2].cond = BLKZONED_COND_OFFLINE;
+	CHECK(zbd_zone_data(&w.zf, 1, &a, &b) == 1);
+	CHECK(a == 2 * M && b == 2 * M);
+	/* a conventional zone: the job's own offsets say */
+	d.z[3].seq = 0;
+	CHECK(zbd_zone_data(&w.zf, 2, &a, &b) == 0);
+	CHECK(zbd_conventional(&w.zf, 3 * M + 4 * K));
+	CHECK(!zbd_conventional(&w.zf, 2 * M));
+	fake_free(&d);
+	zbd_set_free(&s);
+}
+
 int main(void)
 {
 	RUN(zbd_table_rejects_unequal_zones);
@@ -541,5 +575,6 @@ int main(void)
 	RUN(zbd_verify_resets_first_and_never_full_zones);
 	RUN(zbd_emulated_zones_need_zonesize);
 	RUN(zbd_trims_reset_their_zones);
+	RUN(zbd_zone_data_is_start_to_wp);
 	return check_any_failed;
 }
