@@ -11,7 +11,9 @@
 # max_open_zones, two jobs sharing the open set, iodepth 4 through io_uring)
 # the I/O counts, and write pointers that hold what was written with no more
 # zones partly written than the limit; zone_reset_threshold/frequency resets
-# more than full zones need, in both; a read job then a writer in one run.
+# more than full zones need, in both; a read job then a writer in one run;
+# zone units (size=3z: the device's zones), trims as zone resets, and
+# verify_only reading back what the write pointers hold.
 # Bad input gets one line: zonemode=zbd on the ordinary NVMe namespace,
 # max_open_zones above the device's limit, buffered writes.  The
 # namespace's char device (io_uring_cmd, zone append) is vm_zbd_cmd.sh's.
@@ -31,6 +33,40 @@ compare read_written exact "--rw=write --bs=64k --size=4M --offset=4M" \
 # random writes with verify: 4 zones, 3 MiB writable; full zones are never
 # reset under verify, so both stop after 192 writes, every block checked
 compare verify exact "--rw=randwrite --bs=16k --size=4M --max_open_zones=2 --verify=crc32c"
+# verify_only in a run of its own reads back what the device's write pointers
+# say was written (fio 3.33 resets the zones first and then finds them
+# empty), and resets nothing: the random writes with verify iotrial just
+# did, 192 blocks of 16 KiB in zones 0-3
+vo="--filename=$ZD --direct=1 --zonemode=zbd --bs=16k --verify=crc32c"
+"$V" sh $G "echo '=== before'; blkzone report $ZD; echo '=== v';
+iotrial --output-format=json --name=v $vo --rw=write --size=16M --verify_only=1;
+echo '=== after'; blkzone report $ZD" >"$T/vo.out" 2>"$T/vo.err"
+check vm_zbd_verify_only pyjson "
+import json, re
+parts = dict(zip(*[iter(re.split(r'^=== (\\S+)\\n', open('$T/vo.out').read(), flags=re.M)[1:])] * 2))
+# blkzone prints each zone's wp from its start; a full zone's at its end
+wps = lambda b: [(int(s, 16), min(int(w, 16), 0x600)) for s, w in
+                 re.findall(r'start: (0x[0-9a-f]+), len \\S+ cap \\S+ wptr (0x[0-9a-f]+)', b)]
+before, after = wps(parts['before']), wps(parts['after'])
+held = sum(w for _, w in before) * 512 // 16384
+j = json.loads(parts['v'])['jobs'][0]
+v = j['iotrial']['verify']
+assert held == 192 and j['read']['total_ios'] == held and v['blocks'] == held, (held, j['read'], v)
+assert v['failures'] == 0 and j['error'] == 0 and j['iotrial']['zone_resets'] == 0, (v, j['error'])
+assert before == after and len(before) == 16, (before, after)"
+lap "verify_only checked"
+# zone units without zonesize= (the device's 1 MiB zones) and trims as zone
+# resets: zones 1-3 written (36 blocks of their 768 KiB), zone 2 trimmed,
+# then the two left with data at random
+compare trims exact "--rw=write --bs=64k --size=3z --offset=1z" \
+	"--rw=trim --bs=1M --size=1z --offset=2z" "--rw=randtrim --bs=1M --size=16M"
+check vm_zbd_trim_resets pyjson "
+import json, re
+parts = re.split(r'^=== (\\S+)\\n', open('$T/trims.it').read(), flags=re.M)
+j = {k: json.loads(b)['jobs'][0] for k, b in zip(parts[1::2], parts[2::2]) if k != 'wp'}
+assert [j[k]['iotrial']['zone_resets'] for k in '23'] == [1, 2], [j[k]['iotrial'] for k in '23']
+assert [j[k]['trim']['io_kbytes'] for k in '23'] == [1024, 2048], [j[k]['trim'] for k in '23']"
+lap "trims checked"
 # random writes, a few zones at a time, more than fits: full zones reset
 MAXOPEN=2 compare rand_write_open2 counts "--rw=randwrite --bs=16k --size=8M --io_size=12M --max_open_zones=2"
 # two jobs on the device share its open set (4), each opening at most 2
