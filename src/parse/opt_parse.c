@@ -87,49 +87,51 @@ static void opt_show_zunits(const struct job *j, unsigned k, uint64_t v, char *b
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/* size= and offset=: bytes, N% of the file, or N zones (slot @k). */
+static int opt_parse_zpct(struct job *j, unsigned k, const char *val, const struct num_ctx *c,
+			  uint64_t *bytes, uint32_t *pct, struct err *e)
+{
+	int r = opt_zunits(j, k, val, c, e);
+
+	if (r <= 0) {
+		*bytes = 0;
+		*pct = 0;
+		return r;
+	}
+	j->zunits[k] = 0;
+	return num_parse_size_pct(val, c, bytes, pct, e);
+}
+
+static void opt_show_zpct(const struct job *j, unsigned k, uint64_t bytes, uint32_t pct, char *buf,
+			  size_t len)
+{
+	if (pct)
+		snprintf(buf, len, "%u%%", pct);
+	else
+		opt_show_zunits(j, k, bytes, buf, len);
+}
+
 int opt_parse_size(struct job *j, const struct opt_def *o, const char *val,
 		   const struct num_ctx *c, struct err *e)
 {
-	int r = opt_zunits(j, JOB_ZU_SIZE, val, c, e);
-
-	if (r <= 0) {
-		j->size = 0;
-		j->size_pct = 0;
-		return r;
-	}
-	j->zunits[JOB_ZU_SIZE] = 0;
-	return num_parse_size_pct(val, c, &j->size, &j->size_pct, e);
+	return opt_parse_zpct(j, JOB_ZU_SIZE, val, c, &j->size, &j->size_pct, e);
 }
 
 int opt_show_size(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
-	if (j->size_pct)
-		snprintf(buf, len, "%u%%", j->size_pct);
-	else
-		opt_show_zunits(j, JOB_ZU_SIZE, j->size, buf, len);
+	opt_show_zpct(j, JOB_ZU_SIZE, j->size, j->size_pct, buf, len);
 	return 0;
 }
 
 int opt_parse_offset(struct job *j, const struct opt_def *o, const char *val,
 		     const struct num_ctx *c, struct err *e)
 {
-	int r = opt_zunits(j, JOB_ZU_OFFSET, val, c, e);
-
-	if (r <= 0) {
-		j->offset = 0;
-		j->offset_pct = 0;
-		return r;
-	}
-	j->zunits[JOB_ZU_OFFSET] = 0;
-	return num_parse_size_pct(val, c, &j->offset, &j->offset_pct, e);
+	return opt_parse_zpct(j, JOB_ZU_OFFSET, val, c, &j->offset, &j->offset_pct, e);
 }
 
 int opt_show_offset(const struct job *j, const struct opt_def *o, char *buf, size_t len)
 {
-	if (j->offset_pct)
-		snprintf(buf, len, "%u%%", j->offset_pct);
-	else
-		opt_show_zunits(j, JOB_ZU_OFFSET, j->offset, buf, len);
+	opt_show_zpct(j, JOB_ZU_OFFSET, j->offset, j->offset_pct, buf, len);
 	return 0;
 }
 
