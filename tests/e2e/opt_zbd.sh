@@ -187,6 +187,8 @@ assert j['write']['io_kbytes'] == 2048 and j['write']['total_ios'] == 32, j['wri
 expect_exit zbd_zone_units_need_zones 2 \
 	"^iotrial: error: job 'z' .*: size=8z: zone units need zonemode=zbd or zonemode=strided" \
 	"$IOTRIAL" --parse-only --name=z --filename="$F" --rw=write --size=8z
+expect_exit zbd_zone_units_need_zonesize 2 "^iotrial: error: job 'z' .*: size=2z: .* is not a zoned block device: zone units need zonesize=" \
+	"$IOTRIAL" --name=z --filename="$F" --zonemode=zbd --rw=write --size=2z
 expect_exit zbd_zone_units_whole 2 "^iotrial: error: invalid value '1.5z' for option 'io_size': zone units are a whole number" \
 	"$IOTRIAL" --parse-only $base --rw=write --io_size=1.5z
 expect_exit zbd_zone_units_not_bs 2 "^iotrial: error: invalid value '1z' for option 'bs'" \
