@@ -391,13 +391,16 @@ int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64
 	return 0;
 }
 
-int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, struct zbd_file *zf,
-	       struct err *e)
+/*
+ * The device at @f's path in @s, read and added when it is new.  With s->mu
+ * held.  0 with *@out set, or -errno with @e filled.
+ */
+static int zbd_dev_get(struct zbd_set *s, const struct job *j, const struct engine_file *f,
+		       struct zbd_dev **out, struct err *e)
 {
 	struct zbd_dev *d;
-	int r = 0;
+	int r;
 
-	pthread_mutex_lock(&s->mu);
 	for (d = s->head; d; d = d->next)
 		if (!strcmp(d->path, f->path))
 			break;
@@ -405,7 +408,6 @@ int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, st
 		d = calloc(1, sizeof(*d));
 		if (!d || !(d->path = strdup(f->path))) {
 			free(d);
-			pthread_mutex_unlock(&s->mu);
 			return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 		}
 		d->fd = -1;
@@ -413,11 +415,44 @@ int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, st
 		r = zbd_dev_read(d, j, f, e);
 		if (r) {
 			zbd_dev_free(d);
-			pthread_mutex_unlock(&s->mu);
 			return r;
 		}
 		d->next = s->head;
 		s->head = d;
+	}
+	*out = d;
+	return 0;
+}
+
+int zbd_zone_size(struct zbd_set *s, const struct job *j, const char *path, uint64_t *zone_size,
+		  struct err *e)
+{
+	struct engine_file f = { .fd = open(path, O_RDONLY | O_CLOEXEC), .path = (char *)path };
+	struct zbd_dev *d = NULL;
+	int r;
+
+	if (f.fd < 0)
+		return err_set(e, -errno, EXIT_TARGET, "%s: %m", path);
+	pthread_mutex_lock(&s->mu);
+	r = zbd_dev_get(s, j, &f, &d, e);
+	pthread_mutex_unlock(&s->mu);
+	close(f.fd);
+	if (!r)
+		*zone_size = d->zone_size;
+	return r;
+}
+
+int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, struct zbd_file *zf,
+	       struct err *e)
+{
+	struct zbd_dev *d;
+	int r;
+
+	pthread_mutex_lock(&s->mu);
+	r = zbd_dev_get(s, j, f, &d, e);
+	if (r) {
+		pthread_mutex_unlock(&s->mu);
+		return r;
 	}
 	/* resets need the device open for writing: only for a job that writes */
 	if (!d->fd_rw && d->fd >= 0 && job_writes(j)) {

@@ -155,6 +155,15 @@ int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, st
 	       struct err *e);
 
 /*
+ * The zone size of the device at @path, for fio's zone units under
+ * zonemode=zbd without zonesize= (zone_units.h): the device is read as
+ * zbd_attach reads it, and joins @s, before the job's regions are laid
+ * out.  0, or -errno with @e filled as zbd_attach's.
+ */
+int zbd_zone_size(struct zbd_set *s, const struct job *j, const char *path, uint64_t *zone_size,
+		  struct err *e);
+
+/*
  * The checks and alignment of zbd_attach on a device already known (tests
  * call it on a fake table).  @direct: the job writes with O_DIRECT.
  */

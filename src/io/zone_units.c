@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <stdio.h>	/* snprintf */
 #include <sys/stat.h>	/* stat, S_ISBLK */
-#include "io/blkzoned.h"	/* the device's zoned model and chunk_sectors */
 #include "io/file.h"	/* file_names: the targets, untouched */
+#include "io/zbd.h"	/* zbd_zone_size: the device read as zonemode=zbd reads it */
 
 /* The one list of the options that take zone units: their fields and names. */
 static const struct {
@@ -68,36 +68,37 @@ int zone_units_apply(struct job *j, uint64_t zone_size, struct err *e)
 	return 0;
 }
 
-int zone_units_device(const struct job *j, unsigned jobnum, uint64_t *zone_size, struct err *e)
+int zone_units_device(struct zbd_set *s, const struct job *j, unsigned jobnum, uint64_t *zone_size,
+		      struct err *e)
 {
 	int k = zone_units_first(j);
 	const char *opt = zone_units_name(k < 0 ? 0 : (unsigned)k);
 	unsigned nz = k < 0 ? 0 : j->zunits[k], nr = 0, i;
 	char **names = NULL;
-	uint64_t zs = 0;
+	uint64_t zs = 0, one = 0;
 	int r;
 
 	r = file_names(j, jobnum, &names, &nr, e);
 	if (r)
 		return r;
 	for (i = 0; i < nr && !r; i++) {
-		enum blkzoned_model m = BLKZONED_NONE;
-		uint32_t sectors = 0;
 		struct stat st;
 
-		if (stat(names[i], &st) || !S_ISBLK(st.st_mode) || blkzoned_model(st.st_rdev, &m) ||
-		    m == BLKZONED_NONE || blkzoned_limit(st.st_rdev, "chunk_sectors", &sectors) ||
-		    !sectors)
-			continue;
-		if (zs && zs != (uint64_t)sectors * 512)
-			r = job_err(e, j, "%s=%uz: %s has zones of %llu bytes, another target of %llu: "
-				    "give bytes", opt, nz, names[i],
-				    (unsigned long long)sectors * 512, (unsigned long long)zs);
-		zs = (uint64_t)sectors * 512;
+		/* only a device can say its zone size (a file's zones are zonesize=) */
+		if (stat(names[i], &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))) {
+			r = job_err(e, j, "%s=%uz: %s is not a zoned block device: zone units need "
+				    "zonesize=", opt, nz, names[i]);
+			break;
+		}
+		r = zbd_zone_size(s, j, names[i], &one, e);
+		if (!r && zs && one != zs)
+			r = job_err(e, j, "%s=%uz: %s has zones of %llu bytes, another target of "
+				    "%llu: give bytes", opt, nz, names[i], (unsigned long long)one,
+				    (unsigned long long)zs);
+		zs = one;
 	}
 	if (!r && !zs)
-		r = job_err(e, j, "%s=%uz: %s is not a zoned block device: zone units need "
-			    "zonesize=", opt, nz, nr ? names[0] : "the target");
+		r = job_err(e, j, "%s=%uz: the job has no target to take the zone size from", opt, nz);
 	file_names_free(names, nr);
 	if (!r)
 		*zone_size = zs;

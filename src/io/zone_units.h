@@ -35,10 +35,13 @@ int zone_units_apply(struct job *j, uint64_t zone_size, struct err *e);
 
 /*
  * The zone size of clone @jobnum's targets under zonemode=zbd without
- * zonesize=: their zoned block devices' (sysfs chunk_sectors).  0 with
- * *@zone_size set, or -EINVAL (EXIT_USAGE) when no target is a zoned block
- * device or two disagree, @e naming the option given in zones.
+ * zonesize=: each target's device is read as zonemode=zbd reads it (zbd.h)
+ * and joins @s.  0 with *@zone_size set, or -errno with @e filled:
+ * EXIT_USAGE naming the option given in zones when a target is not a
+ * device or two disagree, else zbd's own errors.
  */
-int zone_units_device(const struct job *j, unsigned jobnum, uint64_t *zone_size, struct err *e);
+struct zbd_set;
+int zone_units_device(struct zbd_set *s, const struct job *j, unsigned jobnum, uint64_t *zone_size,
+		      struct err *e);
 
 #endif

@@ -72,7 +72,7 @@ static int run_make_workers(struct run_state *s, struct err *e)
 		 */
 		if (j->zonemode == JOB_ZONE_ZBD && !j->zonesize && zone_units_first(j) >= 0) {
 			uint64_t zs;
-			int r = zone_units_device(j, 0, &zs, e);
+			int r = zone_units_device(&s->zbd, j, 0, &zs, e);
 
 			if (!r)
 				r = zone_units_apply(&req->jobs[i], zs, e);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>	/* close, unlink */
 #include "check.h"
+#include "io/zbd.h"
 #include "io/zone_units.h"
 #include "job_fixture.h"
 
@@ -69,21 +70,25 @@ TEST(zone_units_need_a_zoned_device)
 {
 	char path[] = "/tmp/iotrial_zu_XXXXXX";
 	int fd = mkstemp(path);
+	struct zbd_set set;
 	struct job j;
 	struct err e;
 	uint64_t zs = 7;
 
 	CHECK(fd >= 0);
+	zbd_set_init(&set);
 	fixture_job(&j, RW_WRITE, 4096, 0);
 	j.zonemode = JOB_ZONE_ZBD;
 	j.zunits[JOB_ZU_SIZE] = 2;
 	j.filename = path;
 	err_clear(&e);
-	CHECK(zone_units_device(&j, 0, &zs, &e) == -EINVAL);
+	CHECK(zone_units_device(&set, &j, 0, &zs, &e) == -EINVAL);
 	CHECK(e.exit_code == EXIT_USAGE);
 	CHECK(strstr(e.msg, "size=2z") && strstr(e.msg, path) &&
 	      strstr(e.msg, "is not a zoned block device: zone units need zonesize="));
 	CHECK_EQ_U(zs, 7);
+	CHECK(set.head == NULL);	/* no device was read */
+	zbd_set_free(&set);
 	if (fd >= 0) {
 		close(fd);
 		unlink(path);
