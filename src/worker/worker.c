@@ -688,7 +688,8 @@ static unsigned worker_fill(struct worker *w, uint64_t *now, struct io_u **pendi
 		io->t_start = *now;
 		io->t_issue = *now;
 		io->untimed = 0;
-		if (unlikely(!w->plain) && w->zbd != NULL && zbd_trim_done(w->zbd, io)) {
+		if (unlikely(!w->plain) && io->ddir == DDIR_TRIM && w->zbd != NULL &&
+		    zbd_trim_done(w->zbd, io)) {
 			io->res = io->len;	/* zonemode=zbd: the trim was its zone's reset */
 			r = ENGINE_Q_COMPLETED;
 		} else {
