@@ -12,8 +12,9 @@
 # the I/O counts, and write pointers that hold what was written with no more
 # zones partly written than the limit; zone_reset_threshold/frequency resets
 # more than full zones need, in both; a read job then a writer in one run;
-# zone units (size=3z: the device's zones), trims as zone resets, and
-# verify_only reading back what the write pointers hold.
+# zone units (size=3z: the device's zones, on the block and the char
+# device), trims as zone resets, and verify_only reading back what the write
+# pointers hold.
 # Bad input gets one line: zonemode=zbd on the ordinary NVMe namespace,
 # max_open_zones above the device's limit, buffered writes.  The
 # namespace's char device (io_uring_cmd, zone append) is vm_zbd_cmd.sh's.
@@ -67,6 +68,11 @@ j = {k: json.loads(b)['jobs'][0] for k, b in zip(parts[1::2], parts[2::2]) if k 
 assert [j[k]['iotrial']['zone_resets'] for k in '23'] == [1, 2], [j[k]['iotrial'] for k in '23']
 assert [j[k]['trim']['io_kbytes'] for k in '23'] == [1024, 2048], [j[k]['trim'] for k in '23']"
 lap "trims checked"
+# zone units on the namespace's char device (io_uring_cmd): its zone size
+# comes from the ZNS identify, as fio's does
+ZDEV=$ZC ZOPTS="--ioengine=io_uring_cmd --cmd_type=nvme"
+compare cmd_zone_units exact "--rw=write --bs=64k --size=3z --offset=1z"
+ZDEV=$ZD ZOPTS=--direct=1
 # random writes, a few zones at a time, more than fits: full zones reset
 MAXOPEN=2 compare rand_write_open2 counts "--rw=randwrite --bs=16k --size=8M --io_size=12M --max_open_zones=2"
 # two jobs on the device share its open set (4), each opening at most 2
