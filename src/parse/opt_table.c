@@ -129,10 +129,11 @@ static const struct opt_def opt_defs_head[] = {
 		  "or at N zones (Nz)" },
 	{ .name = "offset_increment", .type = OPT_FUNC, F(offset_increment),
 	  .parse = opt_parse_zbytes, .show = opt_show_zbytes,
-	  .help = "each numjobs clone starts this many bytes (or Nz: zones) after the previous one" },
+	  .help = "each numjobs clone starts this many bytes (units k/m/g/t/p) or zones (Nz) after "
+		  "the previous one" },
 	{ .name = "io_size", .alias = { "io_limit" }, .type = OPT_FUNC, F(io_size),
 	  .parse = opt_parse_zbytes, .show = opt_show_zbytes,
-	  .help = "bytes of I/O to do, or Nz: N zones (default: size)" },
+	  .help = "bytes of I/O to do (units k/m/g/t/p), or Nz: N zones (default: size)" },
 	{ .name = "nrfiles", .alias = { "nr_files" }, .type = OPT_INT, F(nrfiles), .min = 1,
 	  .help = "number of files to spread the job over" },
 	{ .name = "openfiles", .type = OPT_INT, F(openfiles),
@@ -457,8 +458,8 @@ static const struct opt_def opt_defs_tail[] = {
 	{ .name = "zonerange", .type = OPT_INT, F(zonerange),
 	  .help = "zonemode=strided: size of a zone (0 = zonesize)" },
 	{ .name = "zoneskip", .type = OPT_FUNC, F(zoneskip), .parse = opt_parse_zbytes,
-	  .show = opt_show_zbytes, .help = "zonemode=strided: bytes (or Nz: zones) skipped after "
-					    "each zone" },
+	  .show = opt_show_zbytes, .help = "zonemode=strided: bytes (units k/m/g/t/p) or zones "
+					    "(Nz) skipped after each zone" },
 	{ .name = "zonecapacity", .type = OPT_INT, F(zonecapacity),
 	  .help = "zonemode=zbd on emulated zones: bytes of each zone that can be written "
 		  "(0 = zonesize; a zoned device reports its own)" },
