@@ -226,6 +226,8 @@ int opt_job_validate(struct job *j, struct err *e)
 		ret = opt_think_validate(j, e);
 	if (!ret)
 		ret = lat_target_validate(j, e);
+	if (!ret)
+		ret = validate_zone_units(j, e);
 	/* fio: it "only makes sense with sequential write" (or a read job) */
 	if (!ret && j->fill_device && job_writes(j) && j->rw != RW_WRITE)
 		ret = job_err(e, j, "fill_device needs rw=write (sequential) or a read job");
@@ -234,8 +236,6 @@ int opt_job_validate(struct job *j, struct err *e)
 			      "share of it)");
 	if (!ret && j->zonemode == JOB_ZONE_STRIDED && !j->zonesize)
 		ret = job_err(e, j, "zonemode=strided needs zonesize > 0");
-	if (!ret)
-		ret = validate_zone_units(j, e);
 	if (!ret && j->zonemode == JOB_ZONE_ZBD && !j->create_serialize)
 		ret = job_err(e, j, "zonemode=zbd and create_serialize=0 are not compatible (as in "
 			      "fio)");

@@ -53,6 +53,10 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
 	CHECK(fails_like("zonemode", "zoned", "not one of none, strided, zbd"));
 	CHECK(fails_like("zone_reset_frequency", "2", "not between 0 and 1"));
+	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
+	CHECK(fails_like("nice", "20", "-20..19"));
+	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
+	/* fio's zone units: whole zones, on five options only */
 	CHECK(fails_with("size", "1.5z", "invalid value '1.5z' for option 'size': zone units are a "
 			 "whole number of zones below 2^32 (Nz) (" W ")"));
 	CHECK(fails_like("io_size", "z", "whole number of zones"));
@@ -60,9 +64,6 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_like("zoneskip", "99999999999z", "below 2^32"));
 	CHECK(fails_like("bs", "1z", "unexpected 'z'"));
 	CHECK(fails_like("filesize", "1z", "unexpected 'z'"));
-	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
-	CHECK(fails_like("nice", "20", "-20..19"));
-	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
 	CHECK(fails_like("io_submit_mode", "sideways", "not one of"));
 	CHECK(fails_like("continue_on_error", "sometimes", "not one of none, read, write"));
 	CHECK(fails_like("latency_percentile", "100.5", "a percentile is 0..100"));
