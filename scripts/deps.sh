@@ -28,6 +28,7 @@ PKGS="$PKGS clang libfuzzer-14-dev"  # make fuzz-smoke (tests/fuzz)
 PKGS="$PKGS chromium"  # renders the HTML reports in tests/e2e/report_html.sh
 PKGS="$PKGS openmpi-bin libopenmpi-dev"  # MPI mode (docs/mpi.md): the build finds it, tests/e2e/mpi_ranks.sh runs it
 PKGS="$PKGS busybox-static cpio"  # the QEMU guest harness (tests/vm/README.md): the guest's shell and initramfs
+PKGS="$PKGS sg3-utils"  # tests/fio-suite/zbd.sh: fio's t/zbd scripts ask sg_inq for zone limits (copied into the guest)
 NOREC="ceph-mon ceph-osd ceph-common"  # a one-node Ceph cluster for tests/e2e/engine_rbd.sh (docs/ceph.md)
 NOREC="$NOREC qemu-system-x86"  # boots the harness's guests (tests/e2e/vm_*.sh); its recommends are for desktops
 fi

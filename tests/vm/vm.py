@@ -2,7 +2,7 @@
 """The QEMU guest harness (tests/vm/README.md): build a small guest, boot it
 with disks of several kinds, run commands in it, stop it.
 
-  vm.sh build  [--iotrial BIN] [--fio BIN] [--out FILE]
+  vm.sh build  [--iotrial BIN] [--fio BIN] [--extra PATH,...] [--out FILE]
   vm.sh boot   NAME [--disks KIND,...] [--size SIZE] [--initrd FILE] [...]
   vm.sh exec   NAME [--timeout S] [--merge] [--stdin] [--] CMD [ARG...]
   vm.sh sh     NAME [--timeout S] [--merge] [--stdin] SCRIPT
@@ -229,10 +229,64 @@ def _put(root, src, dst):
     return d
 
 
-def build(out, iotrial=None, fio=None):
+# Parts of a Python stdlib (an --extra folder) that no script run here
+# imports: left out, they would double the initramfs.
+EXTRA_SKIP = {"__pycache__", "test", "tests", "idlelib", "tkinter", "turtledemo",
+              "ensurepip", "lib2to3", "pydoc_data", "site-packages", "dist-packages"}
+
+
+def _is_elf(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"\x7fELF"
+    except OSError:
+        return False
+
+
+def _extra(root, path):
+    """Copy the host's @path (a program, a file or a folder) into @root at the
+    same path, with the libraries ldd lists for each ELF file in it.  A
+    program in /usr/bin or /usr/sbin is also linked from /bin or /sbin, in
+    place of busybox's applet of that name, so `#!/bin/bash` and `grep -P`
+    find the real ones (fio's own scripts need them: tests/fio-suite/zbd.sh).
+    busybox's sh still prefers its applets; bash searches PATH."""
+    if "/" not in path:
+        found = shutil.which(path) or shutil.which(path, path="/usr/sbin:/sbin")
+        if not found:
+            raise Fail("--extra %s: no such program on this host" % path, 2)
+        path = found
+    path = os.path.abspath(path)
+    if not os.path.exists(path):
+        raise Fail("--extra %s: no such file or folder on this host" % path, 2)
+    files = []
+    if os.path.isdir(path):
+        for r, dirs, fs in os.walk(path):
+            dirs[:] = [d for d in dirs if d not in EXTRA_SKIP]
+            files += [os.path.join(r, f) for f in fs if os.path.exists(os.path.join(r, f))]
+    else:
+        files = [path]
+        top, name = os.path.split(path)
+        if top in ("/usr/bin", "/usr/sbin"):
+            link = os.path.join(root, top[len("/usr/"):], name)
+            if os.path.islink(link) and os.readlink(link) == "busybox":
+                os.unlink(link)
+            if not os.path.lexists(link):
+                os.symlink(path, link)
+    for f in files:
+        _put(root, f, f)
+        if _is_elf(f):
+            try:
+                for lib in _libs(f):
+                    _put(root, lib, lib)
+            except subprocess.CalledProcessError:
+                pass	# static, or not a program: no libraries
+
+
+def build(out, iotrial=None, fio=None, extra=()):
     """Write the initramfs (an uncompressed newc cpio: nothing to inflate
     under TCG) to @out: busybox, iotrial and fio with their libraries, the
-    virtio modules, init and the agent.  Returns @out."""
+    virtio modules, init and the agent, and the host's @extra paths (_extra).
+    Returns @out."""
     iotrial = iotrial or os.path.join(REPO, "build", "iotrial")
     if not os.access(iotrial, os.X_OK):
         raise Fail("no iotrial binary at %s (make first, or --iotrial BIN)" % iotrial, 2)
@@ -263,6 +317,8 @@ def build(out, iotrial=None, fio=None):
                 _put(root, lib, lib)
         for f in os.listdir(mods):
             _put(root, os.path.join(mods, f), "/lib/modules/" + f)
+        for p in extra:
+            _extra(root, p)
         for src, dst in (("init", "/init"), ("agent", "/sbin/iotrial-vm-agent")):
             os.chmod(_put(root, os.path.join(HERE, "guest", src), dst), 0o755)
         with open(os.path.join(root, "etc", "passwd"), "w") as f:
@@ -374,7 +430,7 @@ def _console_tail(d, n=5):
 
 def boot(name, disks, size="64M", initrd=None, accel=None, aio="native", mem=768, cpus=1,
          timeout=120, lifetime=3600, iotrial=None, fio=None, zns_props=ZNS_PROPS,
-         pi_props=PI_PROPS, backing=None):
+         pi_props=PI_PROPS, backing=None, extra=()):
     """Boot guest @name and wait for its agent; returns vm.json's dict."""
     d = state_dir(name)
     if os.path.exists(os.path.join(d, "vm.json")):
@@ -399,7 +455,7 @@ def boot(name, disks, size="64M", initrd=None, accel=None, aio="native", mem=768
     backing = backing or d
     os.makedirs(backing, exist_ok=True)
     if not initrd:
-        initrd = build(os.path.join(d, "initrd.cpio"), iotrial, fio)
+        initrd = build(os.path.join(d, "initrd.cpio"), iotrial, fio, extra)
     try:
         with open(initrd + ".kernel") as f:
             built_for = f.read().strip()
@@ -768,10 +824,10 @@ def main(argv):
         return 0 if argv else 2
     cmd, args = argv[0], argv[1:]
     if cmd == "build":
-        o, _ = _opts(args, {"--iotrial": None, "--fio": None, "--out": None})
+        o, _ = _opts(args, {"--iotrial": None, "--fio": None, "--out": None, "--extra": ""})
         out = o["out"] or os.path.join(tempfile.mkdtemp(prefix="iotrial-vm-initrd."),
                                         "initrd.cpio")
-        print(build(out, o["iotrial"], o["fio"]))
+        print(build(out, o["iotrial"], o["fio"], [p for p in o["extra"].split(",") if p]))
         return 0
     if cmd == "kernel":
         print("%s %s" % kernel())
@@ -795,13 +851,14 @@ def main(argv):
                                "--mem": 768, "--cpus": 1, "--timeout": 120.0,
                                "--lifetime": 3600, "--iotrial": None, "--fio": None,
                                "--zns-props": ZNS_PROPS, "--pi-props": PI_PROPS,
-                               "--backing": None})
+                               "--backing": None, "--extra": ""})
         if rest:
             raise Fail("boot: unexpected %s" % rest[0], 2)
         disks = [k for k in o["disks"].split(",") if k]
         vm = boot(name, disks, o["size"], o["initrd"], o["accel"], o["aio"], o["mem"],
                   o["cpus"], o["timeout"], o["lifetime"], o["iotrial"], o["fio"],
-                  o["zns_props"], o["pi_props"], o["backing"])
+                  o["zns_props"], o["pi_props"], o["backing"],
+                  [p for p in o["extra"].split(",") if p])
         print(os.path.join(vm["dir"], "vm.json"))
         return 0
     if cmd in ("exec", "sh"):
