@@ -27,6 +27,7 @@ void job_init(struct job *j)
 	memset(j, 0, sizeof(*j));
 	j->nrfiles = 1;
 	j->allow_file_create = 1;
+	j->sig_figs = 4;
 	j->invalidate = 1;
 	j->create_serialize = 1;
 	j->fadvise_hint = FADVISE_AUTO;

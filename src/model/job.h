@@ -199,6 +199,7 @@ struct job {
 	/* jobs */
 	uint32_t numjobs;
 	int group_reporting;
+	int sig_figs;			/* significant_figures: digits of the text's rates and sizes */
 	int thread;
 	cpu_set_t cpus_allowed;
 	int cpus_allowed_set;

@@ -173,6 +173,13 @@ static void text_samples(FILE *f, const struct dir_result *d)
 			io->mean, sample_stat_stddev(io), (unsigned long long)io->n);
 }
 
+/* significant_figures of @j: fio's 4 for a job that never went through the
+ * option table (built by hand, or a result whose job is not known here) */
+static int text_sig_figs(const struct job *j)
+{
+	return j && j->sig_figs > 0 ? j->sig_figs : 4;
+}
+
 /* "  read: IOPS=4193, BW=16.4MiB/s (17.2MB/s)(164MiB/10001msec)", fio's integers. */
 static void text_dir(FILE *f, const struct job_result *jr, const struct dir_result *dr,
 		     const char *name)
@@ -186,10 +193,10 @@ static void text_dir(FILE *f, const struct job_result *jr, const struct dir_resu
 	report_pct_on(jr->job, &on);
 	bw = 1000 * dr->io_bytes / dr->runtime_ms;
 	iops = 1000 * dr->total_ios / dr->runtime_ms;
-	report_fionum(ip, sizeof(ip), iops, 4, 0, "");
-	report_fionum(bp, sizeof(bp), bw, 4, 1, "B/s");
-	report_fionum(bd, sizeof(bd), bw, 4, 0, "B/s");
-	report_fionum(io, sizeof(io), dr->io_bytes, 4, 1, "B");
+	report_fionum(ip, sizeof(ip), iops, text_sig_figs(jr->job), 0, "");
+	report_fionum(bp, sizeof(bp), bw, text_sig_figs(jr->job), 1, "B/s");
+	report_fionum(bd, sizeof(bd), bw, text_sig_figs(jr->job), 0, "B/s");
+	report_fionum(io, sizeof(io), dr->io_bytes, text_sig_figs(jr->job), 1, "B");
 	/* fio 3.33 counts zone resets on writes (0 off zoned devices) */
 	if (dr == &jr->dir[DDIR_WRITE])
 		snprintf(zr, sizeof(zr), "; %llu zone resets", (unsigned long long)jr->zone_resets);
@@ -361,8 +368,8 @@ static void text_bs(char *buf, size_t n, const struct job *j, unsigned d)
 		lo = i == 0 || v < lo ? v : lo;
 		hi = i == 0 || v > hi ? v : hi;
 	}
-	report_fionum(a, sizeof(a), lo, 4, 1, "B");
-	report_fionum(b, sizeof(b), hi, 4, 1, "B");
+	report_fionum(a, sizeof(a), lo, text_sig_figs(j), 1, "B");
+	report_fionum(b, sizeof(b), hi, text_sig_figs(j), 1, "B");
 	snprintf(buf, n, "(%c) %s-%s", "RWT"[d], a, b);
 }
 
@@ -428,12 +435,14 @@ struct group_dir {
 	uint64_t bw_min, bw_max;	/* per-job bytes/s */
 	uint64_t run_min, run_max;	/* ms */
 	unsigned jobs;
+	int sig_figs;			/* the last job's significant_figures, as fio's group */
 };
 
 static void group_dir_sum(const struct run_result *r, unsigned gid, unsigned d,
 			  struct group_dir *g)
 {
 	memset(g, 0, sizeof(*g));
+	g->sig_figs = 4;
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct dir_result *dr = &r->jobs[i].dir[d];
 		uint64_t bw;
@@ -450,6 +459,7 @@ static void group_dir_sum(const struct run_result *r, unsigned gid, unsigned d,
 		if (!g->jobs || dr->runtime_ms > g->run_max)
 			g->run_max = dr->runtime_ms;
 		g->io_bytes += dr->io_bytes;
+		g->sig_figs = text_sig_figs(r->jobs[i].job);
 		g->jobs++;
 	}
 }
@@ -472,14 +482,14 @@ static void text_group(FILE *f, const struct run_result *r, unsigned gid)
 		if (!g.jobs || !g.run_max)
 			continue;
 		bw = g.io_bytes * 1000 / g.run_max;
-		report_fionum(a, sizeof(a), bw, 4, 1, "B/s");
-		report_fionum(ad, sizeof(ad), bw, 4, 0, "B/s");
-		report_fionum(lo, sizeof(lo), g.bw_min, 4, 1, "B/s");
-		report_fionum(lod, sizeof(lod), g.bw_min, 4, 0, "B/s");
-		report_fionum(hi, sizeof(hi), g.bw_max, 4, 1, "B/s");
-		report_fionum(hid, sizeof(hid), g.bw_max, 4, 0, "B/s");
-		report_fionum(io, sizeof(io), g.io_bytes, 4, 1, "B");
-		report_fionum(iod, sizeof(iod), g.io_bytes, 4, 0, "B");
+		report_fionum(a, sizeof(a), bw, g.sig_figs, 1, "B/s");
+		report_fionum(ad, sizeof(ad), bw, g.sig_figs, 0, "B/s");
+		report_fionum(lo, sizeof(lo), g.bw_min, g.sig_figs, 1, "B/s");
+		report_fionum(lod, sizeof(lod), g.bw_min, g.sig_figs, 0, "B/s");
+		report_fionum(hi, sizeof(hi), g.bw_max, g.sig_figs, 1, "B/s");
+		report_fionum(hid, sizeof(hid), g.bw_max, g.sig_figs, 0, "B/s");
+		report_fionum(io, sizeof(io), g.io_bytes, g.sig_figs, 1, "B");
+		report_fionum(iod, sizeof(iod), g.io_bytes, g.sig_figs, 0, "B");
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
 			up[d], a, ad, lo, hi, lod, hid, io, iod,
 			(unsigned long long)g.run_min, (unsigned long long)g.run_max);

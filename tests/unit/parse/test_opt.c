@@ -95,6 +95,7 @@ static const struct { const char *name, *val, *key, *want; } cases[] = {
 	{ "loops", "3", "loops", "3" },
 	{ "numjobs", "4", "numjobs", "4" },
 	{ "group_reporting", NULL, "group_reporting", "1" },
+	{ "significant_figures", "10", "significant_figures", "10" },
 	{ "thread", NULL, "thread", "1" },
 	{ "cpus_allowed", "0-1,3", "cpus_allowed", "0-1,3" },
 	{ "cpus_allowed_policy", "split", "cpus_allowed_policy", "split" },
