@@ -246,8 +246,8 @@ static const struct cl_popt {
 	  "(also -b)", NULL, 0 },
 	{ "idle-prof", 1, "system|percpu|calibrate", "profile each CPU's idleness during the run "
 	  "(calibrate: only measure the unit of work, and exit)", NULL, 0 },
-	{ "debug", 1, "parse,random", "fio's traces: each option parsed, each job's random seeds",
-	  NULL, 0 },
+	{ "debug", 1, "parse,random,zbd", "fio's traces: each option parsed, each job's random "
+	  "seeds (zbd: accepted, no trace)", NULL, 0 },
 	{ "enghelp", 2, NULL, NULL, "use --cmdhelp (engine options are listed there)", 0 },
 	{ "crctest", 2, NULL, NULL, "checksum speed tests are not supported", 0 },
 	{ "cpuclock-test", 0, NULL, NULL, "not supported (the JSON records the clock source)", 0 },
@@ -408,7 +408,10 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 	 * option as it is handled, and steady state's parsed threshold, which
 	 * fio's steadystate tests read) and 'random' (each job's seeds, as
 	 * newer fio prints them; fio's random_seed test reads them) say
-	 * something iotrial can say truly without tracing every I/O.
+	 * something iotrial can say truly without tracing every I/O.  'zbd' is
+	 * taken and prints nothing: fio's t/zbd/test-zbd-support passes it to
+	 * many cases and reads none of it (only "Assertion"/"Aborted" lines),
+	 * and its trace is per I/O, which iotrial does not format.
 	 */
 	if (!strcmp(name, "debug")) {
 		char *buf = strdup(val), *tok, *save = NULL;
@@ -421,9 +424,11 @@ static int cl_process_opt(struct cmdline *cl, const char *name, const char *val,
 				cl->debug_parse = 1;
 			} else if (!strcmp(tok, "random")) {
 				cl->debug_random = 1;
+			} else if (!strcmp(tok, "zbd")) {
+				continue;
 			} else {
 				ret = err_set(e, -EINVAL, EXIT_USAGE, "unsupported value '%s' for option "
-					      "'debug': only fio's 'parse' and 'random' traces are supported ("
+					      "'debug': only fio's 'parse', 'random' and 'zbd' traces are supported ("
 					      CL_WHERE ")", tok);
 				free(buf);
 				return ret;

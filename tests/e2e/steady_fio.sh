@@ -2,7 +2,8 @@
 # What fio's t/steadystate_tests.py reads, checked in seconds: --debug=parse
 # prints the steady-state threshold fio parsed (the test greps these lines;
 # fio is the control where installed); --parse-only with no job is no error;
-# other --debug classes are refused by name; a job whose ss_dur window never
+# --debug=zbd is taken and prints nothing; other --debug classes are refused
+# by name; a job whose ss_dur window never
 # filled reports fio's arrays: ss_dur entries, zeros for the rounds not
 # measured, means over all of them, criterion 0 (fio's check divides by the
 # array's length).
@@ -35,8 +36,16 @@ else fail debug_parse_options "no handle_option lines: $(head -c 300 "$T/o")"; f
 if pyjson "import json; json.load(open('$T/j'))" 2>/dev/null && grep -q handle_option "$T/e"; then
 	pass debug_parse_json_alone
 else fail debug_parse_json_alone "stdout not JSON alone or no trace on stderr"; fi
-expect_exit debug_other_refused 2 "'debug': only fio's 'parse' and 'random' traces" "$IOTRIAL" --debug=io --parse-only
+expect_exit debug_other_refused 2 "'debug': only fio's 'parse', 'random' and 'zbd' traces" "$IOTRIAL" --debug=io --parse-only
 check parse_only_no_job "$IOTRIAL" --parse-only
+# fio's t/zbd passes --debug=zbd (with parse too) and reads none of it: taken,
+# no trace, the run's text as without it
+"$IOTRIAL" --debug=parse,zbd --name=x --ioengine=null --size=64k >"$T/z" 2>&1
+rz=$?
+if [ "$rz" = 0 ] && grep -q handle_option "$T/z" && grep -q 'READ: bw=' "$T/z" &&
+	! grep -q '^zbd ' "$T/z"; then
+	pass debug_zbd_taken
+else fail debug_zbd_taken "exit $rz: $(head -c 300 "$T/z")"; fi
 # the window never fills (ramp past the run): ss_dur zeros, criterion 0
 G="--thread --ioengine=null --size=1G --rw=randread --time_based --output-format=json --ss=iops_slope:0.1%"
 # shellcheck disable=SC2086

@@ -376,7 +376,7 @@ TEST(errors)
 
 	snprintf(missing, sizeof(missing), "%s/missing.fio", dir);
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "no job given", "--bs=4k"));
-	CHECK(FAILS(-EINVAL, EXIT_USAGE, "only fio's 'parse' and 'random' traces", "--debug=parse,io", "--name=x"));
+	CHECK(FAILS(-EINVAL, EXIT_USAGE, "only fio's 'parse', 'random' and 'zbd' traces", "--debug=parse,io", "--name=x"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "unknown output format 'xml'", "--output-format=json,xml",
 		    "--name=x"));
 	CHECK(FAILS(-EINVAL, EXIT_USAGE, "invalid value 'sometimes' for option 'eta'", "--eta=sometimes"));
