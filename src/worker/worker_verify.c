@@ -139,11 +139,24 @@ static void verify_let_pass(void *arg, uint64_t offset, const char *msg)
 		w->error_dump(w->error_dump_arg, &ev);
 }
 
-/* verify_state_save/_load: the state file of this clone (fio's name and place). */
+/*
+ * verify_state_save/_load: the state file of this clone (fio's name and
+ * place).  A '/' in the job's name becomes '.', as fio escapes it: a job
+ * named after its device (fio's t/zbd names each job /dev/X) keeps its state
+ * file in the folder, not in a path that does not exist.
+ */
 static void verify_state_path(const struct worker *w, char *out, size_t n)
 {
-	snprintf(out, n, "%s%slocal-%s-%u-verify.state", w->aux_path ? w->aux_path : "",
-		 w->aux_path ? "/" : "", w->job->name, w->thread_index);
+	int at = snprintf(out, n, "%s%slocal-", w->aux_path ? w->aux_path : "",
+			  w->aux_path ? "/" : "");
+	size_t k = at < 0 ? 0 : (size_t)at;
+
+	for (const char *c = w->job->name; *c && k + 1 < n; c++)
+		out[k++] = *c == '/' ? '.' : *c;
+	if (k < n)
+		snprintf(out + k, n - k, "-%u-verify.state", w->thread_index);
+	else if (n)
+		out[n - 1] = '\0';
 }
 
 /* A log over the job's files' regions (one bit per @bs block; @bs 0: runs only). */

@@ -156,3 +156,22 @@ if grep -q "\[job_error\] job v had 2 errors under continue_on_error (the first:
    ! grep -q "ended with error" "$T/chk"
 then pass verify_coe_check_wording
 else fail verify_coe_check_wording "$(grep job_error "$T/chk")"; fi
+
+# A job named after a path (fio's t/zbd names each job /dev/X): its state file
+# is local-.dev.X-N-verify.state in --aux-path, '/' escaped to '.' as fio does,
+# and the job runs clean (it used to stop on a state path that does not exist)
+mkdir -p "$T/aux"
+"$IOTRIAL" --aux-path="$T/aux" --name="$T/slash" --filename="$T/vs" --size=64k --bs=4k \
+	--rw=write --verify=md5 >"$T/slash.out" 2>&1
+rs=$?
+want="local-$(echo "$T/slash" | tr / .)-0-verify.state"
+if [ "$rs" = 0 ] && [ -f "$T/aux/$want" ] && ! grep -q "err= *[1-9]" "$T/slash.out"; then
+	pass verify_state_name_escapes_slash
+else fail verify_state_name_escapes_slash "exit $rs, aux: $(ls "$T/aux"), $(grep -m1 error "$T/slash.out")"; fi
+if command -v fio >/dev/null 2>&1; then
+	rm -rf "$T/faux" && mkdir -p "$T/faux"
+	fio --aux-path="$T/faux" --name="$T/slash" --filename="$T/vs" --size=64k --bs=4k \
+		--rw=write --verify=md5 >/dev/null 2>&1
+	if [ -f "$T/faux/$want" ]; then pass verify_state_name_as_fio
+	else fail verify_state_name_as_fio "fio wrote: $(ls "$T/faux")"; fi
+fi
