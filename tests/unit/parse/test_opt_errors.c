@@ -53,6 +53,10 @@ TEST(unknown_and_unsupported)
 	CHECK(fails_with("pingpong", "1", "unsupported option 'pingpong' (" W ")"));
 	CHECK(fails_like("zonemode", "zoned", "not one of none, strided, zbd"));
 	CHECK(fails_like("zone_reset_frequency", "2", "not between 0 and 1"));
+	/* fio's words, which fio's t/zbd greps for (its tests 18-23) */
+	CHECK(fails_like("zone_reset_threshold", "-1", "value out of range"));
+	CHECK(fails_like("zone_reset_frequency", "2", "value out of range"));
+	CHECK(fails_like("zone_reset_threshold", ".4:.6", "the list exceeding max length"));
 	CHECK(fails_with("gtod_reduce", NULL, "option 'gtod_reduce' requires an argument (" W ")"));
 	CHECK(fails_like("nice", "20", "-20..19"));
 	CHECK(fails_like("thinktime_blocks", "0", "below the minimum 1"));
