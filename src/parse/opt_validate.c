@@ -234,8 +234,16 @@ int opt_job_validate(struct job *j, struct err *e)
 	if (!ret && j->dedupe_mode_ws && j->dedupe_percentage && (!j->size || j->size_pct))
 		ret = job_err(e, j, "dedupe_mode=working_set needs size= in bytes (the set is a "
 			      "share of it)");
+	/*
+	 * fio 3.33 refuses both (zonesize alone too: its zonemode defaults to
+	 * none); the messages quote fio's, which its t/zbd greps for.
+	 */
 	if (!ret && j->zonemode == JOB_ZONE_STRIDED && !j->zonesize)
-		ret = job_err(e, j, "zonemode=strided needs zonesize > 0");
+		ret = job_err(e, j, "zonemode=strided needs zonesize > 0 (fio: --zonesize must be "
+			      "specified when using --zonemode=strided)");
+	if (!ret && j->zonemode == JOB_ZONE_NONE && j->zonesize)
+		ret = job_err(e, j, "zonesize without zonemode=strided or zbd does nothing (fio: "
+			      "--zonemode=none and --zonesize are not compatible)");
 	if (!ret && j->zonemode == JOB_ZONE_ZBD && !j->create_serialize)
 		ret = job_err(e, j, "zonemode=zbd and create_serialize=0 are not compatible (as in "
 			      "fio)");

@@ -52,3 +52,17 @@ expect_exit zonemode_unknown 2 "^iotrial: error: .*'zoned'.*not one of none, str
 	"$IOTRIAL" --parse-only $base --rw=read --zonemode=zoned
 expect_exit zonemode_strided_needs_size 2 "zonemode=strided needs zonesize" \
 	"$IOTRIAL" --parse-only --name=z --filename="$F" --size=1m --zonemode=strided
+# zonesize with zonemode=none, or alone (fio 3.33's zonemode defaults to
+# none), is refused as fio refuses it, not silently ignored; the messages
+# quote fio's (its t/zbd tests 40 and 44 grep for them)
+expect_exit zonemode_none_with_zonesize 2 "fio: --zonemode=none and --zonesize are not compatible" \
+	"$IOTRIAL" --parse-only --name=z --filename="$F" --size=1m --zonemode=none --zonesize=16k
+expect_exit zonesize_alone 2 "zonesize without zonemode=strided or zbd" \
+	"$IOTRIAL" --parse-only --name=z --filename="$F" --size=1m --zonesize=16k
+expect_exit zonemode_strided_quotes_fio 2 "fio: --zonesize must be specified when using --zonemode=strided" \
+	"$IOTRIAL" --parse-only --name=z --filename="$F" --size=1m --zonemode=strided
+if command -v fio >/dev/null 2>&1; then
+	if fio --name=z --filename="$F" --size=1m --zonesize=16k --rw=read >/dev/null 2>&1; then
+		fail zonesize_alone_fio_refuses "fio 3.33 ran a job with zonesize and no zonemode"
+	else pass zonesize_alone_fio_refuses; fi
+fi
