@@ -1,21 +1,27 @@
 #!/bin/bash
-# fio's own zoned-device tests (t/zbd/test-zbd-support) in QEMU guests, once
-# with fio as the binary and once with iotrial, on the NVMe controller's zoned
-# namespace (zns) and on a plain one (the script emulates zones there), then
-# one table: case | fio | iotrial | reason (iotrial's SKIP reason, or the last
-# lines of its log for a FAIL).  Not part of `make check` (it takes 20-40
-# minutes under TCG and needs fio's scripts, which are not in this tree).
+# fio's own zoned-device and NVMe passthrough tests in QEMU guests, once with
+# fio as the binary and once with iotrial: t/zbd/test-zbd-support on the NVMe
+# controller's zoned namespace (zns) and on a plain one (the script emulates
+# zones there), and t/nvmept.py (fio 3.36+'s io_uring_cmd checks) on the plain
+# namespace's /dev/ng0n1.  Then one table: case | fio | iotrial | reason
+# (iotrial's SKIP reason, or why it failed: the last lines of its log, or the
+# script's failure reason and iotrial's stderr).  Not part of `make check`
+# (it takes 20-40 minutes under TCG and needs fio's scripts, which are not in
+# this tree).
 #
 #   tests/fio-suite/zbd.sh [-o OUT] [-f FIO] [-i IOTRIAL] [-t FIO_T] [-z PROPS]
-#                          [-T "N ..."] [-r] [PART...]
+#                          [-T "N ..."] [-k] [-r] [PART...]
 #
 # FIO_T is a folder holding fio's t/ (default /work/fio-t; no
 # t/zbd/test-zbd-support there: exit 77, nothing run).  PARTS: zns plain
-# (default both).  -z sets the zoned namespace's QEMU properties (default
+# nvmept (default all three; nvmept needs t/nvmept.py, t/fiotestlib.py and
+# t/fiotestcommon.py, and copies python3 with its stdlib into the guest).  -z sets the zoned namespace's QEMU properties (default
 # 1 MiB zones, capacity = size, no open/active limits: the geometry of fio's
 # run-tests-against-zoned-nullb, with the 130+ sequential zones tests 3, 4
 # and 58 ask for).  -T runs only the cases named (the script's -t, once
-# each).  -r runs nothing and prints the table of the logs in OUT.
+# each).  -k keeps the fio side's parts found in OUT/fio (fio runs only the
+# parts missing there).  -r runs nothing and prints the table of the logs
+# in OUT.
 # The two sides run side by side, one guest each (a guest has its own disks).
 #
 # The guest is tests/vm's, built with --extra: bash, GNU grep/sed/coreutils'
@@ -26,20 +32,20 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=/tmp/iotrial-fio-zbd FIO=$(command -v fio || true) IOT=$here/../../build/iotrial
-FIO_T=${FIO_T:-/work/fio-t} REPORT=0 CASES=""
+FIO_T=${FIO_T:-/work/fio-t} REPORT=0 CASES="" KEEP=0
 PROPS=zoned.zone_size=1M,zoned.zone_capacity=0,zoned.max_open=0,zoned.max_active=0
-while getopts o:f:i:t:z:T:r c; do
+while getopts o:f:i:t:z:T:kr c; do
 	case $c in
 	o) OUT=$OPTARG ;; f) FIO=$OPTARG ;; i) IOT=$OPTARG ;; t) FIO_T=$OPTARG ;;
-	z) PROPS=$OPTARG ;; T) CASES=$OPTARG ;; r) REPORT=1 ;;
-	*) echo "usage: $0 [-o OUT] [-f FIO] [-i IOTRIAL] [-t FIO_T] [-z PROPS] [-T \"N ...\"] [-r] [PART...]" >&2
+	z) PROPS=$OPTARG ;; T) CASES=$OPTARG ;; k) KEEP=1 ;; r) REPORT=1 ;;
+	*) echo "usage: $0 [-o OUT] [-f FIO] [-i IOTRIAL] [-t FIO_T] [-z PROPS] [-T \"N ...\"] [-k] [-r] [PART...]" >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-PARTS=${*:-zns plain}
+PARTS=${*:-zns plain nvmept}
 for p in $PARTS; do
-	case $p in zns|plain) ;; *) echo "$0: part $p: zns or plain" >&2; exit 2 ;; esac
+	case $p in zns|plain|nvmept) ;; *) echo "$0: part $p: zns, plain or nvmept" >&2; exit 2 ;; esac
 done
 if [ ! -f "$FIO_T/t/zbd/test-zbd-support" ] || [ ! -f "$FIO_T/t/zbd/functions" ]; then
 	echo "fio's t/zbd not found under $FIO_T (set FIO_T or -t): nothing run" >&2
@@ -51,16 +57,21 @@ OUT=$(cd "$OUT" && pwd)
 
 # One side: a guest with both namespaces, fio's t/ beside a link named fio,
 # each part's output and per-test logs into OUT/SIDE/PART.
-run_side() {	# SIDE GUEST-BINARY
-	local side=$1 bin=$2 g=zbd-$1-$$ p dev start t sel=""
+run_side() {	# SIDE GUEST-BINARY PART...
+	local side=$1 bin=$2 g=zbd-$1-$$ p dev start t sel="" parts
+	shift 2
+	parts=$*
 	for t in $CASES; do sel="$sel -t $t"; done
-	rm -rf "${OUT:?}/$side"; mkdir -p "$OUT/$side"
+	mkdir -p "$OUT/$side"
+	for p in $parts; do rm -rf "${OUT:?}/$side/$p"; done
 	"$V" boot "$g" --initrd "$OUT/initrd.cpio" --disks zns,nvme --size 160M \
 		--zns-props "$PROPS" --lifetime 5400 >/dev/null 2>"$OUT/$side/boot.err" ||
 		{ echo "$side: guest did not boot: $(tail -1 "$OUT/$side/boot.err")" >&2; return 1; }
-	tar -C "$FIO_T" -cf - t/zbd/test-zbd-support t/zbd/functions |
+	tar -C "$FIO_T" -cf - t/zbd/test-zbd-support t/zbd/functions \
+		$(case " $parts " in *" nvmept "*) echo t/nvmept.py t/fiotestlib.py t/fiotestcommon.py ;; esac) |
 		"$V" exec "$g" --stdin sh -c "mkdir -p /tmp/ft && cd /tmp/ft && tar -xf - && ln -s $bin fio"
-	for p in $PARTS; do
+	for p in $parts; do
+		[ "$p" = nvmept ] && continue
 		dev=$(sed -n "s/^nvme0-ns$([ "$p" = zns ] && echo 2 || echo 1) \(\S*\).*/\1/p" \
 			<("$V" exec "$g" cat /run/iotrial-vm/disks))
 		mkdir -p "$OUT/$side/$p"
@@ -72,6 +83,16 @@ run_side() {	# SIDE GUEST-BINARY
 		"$V" exec "$g" sh -c 'cd /tmp/ft/t/zbd && tar -cf - test-zbd-support.log.*' |
 			tar -C "$OUT/$side/$p" -xf - 2>/dev/null
 	done
+	case " $parts " in *" nvmept "*)
+		mkdir -p "$OUT/$side/nvmept"
+		start=$(date +%s)
+		# fio 3.36+'s script; -f names the binary (the link); artifacts in /tmp
+		"$V" exec "$g" --timeout 3600 --merge sh -c \
+			"cd /tmp/ft/t && python3 nvmept.py --dut /dev/ng0n1 -f /tmp/ft/fio -a /tmp/ft/nvmept" \
+			>"$OUT/$side/nvmept/out.txt" 2>&1
+		echo "$side nvmept (/dev/ng0n1): $(($(date +%s) - start)) s, $(grep -c '^Test ' "$OUT/$side/nvmept/out.txt") cases" >&2
+		"$V" exec "$g" sh -c 'cd /tmp/ft && tar -cf - nvmept' | tar -C "$OUT/$side" -xf - 2>/dev/null ;;
+	esac
 	"$V" stop "$g"
 }
 
@@ -84,11 +105,24 @@ if [ "$REPORT" = 0 ]; then
 	EXTRA=/usr/bin/bash,/usr/bin/grep,/usr/bin/sed,/usr/bin/stat,/usr/bin/timeout
 	EXTRA=$EXTRA,/usr/bin/tr,/usr/bin/sort,/usr/bin/tee,/usr/sbin/blkzone
 	EXTRA=$EXTRA$(command -v sg_inq >/dev/null && echo ",$(command -v sg_inq)")
+	case " $PARTS " in *" nvmept "*)
+		# the system's python3 and stdlib (not a pyenv shim: its real path)
+		py=$(/usr/bin/python3 -c 'import sys, sysconfig; print(sys.executable + "," + sysconfig.get_paths()["stdlib"])') ||
+			{ echo "$0: nvmept needs /usr/bin/python3" >&2; exit 2; }
+		EXTRA=$EXTRA,$py ;;
+	esac
 	"$V" build --iotrial "$(readlink -f "$IOT")" --fio "$(readlink -f "$FIO")" \
 		--extra "$EXTRA" --out "$OUT/initrd.cpio" >/dev/null || exit 1
-	run_side fio /usr/bin/fio & a=$!
-	run_side iotrial /usr/bin/iotrial & b=$!
-	wait $a; wait $b
+	fparts=$PARTS
+	if [ "$KEEP" = 1 ]; then
+		fparts=""
+		for p in $PARTS; do [ -f "$OUT/fio/$p/out.txt" ] || fparts="$fparts $p"; done
+	fi
+	a=""
+	[ -z "$fparts" ] || { run_side fio /usr/bin/fio $fparts & a=$!; }
+	run_side iotrial /usr/bin/iotrial $PARTS & b=$!
+	[ -z "$a" ] || wait $a
+	wait $b
 	rm -f "$OUT/initrd.cpio"
 fi
 
@@ -104,11 +138,21 @@ def results(side, part):
     if not os.path.exists(p):
         return r
     for line in open(p, errors='replace'):
+        m = re.match(r'Test (\d+) (PASSED|FAILED|SKIPPED)(:?)\s*(.*)', line.rstrip())
+        if m and part == 'nvmept':
+            r[int(m.group(1))] = ({'PASSED': 'PASS', 'FAILED': 'FAIL'}.get(m.group(2), 'SKIP'),
+                                  m.group(4).strip())
+            continue
         m = re.match(r'Running test (\d+) \.\.\. (PASS|FAIL|SKIP)\s*(.*)', line.rstrip())
         if m:
             r[int(m.group(1))] = (m.group(2), m.group(3).strip())
     return r
 def why(side, part, n):
+    if part == 'nvmept':	# the script's reason, then the binary's stderr
+        r = results(side, part)[n][1]
+        p = os.path.join(out, side, 'nvmept', '%04d' % n, 'nvmept%03d.stderr' % n)
+        err = open(p, errors='replace').read().strip().splitlines() if os.path.exists(p) else []
+        return (r + (' / ' + err[0] if err else ''))[:200]
     p = os.path.join(out, side, part, 'test-zbd-support.log.%d' % n)
     if not os.path.exists(p):
         return 'no log'
