@@ -57,6 +57,15 @@ void worker_fail_op(struct worker *w, int err, const struct io_u *io, const char
 			snprintf(dio, sizeof(dio), " (direct=1: offset, length and buffer must be "
 				 "multiples of the target's logical block size, often 512 or 4096)");
 	}
+	/*
+	 * fio's hint, on the same terms (EIO or EREMOTEIO on the job's first
+	 * I/O, zonemode not zbd): a zoned drive refuses writes off its write
+	 * pointers.  fio's t/zbd test 45 greps for its words.
+	 */
+	if ((err == EIO || err == EREMOTEIO) && w->nr_ios_issued == 1 &&
+	    w->job->zonemode != JOB_ZONE_ZBD)
+		snprintf(dio, sizeof(dio), " (fio: first I/O failed. If %s is a zoned block device, "
+			 "consider --zonemode=zbd)", w->nr_files ? w->files[io->file].path : "(none)");
 	snprintf(w->first_error, sizeof(w->first_error), "%s%s%s on %s at offset %llu, length %u: %s%s",
 		 op ? op : "", op ? " of a " : "", what,
 		 w->nr_files ? w->files[io->file].path : "(none)",
