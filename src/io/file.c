@@ -274,7 +274,8 @@ static int file_region(struct file_plan *p, struct err *e)
 	p->off = j->offset_pct ? base * j->offset_pct / 100 / file_min_bs(j) * file_min_bs(j) : j->offset;
 	p->off += j->offset_increment * p->jobnum;
 	if (!len) {
-		if (p->kind == FILE_CHR)
+		/* a namespace's char device has the size identify gave (passthrough) */
+		if (p->kind == FILE_CHR && !p->real)
 			return err_set(e, -EINVAL, EXIT_TARGET,
 				       "%s: a character device has no size; set size=", p->path);
 		if (!exists)
