@@ -157,8 +157,8 @@ def why(side, part, n):
     if not os.path.exists(p):
         return 'no log'
     lines = [l.strip() for l in open(p, errors='replace') if l.strip()]
-    keep = [l for l in lines if re.search(r'error|iotrial:|fio:|<>|reset_count|Total number|'
-                                          r'not supported|unknown|invalid|timed out|Killed', l)]
+    keep = [l for l in lines if re.search(r'^iotrial: .*\S|^fio: |<>|reset_count|Total number|'
+                                          r'ended with error|stopped on error|timed out|Killed', l)]
     return ' / '.join(keep[-2:])[-200:] if keep else (lines[-2] if len(lines) > 1 else '')
 rows, tally = [], {}
 for part in parts:
@@ -174,7 +174,7 @@ for part in parts:
             w = 'not run'
         rows.append(('%s %02d' % (part, n), fs, is_, w))
         t = tally.setdefault(part, {'n': 0, 'fio': 0, 'iotrial': 0, 'skip': 0})
-        if fs == 'SKIP' and is_ == 'SKIP':
+        if fs in ('SKIP', '-') and is_ in ('SKIP', '-'):
             t['skip'] += 1
             continue
         t['n'] += 1; t['fio'] += fs == 'PASS'; t['iotrial'] += is_ == 'PASS'
@@ -182,6 +182,6 @@ print('case     | fio  | iotrial | reason (iotrial not PASS)')
 for r in rows:
     print('%-8s | %-4s | %-7s | %s' % r)
 for part, t in tally.items():
-    print('%s: fio passes %d, iotrial %d, of %d cases run (%d skipped by both)' %
+    print('%s: fio passes %d, iotrial %d, of %d cases run (%d skipped or not run by both)' %
           (part, t['fio'], t['iotrial'], t['n'], t['skip']))
 PYEOF
