@@ -198,10 +198,12 @@ static int zbd_dev_emulated(struct zbd_dev *d, const struct job *j, uint64_t siz
 	if (!j->zonesize)
 		return err_set(e, -EINVAL, EXIT_USAGE,
 			       "job '%s': %s is not a zoned block device: zonemode=zbd needs "
-			       "zonesize= to emulate zones on it", j->name, d->path);
+			       "zonesize= to emulate zones on it (fio: Specifying the zone size is "
+			       "mandatory for regular file/block device with --zonemode=zbd)",
+			       j->name, d->path);
 	if (j->zonesize < 512)
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonesize=%llu: zones are at "
-			       "least 512 bytes", j->name, (unsigned long long)j->zonesize);
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonesize=%llu: zone size must be "
+			       "at least 512 bytes for --zonemode=zbd", j->name, (unsigned long long)j->zonesize);
 	if (cap > j->zonesize)
 		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonecapacity=%llu is larger "
 			       "than zonesize=%llu", j->name, (unsigned long long)cap,
@@ -295,7 +297,8 @@ static int zbd_align(const struct zbd_dev *d, const struct job *j, uint64_t *off
 		first += zs;
 		if (first >= *off + *len)
 			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': offset=%llu size=%llu: "
-				       "zonemode=zbd needs at least one whole zone (%llu bytes)",
+				       "io_size must be at least one zone (%llu bytes) once the "
+				       "region is rounded to whole zones",
 				       j->name, (unsigned long long)*off, (unsigned long long)*len,
 				       (unsigned long long)zs);
 		*len -= first - *off;
@@ -303,8 +306,8 @@ static int zbd_align(const struct zbd_dev *d, const struct job *j, uint64_t *off
 	}
 	end = d->z[zbd_idx(d, *off + *len)].start;
 	if (end <= *off)
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': size=%llu: zonemode=zbd needs at "
-			       "least one whole zone (%llu bytes)", j->name, (unsigned long long)*len,
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': size=%llu: io_size must be at "
+			       "least one zone (%llu bytes)", j->name, (unsigned long long)*len,
 			       (unsigned long long)zs);
 	*len = end - *off;
 	return 0;
@@ -318,17 +321,19 @@ int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64
 	int r;
 
 	if (j->zonesize && d->model != BLKZONED_NONE && j->zonesize != d->zone_size)
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zonesize=%llu does not match the "
-			       "zone size of %s, %llu", j->name, (unsigned long long)j->zonesize,
-			       d->path, (unsigned long long)d->zone_size);
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': job parameter zonesize=%llu does "
+			       "not match disk zone size %llu of %s", j->name,
+			       (unsigned long long)j->zonesize, (unsigned long long)d->zone_size,
+			       d->path);
 	if (j->zoneskip % d->zone_size)
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zoneskip=%llu is not a multiple of "
-			       "the zone size %llu", j->name, (unsigned long long)j->zoneskip,
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zoneskip %llu is not a multiple of "
+			       "the device zone size %llu", j->name, (unsigned long long)j->zoneskip,
 			       (unsigned long long)d->zone_size);
 	/* (a namespace's char device has no page cache: nothing is buffered there) */
 	if (writes && !j->direct && d->model == BLKZONED_HOST_MANAGED && d->src.kind != ZONESRC_NVME)
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': writes to the host-managed zoned "
-			       "device %s need direct=1 (as in fio)", j->name, d->path);
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': %s: Using direct I/O is mandatory "
+			       "for writing to ZBD drives (direct=0; the device is host-managed)",
+			       j->name, d->path);
 	/* a trim is a zone's reset (zbd_adjust_trim): whole zones, as fio checks */
 	if ((j->rw & (RW_TRIM | RW_TRIMWRITE)) &&
 	    (j->bs_min[DDIR_TRIM] != j->bs_max[DDIR_TRIM] || j->bssplit_nr[DDIR_TRIM]))
@@ -340,8 +345,8 @@ int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64
 			       "zone size %llu (a trim resets its zone, as in fio)", j->name, d->path,
 			       (unsigned long long)j->bs[DDIR_TRIM], (unsigned long long)d->zone_size);
 	if (j->bs_max[DDIR_WRITE] > d->zone_size && writes)
-		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': block size %llu exceeds the zone "
-			       "size %llu", j->name, (unsigned long long)j->bs_max[DDIR_WRITE],
+		return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': block size %llu: buflen exceeds "
+			       "zone size %llu", j->name, (unsigned long long)j->bs_max[DDIR_WRITE],
 			       (unsigned long long)d->zone_size);
 	r = zbd_dev_limit(d, j, e);
 	if (r)
@@ -361,8 +366,9 @@ int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64
 			       "on the device's open zones (max_open_zones=)", j->name);
 	if (j->zone_reset_threshold > 0) {
 		if (d->wmin != d->wmax && (d->wmin != zf->zmin || d->wmax != zf->zmax))
-			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': jobs writing different "
-				       "ranges of %s cannot use zone_reset_threshold (as in fio)",
+			return err_set(e, -EINVAL, EXIT_USAGE, "job '%s': zone_reset_threshold with "
+				       "different write ranges on %s: jobs writing one device "
+				       "with it must write the same zones (as in fio)",
 				       j->name, d->path);
 		if (d->wmin == d->wmax) {
 			d->wmin = zf->zmin;

@@ -76,8 +76,23 @@ expect_exit zbd_file_needs_zonesize 2 "^iotrial: error: .*is not a zoned block d
 	"$IOTRIAL" --name=z --filename="$F" --size=8m --rw=write --zonemode=zbd
 expect_exit zbd_capacity_above_size 2 "^iotrial: error: .*zonecapacity=2097152 is larger than zonesize=1048576" \
 	"$IOTRIAL" $base --rw=write --zonecapacity=2m
-expect_exit zbd_bs_above_zone 2 "^iotrial: error: .*block size 2097152 exceeds the zone size 1048576" \
+expect_exit zbd_bs_above_zone 2 "^iotrial: error: .*block size 2097152: buflen exceeds zone size 1048576" \
 	"$IOTRIAL" $base --rw=write --bs=2m
+# fio's t/zbd/test-zbd-support greps fio's phrases in these refusals (cases
+# 35, 36, 38: less than a zone to write; 42, 43: zonesize; 47: zoneskip; 61:
+# zone_reset_threshold over different ranges): iotrial's lines carry them
+expect_exit zbd_io_size_one_zone_off 2 "^iotrial: error: job 'z': offset=512 size=1047552: io_size must be at least one zone \(1048576 bytes\)" \
+	"$IOTRIAL" $base --rw=write --offset=512 --size=1047552
+expect_exit zbd_io_size_one_zone 2 "^iotrial: error: job 'z': size=1048064: io_size must be at least one zone \(1048576 bytes\)" \
+	"$IOTRIAL" $base --rw=write --size=1048064
+expect_exit zbd_zonesize_mandatory 2 "is not a zoned block device: .*Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd" \
+	"$IOTRIAL" --name=z --filename="$F" --size=8m --rw=read --zonemode=zbd --zonesize=0
+expect_exit zbd_zonesize_512 2 "^iotrial: error: job 'z': zonesize=1: zone size must be at least 512 bytes for --zonemode=zbd" \
+	"$IOTRIAL" --name=z --filename="$F" --size=8m --rw=read --zonemode=zbd --zonesize=1
+expect_exit zbd_zoneskip_multiple 2 "^iotrial: error: job 'z': zoneskip 1 is not a multiple of the device zone size 1048576" \
+	"$IOTRIAL" $base --rw=write --bs=512 --size=4m --zoneskip=1
+expect_exit zbd_reset_threshold_ranges 2 "^iotrial: error: job 'z': zone_reset_threshold with different write ranges on $F" \
+	"$IOTRIAL" $base --rw=write --size=1m --numjobs=2 --offset_increment=1m --zone_reset_threshold=0.1 --zone_reset_frequency=1
 expect_exit zbd_job_max_open_alone 2 "^iotrial: error: .*job_max_open_zones needs a limit" \
 	"$IOTRIAL" $base --rw=randwrite --job_max_open_zones=2
 

@@ -16,7 +16,8 @@
 # device), trims as zone resets, and verify_only reading back what the write
 # pointers hold.
 # Bad input gets one line: zonemode=zbd on the ordinary NVMe namespace,
-# max_open_zones above the device's limit, buffered writes.  The
+# max_open_zones above the device's limit, buffered writes, a zonesize
+# other than the device's (with fio's phrases t/zbd greps).  The
 # namespace's char device (io_uring_cmd, zone append) is vm_zbd_cmd.sh's.
 # Slow under TCG (~40 s here): skipped under SANITIZE=1, as vm_guest.sh.
 . "$(dirname "$0")/lib.sh"
@@ -112,7 +113,7 @@ fi
 
 # bad input: one line, exit 2 (one round trip: each case's exit code, then its stderr)
 "$V" sh $G "for a in '--filename=$ND --direct=1' '--filename=$ZD --direct=1 --max_open_zones=5' \
-	'--filename=$ZD'; do
+	'--filename=$ZD' '--filename=$ZD --direct=1 --zonesize=2M'; do
 	iotrial --name=j --rw=write --zonemode=zbd --size=4M \$a >/dev/null 2>/tmp/e
 	echo \"rc \$? \$(wc -l </tmp/e)\"; cat /tmp/e
 done" >"$T/bad" 2>&1
@@ -122,7 +123,8 @@ bad() {	# N PATTERN: case N exited 2 with one stderr line matching PATTERN
 }
 check vm_zbd_not_zoned bad 1 "is not a zoned block device: zonemode=zbd needs zonesize="
 check vm_zbd_max_open_above_device bad 2 "max_open_zones=5 is larger than the device's limit 4"
-check vm_zbd_buffered_write bad 3 "need direct=1"
-bad 1 . && bad 2 . && bad 3 . || echo "  $(tr '\n' '|' <"$T/bad")"
+check vm_zbd_buffered_write bad 3 "Using direct I/O is mandatory for writing to ZBD drives"
+check vm_zbd_zonesize_mismatch bad 4 "job parameter zonesize=2097152 does not match disk zone size 1048576 of $ZD"
+bad 1 . && bad 2 . && bad 3 . && bad 4 . || echo "  $(tr '\n' '|' <"$T/bad")"
 lap done
 exit 0
