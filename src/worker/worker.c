@@ -480,6 +480,7 @@ static void worker_zbd_quiesce(void *arg)
 static int worker_zbd_adjust(struct worker *w, struct io_u *io)
 {
 	uint32_t len = io->len;
+	uint64_t off = io->offset;
 	int r = zbd_adjust(w->zbd, io);
 
 	if (r) {
@@ -488,6 +489,13 @@ static int worker_zbd_adjust(struct worker *w, struct io_u *io)
 		return 1;
 	}
 	w->gen.loop_left += (int64_t)len - (int64_t)io->len;
+	/*
+	 * a sequential read sent on past zones without data counts them as
+	 * read, as fio's pass does: it ends at the region's end instead of
+	 * wrapping to read the written zones again (unless the job must wrap)
+	 */
+	if (io->ddir == DDIR_READ && !w->gen.random && !w->zbd->seq_wrap && io->offset > off)
+		w->gen.loop_left -= (int64_t)(io->offset - off);
 	if (!w->gen.random && io->file < w->gen.nr_files)
 		w->gen.files[io->file].pos[io->ddir] = io->offset + io->len;
 	return 0;
