@@ -936,6 +936,11 @@ int zbd_adjust(struct zbd_job *jb, struct io_u *io)
 	return r;
 }
 
+void zbd_new_pass(struct zbd_job *jb)
+{
+	jb->started = 0;	/* zbd_start runs again at the pass's first I/O */
+}
+
 void zbd_done(struct zbd_job *jb, const struct io_u *io)
 {
 	struct zbd_file *zf;

@@ -183,6 +183,13 @@ void zbd_job_init(struct zbd_job *jb, struct zbd_set *s, const struct job *j,
 int zbd_adjust(struct zbd_job *jb, struct io_u *io);
 
 /*
+ * A new pass of loops= begins: as at the job's first I/O, with verify the
+ * job's zones are reset before it writes (each pass writes them again and
+ * its blocks are the ones read back), and the reset counter restarts.
+ */
+void zbd_new_pass(struct zbd_job *jb);
+
+/*
  * @io, which zbd_adjust passed, is a trim the zones did (its zone was reset
  * there): the worker completes it without the engine, as fio does.
  */

@@ -481,7 +481,14 @@ static int worker_zbd_adjust(struct worker *w, struct io_u *io)
 {
 	uint32_t len = io->len;
 	uint64_t off = io->offset;
-	int r = zbd_adjust(w->zbd, io);
+	int r;
+
+	/* loops=: each pass starts afresh in the zones too (fio's zbd_file_reset) */
+	if (w->gen.loops_left != w->zbd_loops) {
+		w->zbd_loops = w->gen.loops_left;
+		zbd_new_pass(w->zbd);
+	}
+	r = zbd_adjust(w->zbd, io);
 
 	if (r) {
 		if (r < 0)
@@ -896,6 +903,7 @@ static void worker_plan(struct worker *w)
 	if (w->zbd) {
 		w->zbd->quiesce = worker_zbd_quiesce;
 		w->zbd->quiesce_arg = w;
+		w->zbd_loops = w->gen.loops_left;
 	}
 	worker_plan_reap(w);
 }

@@ -114,6 +114,7 @@ struct worker {
 	struct zbd_file *zbd_files;
 	struct zbd_set *zbd_set;
 	struct zbd_job *zbd;
+	uint64_t zbd_loops;		/* gen.loops_left at the current pass's start */
 	struct io_u **zq_queued;
 	unsigned *zq_nq;
 	uint64_t *zq_now;

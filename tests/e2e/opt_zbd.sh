@@ -38,7 +38,9 @@ for c in "e --rw=write --bs=64k" \
 	 "n --rw=randrw --bs=16k --max_open_zones=2" \
 	 "e --rw=write --bs=64k --size=3z --offset=2z" \
 	 "e --rw=write --bs=64k --io_size=12z --zonecapacity=768k" \
-	 "e --rw=write --bs=64k --size=2z --offset_increment=3z --numjobs=2 --group_reporting"; do
+	 "e --rw=write --bs=64k --size=2z --offset_increment=3z --numjobs=2 --group_reporting" \
+	 "w --rw=write --bs=4k --verify=md5 --offset=1m --size=1m --loops=4" \
+	 "w --rw=randwrite --bs=4k --verify=md5 --offset=1m --size=1m --loops=4"; do
 	n=$((n + 1))
 	mode=${c%% *}
 	args=${c#* }
