@@ -448,7 +448,11 @@ static unsigned ucmd_take(struct ucmd_state *s, unsigned max, struct io_u **out)
 		const struct io_uring_cqe *cqe = &cq->cqes[((head + i) & cq->ring_mask) << s->cqe_shift];
 		struct io_u *io = (struct io_u *)(uintptr_t)cqe->user_data;
 
-		/* 0 is success: the whole length (a flush moves none) */
+		/*
+		 * 0 is success: the whole length (a flush moves none).  -EINTR is
+		 * the NVMe driver's cancel of a command that timed out or was in
+		 * flight at a controller reset: the I/O's result, kept (issue 34)
+		 */
 		if (cqe->res) {
 			io->res = nvme_status_errno(cqe->res);
 		} else {
