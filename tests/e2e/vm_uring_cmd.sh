@@ -16,7 +16,14 @@
 . "$(dirname "$0")/lib.sh"
 vm_setup vm_uring_cmd ucmd || exit 0
 # res NAME STATUS WHY...: PASS NAME when STATUS is 0, else FAIL with WHY
-res() { _n=$1 _s=$2; shift 2; if [ "$_s" -eq 0 ]; then pass "$_n"; else fail "$_n" "$*"; fi; }
+res() { _n=$1 _s=$2; shift 2; if [ "$_s" -eq 0 ]; then pass "$_n"; else fail "$_n" "$*"; nvme_log; fi; }
+# after a failure: what the guest's NVMe driver logged, once (a command QEMU let
+# time out under TCG ends I/Os with EINTR after ~60 s, in either tool: docs/compat.md)
+nvme_log() {
+	[ -n "${_nvme_logged:-}" ] && return
+	_nvme_logged=1
+	echo "  guest's NVMe log: $("$V" sh "$G" 'dmesg | grep -iE "nvme.*(timeout|reset)" | tail -n 4' | tr '\n' ' ')"
+}
 
 if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,nvme-pi --size 16M --lifetime 900 \
 	>"$T/boot.out" 2>"$T/boot.err"; then
@@ -230,10 +237,10 @@ done <"$T/refusals"
 # no size=: the namespace's own size (identify's), as fio sizes a /dev/ngXnY
 # (fio's t/nvmept.py gives none): 16 MiB, 4096 reads, in both tools
 "$V" exec $G -- iotrial --output-format=json --name=whole $C --rw=read >"$T/whole.json" 2>"$T/whole.err"
-"$V" exec $G -- fio --output-format=json --name=whole $C --rw=read >"$T/fwhole.json" 2>/dev/null
+"$V" exec $G -- fio --output-format=json --name=whole $C --rw=read >"$T/fwhole.json" 2>"$T/fwhole.err"
 [ "$(ios "$T/whole.json" whole read)" = "4096 16777216" ] &&
 	[ "$(ios "$T/fwhole.json" whole read)" = "4096 16777216" ]
-res vm_uring_cmd_whole_namespace $? "iotrial $(ios "$T/whole.json" whole read) $(head -c 200 "$T/whole.err"), fio $(ios "$T/fwhole.json" whole read)"
+res vm_uring_cmd_whole_namespace $? "iotrial $(ios "$T/whole.json" whole read) $(head -c 200 "$T/whole.err"), fio $(ios "$T/fwhole.json" whole read) $(grep -v '^$' "$T/fwhole.err" | head -c 200)"
 "$V" exec $G -- iotrial --output-format=json --name=h $C --rw=randread --size=256k --hipri \
 	>"$T/h.json" 2>"$T/h.err"
 rc=$?
