@@ -19,6 +19,12 @@ struct fail_fix {
 	struct io_u io;
 };
 
+static void fix_fini(struct fail_fix *x)
+{
+	job_free(&x->j);
+}
+
+/* Each call starts a fresh fixture: the one before it is freed by fix_fini. */
 static void fix_init(struct fail_fix *x, int zonemode, uint64_t issued)
 {
 	memset(x, 0, sizeof(*x));
@@ -44,9 +50,11 @@ TEST(first_io_eio_gets_fio_hint)
 	worker_fail_op(&x.w, EIO, &x.io, NULL);
 	CHECK(strstr(x.w.first_error, "write on /dev/nvme0n2 at offset 8192, length 4096") != NULL);
 	CHECK(strstr(x.w.first_error, HINT) != NULL);
+	fix_fini(&x);
 	fix_init(&x, JOB_ZONE_STRIDED, 1);
 	worker_fail_op(&x.w, EREMOTEIO, &x.io, NULL);
 	CHECK(strstr(x.w.first_error, HINT) != NULL);
+	fix_fini(&x);
 }
 
 TEST(no_hint_off_fio_terms)
@@ -56,13 +64,16 @@ TEST(no_hint_off_fio_terms)
 	fix_init(&x, JOB_ZONE_ZBD, 1);		/* zonemode=zbd already */
 	worker_fail_op(&x.w, EIO, &x.io, NULL);
 	CHECK(strstr(x.w.first_error, "first I/O failed") == NULL);
+	fix_fini(&x);
 	fix_init(&x, JOB_ZONE_NONE, 2);		/* not the first I/O */
 	worker_fail_op(&x.w, EIO, &x.io, NULL);
 	CHECK(strstr(x.w.first_error, "first I/O failed") == NULL);
+	fix_fini(&x);
 	fix_init(&x, JOB_ZONE_NONE, 1);		/* another error */
 	worker_fail_op(&x.w, ENOSPC, &x.io, NULL);
 	CHECK(strstr(x.w.first_error, "first I/O failed") == NULL);
 	CHECK(strstr(x.w.first_error, "No space left on device") != NULL);
+	fix_fini(&x);
 }
 
 int main(void)
