@@ -209,7 +209,18 @@ vm_setup() {
 		fi
 	done
 	export IOTRIAL_VM_RUN="$T/vm"
+	# a guest step that stalls (tests/vm/README.md, "NVMe under TCG") ends
+	# that step with exit 124 after 180 s, not the whole test at 600 s
+	export IOTRIAL_VM_TIMEOUT=${IOTRIAL_VM_TIMEOUT:-180}
 	trap 'vm_stop_guest' EXIT
+}
+# vm_nvme_log: after a failure, what the guest's NVMe driver logged, once (a
+# command QEMU lost ends I/Os with EINTR or stalls them for a minute, in
+# either tool: tests/vm/README.md, "NVMe under TCG")
+vm_nvme_log() {
+	[ -n "${_vm_nvme_logged:-}" ] && return
+	_vm_nvme_logged=1
+	echo "  guest's NVMe log: $("$V" sh "$G" --timeout 20 'dmesg | grep -iE "nvme.*(timeout|reset)" | tail -n 4' 2>&1 | tr '\n' ' ')"
 }
 vm_stop_guest() { "$V" stop "$G" >/dev/null 2>&1; lib_cleanup; }
 lap() { echo "  [$(( $(date +%s) - T0 ))s] $*"; }

@@ -22,6 +22,21 @@ fi
 "$V" info $G >"$T/vm.json"
 check vm_boot true
 lap booted
+# every QEMU thread on the one host CPU vm.json names (tests/vm/README.md,
+# "NVMe under TCG"); a CPU list outside this process's set is refused
+check vm_host_cpus pyjson "
+import json, glob
+vm = json.load(open('$T/vm.json'))
+assert len(vm['host_cpus']) == 1, vm['host_cpus']
+tasks = glob.glob('/proc/%d/task/*/status' % vm['pid'])
+assert len(tasks) >= 3, tasks
+for t in tasks:
+    l = [x for x in open(t) if x.startswith('Cpus_allowed_list:')][0].split()[1]
+    assert l == str(vm['host_cpus'][0]), (t, l)
+"
+"$V" boot g2 --host-cpus 4096 >/dev/null 2>"$T/hc.err"
+rc=$?
+check vm_host_cpus_refused [ $rc -eq 2 ] && grep -q -- '--host-cpus 4096: CPU 4096 is not one' "$T/hc.err"
 
 # every disk where vm.json says, of its kind
 "$V" sh $G 'cat /sys/block/$(basename '"$(vm_dev zns guest_dev)"')/queue/zoned
@@ -94,7 +109,7 @@ st; iotrial --output-format=json --name=$kind-$rw --filename=$gd --rw=$rw $JOB; 
 		fi=$(ios "$T/fio.json" $kind-$rw $dir)
 		check ${tn}_vs_fio [ "$it" = "512 2097152" ] && [ "$fi" = "512 2097152" ]
 		[ "$it" = "512 2097152" ] && [ "$fi" = "512 2097152" ] ||
-			echo "  iotrial: $it $(head -c 300 "$T/it.err"); fio (exit $fio_rc): $fi $(head -c 300 "$T/fio.err")"
+			{ echo "  iotrial: $it $(head -c 300 "$T/it.err"); fio (exit $fio_rc): $fi $(head -c 300 "$T/fio.err")"; vm_nvme_log; }
 		# diskstats: requests + merges of the direction = the job's I/Os (a
 		# write job's device is probed for signatures first: reads, not
 		# counted here); blockstats: QEMU's operations = the guest's requests

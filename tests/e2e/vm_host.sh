@@ -31,6 +31,7 @@ for c in qemu-system-x86_64 busybox cpio python3; do
 	command -v $c >/dev/null 2>&1 || skip_all "$c is missing (scripts/deps.sh installs qemu-system-x86, busybox-static, cpio)"
 done
 export IOTRIAL_VM_RUN="$T/vm"
+export IOTRIAL_VM_TIMEOUT=${IOTRIAL_VM_TIMEOUT:-180}	# as vm_setup (lib.sh)
 G=h
 trap '"$V" stop $G >/dev/null 2>&1; lib_cleanup' EXIT
 if ! "$V" boot $G --iotrial "$IOTRIAL" --disks vblk-iothread,nvme --size 16M --lifetime 400 \

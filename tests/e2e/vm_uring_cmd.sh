@@ -16,14 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 vm_setup vm_uring_cmd ucmd || exit 0
 # res NAME STATUS WHY...: PASS NAME when STATUS is 0, else FAIL with WHY
-res() { _n=$1 _s=$2; shift 2; if [ "$_s" -eq 0 ]; then pass "$_n"; else fail "$_n" "$*"; nvme_log; fi; }
-# after a failure: what the guest's NVMe driver logged, once (a command QEMU let
-# time out under TCG ends I/Os with EINTR after ~60 s, in either tool: docs/compat.md)
-nvme_log() {
-	[ -n "${_nvme_logged:-}" ] && return
-	_nvme_logged=1
-	echo "  guest's NVMe log: $("$V" sh "$G" 'dmesg | grep -iE "nvme.*(timeout|reset)" | tail -n 4' | tr '\n' ' ')"
-}
+res() { _n=$1 _s=$2; shift 2; if [ "$_s" -eq 0 ]; then pass "$_n"; else fail "$_n" "$*"; vm_nvme_log; fi; }
 
 if ! "$V" boot $G --iotrial "$IOTRIAL" --disks nvme,nvme-pi --size 16M --lifetime 900 \
 	>"$T/boot.out" 2>"$T/boot.err"; then

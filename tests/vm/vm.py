@@ -428,9 +428,39 @@ def _console_tail(d, n=5):
         return "(no console log)"
 
 
+def host_cpus(spec):
+    """The host CPUs QEMU may run on (--host-cpus): "one" (the default), "all"
+    (those this process may use), or a list such as 1 or 0-1,3.
+
+    Why one by default (tests/vm/README.md, "NVMe under TCG"): Debian's QEMU
+    7.2 now and then loses every NVMe command in flight when its vCPU thread
+    and its main loop run on two host CPUs at once; the guest times them out
+    after 30 s and resets the controller 30 s later (passthrough commands end
+    with EINTR).  On one host CPU the two never run at once: 0 of 10 stress
+    boots lost a command, against 1 of 7 unpinned.  The CPU is picked among
+    the allowed ones by the booting process's pid, so guests started side by
+    side tend to land on different CPUs."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if spec == "all":
+        return allowed
+    if spec == "one":
+        return [allowed[os.getpid() % len(allowed)]]
+    want = set()
+    for part in spec.split(","):
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m or (m.group(2) and int(m.group(2)) < int(m.group(1))):
+            raise Fail("--host-cpus %r: one, all, or a list of CPUs such as 0-1,3" % spec, 2)
+        want.update(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
+    bad = sorted(want - set(allowed))
+    if bad:
+        raise Fail("--host-cpus %s: CPU %d is not one this process may use (%s)" %
+                   (spec, bad[0], ",".join(map(str, allowed))), 2)
+    return sorted(want)
+
+
 def boot(name, disks, size="64M", initrd=None, accel=None, aio="native", mem=768, cpus=1,
          timeout=120, lifetime=3600, iotrial=None, fio=None, zns_props=ZNS_PROPS,
-         pi_props=PI_PROPS, backing=None, extra=()):
+         pi_props=PI_PROPS, backing=None, extra=(), host_cpu_spec="one"):
     """Boot guest @name and wait for its agent; returns vm.json's dict."""
     d = state_dir(name)
     if os.path.exists(os.path.join(d, "vm.json")):
@@ -454,6 +484,7 @@ def boot(name, disks, size="64M", initrd=None, accel=None, aio="native", mem=768
         raise Fail("state dir %s: too long for a unix socket path (IOTRIAL_VM_RUN)" % d, 2)
     backing = backing or d
     os.makedirs(backing, exist_ok=True)
+    pin = host_cpus(host_cpu_spec)
     if not initrd:
         initrd = build(os.path.join(d, "initrd.cpio"), iotrial, fio, extra)
     try:
@@ -480,7 +511,9 @@ def boot(name, disks, size="64M", initrd=None, accel=None, aio="native", mem=768
                 pass
         with open(os.path.join(d, "qemu.cmdline"), "w") as f:
             f.write(" ".join(shlex.quote(x) for x in args) + "\n")
-        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # -daemonize forks: every thread QEMU starts inherits the affinity
+        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           preexec_fn=lambda: os.sched_setaffinity(0, pin))
         if r.returncode != 0:
             raise Fail("QEMU did not start (%s): %s" % (" ".join(args[:1]),
                                                          r.stdout.strip()[-500:]))
@@ -490,6 +523,7 @@ def boot(name, disks, size="64M", initrd=None, accel=None, aio="native", mem=768
                   qmp=os.path.join(d, "qmp.sock"), cmd=os.path.join(d, "cmd.sock"),
                   ctl=os.path.join(d, "ctl.sock"), console=os.path.join(d, "console.log"),
                   initrd=os.path.abspath(initrd), aio=aio, cache="none", size=_size_bytes(size),
+                  host_cpus=pin,
                   threads={"main": "qemu-system-x86", "vcpu": "CPU N/TCG" if acc == "tcg"
                            else "CPU N/KVM", "iothread": "IO <iothread id>",
                            "worker": "worker", "rcu": "call_rcu"},
@@ -851,18 +885,21 @@ def main(argv):
                                "--mem": 768, "--cpus": 1, "--timeout": 120.0,
                                "--lifetime": 3600, "--iotrial": None, "--fio": None,
                                "--zns-props": ZNS_PROPS, "--pi-props": PI_PROPS,
-                               "--backing": None, "--extra": ""})
+                               "--backing": None, "--extra": "", "--host-cpus": "one"})
         if rest:
             raise Fail("boot: unexpected %s" % rest[0], 2)
         disks = [k for k in o["disks"].split(",") if k]
         vm = boot(name, disks, o["size"], o["initrd"], o["accel"], o["aio"], o["mem"],
                   o["cpus"], o["timeout"], o["lifetime"], o["iotrial"], o["fio"],
                   o["zns_props"], o["pi_props"], o["backing"],
-                  [p for p in o["extra"].split(",") if p])
+                  [p for p in o["extra"].split(",") if p], o["host_cpus"])
         print(os.path.join(vm["dir"], "vm.json"))
         return 0
     if cmd in ("exec", "sh"):
-        o, rest = _opts(args, {"--timeout": 600.0, "--merge": False, "--stdin": False})
+        # IOTRIAL_VM_TIMEOUT: the default for a whole test (tests/e2e/lib.sh),
+        # so that a stalled guest fails that step, not the test's 600 s
+        o, rest = _opts(args, {"--timeout": float(os.environ.get("IOTRIAL_VM_TIMEOUT") or 600),
+                               "--merge": False, "--stdin": False})
         if not rest:
             raise Fail("%s: no command" % cmd, 2)
         if cmd == "sh" and len(rest) != 1:
