@@ -41,7 +41,8 @@
 # process tree over the I/Os the device counted) and time per I/O outside the
 # device (see tio_case), and iotrial's ratios: CPU against t/io_uring's and
 # fio's, IOPS against the better of the two and against fio, time outside the
-# device against fio's.  PIN=CPUS runs every side under taskset -c CPUS.
+# device against fio's.  PIN=CPUS runs every side under taskset -c CPUS and
+# the unbound kernel workers on the same CPUs (below).
 # `--quick` runs tio-uring-qd1 and tio-uring-qd32, 3 rounds of 2 s, and
 # prints the same ratios.  A fresh loop device is warmed up first
 # (the first run after its creation is slow, whichever tool it is).
@@ -76,12 +77,32 @@ command -v "$FIO" >/dev/null || { echo "bench: fio not found" >&2; exit 1; }
 W=$(mktemp -d /tmp/iotrial-bench.XXXXXX)
 SHM=/dev/shm/iotrial-bench.$$.img
 LOOP=""
+WQMASK=/sys/devices/virtual/workqueue/cpumask
+WQ0=""
 cleanup() {
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
 	rm -f "$SHM"
 	rm -rf "$W"
+	[ -n "$WQ0" ] && echo "$WQ0" >"$WQMASK"
 }
 trap cleanup EXIT INT TERM
+# PIN=CPUS: every side under taskset -c CPUS, and the kernel's unbound
+# workers (the loop device's among them) on the same CPUs for the run (the
+# mask is put back on exit): with PIN=0 the tool, the loop's worker and the
+# completion all share one CPU, so no round depends on where the scheduler
+# wakes them (docs/performance.md, "QD1, pinned")
+if [ -n "${PIN:-}" ] && [ -w "$WQMASK" ]; then
+	m=$(python3 -c '
+import sys
+cpus = set()
+for p in sys.argv[1].split(","):
+    a, _, b = p.partition("-")
+    cpus.update(range(int(a), int(b or a) + 1))
+print("%x" % sum(1 << c for c in cpus))' "$PIN") || { echo "bench: PIN=$PIN: a CPU list such as 0 or 0-1" >&2; exit 2; }
+	WQ0=$(cat "$WQMASK")
+	echo "$m" >"$WQMASK" || { WQ0=""; echo "bench: could not restrict $WQMASK to $PIN" >&2; exit 1; }
+	echo "bench: PIN=$PIN: the sides and the unbound kernel workers on CPUs $PIN (workqueue mask $WQ0 -> $m)" >&2
+fi
 
 # run TOOL ARGS... -> prints "iops cpu_seconds total_ios"
 run() {
