@@ -802,7 +802,7 @@ static int zbd_adjust_write(struct zbd_job *jb, const struct zbd_file *zf, struc
 	uint32_t zb = zbd_idx(d, io->offset);
 	struct zbd_zone *z = &d->z[zb];
 	int64_t zi;
-	int r;
+	int r, ticked = 0, drained = 0;
 
 	if (!z->seq)
 		return ZBD_OK;	/* a conventional zone takes writes anywhere */
@@ -817,6 +817,17 @@ static int zbd_adjust_write(struct zbd_job *jb, const struct zbd_file *zf, struc
 		}
 		zb = zbd_idx(d, io->offset);
 	}
+	/*
+	 * Every wait below releases the device's mutex, and another job may
+	 * then take the zone, write it or reset it: after each one the choice
+	 * starts again.  The reset itself and the write's place at the write
+	 * pointer are decided in one hold of the mutex, with no write of any job
+	 * in flight in the zone (fio holds the zone's lock until its writes
+	 * complete).  Before, a job drained its own writes, released the mutex
+	 * and reset: another job could take the zone in between and have its
+	 * write reach the device after the reset, or before this job's own
+	 * first write (fio's t/zbd case 46: EIO in 4 of 8 runs, 8 jobs at QD64).
+	 */
 	for (;;) {
 		zi = zbd_write_zone(jb, zf, io->offset, zb);
 		if (zi < 0)
@@ -826,20 +837,29 @@ static int zbd_adjust_write(struct zbd_job *jb, const struct zbd_file *zf, struc
 			zbd_zone_wait(jb, d, z);
 			continue;
 		}
+		if (!ticked) {	/* once per write: the tick counts writes */
+			ticked = 1;
+			if (jb->j->zone_reset_frequency > 0 &&
+			    d->valid >= zf->io_size * jb->j->zone_reset_threshold && zbd_reset_tick(jb, d))
+				z->reset_due = 1;
+		}
+		/* with verify a zone is not reset under the data still to check */
+		if ((z->reset_due && !zbd_verifies(jb)) || zbd_full(z, min_bs)) {
+			if (z->wr_inflight) {	/* this job's: complete them first */
+				if (drained)	/* the quiesce could not (an error ends the job) */
+					return ZBD_EOF;
+				drained = 1;
+				zbd_quiesce(jb, d);
+				continue;
+			}
+			z->reset_due = 0;
+			r = zbd_reset(jb, d, z);
+			if (r)
+				return r;
+			if (z->cap < min_bs)
+				return -EINVAL;
+		}
 		break;
-	}
-	if (jb->j->zone_reset_frequency > 0 && d->valid >= zf->io_size * jb->j->zone_reset_threshold &&
-	    zbd_reset_tick(jb, d))
-		z->reset_due = 1;
-	/* with verify a zone is not reset under the data still to check */
-	if ((z->reset_due && !zbd_verifies(jb)) || zbd_full(z, min_bs)) {
-		zbd_quiesce(jb, d);
-		z->reset_due = 0;
-		r = zbd_reset(jb, d, z);
-		if (r)
-			return r;
-		if (z->cap < min_bs)
-			return -EINVAL;
 	}
 	io->offset = z->wp;
 	if (!zbd_in_region(zf, io->offset))
