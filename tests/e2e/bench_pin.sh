@@ -23,11 +23,13 @@ cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 want=$(printf '%x' $((1 << cpu)))
 IOTRIAL="$IOTRIAL" PIN=$cpu REPS=1 RT=1 VERBOSE=1 "$SRC/bench/bench.sh" tio-psync-nj1 >"$T/out" 2>"$T/err"
 rc=$?
-check bench_pin_run [ $rc -eq 0 ] && grep -q "PIN=$cpu: the sides and the unbound kernel workers on CPUs $cpu (workqueue mask $m0 -> $want)" "$T/err" &&
+[ $rc -eq 0 ] && grep -q "PIN=$cpu: the sides and the unbound kernel workers on CPUs $cpu (workqueue mask $m0 -> $want)" "$T/err" &&
 	grep -Eq '^tio-psync-nj1 .*fio +[0-9.]+k .*iotrial +[0-9.]+k' "$T/out"
+check bench_pin_run [ $? -eq 0 ]
 [ $rc -eq 0 ] || echo "  exit $rc: $(tail -c 300 "$T/err") $(tail -c 300 "$T/out")"
 check bench_pin_restored [ "$(cat "$WQ")" = "$m0" ]
 PIN=x REPS=1 RT=1 "$SRC/bench/bench.sh" tio-psync-nj1 >"$T/out2" 2>"$T/err2"
 rc=$?
-check bench_pin_refused [ $rc -eq 2 ] && grep -q 'PIN=x: a CPU list' "$T/err2" && [ "$(cat "$WQ")" = "$m0" ]
+[ $rc -eq 2 ] && grep -q 'PIN=x: a CPU list' "$T/err2" && [ "$(cat "$WQ")" = "$m0" ]
+check bench_pin_refused [ $? -eq 0 ]
 exit 0

@@ -36,7 +36,8 @@ for t in tasks:
 "
 "$V" boot g2 --host-cpus 4096 >/dev/null 2>"$T/hc.err"
 rc=$?
-check vm_host_cpus_refused [ $rc -eq 2 ] && grep -q -- '--host-cpus 4096: CPU 4096 is not one' "$T/hc.err"
+[ $rc -eq 2 ] && grep -q -- '--host-cpus 4096: CPU 4096 is not one' "$T/hc.err"
+check vm_host_cpus_refused [ $? -eq 0 ]
 
 # every disk where vm.json says, of its kind
 "$V" sh $G 'cat /sys/block/$(basename '"$(vm_dev zns guest_dev)"')/queue/zoned
@@ -52,7 +53,8 @@ T10-DIF-TYPE1-CRC" ] || echo "  got: $(cat "$T/kinds")"
 # the channel: exit code, stdout and stderr apart, merged, bytes unchanged
 "$V" exec $G -- sh -c 'echo out; echo err >&2; exit 7' >"$T/o" 2>"$T/e"
 rc=$?
-check vm_exec_rc [ $rc -eq 7 ] && [ "$(cat "$T/o")" = out ] && [ "$(cat "$T/e")" = err ]
+[ $rc -eq 7 ] && [ "$(cat "$T/o")" = out ] && [ "$(cat "$T/e")" = err ]
+check vm_exec_rc [ $? -eq 0 ]
 "$V" exec $G --merge -- sh -c 'echo out; echo err >&2' >"$T/o" 2>"$T/e"
 check vm_exec_merge [ "$(cat "$T/o")" = "out
 err" ] && [ ! -s "$T/e" ]
@@ -107,7 +109,8 @@ st; iotrial --output-format=json --name=$kind-$rw --filename=$gd --rw=$rw $JOB; 
 		q1=$(qmpops "$drive")
 		it=$(ios "$T/it.json" $kind-$rw $dir)
 		fi=$(ios "$T/fio.json" $kind-$rw $dir)
-		check ${tn}_vs_fio [ "$it" = "512 2097152" ] && [ "$fi" = "512 2097152" ]
+		[ "$it" = "512 2097152" ] && [ "$fi" = "512 2097152" ]
+		check ${tn}_vs_fio [ $? -eq 0 ]
 		[ "$it" = "512 2097152" ] && [ "$fi" = "512 2097152" ] ||
 			{ echo "  iotrial: $it $(head -c 300 "$T/it.err"); fio (exit $fio_rc): $fi $(head -c 300 "$T/fio.err")"; vm_nvme_log; }
 		# diskstats: requests + merges of the direction = the job's I/Os (a
@@ -133,7 +136,7 @@ R="$(dirname "$V")/guest-iotrial --vm $G"
 	--filename="$vd" --rw=randread --bs=4k --size=1M --direct=1 --ioengine=io_uring \
 	>"$T/ab.out" 2>"$T/ab.err"
 rc=$?
-check vm_ab_runner [ $rc -eq 0 ] && pyjson "
+[ $rc -eq 0 ] && pyjson "
 import json, glob
 runs = sorted(glob.glob('$T/ab/run-*.json'))
 assert len(runs) == 2, runs
@@ -141,11 +144,13 @@ for r in runs:
     j = json.load(open(r))['jobs'][0]
     assert j['read']['total_ios'] == 256, (r, j['read']['total_ios'])
 "
+check vm_ab_runner [ $? -eq 0 ]
 [ $rc -eq 0 ] || echo "  ab exited $rc: $(tail -c 400 "$T/ab.err")"
 "$IOTRIAL" ab --runner="$R" --dir="$T/ab2" --runs=1 --a iodepth=1 --b iodpeth=4 --name=j \
 	--filename="$vd" --rw=randread --size=1M >"$T/ab2.out" 2>"$T/ab2.err"
 rc=$?
-check vm_ab_parse_only [ $rc -ne 0 ] && grep -q 'iodpeth' "$T/ab2.err" && [ ! -e "$T/ab2/run-001-A.json" ]
+[ $rc -ne 0 ] && grep -q 'iodpeth' "$T/ab2.err" && [ ! -e "$T/ab2/run-001-A.json" ]
+check vm_ab_parse_only [ $? -eq 0 ]
 # a job file on the host is copied in; the result lands on the host
 printf '[j]\nfilename=%s\nrw=read\nbs=64k\nsize=1M\ndirect=1\n' "$vd" >"$T/job.fio"
 (cd "$T" && $R --output-format=json --output=res.json job.fio) 2>"$T/gi.err"
@@ -158,8 +163,8 @@ lap ab checked
 t0=$(date +%s)
 "$V" exec $G --timeout 2 -- sleep 60 2>"$T/to.err"
 rc=$?
-check vm_exec_timeout [ $rc -eq 124 ] && [ $(($(date +%s) - t0)) -lt 30 ] &&
-	grep -q 'timed out' "$T/to.err"
+[ $rc -eq 124 ] && [ $(($(date +%s) - t0)) -lt 30 ] && grep -q 'timed out' "$T/to.err"
+check vm_exec_timeout [ $? -eq 0 ]
 "$V" exec $G -- sleep 60 2>/dev/null &
 p=$!
 sleep 2
@@ -178,12 +183,14 @@ t0=$(date +%s)
 "$V" kill $G
 wait $p
 rc=$?
-check vm_killed_mid_command [ $rc -eq 125 ] && [ $(($(date +%s) - t0)) -lt 15 ] &&
+[ $rc -eq 125 ] && [ $(($(date +%s) - t0)) -lt 15 ] &&
 	grep -q '^vm.sh: error: guest g went away mid-command' "$T/kill.err" &&
 	[ "$(wc -l <"$T/kill.err")" -eq 1 ]
+check vm_killed_mid_command [ $? -eq 0 ]
 [ $rc -eq 125 ] || echo "  rc $rc: $(cat "$T/kill.err")"
 "$V" exec $G true 2>"$T/gone.err"
 rc=$?
-check vm_exec_gone [ $rc -eq 125 ] && grep -q 'is not running' "$T/gone.err"
+[ $rc -eq 125 ] && grep -q 'is not running' "$T/gone.err"
+check vm_exec_gone [ $? -eq 0 ]
 lap done
 exit 0
