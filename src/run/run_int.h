@@ -78,6 +78,8 @@ struct run_status {
 	struct hist *h;			/* DDIR_NR scratch histograms */
 	uint64_t last_data_ns;		/* when intervals were last delivered */
 	struct steady_live *live;	/* per entry: "steady since" (steady_live.h) */
+	size_t *live_sent;		/* intervals fed to it, per entry */
+	size_t *live_ready;		/* intervals final in every thread, per entry */
 	struct steady_live_iv *acc;	/* scratch: one entry's intervals summed */
 	size_t acc_cap;
 };

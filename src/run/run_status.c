@@ -36,6 +36,8 @@ void run_status_free(struct run_status *st)
 	free(st->sent);
 	free(st->ready);
 	free(st->caught_up);
+	free(st->live_sent);
+	free(st->live_ready);
 	free(st->h);
 	for (size_t k = 0; st->live && k < st->nr; k++)
 		steady_live_free(&st->live[k]);
@@ -56,11 +58,13 @@ void run_status_init(struct run_state *s, struct run_status *st, size_t first, s
 	st->of = calloc(n ? n : 1, sizeof(*st->of));
 	st->sent = calloc(n ? n : 1, sizeof(*st->sent));
 	st->ready = calloc(n ? n : 1, sizeof(*st->ready));
+	st->live_sent = calloc(n ? n : 1, sizeof(*st->live_sent));
+	st->live_ready = calloc(n ? n : 1, sizeof(*st->live_ready));
 	st->caught_up = calloc(n ? n : 1, sizeof(*st->caught_up));
 	st->h = malloc(DDIR_NR * sizeof(*st->h));
 	st->live = calloc(n ? n : 1, sizeof(*st->live));
 	if (!st->e || !st->job || !st->done_nr || !st->of || !st->sent || !st->ready || !st->caught_up || !st->h ||
-	    !st->live) {
+	    !st->live || !st->live_sent || !st->live_ready) {
 		run_status_free(st);
 		return;
 	}
@@ -94,29 +98,42 @@ void run_status_init(struct run_state *s, struct run_status *st, size_t first, s
 }
 
 /*
- * Feed entry @k's intervals [@lo, @hi), summed over its threads, to its live
- * steady-state tracker (steady_live.h), and copy the verdict into @e.  Pass
- * 1 (@w set): add worker @w's intervals into the scratch sums, under its
- * lock.  Pass 2 (@w NULL): feed the sums.
+ * Feed entry @k's final intervals not fed yet, summed over its threads, to
+ * its live steady-state tracker (steady_live.h), and copy the verdict into
+ * @e.  Only final ones (st->live_ready): a running thread's last interval
+ * may still grow (series.h, slivers), and a verdict on what it held before
+ * would not be the report's.  The status figures do not wait for that; the
+ * verdict does.  Without memory for the sums the tracker goes off.
  */
-static void run_status_live(struct run_status *st, size_t k, const struct series *sr,
-			    size_t lo, size_t hi, struct run_progress_job *e)
+static void run_status_live(struct run_state *s, struct run_status *st, size_t k, size_t first,
+			   size_t end, struct run_progress_job *e)
 {
 	struct steady_live *l = &st->live[k];
+	size_t lo = st->live_sent[k], hi = st->live_ready[k];
 
-	if (l->cfg.rule == STEADY_OFF || hi <= lo) {
-		if (!sr)
-			e->steady = l->cfg.rule == STEADY_OFF ? -1 : (int)l->state;
-		return;
+	if (l->cfg.rule != STEADY_OFF && hi > lo) {
+		if (vec_grow((void **)&st->acc, &st->acc_cap, hi - lo, sizeof(*st->acc), 16)) {
+			steady_live_free(l);	/* no memory: no live verdict */
+		} else {
+			memset(st->acc, 0, (hi - lo) * sizeof(*st->acc));
+			for (size_t i = first; i < end; i++) {
+				struct worker *w = &s->w[i];
+				const struct series *sr = &w->series;
+
+				if (st->of[i - first] != k)
+					continue;
+				pthread_mutex_lock(&w->lock);
+				for (size_t j = lo > sr->base ? lo : sr->base; j < hi && j < series_end(sr); j++)
+					steady_live_pick(&l->cfg, series_at(sr, j), &st->acc[j - lo]);
+				pthread_mutex_unlock(&w->lock);
+			}
+			for (size_t j = lo; j < hi; j++)
+				steady_live_add(l, &st->acc[j - lo]);
+		}
 	}
-	if (sr) {
-		for (size_t j = lo; j < hi && j < series_end(sr); j++)
-			steady_live_pick(&l->cfg, series_at(sr, j), &st->acc[j - lo]);
-		return;
-	}
-	for (size_t j = lo; j < hi; j++)
-		steady_live_add(l, &st->acc[j - lo]);
-	e->steady = (int)l->state;
+	if (hi > lo)
+		st->live_sent[k] = hi;
+	e->steady = l->cfg.rule == STEADY_OFF ? -1 : (int)l->state;
 	e->steady_since_ms = l->since_ms;
 	e->steady_lost_ms = l->lost_ms;
 }
@@ -135,6 +152,7 @@ int run_status_ready(struct run_state *s, struct run_status *st, size_t first, s
 
 	for (k = 0; k < st->nr; k++) {
 		st->ready[k] = SIZE_MAX;	/* the fewest of the running threads */
+		st->live_ready[k] = SIZE_MAX;	/* the same, less each one's last */
 		st->done_nr[k] = 0;
 		st->caught_up[k] = -1;
 	}
@@ -157,15 +175,20 @@ int run_status_ready(struct run_state *s, struct run_status *st, size_t first, s
 		}
 		if (nr < st->ready[k])
 			st->ready[k] = nr;
+		/* final: a later interval exists (series_group's rule) */
+		if ((nr ? nr - 1 : 0) < st->live_ready[k])
+			st->live_ready[k] = nr ? nr - 1 : 0;
 		/* 10% slack: intervals last as asked, give or take a tick */
 		if (st->caught_up[k] != 0)
 			st->caught_up[k] = covered * 1000 * 10 >= period_ns * 9;
 	}
 	for (k = 0; k < st->nr; k++) {
 		if (st->caught_up[k] < 0)	/* all ended: everything is final */
-			st->ready[k] = st->done_nr[k];
+			st->ready[k] = st->live_ready[k] = st->done_nr[k];
 		if (st->ready[k] < st->sent[k])
 			st->ready[k] = st->sent[k];
+		if (st->live_ready[k] < st->live_sent[k])
+			st->live_ready[k] = st->live_sent[k];
 		if (st->caught_up[k] == 0)
 			all = 0;
 	}
@@ -224,15 +247,12 @@ static int run_status_fill(struct run_state *s, struct run_status *st, size_t fi
 		e->t_ms = e->dur_us = 0;
 		e->ramp = 0;
 		memset(e->d, 0, sizeof(e->d));
+		run_status_live(s, st, k, first, end, e);
 		if (hi <= lo)
 			continue;
 		for (int d = 0; d < DDIR_NR; d++)
 			e->d[d].lat_min = UINT64_MAX;
 		memset(st->h, 0, DDIR_NR * sizeof(*st->h));
-		if (vec_grow((void **)&st->acc, &st->acc_cap, hi - lo, sizeof(*st->acc), 16))
-			steady_live_free(&st->live[k]);	/* no memory: no live verdict */
-		else
-			memset(st->acc, 0, (hi - lo) * sizeof(*st->acc));
 		for (size_t i = first; i < end; i++) {
 			struct worker *w = &s->w[i];
 
@@ -254,10 +274,8 @@ static int run_status_fill(struct run_state *s, struct run_status *st, size_t fi
 				phase_set = 1;
 			}
 			run_status_add(st, e, &w->series, lo, hi);
-			run_status_live(st, k, &w->series, lo, hi, e);
 			pthread_mutex_unlock(&w->lock);
 		}
-		run_status_live(st, k, NULL, lo, hi, e);
 		e->nr_iv = hi - lo;
 		st->sent[k] = hi;
 		for (int d = 0; d < DDIR_NR; d++) {
@@ -436,7 +454,10 @@ void run_status_deliver(struct run_state *s, size_t first, size_t end, struct ru
 	} while (more);
 	st->last_data_ns = clock_now_ns(&s->clk);
 	for (size_t i = first; i < end; i++) {
-		s->hold_status[i] = st->sent[st->of[i - first]];
+		size_t k = st->of[i - first];
+
+		/* what neither the figures nor the verdict have read */
+		s->hold_status[i] = st->live_sent[k] < st->sent[k] ? st->live_sent[k] : st->sent[k];
 		run_hold_publish(s, i);
 	}
 }

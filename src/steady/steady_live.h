@@ -3,7 +3,9 @@
  * lines ("steady since 12 s").
  *
  * The same rule as the report (the job's reporting rule, steady.h), fed one
- * interval at a time, so that it needs only the last W round values: rounds
+ * final interval at a time (the caller's duty: run_status.c feeds one only
+ * once a later one exists or the thread has ended, as a fold may still grow
+ * the newest, series.h), so that it needs only the last W round values: rounds
  * are aligned on the first measured interval after ss_ramp, as after the run;
  * the first window that meets the criterion makes the job "steady since"
  * its start; every later round is checked against the band (steady_band);

@@ -5,6 +5,8 @@
  * set them, so every figure the callback gets is known exactly: the time
  * left over all groups (startdelay, ramp and runtime), the share done, the
  * phase by its name, and counts that never go down at a group change.
+ * And the live steady-state verdict of the status lines, fed as a run feeds
+ * it, against the report's verdict on the same series.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,9 @@
 #include "fake_clock.h"
 #include "run/run.h"
 #include "run/run_int.h"
+#include "steady/steady.h"
+#include "steady/job_steady.h"
+#include "steady/steady_live.h"
 
 #define SEC 1000000000ull
 
@@ -162,9 +167,101 @@ TEST(eta_by_size)
 	CHECK_NEAR(got.eta_s, 1.0, 1e-6);
 }
 
+/* One read interval of @ios I/Os ending at @t_ms, as worker_interval adds it. */
+static void add_iv(struct worker *w, uint64_t t_ms, uint64_t dur_us, uint64_t ios)
+{
+	struct series_in in[DDIR_NR];
+
+	memset(in, 0, sizeof(in));
+	for (int d = 0; d < DDIR_NR; d++)
+		in[d].lat_min = UINT64_MAX;
+	in[DDIR_READ].ios = ios;
+	in[DDIR_READ].bytes = ios * 4096;
+	in[DDIR_READ].lat_sum_ns = ios * 1000;
+	in[DDIR_READ].lat_min = in[DDIR_READ].lat_max = 1000;
+	pthread_mutex_lock(&w->lock);
+	CHECK(series_add(&w->series, t_ms, dur_us, 0, in) == 0);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void deliver(struct rig *r, struct run_status *st, int final)
+{
+	run_status_ready(&r->s, st, 0, 1, 500 * 1000000ull);
+	run_status_deliver(&r->s, 0, 1, st, final);
+}
+
+/*
+ * A stall that ends past an interval boundary leaves a sliver that is
+ * folded into the interval before it (series.h), after the status lines may
+ * have seen that interval.  Here the fold carries the rate limiter's
+ * catch-up and brings the interval back into the band: the live verdict
+ * must not have judged it before the fold ("lost at 2.5 s" while the report
+ * says 3.5 s: the CI failure of steady_lost_throttled).  It waits for a
+ * later interval, and ends where the report ends.
+ */
+TEST(live_verdict_is_the_reports)
+{
+	struct rig r;
+	struct run_status st;
+	struct steady rep;
+	struct steady_cfg c;
+	size_t hold[2] = { 0, SIZE_MAX };
+
+	rig_init(&r);
+	r.s.nr = 1;
+	job_init(&r.job[0]);
+	snprintf(r.job[0].name, sizeof(r.job[0].name), "thr");
+	r.job[0].rw = RW_READ;
+	r.job[0].interval_us = 500000;
+	r.w[0].job = &r.job[0];
+	series_init(&r.w[0].series);
+	pthread_mutex_init(&r.w[0].lock, NULL);
+	r.s.hold_status = &hold[0];
+	r.s.hold_grp = &hold[1];
+	run_status_init(&r.s, &st, 0, 1);
+	CHECK(st.e != NULL);
+	CHECK(job_steady_cfg(&r.job[0], 0, &c, NULL) == 0 && c.rule != STEADY_OFF);
+	/* five flat intervals at 1M IOPS: a window, once the fifth is final */
+	for (int i = 1; i <= 5; i++)
+		add_iv(&r.w[0], 500 * (uint64_t)i, 500000, 500000);
+	deliver(&r, &st, 0);
+	CHECK_EQ_U((unsigned)st.e[0].steady, STEADY_LIVE_SEARCHING);
+	/* a stall from 2.6 s to 3.46 s: 100k I/Os in 960 ms, out of the band */
+	add_iv(&r.w[0], 3460, 960000, 100000);
+	deliver(&r, &st, 0);
+	CHECK_EQ_U((unsigned)st.e[0].steady, STEADY_LIVE_STEADY);
+	CHECK_EQ_U(st.e[0].steady_since_ms, 0);
+	/* the catch-up in the 40 ms left before 3.5 s: a sliver, folded */
+	add_iv(&r.w[0], 3500, 40000, 860000);
+	CHECK_EQ_U(series_end(&r.w[0].series), 6);
+	/* throttled from 3.5 s on */
+	add_iv(&r.w[0], 4000, 500000, 100000);
+	deliver(&r, &st, 0);
+	CHECK_EQ_U((unsigned)st.e[0].steady, STEADY_LIVE_STEADY);	/* 960k IOPS: held */
+	add_iv(&r.w[0], 4500, 500000, 100000);
+	atomic_store(&r.w[0].done, 1);
+	deliver(&r, &st, 1);
+	CHECK_EQ_U((unsigned)st.e[0].steady, STEADY_LIVE_LOST);
+	CHECK_EQ_U(st.e[0].steady_lost_ms, 3500);
+	/* the report, on the same series */
+	memset(&rep, 0, sizeof(rep));
+	CHECK(steady_find(&c, &r.w[0].series, &rep) == 0);
+	CHECK(rep.attained && !rep.held);
+	CHECK_EQ_U(rep.start_ms, st.e[0].steady_since_ms);
+	CHECK_EQ_U(rep.lost_ms, st.e[0].steady_lost_ms);
+	/* everything read: the worker may drop it all */
+	CHECK_EQ_U(hold[0], 8);
+	steady_free(&rep);
+	run_status_free(&st);
+	series_free(&r.w[0].series);
+	pthread_mutex_destroy(&r.w[0].lock);
+	job_free(&r.job[0]);
+}
+
 int main(void)
 {
 	RUN(eta_over_groups);
 	RUN(eta_by_size);
+	RUN(live_verdict_is_the_reports);
 	return CHECK_DONE();
 }
