@@ -448,7 +448,7 @@ static int zbd_adjust_write(struct zbd_job *jb, const struct zbd_file *zf, struc
 /*
  * A trim of a zone with a write pointer is that zone's reset, as fio 3.33
  * turns it into one: at the zone's start (the block size is the zone size,
- * zbd_attach_dev), counted when the zone held data, and done here, so the
+ * zbd_dev_join), counted when the zone held data, and done here, so the
  * I/O completes without the engine (zbd_trim_done).  A random trim of an
  * empty zone goes to the nearest zone with data (none: the job is done); a
  * sequential one resets nothing.  A conventional zone is trimmed as any

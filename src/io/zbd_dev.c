@@ -15,7 +15,7 @@
 
 #define ZBD_REPORT_BATCH 4096u
 
-void zbd_set_init(struct zbd_set *s)
+void zbd_dev_set_init(struct zbd_set *s)
 {
 	pthread_mutex_init(&s->mu, NULL);
 	s->head = NULL;
@@ -33,7 +33,7 @@ static void zbd_dev_free(struct zbd_dev *d)
 	free(d);
 }
 
-void zbd_set_free(struct zbd_set *s)
+void zbd_dev_set_free(struct zbd_set *s)
 {
 	struct zbd_dev *d, *n;
 
@@ -275,8 +275,8 @@ static int zbd_align(const struct zbd_dev *d, const struct job *j, uint64_t *off
 	return 0;
 }
 
-int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64_t *len,
-		   struct zbd_file *zf, struct err *e)
+int zbd_dev_join(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64_t *len,
+		 struct zbd_file *zf, struct err *e)
 {
 	int writes = (j->rw & (RW_WRITE | RW_TRIM | RW_TRIMWRITE)) != 0;
 	uint32_t i;
@@ -392,8 +392,8 @@ static int zbd_dev_get(struct zbd_set *s, const struct job *j, const struct engi
 	return 0;
 }
 
-int zbd_zone_size(struct zbd_set *s, const struct job *j, const char *path, uint64_t *zone_size,
-		  struct err *e)
+int zbd_dev_zone_size(struct zbd_set *s, const struct job *j, const char *path,
+		      uint64_t *zone_size, struct err *e)
 {
 	struct engine_file f = { .fd = open(path, O_RDONLY | O_CLOEXEC), .path = (char *)path };
 	struct zbd_dev *d = NULL;
@@ -410,8 +410,8 @@ int zbd_zone_size(struct zbd_set *s, const struct job *j, const char *path, uint
 	return r;
 }
 
-int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, struct zbd_file *zf,
-	       struct err *e)
+int zbd_dev_attach(struct zbd_set *s, const struct job *j, struct engine_file *f,
+		   struct zbd_file *zf, struct err *e)
 {
 	struct zbd_dev *d;
 	int r;
@@ -436,7 +436,7 @@ int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, st
 		d->fd_rw = 1;
 	}
 	pthread_mutex_lock(&d->mu);
-	r = zbd_attach_dev(d, j, &f->offset, &f->size, zf, e);
+	r = zbd_dev_join(d, j, &f->offset, &f->size, zf, e);
 	pthread_mutex_unlock(&d->mu);
 	pthread_mutex_unlock(&s->mu);
 	return r;

@@ -82,10 +82,10 @@ static inline uint32_t zbd_dev_idx(const struct zbd_dev *d, uint64_t off)
 }
 
 /* @s holds no device yet; zbd_job ids start at 1. */
-void zbd_set_init(struct zbd_set *s);
+void zbd_dev_set_init(struct zbd_set *s);
 
 /* Every device of @s closed and freed (after the run's jobs are done with them). */
-void zbd_set_free(struct zbd_set *s);
+void zbd_dev_set_free(struct zbd_set *s);
 
 /*
  * The zone table of a device from its @nr zones @z (the report, or a test's
@@ -107,24 +107,25 @@ int zbd_dev_emulate(struct zbd_dev *d, uint64_t size, uint64_t zone_size, uint64
  * 0, or -errno with @e naming the job, file and the rule (EXIT_USAGE for a
  * job the device cannot run, EXIT_TARGET when it cannot be read).
  */
-int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, struct zbd_file *zf,
-	       struct err *e);
+int zbd_dev_attach(struct zbd_set *s, const struct job *j, struct engine_file *f,
+		   struct zbd_file *zf, struct err *e);
 
 /*
  * The zone size of the device at @path, for fio's zone units under
  * zonemode=zbd without zonesize= (zone_units.h): the device is read as
- * zbd_attach reads it, and joins @s, before the job's regions are laid
- * out.  0, or -errno with @e filled as zbd_attach's.
+ * zbd_dev_attach reads it, and joins @s, before the job's regions are
+ * laid out.  0, or -errno with @e filled as zbd_dev_attach's.
  */
-int zbd_zone_size(struct zbd_set *s, const struct job *j, const char *path, uint64_t *zone_size,
-		  struct err *e);
+int zbd_dev_zone_size(struct zbd_set *s, const struct job *j, const char *path,
+		      uint64_t *zone_size, struct err *e);
 
 /*
- * The checks and alignment of zbd_attach on a device already known (tests
- * call it on a fake table): the region [*@off, *@off + *@len) is rounded
- * to whole zones and @zf filled.  0, or -EINVAL with @e filled as zbd_attach's.
+ * Job @j joins device @d, already known (tests call it on a fake table):
+ * zbd_dev_attach's checks, the region [*@off, *@off + *@len) rounded to
+ * whole zones, @zf filled.  0, or -EINVAL with @e filled as
+ * zbd_dev_attach's.
  */
-int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64_t *len,
-		   struct zbd_file *zf, struct err *e);
+int zbd_dev_join(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64_t *len,
+		 struct zbd_file *zf, struct err *e);
 
 #endif
