@@ -1,7 +1,7 @@
 /*
- * test_zbd: zonemode=zbd's rules (zbd.h) on fake zone tables, no device:
- * region alignment, the limits refused, writes at the write pointer (also
- * for random offsets), zone capacity below zone size, reads below the
+ * test_zbd: zonemode=zbd's rules (zbd.h, zbd_dev.h) on fake zone tables, no
+ * device: region alignment, the limits refused, writes at the write pointer
+ * (also for random offsets), zone capacity below zone size, reads below the
  * write pointer, resets of full zones and by zone_reset_threshold/frequency,
  * the open set shared by two jobs and job_max_open_zones, verify's resets,
  * trims as zone resets, what verify_only reads (start to write pointer).
