@@ -7,7 +7,7 @@
  * it: BLK_ZONE_REP_CAPACITY, else capacity = length); a reset is
  * BLKRESETZONE, which needs the device open for writing.  Offsets and lengths
  * are bytes here, sectors only at the ioctl.  Nothing here keeps state: the
- * zone table and its rules are zbd.c's.
+ * zone table is zbd_dev.c's, its rules zbd.c's.
  */
 #ifndef IOTRIAL_BLKZONED_H
 #define IOTRIAL_BLKZONED_H
@@ -17,7 +17,7 @@
 
 /* The kernel's zoned models (queue/zoned). */
 enum blkzoned_model {
-	BLKZONED_NONE = 0,		/* not zoned: zones are emulated on it (zbd.c) */
+	BLKZONED_NONE = 0,		/* not zoned: zones are emulated on it (zbd_dev.c) */
 	BLKZONED_HOST_AWARE = 1,
 	BLKZONED_HOST_MANAGED = 2,
 };

@@ -1,5 +1,7 @@
 /*
- * zbd: fio's zonemode=zbd, I/O on zoned block devices.
+ * zbd: fio's zonemode=zbd, the rules each I/O of a job follows on a zoned
+ * device.  Not the device's zone table, how it is read or emulated, nor the
+ * checks a job passes to join it: zbd_dev.h.
  *
  * A zoned device is written only at each sequential zone's write pointer
  * (wp).  The offset generator (iogen.c) still picks offsets as for any job;
@@ -28,79 +30,23 @@
  * With verify, zones are reset before the job's first write and full zones
  * are never reset during it (a reset would lose the data to check).
  *
- * The zones come from a zoned block device or from a zoned NVMe namespace's
- * char device (/dev/ngXnY, for ioengine=io_uring_cmd): zonesrc.h.
- * Devices that are not zoned (regular files, ordinary block devices) get
- * zones of `zonesize` bytes (mandatory then, as in fio) with `zonecapacity`,
- * and resets touch only the table: fio does the same.
- *
- * Sharing: one struct zbd_dev per target path for the whole run (a zbd_set,
- * which run.c owns), its zone table and open set guarded by one mutex.  Only
- * zonemode=zbd jobs take it, once per I/O; the per-I/O path of other jobs
- * never sees this file.  A zone with writes of one job in flight is not
- * written by another until they complete (fio holds the zone's lock as long);
- * a job waits by completing its own I/O first, so two jobs never wait on each
- * other.  When the rules need this job's I/O in flight to complete (a zone
- * reset, a full open set), zbd_adjust() calls the worker's quiesce callback,
- * with the mutex released, as fio's io_u_quiesce().
+ * Sharing: the device's zone table and open set are the run's (zbd_dev.h),
+ * guarded by one mutex.  Only zonemode=zbd jobs take it, once per I/O; the
+ * per-I/O path of other jobs never sees this file.  A zone with writes of one
+ * job in flight is not written by another until they complete (fio holds the
+ * zone's lock as long); a job waits by completing its own I/O first, so two
+ * jobs never wait on each other.  When the rules need this job's I/O in
+ * flight to complete (a zone reset, a full open set), zbd_adjust() calls the
+ * worker's quiesce callback, with the mutex released, as fio's
+ * io_u_quiesce().
  */
 #ifndef IOTRIAL_ZBD_H
 #define IOTRIAL_ZBD_H
 
-#include <pthread.h>
 #include <stdint.h>
-#include "io/blkzoned.h"
 #include "io/engine.h"
-#include "io/zonesrc.h"
-#include "lib/err.h"
+#include "io/zbd_dev.h"
 #include "model/job.h"
-
-#define ZBD_MAX_OPEN 4096u	/* fio's own cap on max_open_zones */
-
-struct zbd_zone {
-	uint64_t start, cap, wp;	/* bytes; a zone ends where the next starts */
-	uint8_t cond;			/* enum blkzoned_cond, as reported */
-	uint8_t seq;			/* has a write pointer */
-	uint8_t open;			/* in the device's open set */
-	uint8_t reset_due;		/* zone_reset_frequency picked it */
-	unsigned writer;		/* the job (zbd_job.id) with writes in flight in it */
-	unsigned wr_inflight;
-};
-
-struct zbd_dev {
-	pthread_mutex_t mu;
-	struct zbd_dev *next;
-	char *path;
-	enum blkzoned_model model;
-	struct zonesrc src;		/* where the zones come from (zonesrc.h) */
-	int fd;				/* the device, for resets; -1: zones emulated */
-	int fd_rw;			/* fd is open for writing (a writing job came) */
-	uint64_t size, zone_size;
-	uint32_t nr;
-	struct zbd_zone *z;		/* nr + 1 entries: the last one's start is the end */
-	uint32_t dev_max_open, dev_max_active;	/* the device's (0: none) */
-	uint32_t max_open;		/* the open set's limit (0: none, not tracked) */
-	int max_open_set;		/* decided by the first job on the device */
-	uint32_t nr_open;
-	uint32_t *open;			/* zone indexes, max_open entries */
-	uint64_t valid;			/* bytes below the wps of the write range */
-	uint32_t wmin, wmax;		/* the write range's zones, [wmin, wmax) */
-	uint32_t write_cnt;		/* writes until zone_reset_frequency's next reset */
-};
-
-/* The run's devices: one zbd_dev per path, shared by every job on it. */
-struct zbd_set {
-	pthread_mutex_t mu;
-	struct zbd_dev *head;
-	unsigned next_id;		/* zbd_job ids, from 1 */
-};
-
-/* A job's view of one of its targets: its region, whole zones. */
-struct zbd_file {
-	struct zbd_dev *d;
-	uint32_t zmin, zmax;		/* the region's zones, [zmin, zmax) */
-	uint64_t off, io_size;		/* the region, after zone alignment */
-};
 
 /* The worker's hook: complete every I/O of this job in flight (fio's io_u_quiesce). */
 typedef void (*zbd_quiesce_fn)(void *arg);
@@ -127,48 +73,6 @@ struct zbd_job {
 };
 
 enum { ZBD_OK = 0, ZBD_EOF = 1 };
-
-void zbd_set_init(struct zbd_set *s);
-void zbd_set_free(struct zbd_set *s);
-
-/*
- * The zone table of a device from its @nr zones @z (the report, or a test's
- * fake); @size is the device's size.  0, -EINVAL (zones of unequal size, @e
- * says so) or -ENOMEM.
- */
-int zbd_dev_table(struct zbd_dev *d, const struct blkzoned_zone *z, uint32_t nr, uint64_t size,
-		  struct err *e);
-
-/* Emulated zones of @zone_size bytes, @cap of them writable, over @size bytes. */
-int zbd_dev_emulate(struct zbd_dev *d, uint64_t size, uint64_t zone_size, uint64_t cap,
-		    struct err *e);
-
-/*
- * Job @j's target @f (open; its region f->offset/f->size) joins the set: the
- * device is found or read (zone report, limits; or emulated zones), the
- * region is rounded to whole zones as fio does (f->offset, f->size change),
- * and the job's limits are checked against the device's.  @zf is filled.
- * 0, or -errno with @e naming the job, file and the rule (EXIT_USAGE for a
- * job the device cannot run, EXIT_TARGET when it cannot be read).
- */
-int zbd_attach(struct zbd_set *s, const struct job *j, struct engine_file *f, struct zbd_file *zf,
-	       struct err *e);
-
-/*
- * The zone size of the device at @path, for fio's zone units under
- * zonemode=zbd without zonesize= (zone_units.h): the device is read as
- * zbd_attach reads it, and joins @s, before the job's regions are laid
- * out.  0, or -errno with @e filled as zbd_attach's.
- */
-int zbd_zone_size(struct zbd_set *s, const struct job *j, const char *path, uint64_t *zone_size,
-		  struct err *e);
-
-/*
- * The checks and alignment of zbd_attach on a device already known (tests
- * call it on a fake table).  @direct: the job writes with O_DIRECT.
- */
-int zbd_attach_dev(struct zbd_dev *d, const struct job *j, uint64_t *off, uint64_t *len,
-		   struct zbd_file *zf, struct err *e);
 
 /* A job's zbd state over its @nr_files targets; @min_bs: its smallest block per direction. */
 void zbd_job_init(struct zbd_job *jb, struct zbd_set *s, const struct job *j,

@@ -7,7 +7,7 @@
 #include <stdio.h>	/* snprintf */
 #include <sys/stat.h>	/* stat, S_ISBLK */
 #include "io/file.h"	/* file_names: the targets, untouched */
-#include "io/zbd.h"	/* zbd_zone_size: the device read as zonemode=zbd reads it */
+#include "io/zbd_dev.h"	/* zbd_dev_zone_size: the device read as zonemode=zbd reads it */
 
 /* The one list of the options that take zone units: their fields and names. */
 static const struct {
@@ -90,7 +90,7 @@ int zone_units_device(struct zbd_set *s, const struct job *j, unsigned jobnum, u
 				    "zonesize=", opt, nz, names[i]);
 			break;
 		}
-		r = zbd_zone_size(s, j, names[i], &one, e);
+		r = zbd_dev_zone_size(s, j, names[i], &one, e);
 		if (!r && zs && one != zs)
 			r = job_err(e, j, "%s=%uz: %s has zones of %llu bytes, another target of "
 				    "%llu: give bytes", opt, nz, names[i], (unsigned long long)one,

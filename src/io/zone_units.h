@@ -35,7 +35,7 @@ int zone_units_apply(struct job *j, uint64_t zone_size, struct err *e);
 
 /*
  * The zone size of clone @jobnum's targets under zonemode=zbd without
- * zonesize=: each target's device is read as zonemode=zbd reads it (zbd.h)
+ * zonesize=: each target's device is read as zonemode=zbd reads it (zbd_dev.h)
  * and joins @s.  0 with *@zone_size set, or -errno with @e filled:
  * EXIT_USAGE naming the option given in zones when a target is not a
  * device or two disagree, else zbd's own errors.

@@ -1,17 +1,17 @@
 /*
- * zonesrc: where a zonemode=zbd target's zones come from, so that zbd.c's
- * rules do not care.
+ * zonesrc: where a zonemode=zbd target's zones come from, so that the zone
+ * table (zbd_dev.c) and its rules (zbd.c) do not care.
  *
  * Three kinds of target: a zoned block device (its zoned model and limits
- * from sysfs, its zones through BLKREPORTZONE/BLKRESETZONE: blkzoned.h),
- * an NVMe namespace's generic char device /dev/ngXnY, which the io_uring_cmd
+ * from sysfs, its zones through BLKREPORTZONE/BLKRESETZONE: blkzoned.h), an
+ * NVMe namespace's generic char device /dev/ngXnY, which the io_uring_cmd
  * engine drives and the block layer's zone ioctls do not reach (the zoned
  * namespace's identify data, Zone Management Receive and Send through the
  * passthrough ioctls: nvme_zns.h; a ZNS namespace is host-managed, as the
  * kernel treats it), and anything else (a regular file, an ordinary block
- * device, a namespace of another command set), which is not zoned: zbd.c
- * then emulates zones of zonesize=, as fio.  A pipe, or a char device that
- * is not an NVMe namespace, is refused.
+ * device, a namespace of another command set), which is not zoned: zbd_dev.c
+ * then emulates zones of zonesize=, as fio.  A pipe, or a char device that is
+ * not an NVMe namespace, is refused.
  */
 #ifndef IOTRIAL_ZONESRC_H
 #define IOTRIAL_ZONESRC_H
@@ -23,7 +23,7 @@
 #include "lib/err.h"
 
 enum zonesrc_kind {
-	ZONESRC_NONE = 0,	/* not zoned (zbd.c emulates zones) */
+	ZONESRC_NONE = 0,	/* not zoned (zbd_dev.c emulates zones) */
 	ZONESRC_BLK,		/* a zoned block device */
 	ZONESRC_NVME,		/* a zoned NVMe namespace's char device */
 };

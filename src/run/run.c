@@ -53,7 +53,7 @@ static int run_make_workers(struct run_state *s, struct err *e)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory for %zu threads", s->nr);
 	if (flow_set_build(&s->flows, req->jobs, req->nr_jobs, e))
 		return -ENOMEM;
-	zbd_set_init(&s->zbd);
+	zbd_dev_set_init(&s->zbd);
 	s->zbd_on = 1;
 	for (i = 0; i < req->nr_jobs; i++) {
 		const struct job *j = &req->jobs[i];
@@ -136,7 +136,7 @@ static int run_setup_zbd(struct run_state *s, struct worker *w, struct err *e)
 		return err_set(e, -ENOMEM, EXIT_INTERNAL, "out of memory");
 	w->zbd_set = &s->zbd;
 	for (i = 0; i < w->nr_files && !r; i++)
-		r = zbd_attach(&s->zbd, w->job, &w->files[i], &w->zbd_files[i], e);
+		r = zbd_dev_attach(&s->zbd, w->job, &w->files[i], &w->zbd_files[i], e);
 	return r;
 }
 
@@ -727,7 +727,7 @@ static void run_release(struct run_state *s)
 	free(s->hold_grp);
 	flow_set_free(&s->flows);
 	if (s->zbd_on)
-		zbd_set_free(&s->zbd);
+		zbd_dev_set_free(&s->zbd);
 	s->zbd_on = 0;
 	/* released: a second call (the end of run_execute) finds nothing */
 	s->w = NULL;

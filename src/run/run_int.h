@@ -13,7 +13,7 @@
 #include "log/agglog.h"
 #include "lib/clock.h"
 #include "io/flow.h"
-#include "io/zbd.h"
+#include "io/zbd_dev.h"	/* struct zbd_set */
 #include "measure/sample_group.h"
 #include "run/series_group.h"
 #include "worker/worker.h"

@@ -1,7 +1,7 @@
 /*
- * test_zbd: zonemode=zbd's rules (zbd.h) on fake zone tables, no device:
- * region alignment, the limits refused, writes at the write pointer (also
- * for random offsets), zone capacity below zone size, reads below the
+ * test_zbd: zonemode=zbd's rules (zbd.h, zbd_dev.h) on fake zone tables, no
+ * device: region alignment, the limits refused, writes at the write pointer
+ * (also for random offsets), zone capacity below zone size, reads below the
  * write pointer, resets of full zones and by zone_reset_threshold/frequency,
  * the open set shared by two jobs and job_max_open_zones, verify's resets,
  * trims as zone resets, what verify_only reads (start to write pointer).
@@ -66,7 +66,7 @@ static int fake_attach_j(struct fake_job *fj, struct zbd_set *s, struct zbd_dev 
 	int r;
 
 	err_clear(e);
-	r = zbd_attach_dev(d, &fj->j, &off, &len, &fj->zf, e);
+	r = zbd_dev_join(d, &fj->j, &off, &len, &fj->zf, e);
 	zbd_job_init(&fj->jb, s, &fj->j, min_bs, &fj->zf, 1);
 	return r;
 }
@@ -142,7 +142,7 @@ TEST(zbd_region_rounded_to_zones)
 	struct fake_job w, r;
 	struct err e;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 8, M, 0);
 	/* a write job: the start rounds up, the end down, to zone boundaries */
 	CHECK(fake_attach(&w, &s, &d, RW_WRITE, 4 * K, 100 * K, 3 * M, &e) == 0);
@@ -159,7 +159,7 @@ TEST(zbd_region_rounded_to_zones)
 	/* fio's t/zbd cases 35, 36, 38 grep fio's phrase */
 	CHECK(strstr(e.msg, "io_size must be at least one zone") != NULL);
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_limits_refused)
@@ -170,38 +170,38 @@ TEST(zbd_limits_refused)
 	struct err e;
 	uint64_t off = 0, len = 4 * M;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 8, M, 4);
 	fixture_job(&a.j, RW_WRITE, 4 * K, 4 * M);
 	a.j.zonemode = JOB_ZONE_ZBD;
 	a.j.direct = 1;
 	a.j.max_open_zones = 5;
 	err_clear(&e);
-	CHECK(zbd_attach_dev(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
+	CHECK(zbd_dev_join(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
 	CHECK(strstr(e.msg, "max_open_zones=5 is larger than the device's limit 4") != NULL);
 	a.j.ignore_zone_limits = 1;
 	err_clear(&e);
-	CHECK(zbd_attach_dev(&d, &a.j, &off, &len, &a.zf, &e) == 0);
+	CHECK(zbd_dev_join(&d, &a.j, &off, &len, &a.zf, &e) == 0);
 	CHECK_EQ_U(d.max_open, 5);
 	/* a second job with another limit */
 	a.j.max_open_zones = 3;
 	err_clear(&e);
-	CHECK(zbd_attach_dev(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
+	CHECK(zbd_dev_join(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
 	CHECK(strstr(e.msg, "differs") != NULL);
 	/* buffered writes to a host-managed device */
 	a.j.max_open_zones = 0;
 	a.j.direct = 0;
 	err_clear(&e);
-	CHECK(zbd_attach_dev(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
+	CHECK(zbd_dev_join(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
 	CHECK(strstr(e.msg, "Using direct I/O is mandatory for writing to ZBD drives") != NULL);
 	/* zonesize that is not the device's */
 	a.j.direct = 1;
 	a.j.zonesize = 2 * M;
 	err_clear(&e);
-	CHECK(zbd_attach_dev(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
+	CHECK(zbd_dev_join(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
 	CHECK(strstr(e.msg, "job parameter zonesize=") && strstr(e.msg, "does not match disk zone size"));
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_job_max_open_needs_a_global_limit)
@@ -212,17 +212,17 @@ TEST(zbd_job_max_open_needs_a_global_limit)
 	struct err e;
 	uint64_t off = 0, len = 4 * M;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 8, M, 0);
 	d.model = BLKZONED_NONE;	/* emulated: no device limit */
 	fixture_job(&a.j, RW_WRITE, 4 * K, 4 * M);
 	a.j.zonemode = JOB_ZONE_ZBD;
 	a.j.job_max_open_zones = 2;
 	err_clear(&e);
-	CHECK(zbd_attach_dev(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
+	CHECK(zbd_dev_join(&d, &a.j, &off, &len, &a.zf, &e) == -EINVAL);
 	CHECK(strstr(e.msg, "job_max_open_zones") != NULL);
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_sequential_writes_follow_wp_and_skip_capacity_gap)
@@ -235,7 +235,7 @@ TEST(zbd_sequential_writes_follow_wp_and_skip_capacity_gap)
 	uint64_t pos = 0, n = 0, bytes = 0;
 	int r = ZBD_OK;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 4, 768 * K, 8);
 	/* one pass: the region's end, reached through zone 3's tail, ends the job (fio) */
 	CHECK(fake_attach(&a, &s, &d, RW_WRITE, 64 * K, 0, 4 * M, &e) == 0);
@@ -275,7 +275,7 @@ TEST(zbd_sequential_writes_follow_wp_and_skip_capacity_gap)
 	CHECK_EQ_U(zbd_wp(&a.zf, 3 * M), 3 * M + 768 * K);
 	CHECK_EQ_U(d.nr_open, 1);	/* zone 1, refilling */
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_random_writes_land_at_wp_within_open_limit)
@@ -288,7 +288,7 @@ TEST(zbd_random_writes_land_at_wp_within_open_limit)
 	uint64_t x = 88172645463325252ull, wp_before[17];
 	unsigned i, z, k;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 16, M, 4);
 	CHECK(fake_attach(&a, &s, &d, RW_WRITE | RW_RAND, 4 * K, 0, 16 * M, &e) == 0);
 	CHECK_EQ_U(d.max_open, 4);	/* the device's limit */
@@ -319,7 +319,7 @@ TEST(zbd_random_writes_land_at_wp_within_open_limit)
 		CHECK(partial <= 4);
 	}
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_reads_stay_below_wp)
@@ -331,7 +331,7 @@ TEST(zbd_reads_stay_below_wp)
 	struct err e;
 	unsigned i;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 4, M, 0);
 	CHECK(fake_attach(&w, &s, &d, RW_WRITE, 64 * K, 0, 4 * M, &e) == 0);
 	/* zone 1 gets 128k */
@@ -358,7 +358,7 @@ TEST(zbd_reads_stay_below_wp)
 	CHECK(io1(&r, DDIR_READ, 2 * M, 64 * K, &io) == ZBD_OK);
 	CHECK_EQ_U(io.offset, 2 * M);
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_reset_threshold_and_frequency)
@@ -370,7 +370,7 @@ TEST(zbd_reset_threshold_and_frequency)
 	struct err e;
 	unsigned i;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 4, M, 0);
 	fixture_job(&a.j, RW_WRITE, 64 * K, 4 * M);
 	a.j.zonemode = JOB_ZONE_ZBD;
@@ -394,7 +394,7 @@ TEST(zbd_reset_threshold_and_frequency)
 	CHECK_EQ_U(io.offset, M);	/* written at the reset zone's start */
 	CHECK_EQ_U(d.valid, M + 64 * K);
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_open_set_shared_and_job_limit)
@@ -405,7 +405,7 @@ TEST(zbd_open_set_shared_and_job_limit)
 	struct io_u io;
 	struct err e;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 8, M, 3);
 	CHECK(fake_attach(&a, &s, &d, RW_WRITE | RW_RAND, 64 * K, 0, 8 * M, &e) == 0);
 	a.j.job_max_open_zones = 2;
@@ -424,7 +424,7 @@ TEST(zbd_open_set_shared_and_job_limit)
 	CHECK(io.offset / M == 0 || io.offset / M == 3 || io.offset / M == 5);
 	CHECK_EQ_U(d.nr_open, 3);
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_verify_resets_first_and_never_full_zones)
@@ -437,7 +437,7 @@ TEST(zbd_verify_resets_first_and_never_full_zones)
 	unsigned i;
 	int r = ZBD_OK;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 2, M, 0);
 	d.z[0].wp = 256 * K;	/* data from before */
 	d.z[1].wp = 2 * M;	/* full */
@@ -454,7 +454,7 @@ TEST(zbd_verify_resets_first_and_never_full_zones)
 	CHECK(r == ZBD_EOF);
 	CHECK_EQ_U(a.jb.resets, 2);
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_emulated_zones_need_zonesize)
@@ -481,7 +481,7 @@ TEST(zbd_trims_reset_their_zones)
 	struct io_u io;
 	struct err e;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 4, M, 2);
 	CHECK(fake_attach(&w, &s, &d, RW_WRITE, 64 * K, 0, 4 * M, &e) == 0);
 	/* zones 1 and 3 get data; zone 1 stays open */
@@ -524,7 +524,7 @@ TEST(zbd_trims_reset_their_zones)
 	io.ddir = DDIR_WRITE;
 	CHECK(!zbd_trim_done(&t.jb, &io));
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 TEST(zbd_zone_data_is_start_to_wp)
@@ -536,7 +536,7 @@ TEST(zbd_zone_data_is_start_to_wp)
 	struct err e;
 	uint64_t a, b;
 
-	zbd_set_init(&s);
+	zbd_dev_set_init(&s);
 	fake_dev(&d, 4, 768 * K, 0);
 	CHECK(fake_attach(&w, &s, &d, RW_WRITE, 64 * K, M, 3 * M, &e) == 0);
 	CHECK(io1(&w, DDIR_WRITE, 2 * M, 64 * K, &io) == ZBD_OK);
@@ -558,7 +558,7 @@ TEST(zbd_zone_data_is_start_to_wp)
 	CHECK(zbd_conventional(&w.zf, 3 * M + 4 * K));
 	CHECK(!zbd_conventional(&w.zf, 2 * M));
 	fake_free(&d);
-	zbd_set_free(&s);
+	zbd_dev_set_free(&s);
 }
 
 int main(void)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>	/* close, unlink */
 #include "check.h"
-#include "io/zbd.h"
+#include "io/zbd_dev.h"
 #include "io/zone_units.h"
 #include "job_fixture.h"
 
@@ -76,7 +76,7 @@ TEST(zone_units_need_a_zoned_device)
 	uint64_t zs = 7;
 
 	CHECK(fd >= 0);
-	zbd_set_init(&set);
+	zbd_dev_set_init(&set);
 	fixture_job(&j, RW_WRITE, 4096, 0);
 	j.zonemode = JOB_ZONE_ZBD;
 	j.zunits[JOB_ZU_SIZE] = 2;
@@ -88,7 +88,7 @@ TEST(zone_units_need_a_zoned_device)
 	      strstr(e.msg, "is not a zoned block device: zone units need zonesize="));
 	CHECK_EQ_U(zs, 7);
 	CHECK(set.head == NULL);	/* no device was read */
-	zbd_set_free(&set);
+	zbd_dev_set_free(&set);
 	if (fd >= 0) {
 		close(fd);
 		unlink(path);

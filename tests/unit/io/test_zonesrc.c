@@ -1,6 +1,6 @@
 /*
  * Tests for zonesrc without a zoned device: what a target is taken for.  A
- * regular file is not zoned (zbd.c emulates zones on it) and keeps its size;
+ * regular file is not zoned (zbd_dev.c emulates zones on it) and keeps its size;
  * a pipe, and a char device that is not an NVMe namespace, are refused with
  * one message naming the job and file (exit 2).  The zoned kinds run in the
  * guest (tests/e2e/vm_zbd.sh: block device, vm_zbd_cmd.sh: char device).
