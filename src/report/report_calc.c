@@ -67,6 +67,9 @@ void report_lat_dist(const struct job_result *j, struct report_lat_dist *out)
 	for (unsigned d = 0; d < DDIR_NR; d++) {
 		const struct hist *h = &j->dir[d].clat_hist;
 
+		/* fio counts these with clat: none with disable_clat */
+		if (j->job && j->job->disable_clat)
+			continue;
 		if (!hist_total(h))
 			h = &j->dir[d].lat_hist;
 		for (unsigned i = 0; i < HIST_NR; i++) {

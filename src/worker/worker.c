@@ -185,8 +185,9 @@ static inline void worker_account(struct worker *w, struct io_u *io, uint64_t t_
 		return;		/* counted, not timed (engine.h) */
 	if (unlikely(w->cprio != NULL))	/* fio: total latency per priority with lat_percentiles */
 		cmdprio_acc_add(w->cprio, io->ddir, io->ioprio, w->job->lat_percentiles ? lat : clat);
-	/* while every clat was its lat, lat stands for clat (clat_is_lat) */
-	if (likely(!w->clat_is_lat) || (clat != lat && worker_clat_split(w))) {
+	/* while every clat was its lat, lat stands for clat (clat_is_lat);
+	 * with disable_clat it stays set and clat is not kept (clat_off) */
+	if (likely(!w->clat_is_lat) || (clat != lat && !w->clat_off && worker_clat_split(w))) {
 		hist_add(&d->clat_hist, clat);
 		lat_acc_add(&d->clat, clat);
 	}
@@ -234,7 +235,7 @@ static inline __attribute__((always_inline)) void worker_account_run(struct work
 	if (unlikely(w->live_often))
 		atomic_store_explicit(&w->live_bytes[r->ddir], w->reset_bytes[r->ddir] + d->bytes,
 				      memory_order_relaxed);
-	if (likely(!w->clat_is_lat) || (clat != lat && worker_clat_split(w))) {
+	if (likely(!w->clat_is_lat) || (clat != lat && !w->clat_off && worker_clat_split(w))) {
 		hist_add_n(&d->clat_hist, clat, r->n);
 		lat_acc_add_n(&d->clat, clat, r->n);
 	}
@@ -788,6 +789,17 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 		worker_fail_op(w, -r, nq ? queued[0] : NULL, "submit");
 		return r;
 	}
+	if (wait_min) {
+		/*
+		 * Submitted and waited in one enter: no issue time exists (neither
+		 * slat nor clat is kept, worker_prepare), so none is read; each
+		 * I/O counts as issued when it started (clat is lat), and the reap
+		 * that follows reads the clock before anything uses *@now.
+		 */
+		for (i = 0; i < nq; i++)
+			queued[i]->t_issue = queued[i]->t_start;
+		goto booked;
+	}
 	t = clock_ticks(c);
 	*now = t;
 	for (i = 0; i < nq; i = k) {
@@ -797,7 +809,7 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 		for (k = i + 1; k < nq && queued[k]->t_start == io->t_start &&
 				queued[k]->ddir == io->ddir; k++)
 			queued[k]->t_issue = t;
-		if (io->ddir < DDIR_NR) {
+		if (io->ddir < DDIR_NR && !w->slat_off) {
 			uint64_t slat = clock_ticks_to_ns(c, t - io->t_start);
 			struct worker_dir *d = &w->st.dir[io->ddir];
 
@@ -806,6 +818,7 @@ static int worker_commit(struct worker *w, struct io_u **queued, unsigned nq, un
 				hist_add_n(&d->slat_hist, slat, k - i);
 		}
 	}
+booked:
 	w->inflight += nq;
 	w->st.depth_level[depth_bucket(w->inflight)] += nq;
 	w->st.depth_submit[batch_bucket(nq)]++;

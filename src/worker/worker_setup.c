@@ -274,6 +274,8 @@ int worker_prepare(struct worker *w, struct err *e)
 	w->lt_ns = UINT64_MAX;		/* until the search starts, no I/O is over it */
 	w->lt_win_end = UINT64_MAX;
 	/* submit and wait in one step only when the time between them is not measured */
+	w->slat_off = j->disable_slat;
+	w->clat_off = j->disable_clat;
 	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
 	/* fio's meaning: commit every iodepth_batch_submit queued I/Os, 0 = iodepth */
 	w->commit_max = j->iodepth_batch_submit ? j->iodepth_batch_submit : w->ctx.depth;
@@ -367,11 +369,14 @@ void worker_result(const struct worker *w, struct job_result *r)
 						   !w->verify.method || w->vpass_ios || w->vbl_ns))
 			dr->runtime_ms = 1;
 		lat_acc_moments(&wd->slat, &dr->slat);
-		/* clat_is_lat: clat was not kept, it is lat (worker_types.h) */
-		lat_acc_moments(w->clat_is_lat ? &wd->lat : &wd->clat, &dr->clat);
+		/* clat_is_lat: clat was not kept, it is lat (worker_types.h);
+		 * clat_off: not kept at all (disable_clat), no samples */
+		if (!w->clat_off)
+			lat_acc_moments(w->clat_is_lat ? &wd->lat : &wd->clat, &dr->clat);
 		lat_acc_moments(&wd->lat, &dr->lat);
 		dr->slat_hist = wd->slat_hist;
-		dr->clat_hist = w->clat_is_lat ? wd->lat_hist : wd->clat_hist;
+		if (!w->clat_off)
+			dr->clat_hist = w->clat_is_lat ? wd->lat_hist : wd->clat_hist;
 		dr->lat_hist = wd->lat_hist;
 		lat_acc_moments(&wd->due, &dr->due);
 		dr->due_hist = wd->due_hist;

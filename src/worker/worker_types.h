@@ -188,6 +188,12 @@ struct worker {
 	 * update per I/O where fio's clat is its lat; the result is the same.
 	 */
 	int clat_is_lat;
+	/*
+	 * disable_slat, disable_clat: as in fio, that latency is not kept and
+	 * is reported with no samples (N 0, no percentiles).  clat_off keeps
+	 * clat_is_lat set for good, so clat costs nothing per I/O.
+	 */
+	int slat_off, clat_off;
 	int commit_wait;		/* use ops->commit_wait (worker_prepare decides) */
 	unsigned commit_max;		/* I/Os per commit: iodepth_batch_submit, 0 = depth */
 	unsigned reap_max;		/* I/Os per reap (worker_prepare: fio's rule) */
