@@ -39,10 +39,14 @@
 #                                       jobs: fio and iotrial only
 # Each line gives the three sides' IOPS, CPU per I/O (user + system of the
 # process tree over the I/Os the device counted) and time per I/O outside the
-# device (see tio_case), and iotrial's ratios: CPU against t/io_uring's and
-# fio's, IOPS against the better of the two and against fio, time outside the
-# device against fio's.  PIN=CPUS runs every side under taskset -c CPUS and
-# the unbound kernel workers on the same CPUs (below).
+# device (see tio_case), and iotrial's ratios.  iotrial runs twice: with
+# the job as given (fio's features: slat, clat and lat kept, fio's random
+# map), compared with fio (CPU, IOPS, time outside the device); and at
+# t/io_uring's features (TIO_FEATURES: total latency only, no random map, as
+# t/io_uring -t1 keeps), compared with t/io_uring (CPU) and with the better
+# of t/io_uring and fio (IOPS).  PIN=CPUS runs every side under taskset -c
+# CPUS and the unbound kernel workers on the same CPUs (below).  IT_ARGS adds
+# options to both iotrial sides.
 # `--quick` runs tio-uring-qd1 and tio-uring-qd32, 3 rounds of 2 s, and
 # prints the same ratios.  A fresh loop device is warmed up first
 # (the first run after its creation is slow, whichever tool it is).
@@ -287,25 +291,29 @@ PY
 # that is the figure that compares tools when the loop device's latency
 # moves with where its worker runs (docs/performance.md, "QD1").  PIN=CPUS
 # runs every side under taskset -c CPUS.
+TIO_FEATURES="--disable_slat=1 --disable_clat=1 --norandommap=1"
 tio_case() {
 	local name=$1 depth=$2 targs=$3 side r i c n l q pin=""
 	shift 3
-	: >"$W/t.tio"; : >"$W/t.fio"; : >"$W/t.it"
+	: >"$W/t.tio"; : >"$W/t.fio"; : >"$W/t.it"; : >"$W/t.itt"
 	[ -n "$TIO" ] || targs=""
 	[ -n "${PIN:-}" ] && pin="taskset -c $PIN"
 	for r in $(seq "$REPS"); do
 		# the order turns each round: no tool always runs first or last
-		for side in $(case $((r % 3)) in 1) echo tio fio it ;; 2) echo fio it tio ;; 0) echo it tio fio ;; esac); do
+		for side in $(case $((r % 4)) in 1) echo tio fio it itt ;; 2) echo fio itt tio it ;;
+			      3) echo it tio itt fio ;; 0) echo itt it fio tio ;; esac); do
 			case $side in
 			tio) [ -n "$targs" ] || continue
 				read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$TIO" $targs -b4096 -O1 -R1 -r"$RT" "$LOOP")" ;;
 			fio) read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$FIO" "$@")" ;;
-			it) read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$IOTRIAL" "$@")" ;;
+			it) read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$IOTRIAL" "$@" ${IT_ARGS:-})" ;;
+			itt) [ -n "$targs" ] || continue
+				read -r i c n l q <<<"$(drun "$LOOPDEV" "$RT" $pin "$IOTRIAL" "$@" $TIO_FEATURES ${IT_ARGS:-})" ;;
 			esac
 			echo "$i $c $l $q" >>"$W/t.$side"
 		done
 	done
-	awk -v nm="$name" -v D="$depth" -v T="$W/t.tio" -v F="$W/t.fio" -v I="$W/t.it" -v v="$VERBOSE" '
+	awk -v nm="$name" -v D="$depth" -v T="$W/t.tio" -v F="$W/t.fio" -v I="$W/t.it" -v J="$W/t.itt" -v v="$VERBOSE" '
 	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 		return n ? a[int((n + 1) / 2)] : 0 }
 	function load(f, ip, cp, op,   n, l, x) { n = 0; while ((getline l < f) > 0) { split(l, x, " "); n++; ip[n] = x[1]; cp[n] = x[2]
@@ -313,17 +321,21 @@ tio_case() {
 			rounds[f] = rounds[f] sprintf(" %.0fk/%.0fns/%.1fus/%.2fipi", x[1] / 1000, x[2], op[n] / 1000, x[4]) } return n }
 	function r(a, b) { return b > 0 ? sprintf("x%.2f", a / b) : "  -  " }
 	BEGIN {
-		nt = load(T, ti, tc, to); nf = load(F, fi, fc, fo); ni = load(I, ii, ic, io)
+		nt = load(T, ti, tc, to); nf = load(F, fi, fc, fo); ni = load(I, ii, ic, io); nj = load(J, ji, jc, jo)
 		a = med(ti, nt); b = med(tc, nt); c = med(fi, nf); d = med(fc, nf); e = med(ii, ni); f = med(ic, ni)
-		ot = med(to, nt); of = med(fo, nf); oi = med(io, ni)
+		g = med(ji, nj); h = med(jc, nj)
+		ot = med(to, nt); of = med(fo, nf); oi = med(io, ni); oj = med(jo, nj)
 		best = a > c ? a : c
 		if (nt) tio = sprintf("%7.1fk %5.0f ns %5.1f us", a / 1000, b, ot / 1000); else tio = sprintf("%25s", "-")
-		printf "%-19s t/io_uring %s | fio %7.1fk %5.0f ns %5.1f us | iotrial %7.1fk %5.0f ns %5.1f us | CPU/io vs t/io_uring %s vs fio %s | IOPS vs best %s vs fio %s | outside the device vs fio %s\n",
-			nm, tio, c / 1000, d, of / 1000, e / 1000, f, oi / 1000, r(f, b), r(f, d), r(e, best), r(e, c), r(oi, of)
+		if (nj) itt = sprintf("%7.1fk %5.0f ns %5.1f us | CPU/io vs t/io_uring %s | IOPS vs best %s", g / 1000, h, oj / 1000, r(h, b), r(g, best))
+		else itt = "-"
+		printf "%-19s t/io_uring %s | fio %7.1fk %5.0f ns %5.1f us | iotrial %7.1fk %5.0f ns %5.1f us | CPU/io vs fio %s | IOPS vs fio %s | outside the device vs fio %s || iotrial at t/io_uring'"'"'s features %s\n",
+			nm, tio, c / 1000, d, of / 1000, e / 1000, f, oi / 1000, r(f, d), r(e, c), r(oi, of), itt
 		if (v != 0) {
 			if (nt) print "    t/io_uring:" rounds[T]
 			print "    fio:       " rounds[F]
 			print "    iotrial:   " rounds[I]
+			if (nj) print "    iotrial, t/io_uring'"'"'s features:" rounds[J]
 		}
 	}'
 }
