@@ -46,7 +46,7 @@ expect() {
 
 for s in 0 1; do
 	for c in 0 1; do
-		name=lat_disable_slat${s}_clat${c}
+		name=opt_disable_slat${s}_clat${c}
 		job="--name=j --ioengine=io_uring --rw=randread --bs=4k --size=4m --io_size=8m --iodepth=16
 		     --filename=f --disable_slat=$s --disable_clat=$c"
 		# shellcheck disable=SC2086
