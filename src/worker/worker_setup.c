@@ -273,10 +273,10 @@ int worker_prepare(struct worker *w, struct err *e)
 	w->lt_on = j->lat_target.target_us != 0;
 	w->lt_ns = UINT64_MAX;		/* until the search starts, no I/O is over it */
 	w->lt_win_end = UINT64_MAX;
-	/* submit and wait in one step only when the time between them is not measured */
 	w->slat_off = j->disable_slat;
 	w->clat_off = j->disable_clat;
-	w->commit_wait = w->ops->commit_wait && j->disable_slat && j->disable_clat;
+	/* submit and wait in one step only when the time between them is not measured */
+	w->commit_wait = w->ops->commit_wait && w->slat_off && w->clat_off;
 	/* fio's meaning: commit every iodepth_batch_submit queued I/Os, 0 = iodepth */
 	w->commit_max = j->iodepth_batch_submit ? j->iodepth_batch_submit : w->ctx.depth;
 	/*
